@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Engine speed: random playouts per second, Parlour against peer engines in one run.
+
+Each workload drives a game the way a bot does, through the public contract
+(``legal_actions`` then ``apply`` with a uniformly random choice from Python's ``random``);
+no private fast path. Peers run the same workload in the same process when the ``bench``
+extra is installed (``pip install -e .[bench]``). Every figure is the best of several short
+rounds, alternating the engines so that both see the same machine.
+
+    python bench/engine.py            # a table
+    python bench/engine.py --json     # {"spades": {"parlour": ..., "openspiel": ..., "ratio": ...}}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+
+from parlour.games import get_game
+
+Rate = Callable[[float], float]
+
+
+def rate(work: Callable[[int], None], seconds: float) -> float:
+    """Calls of ``work(i)`` per second over about ``seconds``."""
+    n, start = 0, time.perf_counter()
+    deadline = start + seconds
+    while True:
+        work(n)
+        n += 1
+        if n % 16 == 0 and time.perf_counter() >= deadline:
+            return n / (time.perf_counter() - start)
+
+
+# ----------------------------------------------------------------------------- spades
+def spades_parlour(seconds: float) -> float:
+    """Deals per second: a seeded deal, four bids and thirteen tricks."""
+    game = get_game("spades")
+    rng = random.Random(1)
+    choice = rng.choice
+
+    def deal(i: int) -> None:
+        state = game.new(i)
+        legal, apply = state.legal_actions, state.apply
+        while state.deal == 1:
+            apply(choice(legal()))
+
+    return rate(deal, seconds)
+
+
+def spades_openspiel(seconds: float) -> float | None:
+    """The same workload through pyspiel: the deal as 52 chance actions, then play."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+    rng = random.Random(1)
+
+    def deal(_: int) -> None:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()  # uniform over the undealt cards
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+
+    return rate(deal, seconds)
+
+
+# ----------------------------------------------------------------------------- registry
+#: game -> (unit, Parlour workload, {peer name: peer workload})
+WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]]] = {
+    "spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel}),
+}
+
+
+def measure(name: str, rounds: int, seconds: float) -> dict[str, float | None]:
+    _, ours, peers = WORKLOADS[name]
+    best: dict[str, float | None] = {"parlour": 0.0, **{p: 0.0 for p in peers}}
+    for _ in range(rounds):
+        best["parlour"] = max(best["parlour"] or 0.0, ours(seconds))
+        for peer, work in peers.items():
+            got = work(seconds)
+            best[peer] = None if got is None else max(best[peer] or 0.0, got)
+    out: dict[str, float | None] = {"parlour": round(best["parlour"] or 0.0, 1)}
+    for peer in peers:
+        value = best[peer]
+        out[peer] = None if value is None else round(value, 1)
+        if len(peers) == 1:
+            out["ratio"] = None if not value else round((best["parlour"] or 0.0) / value, 2)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--games", default=",".join(WORKLOADS),
+                        help="comma-separated workloads (default: all)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per engine (best kept)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of a round")
+    args = parser.parse_args(argv)
+    names = [n.strip() for n in args.games.split(",") if n.strip()]
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown:
+        parser.error(f"unknown workload {unknown[0]!r}: choose from {', '.join(WORKLOADS)}")
+    results = {n: measure(n, args.rounds, args.seconds) for n in names}
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    for name, res in results.items():
+        unit = WORKLOADS[name][0]
+        parts = [f"{k} {v:,.0f} {unit}" if k != "ratio" and v is not None
+                 else f"{k} {v}" for k, v in res.items()]
+        print(f"{name:18} " + "   ".join(parts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""What a bot is given, and the simplest bot.
+
+A bot never receives the true state. It gets an :class:`Observation`: the seat's view, its
+legal actions, the public history, and a way to *sample* full states consistent with what
+the seat has seen. The sampler holds a determinization made before the observation was
+handed over (hidden cards already redealt at random), so nothing reachable from an
+observation, even by introspection, holds a card the seat has not seen.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from parlour.engine import Action, Game, JsonDict, Seat, State
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything one seat knows when it must act."""
+
+    game: Game
+    seat: Seat
+    view: JsonDict  # empty for bots that do not read views (needs_view = False)
+    legal: tuple[Action, ...]
+    history: tuple[tuple[Seat, Action], ...]
+    _sampler: State | None = field(default=None, repr=False)
+
+    def sample(self, rng: random.Random) -> State:
+        """A full state the seat cannot tell from the real one (hidden cards at random)."""
+        if self._sampler is None:
+            raise RuntimeError("this observation was made without sampling: set "
+                               "needs_sample = True on the bot class")
+        return self._sampler.determinize(self.seat, rng)
+
+
+def observe(state: State, seat: Seat, rng: random.Random, *, view: bool = True,
+            sample: bool = False) -> Observation:
+    """The observation of ``seat``; with ``sample`` it can also draw determinizations."""
+    sampler = state.determinize(seat, rng) if sample else None
+    return Observation(state.game, seat, state.view(seat) if view else {},
+                       tuple(state.legal_actions(seat)), tuple(state.history) if view else (),
+                       sampler)
+
+
+def observe_for(bot: Bot, state: State, seat: Seat, rng: random.Random) -> Observation:
+    """Exactly what ``bot`` asks to be shown."""
+    return observe(state, seat, rng, view=bot.needs_view, sample=bot.needs_sample)
+
+
+class Bot:
+    """A player. Subclasses set ``kind`` and implement :meth:`act`."""
+
+    kind: ClassVar[str] = "bot"
+    #: Whether :meth:`act` reads ``obs.view`` and ``obs.history`` (views cost time to build).
+    needs_view: ClassVar[bool] = True
+    #: Whether :meth:`act` calls ``obs.sample`` (making one costs a determinization).
+    needs_sample: ClassVar[bool] = False
+
+    def __init__(self, game: Game, seat: Seat, seed: int, **params: Any) -> None:
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+        if params:
+            raise TypeError(f"{self.kind} bot takes no parameter {next(iter(params))!r}")
+
+    def act(self, obs: Observation) -> Action:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seat={self.seat}>"
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions."""
+
+    kind = "random"
+    needs_view = False
+
+    def act(self, obs: Observation) -> Action:
+        return self.rng.choice(obs.legal)

@@ -1,0 +1,119 @@
+"""Standard playing cards as small integers, and their text notation.
+
+A card is ``suit * 13 + rank`` with suits ordered clubs, diamonds, hearts, spades
+(``C D H S``) and ranks ordered two up to ace (``2 .. 10 J Q K A``). So within a suit a
+higher integer is a higher card (ace high), ``card // 13`` is the suit, and a set of cards
+fits in one Python int as a bit mask (bit ``card`` set), which is what the hot paths use.
+
+Notation is rank then suit: ``AS 10H QD 2C``. Parsing accepts ``T`` for ten and any case;
+output always uses ``10``.
+
+>>> parse_card("qs"), card_text(parse_card("TH"))
+(49, '10H')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+Card = int
+
+SUITS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "jack", "queen", "king", "ace")
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
+
+DECK: tuple[Card, ...] = tuple(range(52))
+FULL_MASK = (1 << 52) - 1
+SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+
+_TEXT = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)
+_RANK_INPUT = {r: i for i, r in enumerate(RANKS)} | {"T": TEN}
+
+
+def suit_of(card: Card) -> int:
+    return card // 13
+
+
+def rank_of(card: Card) -> int:
+    """0 for a two up to 12 for an ace."""
+    return card % 13
+
+
+def make_card(rank: int, suit: int) -> Card:
+    return suit * 13 + rank
+
+
+def card_text(card: Card) -> str:
+    """``QS``, ``10H``."""
+    return _TEXT[card]
+
+
+def card_symbol(card: Card) -> str:
+    """``Q\u2660``: the rank with the suit's symbol, for people."""
+    return RANKS[card % 13] + SUIT_SYMBOLS[card // 13]
+
+
+def parse_rank(text: str) -> int:
+    rank = _RANK_INPUT.get(text.strip().upper())
+    if rank is None:
+        raise ValueError(f"unknown rank {text!r}: expected one of 2-10, J, Q, K, A (or T)")
+    return rank
+
+
+def parse_suit(text: str) -> int:
+    t = text.strip().upper()
+    if len(t) == 1 and t in SUITS:
+        return SUITS.index(t)
+    if t in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS.index(t)
+    names = {n.upper(): i for i, n in enumerate(SUIT_NAMES)}
+    if t in names:
+        return names[t]
+    raise ValueError(f"unknown suit {text!r}: expected C, D, H or S")
+
+
+def parse_card(text: str) -> Card:
+    """Parse ``QS``, ``10h``, ``th``, ``Q\u2660``; a clear ``ValueError`` otherwise."""
+    t = text.strip()
+    if len(t) < 2:
+        raise ValueError(f"not a card: {text!r} (expected rank then suit, like QS or 10H)")
+    try:
+        return make_card(parse_rank(t[:-1]), parse_suit(t[-1]))
+    except ValueError as err:
+        raise ValueError(f"not a card: {text!r} ({err})") from None
+
+
+def parse_cards(text: str) -> list[Card]:
+    return [parse_card(t) for t in text.replace(",", " ").split()]
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    return " ".join(_TEXT[c] for c in cards)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards in a bit mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def sort_hand(cards: Iterable[Card]) -> list[Card]:
+    """Suits grouped (spades, hearts, clubs, diamonds: alternating colours), high first."""
+    order = {SPADES: 0, HEARTS: 1, CLUBS: 2, DIAMONDS: 3}
+    return sorted(cards, key=lambda c: (order[c // 13], -(c % 13)))

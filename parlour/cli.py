@@ -1,0 +1,188 @@
+"""The ``parlour`` command: play, simulate, replay, rules, games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from parlour.engine import OptionError, parse_option_pairs
+from parlour.games import game_ids, get_game
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def _options(pairs: Sequence[str] | None) -> dict[str, Any]:
+    return dict(parse_option_pairs(pairs or []))
+
+
+def _bots(text: str) -> list[str]:
+    return [b.strip() for b in text.split(",") if b.strip()]
+
+
+# ----------------------------------------------------------------------------- commands
+def cmd_play(args: argparse.Namespace) -> int:
+    from parlour.terminal import play
+
+    game = get_game(args.game)
+    options = _options(args.option)
+    game.resolve_options(options)
+    play(game.id, seed=args.seed, seat=args.seat, bots=args.bots, options=options,
+         seats=args.players, record_dir=args.record)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from parlour.arena import simulate
+
+    game = get_game(args.game)
+    err = Console(stderr=True)
+    with Progress(TextColumn(f"[bold]{game.name}[/]"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, transient=args.json) as bar:
+        task = bar.add_task("games", total=args.games)
+        summary = simulate(game.id, args.games, args.seed, _bots(args.bots),
+                           _options(args.option), args.seats, args.jobs, args.record,
+                           progress=lambda n: bar.advance(task, n))
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    table = Table(title=f"{summary['games']} games of {game.name}, seed {args.seed}")
+    for col in ("Seat", "Bot", "Wins", "Win rate (95% CI)", "Mean points"):
+        table.add_column(col, justify="left" if col in ("Seat", "Bot") else "right")
+    for s, kind in enumerate(summary["bots"]):
+        low, high = summary["win_interval"][s]
+        table.add_row(game.seat_name(s, len(summary["bots"])), kind, str(summary["wins"][s]),
+                      f"{summary['win_rate'][s]:.1%} ({low:.1%}-{high:.1%})",
+                      f"{summary['mean_points'][s]:.1f}")
+    Console().print(table)
+    print(f"{summary['draws']} drawn; {summary['games_per_second']} games/s")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from parlour.record import read_record
+
+    record, state = read_record(args.file)
+    result = state.outcome.text() if state.outcome else "*"
+    if args.json:
+        print(json.dumps({"game": record.game_id, "seed": state.seed,
+                          "actions": len(state.history), "result": result,
+                          "outcome": state.outcome.to_json() if state.outcome else None,
+                          "verified": True}))
+    else:
+        print(f"{args.file}: {record.game_id}, {len(state.history)} actions, result {result} "
+              f"(verified)")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    page = DOCS / "rules" / f"{game.id}.md"
+    if not page.exists():
+        print(f"no rules page for {game.id} at {page}", file=sys.stderr)
+        return 1
+    from rich.markdown import Markdown
+
+    Console().print(Markdown(page.read_text(encoding="utf-8")))
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    games = [get_game(g).describe() for g in game_ids()]
+    if args.json:
+        print(json.dumps(games))
+        return 0
+    console = Console()
+    for g in games:
+        lo, hi = g["seats"]
+        seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        console.print(f"[bold]{g['id']}[/] - {g['name']}, {seats} seats")
+        for o in g["options"]:
+            console.print(f"    {o['name']}={o['default']!s:<6} {escape(o['help'])} "
+                          f"[dim]({escape(o['values'])})[/]")
+    return 0
+
+
+def cmd_menu(args: argparse.Namespace) -> int:
+    """No command: pick a game and play it at the terminal."""
+    from parlour.terminal import play
+
+    console = Console()
+    ids = game_ids()
+    console.print("[bold]Parlour[/] - choose a game:")
+    for i, g in enumerate(ids, start=1):
+        console.print(f"  {i}. {get_game(g).name}")
+    try:
+        choice = console.input("Game [1]: ").strip() or "1"
+    except (EOFError, KeyboardInterrupt):
+        return 0
+    if not choice.isdigit() or not 1 <= int(choice) <= len(ids):
+        console.print(f"[red]choose a number from 1 to {len(ids)}[/]")
+        return 1
+    play(ids[int(choice) - 1], console=console)
+    return 0
+
+
+# ----------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="parlour", description="A card-game parlour.")
+    sub = parser.add_subparsers(dest="command", metavar="command")
+
+    p = sub.add_parser("play", help="play a game at the terminal against bots")
+    p.add_argument("game")
+    p.add_argument("--seed", type=int, help="deal number (default: a random one)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--bots", default="rule", help="bot kinds for the other seats, e.g. rule")
+    p.add_argument("--players", type=int, help="number of seats, for games that vary")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
+    p.add_argument("--record", type=Path, metavar="DIR", help="save the record in DIR")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="play many games between bots and summarise")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="random", help="one kind per seat, repeated to fill")
+    p.add_argument("--seats", type=int, help="number of seats, for games that vary")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--record", type=Path, metavar="DIR", help="write every game's record")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="replay a record, verify its result")
+    p.add_argument("file", type=Path)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("rules", help="print a game's rules page")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("games", help="list the games, their seats and options")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_games)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", cmd_menu)
+    try:
+        return func(args)
+    except (OptionError, ValueError, OSError) as err:
+        print(f"parlour: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

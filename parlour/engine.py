@@ -1,0 +1,380 @@
+"""The contract every Parlour game meets.
+
+A :class:`Game` describes a game (its id, seats, options, action space and notation) and
+makes a :class:`State` from a seed. A state is the whole match: it says who may act
+(``to_act``), which actions are legal, applies them, and shows each seat exactly what that
+seat may see (``view``). Actions are plain ints in a fixed per-game range; their text form
+comes from ``game.action_text`` / ``game.parse_action``.
+
+All randomness comes from the seed: a game draws its shuffles from :func:`derive_rng` keyed
+by the seed and a counter (the deal number, the reshuffle number), so ``new(seed)`` plus the
+same actions reproduces a game exactly, and a clone needs no generator state of its own.
+
+>>> from parlour.games import get_game
+>>> state = get_game("spades").new(seed=7)
+>>> state.to_act
+(0,)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+Seat = int
+Action = int
+JsonDict = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. The message names the rule that was broken."""
+
+
+class NotationError(ValueError):
+    """Text that is not an action of this game; the message says what was expected."""
+
+
+class OptionError(ValueError):
+    """An unknown option, or a value the option does not accept."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts (``derive_seed(seed, "deal", 3)``), stable across runs."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def derive_rng(*parts: object) -> random.Random:
+    """A generator keyed by ``parts``: the only source of randomness inside games."""
+    return random.Random(derive_seed(*parts))
+
+
+# --------------------------------------------------------------------------- options
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+_NONE = {"none", "off", "null", ""}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A typed game option with its default and the values it accepts."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    nullable: bool = False  # None switches the option off (e.g. no mercy rule)
+
+    def coerce(self, value: Any) -> Any:
+        """Check ``value`` (text from a command line is parsed) and return it typed."""
+        if isinstance(value, str):
+            value = self._parse(value)
+        if value is None:
+            if self.nullable:
+                return None
+            raise OptionError(f"option {self.name!r} needs a value ({self.describe_values()})")
+        is_bool = isinstance(value, bool)
+        ok = isinstance(value, self.kind) and not (self.kind is not bool and is_bool)
+        if self.kind is float and isinstance(value, int) and not is_bool:
+            value, ok = float(value), True
+        if not ok:
+            raise OptionError(
+                f"option {self.name!r} takes {self.describe_values()}, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise OptionError(f"option {self.name!r} takes {self.describe_values()}, not {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(
+                f"option {self.name!r} must be at least {self.minimum}, not {value!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(
+                f"option {self.name!r} must be at most {self.maximum}, not {value!r}")
+        return value
+
+    def _parse(self, text: str) -> Any:
+        t = text.strip()
+        if self.nullable and t.lower() in _NONE:
+            return None
+        if self.kind is bool:
+            if t.lower() in _TRUE:
+                return True
+            if t.lower() in _FALSE:
+                return False
+            raise OptionError(f"option {self.name!r} takes true or false, not {text!r}")
+        if self.kind in (int, float):
+            try:
+                return self.kind(t)
+            except ValueError:
+                raise OptionError(
+                    f"option {self.name!r} takes {self.describe_values()}, not {text!r}") from None
+        return t
+
+    def describe_values(self) -> str:
+        if self.choices is not None:
+            what = "one of " + ", ".join(map(str, self.choices))
+        elif self.kind is bool:
+            what = "true or false"
+        else:
+            what = {int: "a whole number", float: "a number", str: "text"}[self.kind]
+            if self.minimum is not None and self.maximum is not None:
+                what += f" from {self.minimum} to {self.maximum}"
+            elif self.minimum is not None:
+                what += f" of at least {self.minimum}"
+            elif self.maximum is not None:
+                what += f" of at most {self.maximum}"
+        return what + (" or off" if self.nullable else "")
+
+    def to_json(self) -> JsonDict:
+        return {"name": self.name, "type": self.kind.__name__, "default": self.default,
+                "help": self.help, "values": self.describe_values()}
+
+
+def format_options(options: Mapping[str, Any]) -> str:
+    """``key=value`` pairs as a record or a command line writes them."""
+    def fmt(v: Any) -> str:
+        return "off" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+    return " ".join(f"{k}={fmt(v)}" for k, v in options.items())
+
+
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """``["target=300", "blind_nil=on"]`` to a dict of raw text values."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {pair!r} should look like key=value")
+        out[key.strip().replace("-", "_")] = value
+    return out
+
+
+# --------------------------------------------------------------------------- outcome
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: points and placing per seat (1 is best; ties share)."""
+
+    points: tuple[float, ...]
+    placing: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return tuple(s for s, p in enumerate(self.placing) if p == 1)
+
+    @property
+    def is_draw(self) -> bool:
+        return all(p == 1 for p in self.placing)
+
+    def to_json(self) -> JsonDict:
+        return {"points": list(self.points), "placing": list(self.placing),
+                "winners": list(self.winners)}
+
+    def text(self) -> str:
+        pts = " ".join(_num(p) for p in self.points)
+        return f"points {pts}; placing {' '.join(map(str, self.placing))}"
+
+    @classmethod
+    def parse(cls, text: str) -> Outcome:
+        """Inverse of :meth:`text`."""
+        try:
+            pts, _, plc = text.partition(";")
+            points = tuple(float(x) for x in pts.split()[1:])
+            placing = tuple(int(x) for x in plc.split()[1:])
+        except ValueError:
+            raise ValueError(f"not a result: {text!r}") from None
+        if not points or len(points) != len(placing):
+            raise ValueError(f"not a result: {text!r}")
+        return cls(points, placing)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def placing_by(scores: Sequence[float], higher_is_better: bool = True) -> tuple[int, ...]:
+    """Competition ranking: the best gets 1, equal scores share a place (1, 1, 3)."""
+    sign = 1 if higher_is_better else -1
+    return tuple(1 + sum(1 for o in scores if sign * o > sign * s) for s in scores)
+
+
+# --------------------------------------------------------------------------- game & state
+
+class Game(ABC):
+    """A game: what it is, how it is set up, and its action notation."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    default_seats: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    num_actions: ClassVar[int]
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise OptionError(f"{self.id} has no option {name!r} (its options: {known})")
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every option with its default, overridden by ``given``; validated."""
+        out = {o.name: o.default for o in self.options}
+        if not given:
+            return out
+        for name, value in given.items():
+            out[name] = self.option(name.replace("-", "_")).coerce(value)
+        self.check_options(out)
+        return out
+
+    def check_options(self, options: dict[str, Any]) -> None:  # noqa: B027  (optional hook)
+        """Hook for checks that span several options; raise :class:`OptionError`."""
+
+    def check_seats(self, seats: int | None) -> int:
+        if seats is None:
+            return self.default_seats
+        if isinstance(seats, bool) or not isinstance(seats, int) or not (
+                self.min_seats <= seats <= self.max_seats):
+            span = (f"{self.min_seats}" if self.min_seats == self.max_seats
+                    else f"{self.min_seats} to {self.max_seats}")
+            raise OptionError(f"{self.name} is played by {span} seats, not {seats!r}")
+        return seats
+
+    def new(self, seed: int, seats: int | None = None, **options: Any) -> State:
+        """A new match, dealt from ``seed``."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"the seed must be a whole number, not {seed!r}")
+        return self._new(seed, self.check_seats(seats), self.resolve_options(options))
+
+    @abstractmethod
+    def _new(self, seed: int, seats: int, options: dict[str, Any]) -> State: ...
+
+    @abstractmethod
+    def action_text(self, action: Action) -> str: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action: ...
+
+    def seat_name(self, seat: Seat, seats: int) -> str:
+        return f"seat {seat}"
+
+    def describe(self) -> JsonDict:
+        return {"id": self.id, "name": self.name, "seats": [self.min_seats, self.max_seats],
+                "default_seats": self.default_seats, "actions": self.num_actions,
+                "options": [o.to_json() for o in self.options]}
+
+    def replay(self, seed: int, seats: int | None, options: Mapping[str, Any],
+               moves: Sequence[tuple[Seat, Action]]) -> State:
+        """Rebuild a state from its seed, options and history of ``(seat, action)``."""
+        state = self.new(seed, seats, **dict(options))
+        for seat, action in moves:
+            state.apply(action, seat)
+        return state
+
+
+class State(ABC):
+    """One match in progress. Subclasses keep their fields in ``__slots__`` for speed."""
+
+    __slots__ = ()
+
+    game: Game
+    seed: int
+    num_seats: int
+    options: dict[str, Any]
+
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[Seat, ...]:
+        """The seats that may act now: one in ordinary turns, several in a simultaneous
+        phase, none once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: Seat | None = None) -> Sequence[Action]:
+        """The legal actions of ``seat`` (default: the one seat to act). Do not mutate."""
+
+    @abstractmethod
+    def apply(self, action: Action, seat: Seat | None = None) -> None:
+        """Play ``action`` for ``seat``; raise :class:`IllegalAction` and change nothing
+        if the rules do not allow it."""
+
+    @abstractmethod
+    def view(self, seat: Seat | None) -> JsonDict:
+        """Everything ``seat`` may see, JSON-ready; ``None`` is a spectator."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @property
+    @abstractmethod
+    def history(self) -> list[tuple[Seat, Action]]:
+        """Every action applied so far, as ``(seat, action)``; a copy."""
+
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    @abstractmethod
+    def determinize(self, seat: Seat | None, rng: random.Random) -> Self:
+        """A full state that ``seat`` cannot tell from this one: the cards it has not seen
+        are redealt at random, consistent with all it has seen, and future shuffles are
+        reseeded. The result depends only on what the seat knows and on ``rng``."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def action_text(self, action: Action) -> str:
+        return self.game.action_text(action)
+
+    def parse_action(self, text: str) -> Action:
+        return self.game.parse_action(text)
+
+    def acting_seat(self, seat: Seat | None) -> Seat:
+        """The seat an action is for, or :class:`IllegalAction` saying why none can act."""
+        to_act = self.to_act
+        if seat is None:
+            if len(to_act) == 1:
+                return to_act[0]
+            if not to_act:
+                raise IllegalAction("the game is over")
+            raise IllegalAction("several seats may act now: say which seat acts")
+        if seat not in to_act:
+            if not to_act:
+                raise IllegalAction("the game is over")
+            if isinstance(seat, bool) or not isinstance(seat, int) or not (
+                    0 <= seat < self.num_seats):
+                raise IllegalAction(f"there is no seat {seat!r}")
+            names = ", ".join(self.game.seat_name(s, self.num_seats) for s in to_act)
+            raise IllegalAction(
+                f"it is not {self.game.seat_name(seat, self.num_seats)}'s turn ({names} to act)")
+        return seat
+
+
+def check_action_range(game: Game, action: object) -> int:
+    """The action as an int in the game's action space, or :class:`IllegalAction`."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise IllegalAction(f"an action is a whole number, not {action!r}")
+    if not 0 <= action < game.num_actions:
+        raise IllegalAction(f"unknown action {action}: {game.name} actions are 0 to "
+                            f"{game.num_actions - 1}")
+    return action
+
+
+def play_random(state: State, rng: random.Random, limit: int = 1_000_000) -> State:
+    """Play uniformly random legal actions until the game ends (for tests and rollouts)."""
+    for _ in range(limit):
+        to_act = state.to_act
+        if not to_act:
+            return state
+        seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    raise RuntimeError(f"game did not end within {limit} actions")
+
+
+Policy = Callable[[State, Seat], Action]

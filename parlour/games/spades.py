@@ -1,0 +1,640 @@
+"""Spades: four players in two partnerships, bidding then thirteen tricks, match to 500.
+
+The rules follow ``shared/seeds/spades.en.md`` (cardgames.io's Spades); where the text is
+silent the decisions are written in ``docs/rules/spades.md``.
+
+Seats sit clockwise South (0), West (1), North (2), East (3); partners face each other, so
+team 0 is seats 0 and 2 (North-South) and team 1 is seats 1 and 3 (East-West). Play moves
+to the next seat number ("to the left").
+
+Actions (68): ``0..51`` play that card (see :mod:`parlour.cards`); ``52`` bid nil;
+``53..65`` bid 1..13; ``66`` bid blind nil; ``67`` look at one's cards (only offered to a
+player who may still bid blind nil).
+
+The hot path (``legal_actions`` then ``apply``, inside bot search loops) works on bit
+masks: each hand is an int with bit ``card`` set, legal actions are computed once per turn
+as a mask plus a cached tuple, and ``apply`` checks legality against that mask.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from typing import Any
+
+from parlour.cards import (
+    SPADES,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    card_text,
+    cards_of,
+    mask_of,
+    parse_card,
+    sort_hand,
+)
+from parlour.engine import (
+    Action,
+    Game,
+    IllegalAction,
+    JsonDict,
+    NotationError,
+    Option,
+    Outcome,
+    Seat,
+    State,
+    check_action_range,
+)
+from parlour.sampling import deal_unknown
+
+NIL = 52
+BID_BASE = 52  # bid n (1..13) is BID_BASE + n
+BLIND_NIL = 66
+LOOK = 67
+NUM_ACTIONS = 68
+
+BIDDING, PLAYING, OVER = 0, 1, 2
+PHASE_NAMES = ("bid", "play", "over")
+SEAT_NAMES = ("South", "West", "North", "East")
+TEAM_NAMES = ("North-South", "East-West")
+FIRST_DEALER = 3  # so that South (seat 0) bids and leads first in the first deal
+
+_SPADE_MASK = SUIT_MASKS[SPADES]
+_NON_SPADES = ((1 << 52) - 1) ^ _SPADE_MASK
+_BID_MASK = sum(1 << (BID_BASE + n) for n in range(0, 14))  # nil and 1..13
+_BLIND_CHOICE_MASK = (1 << BLIND_NIL) | (1 << LOOK)
+_TO_ACT = tuple((s,) for s in range(4))
+_NO_BLIND = (False, False)
+
+
+# Legal cards come from a bit mask: each suit's 13-bit slice indexes a table of tuples.
+def _suit_table(suit: int) -> list[tuple[int, ...]]:
+    table: list[tuple[int, ...]] = [()] * 8192
+    for bits in range(1, 8192):
+        top = bits.bit_length() - 1
+        table[bits] = table[bits ^ (1 << top)] + (13 * suit + top,)
+    return table
+
+
+_T0, _T1, _T2, _T3 = _TABLES = tuple(_suit_table(s) for s in range(4))
+_BIDS = tuple(range(NIL, BID_BASE + 14))
+_BLIND_CHOICE = (BLIND_NIL, LOOK)
+_BIT = tuple(1 << c for c in range(52))
+_CARDS = range(52)
+
+
+def _hand_actions(hand: int) -> tuple[int, ...]:
+    return (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF] + _T2[hand >> 26 & 0x1FFF]
+            + _T3[hand >> 39])
+
+
+def deal_hands(seed: int, deal: int) -> list[int]:
+    """The four hands (bit masks) of a deal: a uniform shuffle keyed by seed and deal.
+
+    The shuffle sorts the 52 cards by 32-bit keys drawn from SHAKE-128, which is several
+    times cheaper than seeding a Mersenne Twister for every deal.
+    """
+    keys = memoryview(hashlib.shake_128(b"spades:%d:%d" % (seed, deal)).digest(208)).cast(
+        "I").tolist()
+    order = sorted(_CARDS, key=keys.__getitem__)
+    bit = _BIT.__getitem__
+    return [sum(map(bit, order[i:i + 13])) for i in (0, 13, 26, 39)]
+
+
+def team_of(seat: Seat) -> int:
+    return seat & 1
+
+
+def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[int, int],
+               score: int, bags: int, options: dict[str, Any]) -> JsonDict:
+    """One team's result for one deal.
+
+    ``bids``, ``blind`` and ``tricks`` are the two partners' (a nil bid is 0). Returns the
+    points won (``points``), the new ``score`` and ``bags``, and the parts: ``contract``
+    (the points from the partners' bid), ``nil`` (nil bonuses and penalties), ``bag_points``
+    and ``penalty`` (bag penalties).
+    """
+    nil_value = options["nil_value"]
+    counts_for_partner = options["nil_tricks_count"]
+    contract = sum(b for b in bids)
+    nil_points = 0
+    made_tricks = 0
+    nil_bags = 0
+    for bid, was_blind, took in zip(bids, blind, tricks, strict=True):
+        if bid == 0:
+            value = options["blind_nil_value"] if was_blind else nil_value
+            nil_points += value if took == 0 else -value
+            if counts_for_partner:
+                made_tricks += took
+            else:
+                nil_bags += took
+        else:
+            made_tricks += took
+    contract_points = 0
+    overtricks = 0
+    if contract > 0:
+        if made_tricks >= contract:
+            won = 200 if options["ten_for_two_hundred"] and contract >= 10 else 10 * contract
+            contract_points = won
+            overtricks = made_tricks - contract
+        else:
+            contract_points = -10 * contract
+    else:
+        overtricks = made_tricks  # both partners bid nil: every trick is a bag
+    new_bags = bags + overtricks + nil_bags
+    penalty = 0
+    while new_bags >= options["bag_limit"]:
+        penalty += options["bag_penalty"]
+        new_bags -= options["bag_limit"]
+    points = contract_points + overtricks + nil_bags + nil_points - penalty
+    return {"points": points, "score": score + points, "bags": new_bags,
+            "contract": contract_points, "nil": nil_points,
+            "bag_points": overtricks + nil_bags, "penalty": penalty}
+
+
+class SpadesGame(Game):
+    id = "spades"
+    name = "Spades"
+    min_seats = max_seats = default_seats = 4
+    num_actions = NUM_ACTIONS
+    options = (
+        Option("target", int, 500, "points that win the match", minimum=10),
+        Option("nil_value", int, 100, "won for a made nil, lost for a failed one", minimum=0),
+        Option("bag_limit", int, 10, "overtricks (bags) that cost a penalty", minimum=1),
+        Option("bag_penalty", int, 100, "points lost each time the bags reach the limit",
+               minimum=0),
+        Option("blind_nil", bool, False,
+               "allow blind nil (bid before looking) to a team far enough behind"),
+        Option("blind_nil_value", int, 200, "won or lost for a blind nil", minimum=0),
+        Option("blind_nil_deficit", int, 100,
+               "how far behind a team must be to bid blind nil", minimum=0),
+        Option("mercy", int, None, "a team at or below this score loses (off by default; "
+               "e.g. -200)", nullable=True),
+        Option("ten_for_two_hundred", bool, False,
+               "a made team bid of 10 or more scores 200 instead of 10 per trick"),
+        Option("nil_tricks_count", bool, False,
+               "a nil bidder's tricks count toward the partner's bid (OpenSpiel's reading) "
+               "instead of only as bags"),
+        Option("max_deals", int, 100,
+               "a safety stop: after this many deals the higher score wins (equal: draw)",
+               minimum=1),
+    )
+
+    def _new(self, seed: int, seats: int, options: dict[str, Any]) -> SpadesState:
+        return SpadesState(self, seed, options)
+
+    def seat_name(self, seat: Seat, seats: int = 4) -> str:
+        return SEAT_NAMES[seat] if 0 <= seat < 4 else f"seat {seat}"
+
+    def action_text(self, action: Action) -> str:
+        if 0 <= action < 52:
+            return card_text(action)
+        if action == NIL:
+            return "nil"
+        if BID_BASE < action <= BID_BASE + 13:
+            return f"bid {action - BID_BASE}"
+        if action == BLIND_NIL:
+            return "blind nil"
+        if action == LOOK:
+            return "look"
+        raise NotationError(f"unknown Spades action {action!r}")
+
+    def parse_action(self, text: str) -> Action:
+        t = " ".join(text.strip().lower().split())
+        if t in ("nil", "bid nil", "0", "bid 0"):
+            return NIL
+        if t in ("blind nil", "bid blind nil", "blind"):
+            return BLIND_NIL
+        if t == "look":
+            return LOOK
+        number = t.removeprefix("bid").strip()
+        if number.isdigit():
+            n = int(number)
+            if 1 <= n <= 13:
+                return BID_BASE + n
+            raise NotationError(f"a bid is nil or 1 to 13, not {n}")
+        try:
+            return parse_card(t)
+        except ValueError:
+            raise NotationError(
+                f"not a Spades action: {text!r} (expected a card like QS or 10H, "
+                f"a bid like 'bid 4' or 'nil', 'blind nil' or 'look')") from None
+
+
+GAME = SpadesGame()
+
+
+class SpadesState(State):
+    """A Spades match. Public attributes are for reading; change the state with ``apply``."""
+
+    __slots__ = (
+        "_blind_ok",
+        "_hands",
+        "_lead_suit",
+        "_legal",
+        "_legal_mask",
+        "_moves",
+        "_outcome",
+        "_past",
+        "bags",
+        "bids",
+        "blind",
+        "broken",
+        "deal",
+        "dealer",
+        "deals",
+        "game",
+        "leader",
+        "looked",
+        "num_seats",
+        "options",
+        "phase",
+        "scores",
+        "seed",
+        "trick_len",
+        "tricks",
+        "turn",
+        "win_card",
+        "win_seat",
+    )
+
+    def __init__(self, game: SpadesGame, seed: int, options: dict[str, Any]) -> None:
+        self.game = game
+        self.seed = seed
+        self.num_seats = 4
+        self.options = options
+        self._past: tuple[tuple[tuple[Seat, Action], ...], ...] = ()  # one tuple per deal
+        self.scores = [0, 0]
+        self.bags = [0, 0]
+        self.deals: list[JsonDict] = []  # one summary per finished deal
+        self._outcome: Outcome | None = None
+        self.deal = 0
+        self._start_deal()
+
+    # ------------------------------------------------------------------ dealing
+    def _start_deal(self) -> None:
+        self.deal += 1
+        self.dealer = dealer = (FIRST_DEALER + self.deal - 1) & 3
+        self._hands: list[int] | None = None  # dealt when first needed
+        self._moves: list[tuple[Seat, Action]] = []
+        self.phase = BIDDING
+        self.turn = self.leader = (dealer + 1) & 3
+        self.bids: list[int | None] = [None, None, None, None]
+        self.blind = [False, False, False, False]
+        self.tricks = [0, 0, 0, 0]
+        self.trick_len = 0
+        self._lead_suit = -1
+        self.win_card = -1
+        self.win_seat = -1
+        self.broken = False
+        if self.options["blind_nil"]:
+            gap = self.options["blind_nil_deficit"]
+            behind = [self.scores[t] <= self.scores[1 - t] - gap for t in (0, 1)]
+            self._blind_ok = behind
+            self.looked = [not behind[s & 1] for s in range(4)]
+        else:
+            self._blind_ok = _NO_BLIND
+            self.looked = [True, True, True, True]
+        self._set_bid_legal()
+
+    @property
+    def hands(self) -> list[int]:
+        """The four hands as bit masks of cards (the whole truth: not for bots)."""
+        hands = self._hands
+        if hands is None:
+            hands = self._hands = deal_hands(self.seed, self.deal)
+        return hands
+
+    def hand(self, seat: Seat) -> list[int]:
+        return cards_of(self.hands[seat])
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def to_act(self) -> tuple[Seat, ...]:
+        return () if self.phase == OVER else _TO_ACT[self.turn]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def history(self) -> list[tuple[Seat, Action]]:
+        return [m for deal in self._past for m in deal] + self._moves
+
+    def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
+        if seat is None or seat == self.turn:
+            return self._legal
+        return ()
+
+    def _set_bid_legal(self) -> None:
+        if self.looked[self.turn]:
+            self._legal_mask, self._legal = _BID_MASK, _BIDS
+        else:
+            self._legal_mask, self._legal = _BLIND_CHOICE_MASK, _BLIND_CHOICE
+
+    def apply(self, action: Action, seat: Seat | None = None) -> None:
+        turn = self.turn
+        if seat is not None and seat != turn:
+            self.acting_seat(seat)  # raises with the reason
+        try:
+            legal = self._legal_mask >> action & 1
+        except (TypeError, ValueError):  # not an int, or negative
+            legal = 0
+        if not legal:
+            raise IllegalAction(self._why_illegal(action, turn))
+        self._moves.append((turn, action))
+        if action >= 52:
+            self._bid(turn, action)
+            return
+        hands = self._hands
+        hands[turn] ^= _BIT[action]  # type: ignore[index]  # dealt before play starts
+        n = self.trick_len
+        if n:
+            win = self.win_card
+            if action > win and (action >= 39 or action // 13 == win // 13):
+                self.win_card = action
+                self.win_seat = turn
+            if n == 3:
+                self.trick_len = 0
+                self.turn = nxt = self.win_seat
+                self.tricks[nxt] += 1
+                if action >= 39 or win >= 39:
+                    self.broken = True
+                hand = hands[nxt]  # type: ignore[index]
+                if not hand:
+                    self._end_deal()
+                    return
+                if not self.broken and hand & _SPADE_MASK != hand:
+                    hand &= _NON_SPADES
+                self._legal_mask = hand
+                self._legal = (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF]
+                               + _T2[hand >> 26 & 0x1FFF] + _T3[hand >> 39])
+                return
+            self.trick_len = n + 1
+        else:
+            self.win_seat = self.leader = turn
+            self.win_card = action
+            self._lead_suit = action // 13
+            self.trick_len = 1
+        self.turn = nxt = (turn + 1) & 3
+        shift = 13 * self._lead_suit
+        hand = hands[nxt]  # type: ignore[index]
+        bits = hand >> shift & 0x1FFF
+        if bits:
+            self._legal_mask = bits << shift
+            self._legal = _TABLES[self._lead_suit][bits]
+        else:
+            self._legal_mask = hand
+            self._legal = (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF]
+                           + _T2[hand >> 26 & 0x1FFF] + _T3[hand >> 39])
+
+    def _bid(self, turn: Seat, action: Action) -> None:
+        if action == LOOK:
+            self.looked[turn] = True
+        else:
+            if action == BLIND_NIL:
+                self.bids[turn] = 0
+                self.blind[turn] = True
+                self.looked[turn] = True
+            else:
+                self.bids[turn] = action - BID_BASE
+            if None in self.bids:
+                self.turn = (turn + 1) & 3
+            else:
+                self.phase = PLAYING
+                self.turn = leader = self.leader
+                hand = self.hands[leader]
+                if hand & _SPADE_MASK != hand:
+                    hand &= _NON_SPADES
+                self._legal_mask = hand
+                self._legal = _hand_actions(hand)
+                return
+        self._set_bid_legal()
+
+    def _why_illegal(self, action: object, turn: Seat) -> str:
+        try:
+            action = check_action_range(self.game, action)
+        except IllegalAction as err:
+            return str(err)
+        if self.phase == OVER:
+            return "the game is over"
+        if self.phase == BIDDING:
+            if action < 52:
+                return "bidding is not over: bid before playing a card"
+            if not self.looked[turn]:
+                return "look at your cards first, or bid blind nil without looking"
+            if action == BLIND_NIL:
+                if not self.options["blind_nil"]:
+                    return "blind nil is not played at this table"
+                if not self._blind_ok[turn & 1]:
+                    return (f"blind nil is only allowed to a team behind by "
+                            f"{self.options['blind_nil_deficit']} or more")
+                return "blind nil must be bid before looking at your cards"
+            if action == LOOK:
+                return "you have already seen your cards"
+            return "that is not a bid"
+        if action >= 52:
+            return "bidding is over: play a card"
+        if not self.hands[turn] >> action & 1:
+            return f"you do not hold {card_text(action)}"
+        if self.trick_len:
+            return f"must follow {SUIT_NAMES[self._lead_suit]}"
+        return "spades not broken: lead another suit"
+
+    # ------------------------------------------------------------------ scoring
+    def _end_deal(self) -> None:
+        opts = self.options
+        bids, blind, tricks = self.bids, self.blind, self.tricks
+        teams = []
+        for team in (0, 1):
+            a, b = team, team + 2
+            res = score_team((bids[a] or 0, bids[b] or 0), (blind[a], blind[b]),
+                             (tricks[a], tricks[b]), self.scores[team], self.bags[team], opts)
+            self.scores[team] = res["score"]
+            self.bags[team] = res["bags"]
+            teams.append(res)
+        self.deals.append({
+            "deal": self.deal, "dealer": self.dealer,
+            "bids": [_bid_text(x, y) for x, y in zip(bids, blind, strict=True)],
+            "tricks": tricks, "teams": teams,
+            "scores": list(self.scores), "bags": list(self.bags),
+        })
+        self._past += (tuple(self._moves),)
+        winner = self._match_winner()
+        if winner is None:
+            self._start_deal()
+            return
+        self.phase = OVER
+        self._moves = []
+        self._legal = ()
+        self._legal_mask = 0
+        self.turn = -1
+        pts = tuple(float(self.scores[s & 1]) for s in range(4))
+        if winner == -1:
+            self._outcome = Outcome(pts, (1, 1, 1, 1))
+        else:
+            self._outcome = Outcome(pts, tuple(1 if s & 1 == winner else 2 for s in range(4)))
+
+    def _match_winner(self) -> int | None:
+        """0 or 1 for the winning team, -1 for a drawn match, None to play on."""
+        a, b = self.scores
+        leader = 0 if a > b else 1 if b > a else None
+        target, mercy = self.options["target"], self.options["mercy"]
+        if leader is not None and (max(a, b) >= target or (mercy is not None
+                                                          and min(a, b) <= mercy)):
+            return leader
+        if self.deal >= self.options["max_deals"]:
+            return -1 if leader is None else leader
+        return None
+
+    # ------------------------------------------------------------------ views
+    def plays(self) -> list[tuple[Seat, int]]:
+        """The cards played so far in this deal, in order, with who played them."""
+        return [(s, a) for s, a in self._moves if a < 52]
+
+    def _last_trick(self) -> JsonDict | None:
+        """The last completed trick, of this deal or (until one is complete) the last deal."""
+        plays = self.plays()
+        done = len(plays) // 4
+        deal = self.deal
+        if done:
+            trick = plays[4 * done - 4: 4 * done]
+        elif self._past:
+            trick = list(self._past[-1][-4:])  # a deal's last four actions are its last trick
+            deal -= 1
+        else:
+            return None
+        return {"cards": [{"seat": s, "card": card_text(c)} for s, c in trick],
+                "winner": _trick_winner(trick), "deal": deal}
+
+    def voids(self) -> list[int]:
+        """Per seat, a mask of suits (bit per suit) that seat has shown it lacks this deal."""
+        out = [0, 0, 0, 0]
+        plays = self.plays()
+        for i in range(0, len(plays), 4):
+            trick = plays[i:i + 4]
+            lead = trick[0][1] // 13
+            for seat, card in trick[1:]:
+                if card // 13 != lead:
+                    out[seat] |= 1 << lead
+        return out
+
+    def view(self, seat: Seat | None) -> JsonDict:
+        if seat is not None and not (type(seat) is int and 0 <= seat < 4):
+            raise ValueError(f"there is no seat {seat!r} in Spades")
+        plays = self.plays()
+        in_trick = len(plays) % 4 if self.phase == PLAYING else 0
+        trick = plays[len(plays) - in_trick:] if in_trick else []
+        hands = self.hands
+        hand = None
+        if seat is not None and self.looked[seat]:
+            hand = [card_text(c) for c in sort_hand(cards_of(hands[seat]))]
+        legal = list(self.legal_actions(seat)) if seat is not None else []
+        return {
+            "game": "spades",
+            "seat": seat,
+            "seats": 4,
+            "seat_names": list(SEAT_NAMES),
+            "teams": [[0, 2], [1, 3]],
+            "team_names": list(TEAM_NAMES),
+            "options": dict(self.options),
+            "phase": PHASE_NAMES[self.phase],
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "to_act": list(self.to_act),
+            "hand": hand,
+            "hand_hidden": seat is not None and not self.looked[seat],
+            "hand_sizes": [h.bit_count() for h in hands],
+            "bids": [_bid_text(b, bl) for b, bl in zip(self.bids, self.blind, strict=True)],
+            "leader": self.leader if self.phase == PLAYING else None,
+            "trick": [{"seat": s, "card": card_text(c)} for s, c in trick],
+            "tricks": list(self.tricks),
+            "last_trick": self._last_trick(),
+            "played": [[s, card_text(c)] for s, c in plays],
+            "spades_broken": self.broken or any(c >= 39 for _, c in trick),
+            "scores": list(self.scores),
+            "bags": list(self.bags),
+            "deals": copy.deepcopy(self.deals),  # finished deals are public
+            "legal": [self.game.action_text(a) for a in legal],
+            "why_not": self._why_not(seat, legal),
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    def _why_not(self, seat: Seat | None, legal: list[int]) -> dict[str, str]:
+        """For the seat to play: each card in hand it may not play, with the reason."""
+        if seat is None or self.phase != PLAYING or seat != self.turn:
+            return {}
+        ok = set(legal)
+        return {card_text(c): self._why_illegal(c, seat)
+                for c in cards_of(self.hands[seat]) if c not in ok}
+
+    # ------------------------------------------------------------------ search support
+    def clone(self) -> SpadesState:
+        new = object.__new__(SpadesState)
+        new.game = self.game
+        new.seed = self.seed
+        new.num_seats = 4
+        new.options = self.options
+        new._past = self._past
+        new._moves = self._moves.copy()
+        new._hands = None if self._hands is None else self._hands.copy()
+        new.phase = self.phase
+        new.deal = self.deal
+        new.dealer = self.dealer
+        new.turn = self.turn
+        new.bids = self.bids.copy()
+        new.blind = self.blind.copy()
+        new.looked = self.looked.copy()
+        new._blind_ok = self._blind_ok
+        new.tricks = self.tricks.copy()
+        new.trick_len = self.trick_len
+        new.win_card = self.win_card
+        new.win_seat = self.win_seat
+        new.leader = self.leader
+        new.broken = self.broken
+        new.scores = self.scores.copy()
+        new.bags = self.bags.copy()
+        new.deals = self.deals.copy()  # entries are never mutated once appended
+        new._outcome = self._outcome
+        new._legal = self._legal
+        new._legal_mask = self._legal_mask
+        new._lead_suit = self._lead_suit
+        return new
+
+    def determinize(self, seat: Seat | None, rng: random.Random) -> SpadesState:
+        new = self.clone()
+        new.seed = rng.getrandbits(63)
+        if self.phase == OVER:
+            return new
+        hands = self.hands
+        known = seat is not None and self.looked[seat]
+        hidden = [s for s in range(4) if not (known and s == seat)]
+        pool = sorted(c for s in hidden for c in cards_of(hands[s]))
+        sizes = [hands[s].bit_count() if s in hidden else 0 for s in range(4)]
+        voids = self.voids()
+        dealt = deal_unknown(pool, sizes, rng, lambda s, c: not voids[s] >> (c // 13) & 1)
+        new_hands = list(hands)
+        for s in hidden:
+            new_hands[s] = mask_of(dealt[s])
+        new._hands = new_hands
+        return new
+
+    def __repr__(self) -> str:
+        return (f"<SpadesState seed={self.seed} deal={self.deal} "
+                f"phase={PHASE_NAMES[self.phase]} scores={self.scores}>")
+
+
+def _bid_text(bid: int | None, blind: bool) -> str | int | None:
+    if bid is None:
+        return None
+    if bid == 0:
+        return "blind nil" if blind else "nil"
+    return bid
+
+
+def _trick_winner(trick: list[tuple[Seat, int]]) -> Seat:
+    win_seat, win = trick[0]
+    for seat, card in trick[1:]:
+        if card > win and (card >= 39 or card // 13 == win // 13):
+            win_seat, win = seat, card
+    return win_seat

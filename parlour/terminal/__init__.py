@@ -1,0 +1,171 @@
+"""Terminal play: one person at one seat, bots at the others.
+
+The loop is the same for every game; what differs lives in ``parlour.terminal.<game
+module>``, a :class:`TableUI` subclass named ``UI`` that draws the table from the person's
+view and narrates what each action did. Everything shown comes from ``view(seat)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from parlour.bots import Bot, make_bot, observe_for
+from parlour.engine import (
+    Action,
+    Game,
+    IllegalAction,
+    JsonDict,
+    NotationError,
+    Seat,
+    State,
+    derive_seed,
+)
+from parlour.games import get_game, module_name
+from parlour.record import record_text
+
+ReadLine = Callable[[str], str]
+
+
+class TableUI:
+    """How one game looks in the terminal. Override :meth:`render`; the rest is optional."""
+
+    help = ""
+
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
+        self.game = game
+        self.console = console
+        self.seat = seat
+        self.seats = seats
+
+    def render(self, view: JsonDict) -> None:
+        self.console.print(view)
+
+    def prompt(self, view: JsonDict) -> str:
+        return "Your move"
+
+    def narrate(self, before: JsonDict, seat: Seat, action: str, after: JsonDict) -> list[str]:
+        """Lines (rich markup) telling what ``seat`` playing ``action`` did."""
+        return [f"{self.name(seat)}: {escape(action)}"]
+
+    def parse(self, state: State, text: str) -> Action:
+        """Turn typed text into an action (games may accept short forms)."""
+        return state.parse_action(text)
+
+    def render_end(self, view: JsonDict) -> None:
+        outcome = view.get("outcome") or {}
+        winners = outcome.get("winners", [])
+        names = ", ".join(self.name(s) for s in winners)
+        self.console.print(f"[bold]Game over.[/] Winner: {names or 'nobody'}")
+
+    def name(self, seat: Seat) -> str:
+        label = self.game.seat_name(seat, self.seats)
+        return f"{label} (you)" if seat == self.seat else label
+
+
+def load_ui(game: Game, console: Console, seat: Seat, seats: int) -> TableUI:
+    try:
+        module = importlib.import_module(f"{__name__}.{module_name(game.id)}")
+    except ModuleNotFoundError:
+        return TableUI(game, console, seat, seats)
+    ui: TableUI = module.UI(game, console, seat, seats)
+    return ui
+
+
+class Quit(Exception):
+    """The person asked to leave."""
+
+
+def play(game_id: str, seed: int | None = None, seat: Seat = 0, bots: str = "rule",
+         options: dict[str, Any] | None = None, seats: int | None = None,
+         console: Console | None = None, read_line: ReadLine | None = None,
+         record_dir: Path | None = None) -> State:
+    """Play one game in the terminal; returns the final (or abandoned) state."""
+    console = console or Console()
+    read = read_line or console.input
+    game = get_game(game_id)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+    state = game.new(seed, seats, **(options or {}))
+    if not 0 <= seat < state.num_seats:
+        raise ValueError(f"{game.name} has seats 0 to {state.num_seats - 1}, not {seat}")
+    kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["rule"]
+    players: dict[Seat, Bot] = {}
+    others = [s for s in range(state.num_seats) if s != seat]
+    for i, s in enumerate(others):
+        players[s] = make_bot(game, kinds[i % len(kinds)], s, derive_seed(seed, "bot", s))
+    ui = load_ui(game, console, seat, state.num_seats)
+    names = ["you" if s == seat else players[s].kind for s in range(state.num_seats)]
+    console.print(f"[bold]{game.name}[/] - deal number [cyan]{seed}[/] (replay it with "
+                  f"--seed {seed}). You are {ui.name(seat)}. Type [bold]?[/] for help.")
+    rng = random.Random(derive_seed(seed, "observe"))
+    try:
+        while state.to_act:
+            if seat in state.to_act:
+                _human_turn(state, seat, ui, read)
+            else:
+                actor = next(s for s in state.to_act if s != seat)
+                bot = players[actor]
+                action = bot.act(observe_for(bot, state, actor, rng))
+                _apply_and_narrate(state, actor, action, ui, seat)
+        ui.render_end(state.view(seat))
+    except (KeyboardInterrupt, EOFError, Quit):
+        console.print("\n[yellow]Leaving the table.[/]")
+    _offer_save(state, names, console, read, record_dir)
+    return state
+
+
+def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
+    console = ui.console
+    view = state.view(seat)
+    ui.render(view)
+    while True:
+        text = read(f"{ui.prompt(view)} > ").strip()
+        if not text:
+            continue
+        if text in ("?", "help", "h"):
+            console.print(ui.help)
+            legal = ", ".join(state.action_text(a) for a in state.legal_actions(seat))
+            console.print(f"[bold]Legal now:[/] {escape(legal)}")
+            continue
+        if text.lower() in ("q", "quit", "exit"):
+            raise Quit
+        try:
+            action = ui.parse(state, text)
+            _apply_and_narrate(state, seat, action, ui, seat)
+            return
+        except (NotationError, IllegalAction) as err:
+            console.print(f"[red]{escape(str(err))}[/] - try again ([bold]?[/] for help)")
+
+
+def _apply_and_narrate(state: State, actor: Seat, action: Action, ui: TableUI,
+                       seat: Seat) -> None:
+    before = state.view(seat)
+    state.apply(action, actor)
+    for line in ui.narrate(before, actor, state.action_text(action), state.view(seat)):
+        ui.console.print(line)
+
+
+def _offer_save(state: State, players: list[str], console: Console, read: ReadLine,
+                record_dir: Path | None) -> None:
+    """Save the record into ``record_dir`` if given, else ask whether and where."""
+    try:
+        if record_dir is not None:
+            record_dir.mkdir(parents=True, exist_ok=True)
+            path = record_dir / f"{state.game.id}-{state.seed}.txt"
+        else:
+            answer = read("Save the record of this game? [y/N] ").strip().lower()
+            if answer not in ("y", "yes"):
+                return
+            default = f"{state.game.id}-{state.seed}.txt"
+            path = Path(read(f"File to save it in [{default}]: ").strip() or default)
+        path.write_text(record_text(state, players), encoding="utf-8")
+        console.print(f"Saved the record to [bold]{escape(str(path))}[/].")
+    except (KeyboardInterrupt, EOFError):
+        console.print()

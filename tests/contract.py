@@ -1,0 +1,136 @@
+"""Checks every game must pass, shared by each game's tests.
+
+``check_random_games`` plays random games and checks the engine contract at every step
+(sampled where a check is costly): views are JSON and carry no hidden information (a view
+must not change when the cards its seat has not seen are redealt), illegal actions raise and
+change nothing, clones are independent, determinizations agree with the seat's view, and a
+replay from the seed and history reproduces the game. Game-specific invariants (cards
+accounted for, scores) are passed in as ``invariant``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from parlour.engine import IllegalAction, Outcome, State
+from parlour.games import get_game
+from parlour.record import parse_record, record_text, replay
+
+Invariant = Callable[[State], None]
+
+
+def snapshot(state: State) -> str:
+    """Everything observable about a state: every seat's view, the spectator's, history."""
+    views = [state.view(s) for s in range(state.num_seats)] + [state.view(None)]
+    return json.dumps([views, state.history, state.to_act,
+                       state.outcome.to_json() if state.outcome else None], sort_keys=True)
+
+
+def check_step(state: State, rng: random.Random, deep: bool) -> None:
+    """Contract checks on one state; ``deep`` adds the costly ones."""
+    to_act = state.to_act
+    for seat in to_act:
+        legal = state.legal_actions(seat)
+        assert legal, f"seat {seat} must act but has no legal action"
+        assert len(set(legal)) == len(legal), "legal actions repeat"
+        for a in legal:
+            assert 0 <= a < state.game.num_actions
+    for seat in [*range(state.num_seats), None]:
+        json.dumps(state.view(seat))
+    if not deep:
+        return
+    before = snapshot(state)
+    # An illegal action raises IllegalAction and changes nothing.
+    if to_act:
+        seat = to_act[0]
+        legal = set(state.legal_actions(seat))
+        illegal = [a for a in range(state.game.num_actions) if a not in legal]
+        for a in [*rng.sample(illegal, min(3, len(illegal))), -1, state.game.num_actions]:
+            with pytest.raises(IllegalAction) as err:
+                state.apply(a, seat)
+            assert str(err.value), "an illegal action needs a message"
+            assert snapshot(state) == before
+        others = [s for s in range(state.num_seats) if s not in to_act]
+        if others:
+            with pytest.raises(IllegalAction):
+                state.apply(next(iter(legal)), others[0])
+            assert snapshot(state) == before
+    # Clones are independent.
+    if to_act:
+        twin = state.clone()
+        assert snapshot(twin) == before
+        seat = to_act[0]
+        twin.apply(rng.choice(twin.legal_actions(seat)), seat)
+        assert snapshot(state) == before
+    # A determinization is indistinguishable to its seat, and views leak nothing hidden:
+    # redealing what a seat has not seen must not change that seat's view.
+    for seat in [*range(state.num_seats), None]:
+        mine = json.dumps(state.view(seat), sort_keys=True)
+        for k in range(2):
+            det = state.determinize(seat, random.Random(rng.random() + k))
+            assert json.dumps(det.view(seat), sort_keys=True) == mine, (
+                f"determinize({seat}) changed what seat {seat} sees")
+            assert det.to_act == state.to_act
+            if seat is not None and seat in to_act:
+                assert list(det.legal_actions(seat)) == list(state.legal_actions(seat))
+    assert snapshot(state) == before, "determinize changed the state"
+
+
+def play_checked(state: State, rng: random.Random, deep_every: int = 0,
+                 invariant: Invariant | None = None, limit: int = 200_000) -> State:
+    """Play random legal actions to the end, checking as we go."""
+    steps = 0
+    while state.to_act:
+        deep = bool(deep_every) and steps % deep_every == 0
+        check_step(state, rng, deep)
+        if invariant:
+            invariant(state)
+        seat = rng.choice(state.to_act)
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+        steps += 1
+        assert steps < limit, "the game did not end"
+    check_step(state, rng, bool(deep_every))
+    if invariant:
+        invariant(state)
+    outcome = state.outcome
+    assert isinstance(outcome, Outcome)
+    assert len(outcome.points) == len(outcome.placing) == state.num_seats
+    assert state.legal_actions() == () or list(state.legal_actions()) == []
+    return state
+
+
+def check_replay(state: State) -> None:
+    """The seed, options and history rebuild the same game, directly and via a record."""
+    again = state.game.replay(state.seed, state.num_seats, state.options, state.history)
+    assert snapshot(again) == snapshot(state)
+    text = record_text(state, ["bot"] * state.num_seats)
+    assert snapshot(replay(parse_record(text))) == snapshot(state)
+
+
+def check_notation(state: State) -> None:
+    """Every legal action's text parses back to the same action."""
+    for seat in state.to_act:
+        for a in state.legal_actions(seat):
+            assert state.parse_action(state.action_text(a)) == a
+
+
+def check_random_games(game_id: str, games: int, seed: int = 0, deep_every: int = 0,
+                       invariant: Invariant | None = None, replay_every: int = 10,
+                       **new_kwargs: Any) -> list[State]:
+    """Play ``games`` random games of ``game_id`` under the contract checks."""
+    game = get_game(game_id)
+    finished = []
+    for i in range(games):
+        rng = random.Random(seed * 100_003 + i)
+        state = game.new(seed * 100_003 + i, **new_kwargs)
+        check_notation(state)
+        play_checked(state, rng, deep_every, invariant)
+        if replay_every and i % replay_every == 0:
+            check_replay(state)
+        finished.append(state)
+    return finished
