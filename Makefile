@@ -4,21 +4,37 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
+WEB_STAMP := $(VENV)/.installed-web
+CHROMIUM := /usr/bin/chromium
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench bench-server clean
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
 		(apt-get update -qq && apt-get install -y -qq python3-venv python3-pip)
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
-	@touch $(STAMP)
 
-run: $(STAMP)
-	$(VENV)/bin/parlour
+# The web server's packages (make run).
+$(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e '.[web]'
+	@touch $(WEB_STAMP)
 
-test: $(STAMP)
+# Everything the tests need, the server's packages included.
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e '.[dev,web]'
+	@touch $(STAMP) $(WEB_STAMP)
+
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+$(CHROMIUM):
+	apt-get update -qq && apt-get install -y -qq chromium
+
+run: $(WEB_STAMP)
+	$(VENV)/bin/parlour serve --host $(HOST) --port $(PORT)
+
+test: $(STAMP) $(CHROMIUM)
 	$(VENV)/bin/ruff check parlour tests bench
 	$(PY) -m pytest -n 2
 
@@ -29,5 +45,8 @@ bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) bench/engine.py
 
+bench-server: $(STAMP)
+	$(PY) bench/server.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis artifacts

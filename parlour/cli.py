@@ -1,4 +1,4 @@
-"""The ``parlour`` command: play, simulate, replay, rules, games."""
+"""The ``parlour`` command: play, simulate, replay, rules, games, serve."""
 
 from __future__ import annotations
 
@@ -111,6 +111,20 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from parlour.server.app import serve
+        from parlour.server.store import default_url
+    except ImportError as err:
+        print(f"parlour serve needs the web extra (pip install -e '.[web]'): {err}",
+              file=sys.stderr)
+        return 2
+    if args.bot_pause < 0:
+        raise ValueError("--bot-pause must be 0 or more seconds")
+    serve(args.host, args.port, args.db or default_url(), args.bot_pause, args.rate)
+    return 0
+
+
 def cmd_menu(args: argparse.Namespace) -> int:
     """No command: pick a game and play it at the terminal."""
     from parlour.terminal import play
@@ -166,6 +180,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print a game's rules page")
     p.add_argument("game")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("serve", help="serve the web parlour (lobby and tables in the browser)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
+                   "127.0.0.1; 0.0.0.0 lets other machines in)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: a SQLite "
+                   "file in ./data; postgresql://... works too)")
+    p.add_argument("--bot-pause", type=float, default=0.8, metavar="SECONDS",
+                   help="the least time a bot's move takes, so people can follow (0.8)")
+    p.add_argument("--rate", type=float, metavar="N", help="messages per second a "
+                   "connection may send (default 5; load tests raise it)")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("games", help="list the games, their seats and options")
     p.add_argument("--json", action="store_true")

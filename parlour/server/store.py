@@ -1,0 +1,311 @@
+"""The database: tables, seats, matches and the action log, through SQLAlchemy Core.
+
+The log is the game: a match is its seed, the table's options and the actions in order, so
+a restarted server rebuilds every table by replay. Nothing else is stored about a match in
+progress (no snapshot), so nothing can disagree with the log.
+
+Writes go through one writer thread that commits whatever is queued in a single
+transaction (group commit) and then wakes the coroutines waiting on it: a coroutine that
+awaits :meth:`Store.write` knows its rows are committed. SQLite runs in WAL mode with
+``synchronous=NORMAL``: a committed transaction survives the process being killed (only a
+power cut could lose the last ones). Any SQLAlchemy URL works; PostgreSQL needs its driver
+(``pip install 'parlour[postgres]'``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+
+log = logging.getLogger("parlour.server")
+
+metadata = MetaData()
+
+tables_t = Table(
+    "parlour_tables", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("num_seats", Integer, nullable=False),
+    Column("options", Text, nullable=False),  # JSON of the resolved options
+    Column("created", Float, nullable=False),
+    Column("status", String(12), nullable=False),  # waiting | playing | finished
+    Column("match", Integer, nullable=False),  # the current match number, 0 before the first
+)
+
+seats_t = Table(
+    "parlour_seats", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # person | bot
+    Column("bot", String(40)),
+    Column("name", String(40)),
+    Column("token_hash", String(64)),  # sha256 of the seat token; the token is never stored
+)
+
+matches_t = Table(
+    "parlour_matches", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("started", Float, nullable=False),
+    Column("finished", Float),
+    Column("result", Text),
+)
+
+actions_t = Table(
+    "parlour_actions", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(40), nullable=False),  # in the game's notation
+    Column("at", Float, nullable=False),
+)
+
+DEFAULT_DB = "data/parlour.sqlite3"
+
+
+def default_url() -> str:
+    return f"sqlite:///{DEFAULT_DB}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; for SQLite, the folder is created and WAL switched on."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+@dataclass
+class SeatRow:
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass
+class MatchRow:
+    match: int
+    seed: int
+    finished: float | None
+    result: str | None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    num_seats: int
+    options: dict[str, Any]
+    created: float
+    status: str
+    match: int
+    seats: list[SeatRow]
+    matches: dict[int, MatchRow]
+
+
+Op = Callable[[Connection], None]
+
+
+class Store:
+    """The database behind the server. ``write`` is for coroutines; ``load_*`` block."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+        self._queue: queue.Queue[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]
+                                 | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="parlour-db", daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------------ writing
+    async def write(self, op: Op) -> None:
+        """Run ``op`` in a committed transaction; return once it is committed."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._queue.put((op, fut, loop))
+        await fut
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < 1000:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]]
+                ) -> None:
+        try:
+            with self.engine.begin() as conn:
+                for op, _, _ in batch:
+                    op(conn)
+        except Exception:
+            if len(batch) > 1:  # find the bad one: commit each on its own
+                for one in batch:
+                    self._commit([one])
+                return
+            log.exception("database write failed")
+            op, fut, loop = batch[0]
+            loop.call_soon_threadsafe(_fail, fut)
+            return
+        for _, fut, loop in batch:
+            loop.call_soon_threadsafe(_done, fut)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ operations
+    @staticmethod
+    def op_create_table(row: TableRow) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(insert(tables_t).values(
+                id=row.id, game=row.game, num_seats=row.num_seats,
+                options=json.dumps(row.options), created=row.created, status=row.status,
+                match=row.match))
+            conn.execute(insert(seats_t), [
+                {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
+                 "token_hash": s.token_hash} for i, s in enumerate(row.seats)])
+        return op
+
+    @staticmethod
+    def op_take_seat(table_id: str, seat: int, name: str, token_hash: str) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
+                                               seats_t.c.seat == seat)
+                         .values(name=name, token_hash=token_hash))
+        return op
+
+    @staticmethod
+    def op_start_match(table_id: str, match: int, seed: int) -> Op:
+        def op(conn: Connection) -> None:
+            conn.execute(insert(matches_t).values(table_id=table_id, match=match, seed=seed,
+                                                  started=time.time()))
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                         .values(status="playing", match=match))
+        return op
+
+    @staticmethod
+    def op_action(table_id: str, match: int, idx: int, seat: int, action: str,
+                  result: str | None = None) -> Op:
+        """Append one action; with ``result``, the match ended with it."""
+        def op(conn: Connection) -> None:
+            now = time.time()
+            conn.execute(insert(actions_t).values(table_id=table_id, match=match, idx=idx,
+                                                  seat=seat, action=action, at=now))
+            if result is not None:
+                conn.execute(update(matches_t).where(matches_t.c.table_id == table_id,
+                                                     matches_t.c.match == match)
+                             .values(finished=now, result=result))
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                             .values(status="finished"))
+        return op
+
+    # ------------------------------------------------------------------ reading
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id).where(tables_t.c.status != "finished")
+                                .order_by(tables_t.c.created))
+            return [r[0] for r in rows]
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            t = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            if t is None:
+                return None
+            seats = [SeatRow(r.kind, r.bot, r.name, r.token_hash) for r in conn.execute(
+                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
+            matches = {r.match: MatchRow(r.match, r.seed, r.finished, r.result)
+                       for r in conn.execute(select(matches_t)
+                                             .where(matches_t.c.table_id == table_id))}
+            if t.match in matches:
+                rows = conn.execute(select(actions_t.c.seat, actions_t.c.action, actions_t.c.idx)
+                                    .where(actions_t.c.table_id == table_id,
+                                           actions_t.c.match == t.match)
+                                    .order_by(actions_t.c.idx))
+                acts = []
+                for seat, action, idx in rows:
+                    if idx != len(acts):
+                        raise RuntimeError(f"table {table_id}: action {len(acts)} is missing")
+                    acts.append((seat, action))
+                matches[t.match].actions = acts
+            return TableRow(t.id, t.game, t.num_seats, json.loads(t.options), t.created,
+                            t.status, t.match, seats, matches)
+
+    def load_actions(self, table_id: str, match: int) -> list[tuple[int, str]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(actions_t.c.seat, actions_t.c.action)
+                                .where(actions_t.c.table_id == table_id,
+                                       actions_t.c.match == match)
+                                .order_by(actions_t.c.idx))
+            return [(seat, action) for seat, action in rows]
+
+
+def _done(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
+def _fail(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_exception(StoreError("the database did not accept the change"))
+
+
+class StoreError(RuntimeError):
+    """A write that could not be committed."""

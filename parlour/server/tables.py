@@ -1,0 +1,556 @@
+"""Tables in play: who sits where, the match state, its connections and its bots.
+
+A :class:`Hub` holds every live table. Each change to a table (a seat taken, a match
+started, an action) is committed to the database first, then applied in memory, then
+broadcast: every connection gets the view of its own seat (``view(seat)``), spectators
+``view(None)``. The state itself, and its seed, never leave the server.
+
+Actions from people and from bots go through one path, :meth:`Hub.submit`, under the
+table's lock, so a table changes one action at a time whatever its number of clients.
+Bots think in a worker thread (they get an :class:`~parlour.bots.Observation`, never the
+state) and wait out a short pause so people can follow the play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import random
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.bots import Bot, bot_kinds, make_bot, observe_for
+from parlour.engine import (
+    Game,
+    IllegalAction,
+    JsonDict,
+    NotationError,
+    OptionError,
+    Seat,
+    State,
+    derive_seed,
+)
+from parlour.games import game_ids, get_game
+from parlour.record import record_text
+from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
+from parlour.server.store import SeatRow, Store, StoreError, TableRow
+
+log = logging.getLogger("parlour.server")
+
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
+NAME_MAX = 24
+MAX_OPEN_TABLES = 2000  # tables waiting or playing at once
+OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
+
+
+def new_token() -> str:
+    """A seat token: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: object) -> str:
+    """A display name: printable, trimmed, 1 to 24 characters."""
+    if not isinstance(name, str):
+        raise ProtocolError("bad_name", "a name is text")
+    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    if not text:
+        raise ProtocolError("bad_name", "choose a name to sit at the table")
+    if len(text) > NAME_MAX:
+        raise ProtocolError("bad_name", f"a name has at most {NAME_MAX} characters")
+    return text
+
+
+@dataclass
+class Settings:
+    db_url: str
+    bot_pause: float = 0.8  # seconds a bot's move takes at least, so people can follow
+    bot_threads: int = 2
+    rate: float = RATE  # messages per second a connection may send on average
+    burst: int = BURST  # and at once
+
+
+class Connection:
+    """One websocket client: its seat (None for a spectator) and its outgoing queue.
+
+    Messages are queued and sent by :meth:`pump`, so a broadcast never waits on a slow
+    client; one that falls :data:`OUTBOX_LIMIT` messages behind is disconnected (it
+    reconnects and gets the current view).
+    """
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], seat: Seat | None = None,
+                 close: Callable[[], Awaitable[None]] | None = None) -> None:
+        self.send = send
+        self.seat = seat
+        self._close = close
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.too_slow = False
+
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.too_slow = True
+            self.stop()
+            return
+        self.outbox.put_nowait(text)
+
+    def stop(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Send queued messages in order until the connection closes."""
+        try:
+            while True:
+                text = await self.outbox.get()
+                if text is None:
+                    break
+                await self.send(text)
+            if self.too_slow and self._close is not None:
+                await self._close()
+        except Exception:  # the client went away: the receive loop ends the session
+            self.closed = True
+
+
+@dataclass
+class SeatInfo:
+    kind: str  # "person" or "bot"
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass
+class MatchInfo:
+    match: int
+    finished: bool
+    result: str | None
+
+
+@dataclass
+class Table:
+    id: str
+    game: Game
+    num_seats: int
+    options: dict[str, Any]
+    created: float
+    seats: list[SeatInfo]
+    status: str = "waiting"  # waiting | playing | finished
+    match: int = 0
+    seed: int | None = None
+    state: State | None = None
+    version: int = 0  # actions applied in the current match
+    matches: dict[int, MatchInfo] = field(default_factory=dict)
+    conns: set[Connection] = field(default_factory=set)
+    bots: dict[Seat, Bot] = field(default_factory=dict)
+    bot_tasks: dict[Seat, asyncio.Task[None]] = field(default_factory=dict)
+    bot_rng: random.Random = field(default_factory=random.Random)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _views: dict[Seat | None, str] = field(default_factory=dict)
+    _views_at: tuple[int, int] = (-1, -1)
+
+    # ------------------------------------------------------------------ seats
+    def seat_for(self, token: str | None) -> Seat | None:
+        """The seat this token holds, None for no token; ProtocolError for a wrong one."""
+        if token is None:
+            return None
+        digest = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return i
+        raise ProtocolError("bad_token", "that seat token is not valid for this table")
+
+    def free_seats(self) -> list[Seat]:
+        return [i for i, s in enumerate(self.seats) if not s.taken]
+
+    def player_names(self) -> list[str]:
+        out = []
+        for s in self.seats:
+            out.append(s.name if s.kind == "person" and s.name else
+                       f"{s.bot} bot" if s.kind == "bot" else "empty seat")
+        return out
+
+    def summary(self) -> JsonDict:
+        """What anyone may know about the table (no tokens, no seed)."""
+        return {
+            "id": self.id,
+            "game": self.game.id,
+            "game_name": self.game.name,
+            "options": self.options,
+            "status": self.status,
+            "match": self.match,
+            "version": self.version,
+            "created": self.created,
+            "seats": [{"seat": i, "label": self.game.seat_name(i, self.num_seats),
+                       "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken}
+                      for i, s in enumerate(self.seats)],
+            "finished_matches": sorted(m.match for m in self.matches.values() if m.finished),
+            "result": (self.matches[self.match].result
+                       if self.match in self.matches else None),
+        }
+
+    # ------------------------------------------------------------------ views
+    def view_text(self, seat: Seat | None) -> str:
+        """The encoded view message for ``seat``, built once per version."""
+        key = (self.match, self.version)
+        if self._views_at != key:
+            self._views = {}
+            self._views_at = key
+        text = self._views.get(seat)
+        if text is None:
+            assert self.state is not None
+            text = self._views[seat] = encode({
+                "type": "view", "table": self.id, "match": self.match,
+                "version": self.version, "status": self.status,
+                "view": self.state.view(seat)})
+        return text
+
+    def send_view(self, conn: Connection) -> None:
+        if self.state is not None:
+            conn.push(self.view_text(conn.seat))
+
+    def broadcast_views(self) -> None:
+        for conn in list(self.conns):
+            self.send_view(conn)
+
+    def broadcast_table(self) -> None:
+        text = encode({"type": "table", "table": self.summary()})
+        for conn in list(self.conns):
+            conn.push(text)
+
+
+class Hub:
+    """Every live table, and the one path by which tables change."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="parlour-bot")
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+    async def restore(self) -> int:
+        """Load every unfinished table from the database and set its bots going."""
+        ids = await asyncio.to_thread(self.store.unfinished_ids)
+        for table_id in ids:
+            await self.get(table_id)
+        return len(ids)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            for task in table.bot_tasks.values():
+                task.cancel()
+        tasks = [t for table in self.tables.values() for t in table.bot_tasks.values()]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    async def get(self, table_id: str) -> Table | None:
+        """The table with this id, loaded from the database if it is not live."""
+        if not TABLE_ID.match(table_id):
+            return None
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            row = await asyncio.to_thread(self.store.load_table, table_id)
+            table = self._rebuild(row) if row is not None else None
+            if table is not None:
+                self.tables[table_id] = table
+                self.schedule_bots(table)
+            fut.set_result(table)
+            return table
+        except BaseException as err:
+            fut.set_exception(err)
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def _rebuild(self, row: TableRow) -> Table:
+        game = get_game(row.game)
+        table = Table(row.id, game, row.num_seats, row.options, row.created,
+                      [SeatInfo(s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
+                      status=row.status, match=row.match)
+        table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result)
+                         for m in row.matches.values()}
+        current = row.matches.get(row.match)
+        if current is not None:
+            self._begin(table, current.seed)
+            state = table.state
+            assert state is not None
+            for seat, text in current.actions:
+                state.apply(state.parse_action(text), seat)
+            table.version = len(current.actions)
+        log.info("table %s restored: %s, match %d, %d actions", row.id, row.game, row.match,
+                 table.version)
+        return table
+
+    def _begin(self, table: Table, seed: int) -> None:
+        """Set up the match ``table.match`` in memory (state and bots) from its seed."""
+        table.seed = seed
+        table.state = table.game.new(seed, table.num_seats, **table.options)
+        table.version = 0
+        table.bot_rng = random.Random(derive_seed(seed, "observe"))
+        table.bots = {i: make_bot(table.game, s.bot or "random", i, derive_seed(seed, "bot", i))
+                      for i, s in enumerate(table.seats) if s.kind == "bot"}
+
+    # ------------------------------------------------------------------ lobby
+    def open_tables(self) -> list[Table]:
+        live = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
+        return sorted(live, key=lambda t: -t.created)
+
+    async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
+                     name: str | None, seat: Seat | None) -> tuple[Table, Seat | None, str | None]:
+        """A new table. The creator takes ``seat`` (default: the first person seat)."""
+        if len(self.open_tables()) >= MAX_OPEN_TABLES:
+            raise ProtocolError("busy", "the parlour is full: try again later")
+        if game_id not in game_ids():
+            raise ProtocolError("bad_game", f"unknown game {game_id!r}: expected one of "
+                                            f"{', '.join(game_ids())}")
+        game = get_game(game_id)
+        try:
+            num_seats = game.check_seats(len(seats) if seats else None)
+            resolved = game.resolve_options(options)
+        except OptionError as err:
+            raise ProtocolError("bad_options", str(err)) from None
+        infos = [self._seat_spec(game, spec) for spec in seats] if seats else \
+            [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
+        people = [i for i, s in enumerate(infos) if s.kind == "person"]
+        token = None
+        if people:
+            if seat is None:
+                seat = people[0]
+            if not (isinstance(seat, int) and 0 <= seat < num_seats) \
+                    or infos[seat].kind != "person":
+                raise ProtocolError("bad_seat", "sit at one of the seats kept for people")
+            token = new_token()
+            infos[seat].name = clean_name(name)
+            infos[seat].token_hash = token_hash(token)
+        else:
+            seat = None
+        table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos)
+        row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
+                       [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {})
+        await self.store.write(Store.op_create_table(row))
+        self.tables[table.id] = table
+        log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
+        if not table.free_seats():
+            await self.start(table)
+        return table, seat, token
+
+    def _seat_spec(self, game: Game, spec: dict[str, Any]) -> SeatInfo:
+        if not isinstance(spec, dict) or spec.get("kind") not in ("person", "bot"):
+            raise ProtocolError("bad_seat", 'each seat is {"kind": "person"} or '
+                                            '{"kind": "bot", "bot": "<kind>"}')
+        if spec["kind"] == "person":
+            return SeatInfo("person")
+        kind = spec.get("bot") or "random"
+        if not isinstance(kind, str) or len(kind) > 40:
+            raise ProtocolError("bad_seat", "a bot kind is a short text")
+        try:
+            make_bot(game, kind, 0, 0)
+        except (OptionError, TypeError, ValueError) as err:
+            raise ProtocolError("bad_seat", str(err)) from None
+        return SeatInfo("bot", kind.strip().lower())
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_urlsafe(6)
+            if table_id not in self.tables:
+                return table_id
+
+    async def join(self, table: Table, name: str, seat: Seat | None) -> tuple[Seat, str]:
+        """Sit a person at a free seat; returns the seat and its token."""
+        clean = clean_name(name)
+        async with table.lock:
+            free = table.free_seats()
+            if table.status != "waiting" or not free:
+                raise ProtocolError("table_full", "every seat at this table is taken: you can "
+                                                  "watch")
+            if seat is None:
+                seat = free[0]
+            if seat not in free:
+                raise ProtocolError("seat_taken", f"seat {seat} is not free (free: "
+                                                  f"{', '.join(map(str, free))})")
+            token = new_token()
+            digest = token_hash(token)
+            await self.store.write(Store.op_take_seat(table.id, seat, clean, digest))
+            table.seats[seat].name = clean
+            table.seats[seat].token_hash = digest
+        table.broadcast_table()
+        if not table.free_seats():
+            await self.start(table)
+        return seat, token
+
+    async def start(self, table: Table) -> None:
+        """Deal a new match at a table whose seats are all filled."""
+        async with table.lock:
+            if table.status == "playing" or table.free_seats():
+                return
+            match = table.match + 1
+            seed = secrets.randbits(63)
+            await self.store.write(Store.op_start_match(table.id, match, seed))
+            table.match = match
+            table.status = "playing"
+            table.matches[match] = MatchInfo(match, False, None)
+            self._begin(table, seed)
+            log.info("table %s: match %d started", table.id, match)
+        table.broadcast_table()
+        table.broadcast_views()
+        self.schedule_bots(table)
+
+    async def again(self, table: Table, seat: Seat | None) -> None:
+        """Play another match with the same seats, once the last one is over."""
+        if table.status != "finished":
+            raise ProtocolError("not_finished", "the match is still being played"
+                                if table.status == "playing" else "the table has not started")
+        if seat is None and any(s.kind == "person" for s in table.seats):
+            raise ProtocolError("not_seated", "only a player at this table can deal again")
+        await self.start(table)
+
+    # ------------------------------------------------------------------ play
+    def parse_intent(self, table: Table, text: str) -> int:
+        try:
+            return table.game.parse_action(text)
+        except (NotationError, ValueError) as err:
+            raise ProtocolError("unknown_action", str(err)) from None
+
+    async def submit(self, table: Table, seat: Seat, action: int, version: int | None) -> None:
+        """Apply ``action`` for ``seat`` if the rules allow it: commit, apply, broadcast."""
+        async with table.lock:
+            state = table.state
+            if table.status != "playing" or state is None:
+                raise ProtocolError("not_playing", "the game is over" if table.status ==
+                                    "finished" else "the game has not started")
+            if version is not None and version != table.version:
+                raise Stale(version, table.version)
+            if seat not in state.to_act or action not in state.legal_actions(seat):
+                try:
+                    state.clone().apply(action, seat)  # for the engine's own reason
+                except IllegalAction as err:
+                    raise ProtocolError("illegal", str(err)) from None
+                raise ProtocolError("illegal", "that action is not legal now")
+            text = table.game.action_text(action)
+            after = state.clone()
+            after.apply(action, seat)
+            outcome = after.outcome
+            result = outcome.text() if outcome is not None else None
+            try:
+                await self.store.write(Store.op_action(table.id, table.match, table.version,
+                                                       seat, text, result))
+            except StoreError:
+                raise ProtocolError("unavailable", "the move could not be saved: try again") \
+                    from None
+            table.state = after
+            table.version += 1
+            if result is not None:
+                table.status = "finished"
+                table.matches[table.match] = MatchInfo(table.match, True, result)
+        table.broadcast_views()
+        if result is not None:
+            table.broadcast_table()
+        else:
+            self.schedule_bots(table)
+
+    # ------------------------------------------------------------------ bots
+    def schedule_bots(self, table: Table) -> None:
+        state = table.state
+        if table.status != "playing" or state is None:
+            return
+        for seat in state.to_act:
+            if seat in table.bots and seat not in table.bot_tasks:
+                table.bot_tasks[seat] = asyncio.create_task(self._bot_turns(table, seat))
+
+    async def _bot_turns(self, table: Table, seat: Seat) -> None:
+        """Play ``seat``'s turns for as long as it is to act."""
+        loop = asyncio.get_running_loop()
+        try:
+            while table.status == "playing" and table.state is not None \
+                    and seat in table.state.to_act:
+                state, version, bot = table.state, table.version, table.bots[seat]
+                started = loop.time()
+                obs = observe_for(bot, state, seat, table.bot_rng)
+                action = await loop.run_in_executor(self.pool, bot.act, obs)
+                wait = self.settings.bot_pause - (loop.time() - started)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                try:
+                    await self.submit(table, seat, action, version)
+                except Stale:
+                    continue  # others acted meanwhile (a simultaneous phase): think again
+                except ProtocolError as err:
+                    if err.code != "illegal":
+                        return
+                    log.error("table %s: %s bot at seat %d chose an illegal action: %s",
+                              table.id, bot.kind, seat, err.message)
+                    legal = table.state.legal_actions(seat) if table.state else ()
+                    if not legal:
+                        return
+                    await self.submit(table, seat, table.bot_rng.choice(list(legal)), None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: bot at seat %d stopped", table.id, seat)
+        finally:
+            table.bot_tasks.pop(seat, None)
+
+    # ------------------------------------------------------------------ records
+    async def finished_state(self, table: Table, match: int) -> State:
+        info = table.matches.get(match)
+        if info is None:
+            raise ProtocolError("not_found", f"this table has no match {match}")
+        if not info.finished:
+            raise ProtocolError("not_finished", "a record can be had once the match is over")
+        if match == table.match and table.state is not None and table.state.is_over:
+            return table.state
+        row = await asyncio.to_thread(self.store.load_table, table.id)
+        actions = await asyncio.to_thread(self.store.load_actions, table.id, match)
+        assert row is not None
+        seed = row.matches[match].seed
+        state = table.game.new(seed, table.num_seats, **table.options)
+        for seat, text in actions:
+            state.apply(state.parse_action(text), seat)
+        return state
+
+    async def record(self, table: Table, match: int) -> str:
+        state = await self.finished_state(table, match)
+        comment = f"Parlour table {table.id}, match {match}"
+        return record_text(state, table.player_names(), comment=comment)
+
+
+def describe_games() -> list[JsonDict]:
+    """Every game with its options and the bot kinds that play it."""
+    out = []
+    for gid in game_ids():
+        game = get_game(gid)
+        info = game.describe()
+        info["bots"] = [{"kind": k, "help": (cls.__doc__ or "").strip().splitlines()[0]
+                         if cls.__doc__ else k} for k, cls in bot_kinds(gid).items()]
+        info["seat_names"] = {str(n): [game.seat_name(s, n) for s in range(n)]
+                              for n in range(game.min_seats, game.max_seats + 1)}
+        out.append(info)
+    return out
+

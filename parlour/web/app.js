@@ -1,0 +1,539 @@
+// Parlour in the browser: the lobby, the table page (one websocket per page), replays.
+// Generic over the games: each game's table is drawn by /static/tables/<module>.js, which
+// exports mount(root, ctx) -> {update(view), destroy()}; games without one get generic.js.
+// Everything shown at a table comes from the view the server sent for this seat.
+
+import { h, toast, clear } from "./dom.js";
+
+const app = document.getElementById("app");
+const crumbs = document.getElementById("crumbs");
+const SEATS_KEY = "parlour.seats";
+const NAME_KEY = "parlour.name";
+
+// ----------------------------------------------------------------------------- storage
+function loadSeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}"); } catch { return {}; }
+}
+function seatFor(tableId) { return loadSeats()[tableId] || null; }
+function keepSeat(tableId, seat, token) {
+  const all = loadSeats();
+  all[tableId] = { seat, token };
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+function forgetSeat(tableId) {
+  const all = loadSeats();
+  delete all[tableId];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+function myName() { return localStorage.getItem(NAME_KEY) || ""; }
+function keepName(name) { localStorage.setItem(NAME_KEY, name); }
+
+// ----------------------------------------------------------------------------- API
+async function api(method, path, body, token) {
+  const headers = { "Accept": "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error((data.error && data.error.message) || `the server said ${res.status}`);
+  return data;
+}
+
+let gamesCache = null;
+async function games() {
+  if (!gamesCache) gamesCache = await api("GET", "/api/games");
+  return gamesCache;
+}
+const moduleOf = (gameId) => gameId.replace(/-/g, "_");
+
+// ----------------------------------------------------------------------------- routing
+let current = null; // the page being shown: {destroy()}
+
+function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, "", path); else history.pushState(null, "", path);
+  route();
+}
+
+function route() {
+  if (current) { current.destroy(); current = null; }
+  clear(app);
+  clear(crumbs);
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})\/replay\/(\d+)$/))) current = replayPage(m[1], Number(m[2]));
+  else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) current = tablePage(m[1]);
+  else current = lobbyPage();
+}
+
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest("a[data-nav]");
+  if (!a || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.button !== 0) return;
+  ev.preventDefault();
+  navigate(a.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+
+function crumb(...items) {
+  clear(crumbs);
+  crumbs.append(...items);
+}
+
+// ----------------------------------------------------------------------------- lobby
+function lobbyPage() {
+  let timer = null;
+  const list = h("div", { class: "table-list", "aria-live": "polite" }, h("p", { class: "muted" }, "Looking for tables…"));
+  const form = h("form", { class: "create card-panel", "aria-labelledby": "create-title" });
+  app.append(
+    h("section", { class: "lobby" },
+      h("div", { class: "lobby-intro" },
+        h("h1", {}, "Card tables, friends and bots"),
+        h("p", { class: "muted" }, "Open a table, fill the other seats with bots or send the invite link to friends. No account needed.")),
+      h("div", { class: "lobby-grid" },
+        form,
+        h("section", { class: "card-panel", "aria-labelledby": "open-title" },
+          h("h2", { id: "open-title" }, "Open and running tables"), list))));
+  document.title = "Parlour";
+  buildCreateForm(form).catch((err) => form.append(h("p", { class: "error" }, err.message)));
+
+  async function refresh() {
+    try {
+      const { tables } = await api("GET", "/api/tables");
+      renderTableList(list, tables);
+    } catch (err) {
+      clear(list);
+      list.append(h("p", { class: "error" }, `Could not list the tables: ${err.message}`));
+    }
+  }
+  refresh();
+  timer = setInterval(refresh, 4000);
+  return { destroy() { clearInterval(timer); } };
+}
+
+function seatDescription(s) {
+  if (s.kind === "bot") return `${s.label}: ${s.bot} bot`;
+  return s.taken ? `${s.label}: ${s.name}` : `${s.label}: free`;
+}
+
+function renderTableList(list, tables) {
+  clear(list);
+  if (!tables.length) {
+    list.append(h("p", { class: "muted" }, "No tables yet: open one."));
+    return;
+  }
+  const ul = h("ul", { class: "tables" });
+  for (const t of tables) {
+    const mine = seatFor(t.id);
+    const free = t.seats.filter((s) => !s.taken).length;
+    const status = t.status === "waiting" ? `waiting for ${free} player${free === 1 ? "" : "s"}` : t.status === "playing" ? "playing" : "finished";
+    const action = mine ? "Return to your seat" : t.status === "waiting" && free ? "Join" : "Watch";
+    ul.append(h("li", { class: "table-row" },
+      h("div", {},
+        h("strong", {}, t.game_name), " ",
+        h("span", { class: `badge badge-${t.status}` }, status),
+        h("div", { class: "muted small" }, t.seats.map(seatDescription).join(" · "))),
+      h("a", { class: "button", href: `/t/${t.id}`, "data-nav": "", "aria-label": `${action}: ${t.game_name} table ${t.id}` }, action)));
+  }
+  list.append(ul);
+}
+
+function optionInput(opt, id) {
+  if (opt.type === "bool") {
+    return h("input", { type: "checkbox", id, name: opt.name, checked: opt.default ? "" : null });
+  }
+  const attrs = { id, name: opt.name, value: opt.default === null ? "off" : String(opt.default) };
+  if ((opt.type === "int" || opt.type === "float") && opt.default !== null) {
+    attrs.type = "number";
+    if (opt.type === "float") attrs.step = "any";
+  } else {
+    attrs.type = "text";
+  }
+  return h("input", attrs);
+}
+
+async function buildCreateForm(form) {
+  const all = await games();
+  clear(form);
+  const gameSel = h("select", { id: "new-game", name: "game" }, ...all.map((g) => h("option", { value: g.id }, g.name)));
+  const nameIn = h("input", { id: "new-name", name: "name", maxlength: "24", autocomplete: "nickname", value: myName(), placeholder: "e.g. Sam", required: "" });
+  const seatsBox = h("fieldset", { class: "seats-editor" });
+  const optsBox = h("div", { class: "options-grid" });
+  const seatsCount = h("select", { id: "new-seats", name: "seats" });
+  const seatsCountWrap = h("label", { class: "field" }, "Players", seatsCount);
+  form.append(
+    h("h2", { id: "create-title" }, "Open a table"),
+    h("label", { class: "field", for: "new-game" }, "Game", gameSel),
+    h("label", { class: "field", for: "new-name" }, "Your name", nameIn),
+    seatsCountWrap,
+    seatsBox,
+    h("details", { class: "options" }, h("summary", {}, "Table options"), optsBox),
+    h("button", { type: "submit", class: "button primary" }, "Open the table"));
+
+  function fill() {
+    const g = all.find((x) => x.id === gameSel.value);
+    const [lo, hi] = g.seats;
+    clear(seatsCount);
+    for (let n = lo; n <= hi; n++) seatsCount.append(h("option", { value: String(n), selected: n === g.default_seats ? "" : null }, String(n)));
+    seatsCountWrap.hidden = lo === hi;
+    fillSeats(g);
+    clear(optsBox);
+    for (const opt of g.options) {
+      const id = `opt-${opt.name}`;
+      const input = optionInput(opt, id);
+      input.dataset.type = opt.type;
+      optsBox.append(h("label", { class: opt.type === "bool" ? "field check" : "field", for: id, title: `${opt.help} (${opt.values})` },
+        opt.type === "bool" ? input : null,
+        h("span", {}, opt.name.replace(/_/g, " ")),
+        opt.type === "bool" ? null : input,
+        h("small", { class: "muted" }, opt.help)));
+    }
+  }
+  function fillSeats(g) {
+    const n = Number(seatsCount.value || g.default_seats);
+    const names = g.seat_names[String(n)] || [];
+    clear(seatsBox);
+    seatsBox.append(h("legend", {}, "Seats"));
+    const botChoices = g.bots.map((b) => h("option", { value: `bot:${b.kind}` }, `Bot: ${b.kind}`));
+    for (let s = 0; s < n; s++) {
+      const sel = h("select", { id: `seat-${s}`, name: `seat-${s}`, "aria-label": `Who sits at ${names[s] || "seat " + s}` },
+        h("option", { value: "you" }, "You"),
+        h("option", { value: "person" }, "A friend (invite link)"),
+        ...botChoices.map((o) => o.cloneNode(true)));
+      const preferred = g.bots.some((b) => b.kind === "rule") ? "bot:rule" : `bot:${g.bots[g.bots.length - 1].kind}`;
+      sel.value = s === 0 ? "you" : preferred;
+      sel.addEventListener("change", () => {
+        if (sel.value === "you") for (const other of seatsBox.querySelectorAll("select")) if (other !== sel && other.value === "you") other.value = "person";
+      });
+      seatsBox.append(h("label", { class: "seat-choice", for: `seat-${s}` }, h("span", {}, names[s] || `Seat ${s}`), sel));
+    }
+  }
+  gameSel.addEventListener("change", fill);
+  seatsCount.addEventListener("change", () => fillSeats(all.find((x) => x.id === gameSel.value)));
+  fill();
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const g = all.find((x) => x.id === gameSel.value);
+    const seats = [];
+    let mine = null;
+    for (const sel of seatsBox.querySelectorAll("select")) {
+      const v = sel.value;
+      if (v === "you") { mine = seats.length; seats.push({ kind: "person" }); }
+      else if (v === "person") seats.push({ kind: "person" });
+      else seats.push({ kind: "bot", bot: v.slice(4) });
+    }
+    const options = {};
+    for (const input of optsBox.querySelectorAll("input")) {
+      const opt = g.options.find((o) => o.name === input.name);
+      if (input.type === "checkbox") { if (input.checked !== Boolean(opt.default)) options[input.name] = input.checked; }
+      else if (input.value.trim() !== String(opt.default === null ? "off" : opt.default)) options[input.name] = input.value.trim();
+    }
+    const name = nameIn.value.trim();
+    if (mine !== null && !name) { toast("Choose a name to sit at the table.", "error"); nameIn.focus(); return; }
+    if (name) keepName(name);
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const res = await api("POST", "/api/tables", { game: g.id, options, seats, name: name || null, seat: mine });
+      if (res.token) keepSeat(res.table.id, res.seat, res.token);
+      navigate(`/t/${res.table.id}`);
+    } catch (err) {
+      toast(err.message, "error");
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+// ----------------------------------------------------------------------------- the socket
+// One websocket per page. Reconnects by itself (the server sends the current view on every
+// hello), so a dropped connection or a reloaded page carries on where it was.
+class Link {
+  constructor(tableId, token, on) {
+    this.tableId = tableId;
+    this.token = token;
+    this.on = on;
+    this.tries = 0;
+    this.stopped = false;
+    this.open();
+  }
+  open() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = this.ws = new WebSocket(`${proto}://${location.host}/ws/tables/${this.tableId}`);
+    ws.onopen = () => {
+      this.tries = 0;
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      this.on.status("connected");
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this.on.message(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.stopped) return;
+      if (ev.code === 4404 || ev.code === 4403) { this.on.status("refused", ev.code); return; }
+      this.on.status("reconnecting");
+      const wait = Math.min(8000, 300 * 2 ** this.tries++);
+      this.timer = setTimeout(() => this.open(), wait);
+    };
+  }
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(obj)); return true; }
+    return false;
+  }
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}
+
+async function loadRenderer(gameId) {
+  try {
+    return await import(`./tables/${moduleOf(gameId)}.js`);
+  } catch {
+    return await import("./tables/generic.js");
+  }
+}
+
+function displayNames(table, mySeat) {
+  return table.seats.map((s, i) => {
+    if (i === mySeat) return "You";
+    if (s.kind === "bot") return `${s.label} (${s.bot} bot)`;
+    return s.name || `${s.label} (free)`;
+  });
+}
+
+// ----------------------------------------------------------------------------- table page
+function tablePage(tableId) {
+  const held = seatFor(tableId);
+  let seat = held ? held.seat : null;
+  let table = null;
+  let renderer = null;
+  let rendererFor = null;
+  let latest = null; // {version, view, match}
+  let pending = false;
+  let destroyed = false;
+
+  const statusEl = h("span", { class: "conn", role: "status" }, "connecting…");
+  const lobbyPanel = h("section", { class: "waiting card-panel", hidden: "" });
+  const board = h("section", { class: "board", "aria-label": "Table" });
+  const endBar = h("section", { class: "endbar", hidden: "", "aria-live": "polite" });
+  app.append(lobbyPanel, board, endBar);
+  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, `Table ${tableId}`), statusEl);
+
+  const ctx = {
+    get seat() { return seat; },
+    get names() { return table ? displayNames(table, seat) : []; },
+    get table() { return table; },
+    live: true,
+    act(text) {
+      if (!latest || pending) return false;
+      if (!link.send({ type: "act", action: text, version: latest.version })) {
+        toast("Not connected: reconnecting…", "error");
+        return false;
+      }
+      pending = true;
+      return true;
+    },
+    say: toast,
+  };
+
+  const link = new Link(tableId, held && held.token, {
+    status(state, code) {
+      statusEl.textContent = state === "connected" ? "" : state === "reconnecting" ? "reconnecting…" : "";
+      statusEl.className = `conn conn-${state}`;
+      if (state === "refused") {
+        if (code === 4403) { forgetSeat(tableId); toast("Your seat token is no longer valid: watching instead.", "error"); }
+        clear(board);
+        board.append(h("p", { class: "error" }, code === 4404 ? "There is no table with that id." : "This page could not join the table."));
+        if (code === 4403) setTimeout(() => { if (!destroyed) route(); }, 1200);
+      }
+    },
+    message(msg) {
+      if (msg.type === "welcome") {
+        seat = msg.seat;
+        table = msg.table;
+        showTable();
+      } else if (msg.type === "table") {
+        table = msg.table;
+        showTable();
+      } else if (msg.type === "view") {
+        if (latest && msg.match === latest.match && msg.version < latest.version) return;
+        latest = msg;
+        pending = false;
+        if (table) { table.status = msg.status; table.match = msg.match; }
+        showView();
+      } else if (msg.type === "error") {
+        pending = false;
+        if (msg.code !== "stale") toast(msg.message, "error");
+        if (renderer && renderer.refused) renderer.refused(msg);
+      }
+    },
+  });
+
+  async function showTable() {
+    document.title = `${table.game_name} · Parlour`;
+    renderWaiting();
+    if (table.status !== "waiting" && (!renderer || rendererFor !== table.game)) {
+      const mod = await loadRenderer(table.game);
+      if (destroyed) return;
+      if (renderer) renderer.destroy();
+      clear(board);
+      renderer = mod.mount(board, ctx);
+      rendererFor = table.game;
+    }
+    showView();
+  }
+
+  function showView() {
+    if (!renderer || !latest) { renderEnd(); return; }
+    renderer.update(latest.view);
+    renderEnd();
+  }
+
+  function renderWaiting() {
+    clear(lobbyPanel);
+    if (table.status !== "waiting") { lobbyPanel.hidden = true; return; }
+    lobbyPanel.hidden = false;
+    const link = `${location.origin}/t/${table.id}`;
+    const free = table.seats.filter((s) => !s.taken);
+    const copy = h("button", { class: "button", type: "button" }, "Copy link");
+    const linkIn = h("input", { id: "invite", readonly: "", value: link, "aria-label": "Invite link" });
+    copy.addEventListener("click", async () => {
+      linkIn.select();
+      try { await navigator.clipboard.writeText(link); toast("Invite link copied."); } catch { document.execCommand("copy"); toast("Invite link copied."); }
+    });
+    lobbyPanel.append(
+      h("h1", {}, `${table.game_name}: waiting for ${free.length} player${free.length === 1 ? "" : "s"}`),
+      h("p", { class: "muted" }, "The game starts as soon as every seat is taken. Send this link to the friends you want at the table:"),
+      h("div", { class: "invite" }, linkIn, copy),
+      h("ul", { class: "seat-list" }, ...table.seats.map((s, i) => h("li", { class: s.taken ? "taken" : "free" },
+        h("strong", {}, s.label), " ", i === seat ? "you" : s.kind === "bot" ? `${s.bot} bot` : s.taken ? s.name : "free seat"))));
+    if (seat === null && free.length) {
+      const nameIn = h("input", { id: "join-name", maxlength: "24", value: myName(), autocomplete: "nickname", required: "" });
+      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, s.label)));
+      const form = h("form", { class: "join" },
+        h("label", { class: "field", for: "join-name" }, "Your name", nameIn),
+        h("label", { class: "field", for: "join-seat" }, "Seat", seatSel),
+        h("button", { class: "button primary", type: "submit" }, "Sit down"));
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const name = nameIn.value.trim();
+        if (!name) { toast("Choose a name first.", "error"); return; }
+        keepName(name);
+        try {
+          const res = await api("POST", `/api/tables/${table.id}/join`, { name, seat: Number(seatSel.value) });
+          keepSeat(table.id, res.seat, res.token);
+          route(); // reconnect holding the seat
+        } catch (err) { toast(err.message, "error"); }
+      });
+      lobbyPanel.append(h("h2", {}, "Take a seat"), form);
+    } else if (seat === null) {
+      lobbyPanel.append(h("p", {}, "You are watching."));
+    }
+  }
+
+  function renderEnd() {
+    clear(endBar);
+    if (!table || !latest || latest.status !== "finished") { endBar.hidden = true; return; }
+    endBar.hidden = false;
+    const m = latest.match;
+    const buttons = [];
+    if (seat !== null || table.seats.every((s) => s.kind === "bot")) {
+      const again = h("button", { class: "button primary", type: "button" }, "Play again");
+      again.addEventListener("click", async () => {
+        again.disabled = true;
+        try { await api("POST", `/api/tables/${table.id}/again`, {}, held && held.token); } catch (err) { toast(err.message, "error"); again.disabled = false; }
+      });
+      buttons.push(again);
+    }
+    buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, "Download the record"));
+    buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, "Replay step by step"));
+    endBar.append(h("p", { class: "endtext" }, "The match is over."), h("div", { class: "buttons" }, ...buttons));
+  }
+
+  return {
+    destroy() {
+      destroyed = true;
+      link.close();
+      if (renderer) renderer.destroy();
+    },
+  };
+}
+
+// ----------------------------------------------------------------------------- replay
+function replayPage(tableId, match) {
+  let info = null;
+  let renderer = null;
+  let step = 0;
+  let steps = 0;
+  let viewSeat = 0;
+  let playing = null;
+  let loading = false;
+  const board = h("section", { class: "board", "aria-label": "Replay" });
+  const caption = h("p", { class: "replay-caption", "aria-live": "polite" });
+  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", id: "replay-step", "aria-label": "Step" });
+  const seatSel = h("select", { id: "replay-seat", "aria-label": "Whose view" });
+  const btn = (label, text, fn) => { const b = h("button", { class: "button", type: "button", "aria-label": label, title: label }, text); b.addEventListener("click", fn); return b; };
+  const playBtn = btn("Play", "▶ Play", () => toggle());
+  const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
+    btn("First step", "⏮", () => go(0)), btn("Previous step", "◀", () => go(step - 1)), playBtn,
+    btn("Next step", "▶", () => go(step + 1)), btn("Last step", "⏭", () => go(steps)), slider,
+    h("label", { for: "replay-seat" }, "View of "), seatSel);
+  app.append(h("section", { class: "replay card-panel" }, h("h1", {}, `Replay of match ${match}`), controls, caption), board);
+  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "),
+    h("a", { href: `/t/${tableId}`, "data-nav": "" }, `Table ${tableId}`), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, "Replay"));
+
+  const ctx = {
+    seat: 0,
+    get names() { return info ? info.seats.map((s) => s.kind === "bot" ? `${s.label} (${s.bot} bot)` : (s.name || s.label)) : []; },
+    get table() { return info; },
+    live: false,
+    act() { return false; },
+    say: toast,
+  };
+
+  async function go(n) {
+    if (loading) return;
+    n = Math.max(0, Math.min(steps || n, n));
+    loading = true;
+    try {
+      const res = await api("GET", `/api/tables/${tableId}/matches/${match}/replay?step=${n}${viewSeat === null ? "" : `&seat=${viewSeat}`}`);
+      steps = res.steps; step = res.step;
+      slider.max = String(steps); slider.value = String(step);
+      const act = res.action ? `${info.seats[res.action.seat].label} ${res.action.text}` : "the deal";
+      caption.textContent = `Step ${step} of ${steps}: ${act}`;
+      ctx.seat = viewSeat;
+      renderer.update(res.view);
+    } catch (err) {
+      toast(err.message, "error");
+      stop();
+    } finally { loading = false; }
+  }
+  function stop() { clearInterval(playing); playing = null; playBtn.textContent = "▶ Play"; }
+  function toggle() {
+    if (playing) { stop(); return; }
+    playBtn.textContent = "⏸ Pause";
+    playing = setInterval(() => { if (step >= steps) stop(); else go(step + 1); }, 700);
+  }
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  seatSel.addEventListener("change", () => { viewSeat = seatSel.value === "" ? null : Number(seatSel.value); go(step); });
+
+  (async () => {
+    try {
+      info = (await api("GET", `/api/tables/${tableId}`)).table;
+      document.title = `Replay · ${info.game_name} · Parlour`;
+      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, s.label));
+      seatSel.append(h("option", { value: "" }, "a spectator"));
+      const mod = await loadRenderer(info.game);
+      renderer = mod.mount(board, ctx);
+      await go(0);
+    } catch (err) {
+      board.append(h("p", { class: "error" }, err.message));
+    }
+  })();
+  return { destroy() { stop(); if (renderer) renderer.destroy(); } };
+}
+
+route();

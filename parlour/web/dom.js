@@ -1,0 +1,52 @@
+// Small DOM helpers shared by the pages and the table renderers.
+
+// h("button", {class: "x", "aria-label": "..."}, child, "text", ...): attributes whose
+// value is null or false are left out; "" sets a boolean attribute.
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+// A message that fades after a while; errors stay a little longer.
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const item = h("div", { class: `toast toast-${kind}` }, text);
+  box.append(item);
+  while (box.children.length > 3) box.removeChild(box.firstChild);
+  setTimeout(() => item.remove(), kind === "error" ? 5000 : 3000);
+}
+
+// Arrow keys, Home and End move the focus among the buttons of a group (one tab stop).
+export function rovingFocus(group, selector = "button") {
+  group.addEventListener("keydown", (ev) => {
+    const items = [...group.querySelectorAll(selector)];
+    const i = items.indexOf(document.activeElement);
+    if (i < 0) return;
+    let j = null;
+    if (ev.key === "ArrowRight" || ev.key === "ArrowDown") j = Math.min(items.length - 1, i + 1);
+    else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") j = Math.max(0, i - 1);
+    else if (ev.key === "Home") j = 0;
+    else if (ev.key === "End") j = items.length - 1;
+    if (j === null) return;
+    ev.preventDefault();
+    setRoving(items, j);
+    items[j].focus();
+  });
+}
+
+export function setRoving(items, index) {
+  items.forEach((el, k) => el.setAttribute("tabindex", k === index ? "0" : "-1"));
+}

@@ -1,0 +1,51 @@
+// The table for a game that has no renderer of its own yet: the view's facts as a list,
+// the seats to act, and one button per legal action (or type an action in the game's
+// notation). Plain, but every game is playable through it.
+
+import { h, clear, rovingFocus, setRoving } from "../dom.js";
+
+function show(value) {
+  if (value === null || value === undefined) return "–";
+  if (Array.isArray(value)) return value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : show(v))).join(", ") || "none";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+export function mount(root, ctx) {
+  const status = h("p", { class: "generic-status", "aria-live": "polite" });
+  const actions = h("div", { class: "bid-row", role: "toolbar", "aria-label": "Your legal actions" });
+  const input = h("input", { id: "generic-action", maxlength: "40", autocomplete: "off", "aria-label": "Action in the game's notation" });
+  const form = h("form", { class: "generic-form" }, input, h("button", { class: "button", type: "submit" }, "Play"));
+  const facts = h("dl", { class: "generic-facts" });
+  const el = h("div", { class: "generic card-panel" }, status, actions, form, facts);
+  root.append(el);
+  rovingFocus(actions);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    if (input.value.trim()) ctx.act(input.value.trim());
+    input.value = "";
+  });
+
+  function update(view) {
+    const names = ctx.names;
+    const acting = (view.to_act || []).map((s) => names[s] || `seat ${s}`);
+    status.textContent = view.outcome ? `Game over: winners ${view.outcome.winners.map((s) => names[s] || s).join(", ")}` :
+      acting.length ? `To act: ${acting.join(", ")}` : "";
+    clear(actions);
+    const legal = ctx.live ? view.legal || [] : [];
+    const buttons = legal.map((text) => {
+      const b = h("button", { class: "bid", type: "button" }, text);
+      b.addEventListener("click", () => ctx.act(text));
+      return b;
+    });
+    actions.append(...buttons);
+    if (buttons.length) setRoving(buttons, 0);
+    form.hidden = !legal.length;
+    clear(facts);
+    for (const [key, value] of Object.entries(view)) {
+      if (key === "legal" || key === "options") continue;
+      facts.append(h("dt", {}, key.replace(/_/g, " ")), h("dd", {}, show(value)));
+    }
+  }
+  return { update, destroy() { el.remove(); } };
+}
