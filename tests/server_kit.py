@@ -1,0 +1,194 @@
+"""Helpers for the server tests: an in-process app, tables, websocket players, and a real
+server in a subprocess or a thread."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+from parlour.server.app import create_app
+from parlour.server.tables import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts"
+CARD = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b")
+BOTS3 = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
+PEOPLE4 = [{"kind": "person"}] * 4
+
+
+def app_client(db: Path, **settings: Any) -> TestClient:
+    opts = {"bot_pause": 0.0, "rate": 1000.0, "burst": 1000} | settings
+    return TestClient(create_app(Settings(db_url=f"sqlite:///{db}", **opts)))
+
+
+def create(client: TestClient | httpx.Client, seats: list[dict[str, Any]] = BOTS3,
+           options: dict[str, Any] | None = None, name: str = "Ann",
+           seat: int | None = None) -> dict[str, Any]:
+    res = client.post("/api/tables", json={"game": "spades", "options": options or {},
+                                           "seats": seats, "name": name, "seat": seat})
+    assert res.status_code == 201, res.text
+    return res.json()
+
+
+def join(client: TestClient | httpx.Client, table_id: str, name: str,
+         seat: int | None = None) -> dict[str, Any]:
+    res = client.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": seat})
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+class Player:
+    """One websocket client of the in-process app."""
+
+    def __init__(self, client: TestClient, table_id: str, token: str | None) -> None:
+        self._cm = client.websocket_connect(f"/ws/tables/{table_id}")
+        self.ws = self._cm.__enter__()
+        self.ws.send_text(json.dumps({"type": "hello", "token": token}))
+        self.messages: list[dict[str, Any]] = []
+        self.welcome = self.recv_until(lambda m: m["type"] == "welcome")
+        self.seat = self.welcome["seat"]
+        self.last: dict[str, Any] | None = None
+
+    def recv(self) -> dict[str, Any]:
+        msg = self.ws.receive_json()
+        self.messages.append(msg)
+        if msg["type"] == "view":
+            self.last = msg
+        return msg
+
+    def recv_until(self, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            msg = self.recv()
+            if pred(msg):
+                return msg
+
+    def view(self) -> dict[str, Any]:
+        """The next view message."""
+        return self.recv_until(lambda m: m["type"] == "view")
+
+    def send(self, obj: Any) -> None:
+        self.ws.send_text(obj if isinstance(obj, str) else json.dumps(obj))
+
+    def act(self, action: str, version: int | None = None) -> None:
+        assert self.last is not None
+        self.send({"type": "act", "action": action,
+                   "version": self.last["version"] if version is None else version})
+
+    def error(self) -> dict[str, Any]:
+        return self.recv_until(lambda m: m["type"] == "error")
+
+    def sync(self) -> dict[str, Any]:
+        self.send({"type": "sync"})
+        return self.view()
+
+    def close(self) -> None:
+        self._cm.__exit__(None, None, None)
+
+
+def strings(obj: Any) -> Iterator[str]:
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from strings(v)
+
+
+def numbers(obj: Any) -> Iterator[int]:
+    if isinstance(obj, bool):
+        return
+    if isinstance(obj, int):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from numbers(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from numbers(v)
+
+
+# ----------------------------------------------------------------------------- real servers
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_up(base: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"the server at {base} did not come up")
+
+
+class ServerProcess:
+    """``parlour serve`` in a subprocess."""
+
+    def __init__(self, db: Path, port: int, bot_pause: float = 0.02) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.log = open(db.with_suffix(f".{port}.{time.monotonic_ns()}.log"), "w")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
+             f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000"],
+            stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+        wait_up(self.base)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+
+
+@contextmanager
+def server_thread(db: Path, **settings: Any) -> Iterator[str]:
+    """The app under uvicorn in a thread of this process; yields its base URL."""
+    import uvicorn
+
+    opts = {"bot_pause": 0.0, "rate": 1000.0, "burst": 1000} | settings
+    app = create_app(Settings(db_url=f"sqlite:///{db}", **opts))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    wait_up(base)
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(15)

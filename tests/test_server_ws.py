@@ -1,0 +1,192 @@
+"""The websocket protocol: views per seat, intents checked by the engine, stale versions,
+reconnects, and every bad message answered with a clear error that changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from server_kit import CARD, PEOPLE4, Player, app_client, create, join
+
+from parlour.server.protocol import MAX_MESSAGE
+
+
+@pytest.fixture
+def client(tmp_path):
+    with app_client(tmp_path / "ws.sqlite3") as c:
+        yield c
+
+
+@pytest.fixture
+def four(client):
+    """A table of four people (nothing moves unless a test acts), all connected."""
+    res = create(client, PEOPLE4, name="P0")
+    tid = res["table"]["id"]
+    tokens = [res["token"]] + [join(client, tid, f"P{s}", s)["token"] for s in (1, 2, 3)]
+    players = [Player(client, tid, t) for t in tokens]
+    for p in players:
+        p.view()
+    yield tid, tokens, players
+    for p in players:
+        p.close()
+
+
+def unchanged(players, version):
+    for p in players:
+        assert p.sync()["version"] == version
+
+
+def test_each_seat_gets_its_own_view(four):
+    _, _, players = four
+    hands = []
+    for s, p in enumerate(players):
+        v = p.last["view"]
+        assert p.seat == s and v["seat"] == s and len(v["hand"]) == 13
+        assert "seed" not in json.dumps(p.messages)
+        hands.append(set(v["hand"]))
+    assert len(set.union(*hands)) == 52
+
+
+def test_an_accepted_intent_reaches_every_seat_once(four):
+    _, _, (south, *others) = four
+    assert south.last["view"]["to_act"] == [0]
+    south.act("bid 3")
+    for p in (south, *others):
+        msg = p.view()
+        assert msg["version"] == 1 and msg["view"]["bids"][0] == 3 and msg["view"]["seat"] == p.seat
+
+
+def test_an_illegal_intent_gets_the_engines_message_and_changes_nothing(four):
+    _, _, players = four
+    south = players[0]
+    card = south.last["view"]["hand"][0]
+    south.act(card)
+    err = south.error()
+    assert err["code"] == "illegal" and err["message"] == "bidding is not over: bid before playing a card"
+    west = players[1]
+    west.act("bid 2")
+    err = west.error()
+    assert err["code"] == "illegal" and "not West's turn" in err["message"]
+    unchanged(players, 0)
+
+
+def test_a_stale_version_gets_a_fresh_view_instead(four):
+    _, _, players = four
+    south, west = players[0], players[1]
+    south.act("bid 3")
+    for p in players:
+        p.view()
+    west.act("bid 2", version=0)  # made on the view before South's bid
+    err = west.error()
+    assert err["code"] == "stale" and "version 0" in err["message"]
+    fresh = west.view()
+    assert fresh["version"] == 1 and fresh["view"]["bids"] == [3, None, None, None]
+    unchanged(players, 1)
+    west.act("bid 2")
+    assert west.view()["version"] == 2
+
+
+def test_an_intent_for_another_seat_is_refused(four):
+    _, _, players = four
+    west = players[1]
+    west.send({"type": "act", "action": "bid 4", "version": 0, "seat": 0})
+    err = west.error()
+    assert err["code"] == "not_your_seat" and "seat 1, not seat 0" in err["message"]
+    unchanged(players, 0)
+
+
+def test_a_spectator_cannot_act(client, four):
+    tid, _, players = four
+    watcher = Player(client, tid, None)
+    v = watcher.view()
+    assert watcher.seat is None and v["view"]["seat"] is None and v["view"]["hand"] is None
+    assert not CARD.search(json.dumps(v["view"]))
+    watcher.act("bid 3")
+    err = watcher.error()
+    assert err["code"] == "spectator" and "cannot act" in err["message"]
+    unchanged(players, 0)
+    watcher.close()
+
+
+@pytest.mark.parametrize(("raw", "code", "words"), [
+    ("not json", "bad_message", "not valid JSON"),
+    ("[1, 2]", "bad_message", "JSON object"),
+    ('{"type": "teleport"}', "bad_message", "unknown message type 'teleport'"),
+    ('{"action": "bid 3", "version": 0}', "bad_message", "unknown message type"),
+    ('{"type": "act", "version": 0}', "bad_message", "needs 'action'"),
+    ('{"type": "act", "action": "bid 3"}', "bad_message", "needs 'version'"),
+    ('{"type": "act", "action": 55, "version": 0}', "bad_message", "act.action must be text"),
+    ('{"type": "act", "action": "bid 3", "version": "0"}', "bad_message", "whole number"),
+    ('{"type": "act", "action": "bid 3", "version": true}', "bad_message", "whole number"),
+    ('{"type": "act", "action": "bid 3", "version": -1}', "bad_message", "0 or more"),
+    ('{"type": "act", "action": "bid 3", "version": 0, "state": 1}', "bad_message",
+     "no field 'state'"),
+    ('{"type": "act", "action": "bid 14", "version": 0}', "unknown_action", "1 to 13"),
+    ('{"type": "act", "action": "castle kingside", "version": 0}', "unknown_action",
+     "not a Spades action"),
+    ('{"type": "act", "action": "' + "Q" * 100 + '", "version": 0}', "unknown_action",
+     "too long"),
+    ('{"type": "hello"}', "bad_message", "already said hello"),
+])
+def test_malformed_messages_get_clear_errors_and_change_nothing(four, raw, code, words):
+    _, _, players = four
+    south = players[0]
+    south.send(raw)
+    err = south.error()
+    assert err["code"] == code and words in err["message"], err
+    assert "Traceback" not in err["message"] and "parlour/" not in err["message"]
+    unchanged(players, 0)
+
+
+def test_oversized_and_binary_messages_are_refused(four):
+    _, _, players = four
+    south = players[0]
+    south.send(json.dumps({"type": "act", "action": "bid 3", "version": 0,
+                           "pad": "x" * MAX_MESSAGE}))
+    err = south.error()
+    assert err["code"] == "too_big" and str(MAX_MESSAGE) in err["message"]
+    south.ws.send_bytes(b'{"type": "act", "action": "bid 3", "version": 0}')
+    err = south.error()
+    assert err["code"] == "bad_message" and "binary" in err["message"]
+    unchanged(players, 0)
+
+
+def test_reconnecting_with_the_token_gives_the_current_view(client, four):
+    tid, tokens, players = four
+    south = players[0]
+    south.act("bid 3")
+    south.view()
+    south.close()
+    players[1].view()
+    players[1].act("bid 2")
+    back = Player(client, tid, tokens[0])
+    assert back.seat == 0
+    v = back.view()
+    assert v["version"] == 2 and v["view"]["bids"][:2] == [3, 2] and len(v["view"]["hand"]) == 13
+    players[0] = back
+
+
+def test_a_wrong_token_is_refused(client, four):
+    tid, _, _ = four
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": "A" * 22}))
+        err = ws.receive_json()
+        assert err["code"] == "bad_token" and "not valid" in err["message"]
+    with client.websocket_connect("/ws/tables/nosuch") as ws:
+        assert ws.receive_json()["code"] == "not_found"
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_text(json.dumps({"type": "sync"}))
+        assert "hello" in ws.receive_json()["message"]
+
+
+def test_too_many_messages_are_refused(tmp_path):
+    with app_client(tmp_path / "rate.sqlite3", rate=5.0, burst=10) as client:
+        res = create(client, PEOPLE4, name="P0")
+        p = Player(client, res["table"]["id"], res["token"])  # a table still waiting
+        for _ in range(14):
+            p.send({"type": "ping"})
+        replies = [p.recv() for _ in range(14)]
+        assert sum(r["type"] == "pong" for r in replies) >= 10
+        limited = [r for r in replies if r["type"] == "error"]
+        assert limited and limited[0]["code"] == "rate_limited"
+        p.close()
