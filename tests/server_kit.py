@@ -150,12 +150,16 @@ class ServerProcess:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.log = open(db.with_suffix(f".{port}.{time.monotonic_ns()}.log"), "w")  # noqa: SIM115
+        self.log_path = db.with_suffix(f".{port}.log")
+        self.log = open(self.log_path, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
              f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000"],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
         wait_up(self.base)
+
+    def log_text(self) -> str:
+        return self.log_path.read_text()
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)

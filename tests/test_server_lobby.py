@@ -50,7 +50,7 @@ def test_table_waits_for_friends_then_starts(client):
 
 
 def test_join_errors_name_the_problem(client):
-    res = create(client, [{"kind": "person"}, {"kind": "person"}] + BOTS3[1:3])
+    res = create(client, [{"kind": "person"}, {"kind": "person"}, *BOTS3[1:3]])
     tid = res["table"]["id"]
     taken = client.post(f"/api/tables/{tid}/join", json={"name": "Bo", "seat": 0})
     assert taken.status_code == 409 and "not free" in taken.json()["error"]["message"]

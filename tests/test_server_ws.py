@@ -62,7 +62,8 @@ def test_an_illegal_intent_gets_the_engines_message_and_changes_nothing(four):
     card = south.last["view"]["hand"][0]
     south.act(card)
     err = south.error()
-    assert err["code"] == "illegal" and err["message"] == "bidding is not over: bid before playing a card"
+    assert err["code"] == "illegal"
+    assert err["message"] == "bidding is not over: bid before playing a card"
     west = players[1]
     west.act("bid 2")
     err = west.error()
