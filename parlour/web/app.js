@@ -388,6 +388,7 @@ function tablePage(tableId) {
 
   function showView() {
     if (!renderer || !latest) { renderEnd(); return; }
+    document.body.dataset.version = `${latest.match}:${latest.version}`;
     renderer.update(latest.view);
     renderEnd();
   }
@@ -456,6 +457,7 @@ function tablePage(tableId) {
   return {
     destroy() {
       destroyed = true;
+      delete document.body.dataset.version;
       link.close();
       if (renderer) renderer.destroy();
     },

@@ -289,7 +289,7 @@ export function mount(root, ctx) {
         if (play.seat === last.winner) c.classList.add("winner");
         row.append(h("figure", {}, c, h("figcaption", {}, view.seat_names[play.seat][0])));
       }
-      lastBox.append(row, h("p", { class: "muted small" }, `Won by ${label(last.winner)}${last.deal !== view.deal ? ` (deal ${last.deal})` : ""}`));
+      lastBox.append(row, h("p", { class: "muted small" }, `Won by ${label(last.winner)}${last.deal !== view.deal && view.phase !== "over" ? ` (deal ${last.deal})` : ""}`));
     } else lastBox.append(h("p", { class: "muted small" }, "No trick played yet."));
     side.append(lastBox);
 

@@ -1,0 +1,189 @@
+"""The web parlour in a real browser (Debian's Chromium through Playwright).
+
+Screenshots of each step go to ``artifacts/browser/``. The server runs in a thread of
+the test process with no bot pause, so the bots answer at once.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from server_kit import ARTIFACTS, server_thread
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+SHOTS = ARTIFACTS / "browser"
+TURN = ".bid-panel:not([hidden]) .bid, .hand .card.playable, .endbar:not([hidden])"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def base(tmp_path):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with server_thread(tmp_path / "browser.sqlite3") as url:
+        yield url
+
+
+def page_of(browser, width=1280, height=900):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def shot(page, name):
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def version(page):
+    return page.evaluate("document.body.dataset.version || ''")
+
+
+def take_turn(page, bid="bid 3", keyboard=False) -> str | None:
+    """Bid or play the first playable card, if it is this page's turn; what it did."""
+    if page.locator(".endbar:not([hidden])").count():
+        return None
+    before = version(page)
+    bid_button = page.locator(f".bid-panel:not([hidden]) .bid[data-action='{bid}']")
+    if bid_button.count():
+        bid_button.click()
+        did = bid
+    else:
+        card = page.locator(".hand .card.playable").first
+        if not card.count():
+            return None
+        did = card.get_attribute("data-card")
+        if keyboard:
+            card.focus()
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+            page.keyboard.press("Enter")
+        else:
+            card.click(position={"x": 8, "y": 30})  # the part of the card not overlapped
+    page.wait_for_selector(f"body:not([data-version='{before}'])", state="attached")
+    return did
+
+
+def test_three_bots_bid_play_a_deal_score_and_replay(browser, base):
+    page = page_of(browser)
+    page.goto(base + "/")
+    page.fill("#new-name", "Sam")
+    page.click("summary")
+    page.fill("#opt-target", "10")  # one deal almost always ends the match
+    shot(page, "01-lobby")
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    assert page.locator(".hand .card").count() == 13
+    assert page.get_attribute(".hand", "aria-label") == "Your hand"
+    shot(page, "02-bidding")
+    assert take_turn(page) == "bid 3"
+    page.wait_for_selector(".hand .card.playable")
+    shot(page, "03-first-lead")
+    plays = 0
+    for _ in range(200):
+        page.wait_for_selector(TURN)
+        if page.locator(".endbar:not([hidden])").count():
+            break
+        illegal = page.locator(".hand .card.illegal")
+        if illegal.count():
+            reason = illegal.first.get_attribute("title")
+            assert reason and ("must follow" in reason or "spades not broken" in reason)
+        did = take_turn(page, keyboard=plays == 0)
+        plays += did is not None and did != "bid 3"
+        if plays == 6:
+            shot(page, "04-mid-deal")
+    else:
+        pytest.fail("the match did not end")
+    assert plays >= 13
+    page.wait_for_selector(".history tbody tr")
+    shot(page, "05-scored")
+    scores = [int(x) for x in page.locator(".team-score").all_inner_texts()]
+    first_row = page.locator(".history tbody tr").first.inner_text()
+    assert str(scores[0]) in page.locator(".history tbody tr").last.inner_text()
+    assert first_row.startswith("1")
+    assert re.search(r"(You win!|You lose|drawn)", page.inner_text(".felt-note"))
+
+    with page.expect_download() as download:
+        page.click("text=Download the record")
+    text = Path(download.value.path()).read_text()
+    assert '[Game "spades"]' in text and "[Result \"points" in text
+
+    page.click("text=Replay step by step")
+    page.wait_for_selector(".replay-caption:has-text('Step 0')")
+    page.click("button[aria-label='Next step']")
+    page.wait_for_selector(".replay-caption:has-text('Step 1 of')")
+    assert "bid" in page.inner_text(".replay-caption")
+    page.click("button[aria-label='Last step']")
+    page.wait_for_selector(".felt-note.result")
+    shot(page, "06-replay")
+    assert not page.errors
+
+
+def test_friend_joins_by_invite_link_and_a_reload_carries_on(browser, base):
+    host = page_of(browser)
+    host.goto(base + "/")
+    host.fill("#new-name", "Ann")
+    host.select_option("#seat-1", "person")
+    host.click("text=Open the table")
+    host.wait_for_selector("#invite")
+    invite = host.input_value("#invite")
+    assert re.fullmatch(re.escape(base) + r"/t/[\w-]+", invite)
+    shot(host, "10-waiting-for-friend")
+
+    friend = page_of(browser, 390, 844)  # a phone
+    friend.goto(invite)
+    friend.fill("#join-name", "Bo")
+    shot(friend, "11-friend-joins")
+    friend.click("text=Sit down")
+    friend.wait_for_selector(".hand .card")
+    host.wait_for_selector(".hand .card")
+    assert "Bo" in host.inner_text(".plate-left")  # West sits to South's left
+    shot(friend, "12-friend-table")
+
+    played = {"host": 0, "friend": 0}
+    reloaded = False
+    for _ in range(400):
+        acted = False
+        for who, page in (("host", host), ("friend", friend)):
+            did = take_turn(page)
+            if did is not None:
+                acted = True
+                played[who] += not did.startswith("bid")
+        if played["host"] >= 3 and not reloaded:
+            cards = host.locator(".hand .card").count()
+            shot(host, "13-before-reload")
+            host.reload()
+            host.wait_for_selector(".hand .card")
+            assert host.locator(".hand .card").count() == cards
+            shot(host, "14-after-reload")
+            reloaded = True
+        if host.locator(".history tbody tr").count():
+            break
+        if not acted:
+            host.wait_for_timeout(30)
+    else:
+        pytest.fail("the deal did not end")
+    assert reloaded and played["host"] == 13 and played["friend"] == 13
+    friend.wait_for_selector(".history tbody tr")
+    shot(host, "15-host-scored")
+    shot(friend, "16-friend-scored")
+    assert not host.errors and not friend.errors
