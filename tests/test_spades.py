@@ -11,15 +11,7 @@ from contract import check_random_games, check_step
 from parlour.cards import card_text, mask_of, parse_card, parse_cards
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
-from parlour.games.spades import (
-    BID_BASE,
-    BLIND_NIL,
-    LOOK,
-    NIL,
-    SpadesState,
-    deal_hands,
-    score_team,
-)
+from parlour.games.spades import BID_BASE, BLIND_NIL, LOOK, NIL, SpadesState, deal_hands, score_team
 
 GAME = get_game("spades")
 DEFAULTS = GAME.resolve_options()
