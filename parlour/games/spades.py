@@ -18,7 +18,6 @@ as a mask plus a cached tuple, and ``apply`` checks legality against that mask.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 from typing import Any
@@ -80,6 +79,7 @@ _T0, _T1, _T2, _T3 = _TABLES = tuple(_suit_table(s) for s in range(4))
 _BIDS = tuple(range(NIL, BID_BASE + 14))
 _BLIND_CHOICE = (BLIND_NIL, LOOK)
 _BIT = tuple(1 << c for c in range(52))
+_SHIFTS = (0, 13, 26, 39)
 _CARDS = range(52)
 
 
@@ -377,12 +377,12 @@ class SpadesState(State):
             self._lead_suit = action // 13
             self.trick_len = 1
         self.turn = nxt = (turn + 1) & 3
-        shift = 13 * self._lead_suit
+        suit = self._lead_suit
         hand = hands[nxt]  # type: ignore[index]
-        bits = hand >> shift & 0x1FFF
+        bits = hand & SUIT_MASKS[suit]
         if bits:
-            self._legal_mask = bits << shift
-            self._legal = _TABLES[self._lead_suit][bits]
+            self._legal_mask = bits
+            self._legal = _TABLES[suit][bits >> _SHIFTS[suit]]
         else:
             self._legal_mask = hand
             self._legal = (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF]
@@ -554,7 +554,7 @@ class SpadesState(State):
             "spades_broken": self.broken or any(c >= 39 for _, c in trick),
             "scores": list(self.scores),
             "bags": list(self.bags),
-            "deals": copy.deepcopy(self.deals),  # finished deals are public
+            "deals": [_deal_json(d) for d in self.deals],  # finished deals are public
             "legal": [self.game.action_text(a) for a in legal],
             "why_not": self._why_not(seat, legal),
             "outcome": self._outcome.to_json() if self._outcome else None,
@@ -630,6 +630,13 @@ def _bid_text(bid: int | None, blind: bool) -> str | int | None:
     if bid == 0:
         return "blind nil" if blind else "nil"
     return bid
+
+
+def _deal_json(entry: JsonDict) -> JsonDict:
+    """A fresh copy of a finished deal's summary (views must not share mutable parts)."""
+    return {**entry, "bids": list(entry["bids"]), "tricks": list(entry["tricks"]),
+            "teams": [dict(t) for t in entry["teams"]], "scores": list(entry["scores"]),
+            "bags": list(entry["bags"])}
 
 
 def _trick_winner(trick: list[tuple[Seat, int]]) -> Seat:
