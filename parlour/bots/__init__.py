@@ -1,7 +1,8 @@
 """Bots for every game, found by kind.
 
-``random`` plays every game. Per-game kinds live in ``parlour.bots.<game module>`` as a
-``BOTS`` dict (``{"rule": SpadesRuleBot}``); :func:`make_bot` finds them by game id.
+``random`` and ``ismcts`` play every game. Per-game kinds live in
+``parlour.bots.<game module>`` as a ``BOTS`` dict (``{"rule": SpadesRuleBot}``);
+:func:`make_bot` finds them by game id.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ import importlib
 from typing import Any
 
 from parlour.bots.base import Bot, Observation, RandomBot, observe, observe_for
+from parlour.bots.ismcts import ISMCTSBot
 from parlour.engine import Game, OptionError, Seat
 from parlour.games import module_name
 
 __all__ = ["Bot", "Observation", "RandomBot", "bot_kinds", "make_bot", "observe", "observe_for"]
 
-GENERIC: dict[str, type[Bot]] = {"random": RandomBot}
+GENERIC: dict[str, type[Bot]] = {"random": RandomBot, "ismcts": ISMCTSBot}
 
 
 def _game_bots(game_id: str) -> dict[str, type[Bot]]:

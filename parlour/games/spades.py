@@ -19,6 +19,7 @@ as a mask plus a cached tuple, and ``apply`` checks legality against that mask.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from typing import Any
 
@@ -44,7 +45,7 @@ from parlour.engine import (
     State,
     check_action_range,
 )
-from parlour.sampling import deal_unknown
+from parlour.sampling import deal_by_kind
 
 NIL = 52
 BID_BASE = 52  # bid n (1..13) is BID_BASE + n
@@ -320,6 +321,25 @@ class SpadesState(State):
     @property
     def history(self) -> list[tuple[Seat, Action]]:
         return [m for deal in self._past for m in deal] + self._moves
+
+    @property
+    def round(self) -> int:
+        return self.deal
+
+    def value(self, seat: Seat) -> float:
+        """The chance the match score suggests for ``seat``'s team: a logistic curve of the
+        score lead, where each bag counts as the 10 points it will cost at the limit."""
+        if self._outcome is not None:
+            return self.reward(seat)
+        team = seat & 1
+        limit = self.options["bag_limit"]
+        cost = self.options["bag_penalty"] / limit
+
+        def worth(t: int) -> float:
+            return self.scores[t] - cost * self.bags[t]
+
+        lead = worth(team) - worth(1 - team)
+        return 1.0 / (1.0 + math.exp(-lead / 150.0))
 
     def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
         if seat is None or seat == self.turn:
@@ -611,8 +631,8 @@ class SpadesState(State):
         hidden = [s for s in range(4) if not (known and s == seat)]
         pool = sorted(c for s in hidden for c in cards_of(hands[s]))
         sizes = [hands[s].bit_count() if s in hidden else 0 for s in range(4)]
-        voids = self.voids()
-        dealt = deal_unknown(pool, sizes, rng, lambda s, c: not voids[s] >> (c // 13) & 1)
+        allowed = [~v & 0xF for v in self.voids()]
+        dealt = deal_by_kind(pool, sizes, rng, _suit_of, allowed)
         new_hands = list(hands)
         for s in hidden:
             new_hands[s] = mask_of(dealt[s])
@@ -630,6 +650,10 @@ def _bid_text(bid: int | None, blind: bool) -> str | int | None:
     if bid == 0:
         return "blind nil" if blind else "nil"
     return bid
+
+
+def _suit_of(card: int) -> int:
+    return card // 13
 
 
 def _deal_json(entry: JsonDict) -> JsonDict:
