@@ -18,6 +18,12 @@ to the first due position clockwise.
 ``mine`` is always 0 in practice: the bot only chooses when no card in its hand matches a
 due position. It is kept so that the rule reads as designed if the engine ever offers a
 choice with a playable card in hand.
+
+Measured (2,000 games a side, seed 0): the rule bot wins 34.9% as first player and 46.6%
+as second against ``random``, where ``random`` itself wins 36.2% and 47.0% from those
+seats: no measurable edge. Killing a rank the opponent holds mostly hands them a fresh
+draw (their dead card is replaced), so the choice of spade matters little; even a Monte
+Carlo search over determinizations gained under two points in a quick trial.
 """
 
 from __future__ import annotations
