@@ -73,10 +73,28 @@ def spades_openspiel(seconds: float) -> float | None:
     return rate(deal, seconds)
 
 
+# ----------------------------------------------------------------------------- clockwork spades
+def clockwork_spades_parlour(seconds: float) -> float:
+    """Whole random games per second: the deal, every automatic turn and each choice of
+    spade (uniform over the due spades) until the game ends. No peer engine has the game."""
+    game = get_game("clockwork-spades")
+    rng = random.Random(1)
+    choice = rng.choice
+
+    def one_game(i: int) -> None:
+        state = game.new(i)
+        legal, apply = state.legal_actions, state.apply
+        while state.to_act:
+            apply(choice(legal()))
+
+    return rate(one_game, seconds)
+
+
 # ----------------------------------------------------------------------------- registry
 #: game -> (unit, Parlour workload, {peer name: peer workload})
 WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]]] = {
     "spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel}),
+    "clockwork_spades": ("games/s", clockwork_spades_parlour, {}),
 }
 
 
