@@ -123,47 +123,53 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game, seat: Seat, seed: int, level: str = "normal",
                  iterations: int | None = None, seconds: float | None = None,
-                 exploration: float = 0.7, **params: Any) -> None:
+                 exploration: float | None = None, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
         if level not in LEVELS:
             raise ValueError(f"ismcts level must be one of {', '.join(LEVELS)}, not {level!r}")
+        hooks = search_hooks(game.id)
         self.level = level
         self.iterations = iterations or GAME_LEVELS.get(game.id, LEVELS)[level]
         self.seconds = TIME_CAP[level] if seconds is None else seconds
-        self.exploration = exploration
-        hooks = search_hooks(game.id)
+        self.exploration = exploration or hooks.get("exploration", 0.7)
         self.policy: Policy = hooks.get("policy", random_policy)
-        self.decide: Callable[[Observation, random.Random, str], Action | None] | None = (
-            hooks.get("decide"))
+        self.values_hook: ValuesHook | None = hooks.get("values")
+        self.values_unit: str = hooks.get("values_unit", "")
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:
             return obs.legal[0]
-        if self.decide is not None:
-            choice = self.decide(obs, self.rng, self.level)
-            if choice is not None:
-                return choice
-        return best_action(self.analyse(obs), obs.legal)
+        values, _ = self.analyse(obs)
+        return max(obs.legal, key=lambda a: values.get(a, -math.inf))
 
-    def analyse(self, obs: Observation) -> dict[Action, tuple[int, float]]:
-        """Visits and mean value per legal action at the root."""
+    def analyse(self, obs: Observation) -> tuple[dict[Action, float], str]:
+        """A value per legal action and what the values mean. By default the mean
+        result of searching each move (an estimate of the chance to win, 0 to 1; the move
+        searched most is nudged to the top, since visits are the more reliable measure);
+        a game's own ``values`` hook may answer instead (Spades bids)."""
+        if self.values_hook is not None:
+            values = self.values_hook(obs, self.rng, self.level)
+            if values is not None:
+                return values, self.values_unit
         children = search(obs, self.rng, self.iterations, self.seconds, self.policy,
                           self.exploration)
-        return {a: (children[a].visits, children[a].total / children[a].visits)
-                for a in obs.legal if a in children and children[a].visits}
+        stats = {a: children[a] for a in obs.legal if a in children and children[a].visits}
+        if not stats:
+            return {a: 0.5 for a in obs.legal}, "estimated chance to win"
+        values = {a: node.total / node.visits for a, node in stats.items()}
+        most = max(stats, key=lambda a: (stats[a].visits, values[a]))
+        values[most] = max(values.values()) + 1e-9
+        return values, "estimated chance to win"
 
 
-def best_action(stats: dict[Action, tuple[int, float]], legal: tuple[Action, ...]) -> Action:
-    """The most visited action (the best mean breaks ties)."""
-    if not stats:
-        return legal[0]
-    return max(stats, key=lambda a: stats[a])
+ValuesHook = Callable[[Observation, random.Random, str], "dict[Action, float] | None"]
 
 
 def search_hooks(game_id: str) -> dict[str, Any]:
-    """A game's optional search helpers from ``parlour.bots.<game>.SEARCH``: ``policy``
-    (a fast rollout policy on a full determinized state) and ``decide`` (a decision made
-    outside the tree, e.g. Spades bids by simulation)."""
+    """A game's optional search helpers, from ``parlour.bots.<game>.SEARCH``: ``policy``
+    (a fast rollout policy on a full determinized state), ``values`` and ``values_unit``
+    (values per action worked out outside the tree, e.g. Spades bids by simulation) and
+    ``exploration`` (the UCB constant, which depends on how spread the game's values are)."""
     import importlib
 
     from parlour.games import module_name

@@ -326,11 +326,12 @@ def _rank(card: int) -> tuple[bool, int]:
 SAMPLES = {"easy": 24, "normal": 80, "hard": 240}
 
 
-def simulate_bid(obs: Observation, rng: random.Random, level: str) -> Action | None:
-    """Bid by simulation: play sampled deals of the unseen cards (the other seats bidding
+def bid_values(obs: Observation, rng: random.Random, level: str) -> dict[Action, float] | None:
+    """Bids by simulation: play sampled deals of the unseen cards (the other seats bidding
     by count) with the fast policy, once as a trick-taker and once as a nil bidder, and
-    choose the bid whose team result, worth the score less the future cost of bags, is
-    best on average. Blind nil is judged the same way before looking."""
+    value each bid by the team's average result: its score after the deal less the future
+    cost of its bags. Blind nil is judged the same way before looking. ``None`` outside
+    the bidding, where the tree search decides."""
     legal = obs.legal
     if legal[0] < NIL:
         return None
@@ -359,7 +360,7 @@ def simulate_bid(obs: Observation, rng: random.Random, level: str) -> Action | N
                 res = score_team((my_bid, partner_bid), (action == BLIND_NIL, partner_blind),
                                  (tricks[seat], tricks[partner]), score, bags, options)
                 worth[action] += res["score"] - cost * res["bags"]
-    return max(candidates, key=lambda a: (worth[a], -abs(a - BID_BASE - 3)))
+    return {a: round(w / samples, 2) for a, w in worth.items()}
 
 
 def _finish_bidding(state: SpadesState, seat: Seat, plan: Action | None) -> None:
@@ -388,4 +389,6 @@ def _play_out(state: SpadesState, rng: random.Random) -> list[int]:
     return state.deals[-1]["tricks"] if state.deals else list(state.tricks)
 
 
-SEARCH = {"policy": fast_policy, "decide": simulate_bid}
+SEARCH = {"policy": fast_policy, "values": bid_values,
+          "values_unit": "expected team score after this deal, less the cost of its bags",
+          "exploration": 0.3}
