@@ -29,9 +29,10 @@ the turn starts by drawing to five, an emptied hand is refilled at once, and a r
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
-from parlour.cards import ACE, KING, card_text
+from parlour.cards import ACE, KING, card_text, parse_card
 from parlour.engine import (
     Action,
     Game,
@@ -39,7 +40,6 @@ from parlour.engine import (
     JsonDict,
     NotationError,
     Option,
-    OptionError,
     Outcome,
     Seat,
     State,
@@ -81,8 +81,6 @@ VALUE: tuple[int, ...] = tuple(_value(f) for f in range(JOKER + 1))
 #: Order used to pick the first player: ace low .. queen, king, joker highest.
 TOP_ORDER: tuple[int, ...] = tuple(14 if f == JOKER else 13 if VALUE[f] == WILD else VALUE[f]
                                    for f in range(JOKER + 1))
-
-
 _FACE_TEXT = (*(card_text(f) for f in range(52)), JOKER_TEXT)
 
 
@@ -92,8 +90,6 @@ def face_text(face: int) -> str:
 
 def parse_face(text: str) -> int:
     """``7H``, ``QS``, ``Joker``; a ``ValueError`` naming the problem otherwise."""
-    from parlour.cards import parse_card
-
     if text.strip().lower() in ("joker", "jkr", "jo"):
         return JOKER
     return parse_card(text)
@@ -146,8 +142,6 @@ _PARSE = {t: a for a, t in enumerate(_TEXT)}
 
 def _index_by_piles(base: int) -> dict[tuple[int, ...], tuple[int, ...]]:
     """For every set of centre piles (a tuple of indices), the actions ``base + pile``."""
-    from itertools import combinations
-
     return {c: tuple(base + j for j in c) for n in range(MAX_CENTRE + 1)
             for c in combinations(range(MAX_CENTRE), n)}
 
@@ -200,11 +194,6 @@ class SpiteAndMaliceGame(Game):
                "a safety stop: after this many rounds the higher score wins (equal: draw)",
                minimum=1),
     )
-
-    def check_options(self, options: dict[str, Any]) -> None:
-        cards = 104 + options["jokers"]
-        if 2 * options["payoff_size"] + 2 * HAND_SIZE >= cards:
-            raise OptionError("payoff piles that large leave no stock")
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> SpiteAndMaliceState:
         return SpiteAndMaliceState(self, seed, options)
@@ -272,7 +261,6 @@ class SpiteAndMaliceState(State):
         "payoff",
         "phase",
         "redeals",
-        "reshuffles",
         "round",
         "rounds",
         "scores",
@@ -315,8 +303,7 @@ class SpiteAndMaliceState(State):
         self._moves = []
         self.side = [[[] for _ in range(SIDE_PILES)] for _ in range(2)]
         self.centre = [[] for _ in range(self.options["centre_piles"])]
-        self.reshuffles = 0
-        self.completed = 0
+        self.completed = 0  # centre piles completed (and shuffled into the stock) this round
         self.turns = 0
         attempt = 0
         self._deal(attempt)
@@ -450,11 +437,10 @@ class SpiteAndMaliceState(State):
 
     def _complete(self, j: int) -> None:
         """A finished centre pile is shuffled into the stock."""
-        self.reshuffles += 1
         self.completed += 1
         self.stock.extend(self.centre[j])
         self.centre[j] = []
-        derive_rng(self.seed, "reshuffle", self.round, self.reshuffles).shuffle(self.stock)
+        derive_rng(self.seed, "reshuffle", self.round, self.completed).shuffle(self.stock)
         self._event(self.turn, "complete", centre=j + 1, stock=len(self.stock))
 
     def _why_illegal(self, action: object, turn: Seat) -> str:
@@ -592,7 +578,6 @@ class SpiteAndMaliceState(State):
         new.turn = self.turn
         new.turns = self.turns
         new.turn_no = self.turn_no
-        new.reshuffles = self.reshuffles
         new.completed = self.completed
         new.hands = [h.copy() for h in self.hands]
         new.payoff = [p.copy() for p in self.payoff]
