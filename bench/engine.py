@@ -90,11 +90,29 @@ def clockwork_spades_parlour(seconds: float) -> float:
     return rate(one_game, seconds)
 
 
+# ----------------------------------------------------------------------------- spite & malice
+def spite_and_malice_parlour(seconds: float) -> float:
+    """Rounds per second: a seeded deal played at random until the round is won or drawn
+    (at random most rounds end when the stock runs out)."""
+    game = get_game("spite-and-malice")
+    rng = random.Random(1)
+    choice = rng.choice
+
+    def one_round(i: int) -> None:
+        state = game.new(i)
+        legal, apply = state.legal_actions, state.apply
+        while state.round == 1:  # type: ignore[attr-defined]
+            apply(choice(legal()))
+
+    return rate(one_round, seconds)
+
+
 # ----------------------------------------------------------------------------- registry
 #: game -> (unit, Parlour workload, {peer name: peer workload})
 WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]]] = {
     "spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel}),
     "clockwork_spades": ("games/s", clockwork_spades_parlour, {}),
+    "spite_and_malice": ("rounds/s", spite_and_malice_parlour, {}),
 }
 
 
