@@ -55,8 +55,11 @@ def random_policy(state: State, seat: Seat, rng: random.Random) -> Action:
 
 
 def search(obs: Observation, rng: random.Random, iterations: int, seconds: float = math.inf,
-           policy: Policy = random_policy, exploration: float = 0.7) -> dict[Action, Node]:
-    """Run ISMCTS from ``obs``; return the root's children (visits and total value)."""
+           policy: Policy = random_policy, exploration: float = 0.7,
+           rollout_limit: int = 1_000_000) -> dict[Action, Node]:
+    """Run ISMCTS from ``obs``; return the root's children (visits and total value).
+    A rollout ends with the round, or after ``rollout_limit`` actions (then the state's
+    ``value`` judges the position)."""
     root = Node()
     deadline = time.perf_counter() + seconds
     log, sqrt = math.log, math.sqrt
@@ -97,8 +100,8 @@ def search(obs: Observation, rng: random.Random, iterations: int, seconds: float
             node = children[best]
             state.apply(best, seat)
             path.append((node, seat))
-        # Rollout to the end of the round.
-        while True:
+        # Rollout to the end of the round (or the limit).
+        for _ in range(rollout_limit):
             to_act = state.to_act
             if not to_act or state.round != start_round:
                 break
@@ -133,6 +136,7 @@ class ISMCTSBot(Bot):
         self.seconds = TIME_CAP[level] if seconds is None else seconds
         self.exploration = exploration or hooks.get("exploration", 0.7)
         self.policy: Policy = hooks.get("policy", random_policy)
+        self.rollout_limit: int = hooks.get("rollout_limit", 1_000_000)
         self.values_hook: ValuesHook | None = hooks.get("values")
         self.values_unit: str = hooks.get("values_unit", "")
 
@@ -152,7 +156,7 @@ class ISMCTSBot(Bot):
             if values is not None:
                 return values, self.values_unit
         children = search(obs, self.rng, self.iterations, self.seconds, self.policy,
-                          self.exploration)
+                          self.exploration, self.rollout_limit)
         stats = {a: children[a] for a in obs.legal if a in children and children[a].visits}
         if not stats:
             return {a: 0.5 for a in obs.legal}, "estimated chance to win"
@@ -168,8 +172,9 @@ ValuesHook = Callable[[Observation, random.Random, str], "dict[Action, float] | 
 def search_hooks(game_id: str) -> dict[str, Any]:
     """A game's optional search helpers, from ``parlour.bots.<game>.SEARCH``: ``policy``
     (a fast rollout policy on a full determinized state), ``values`` and ``values_unit``
-    (values per action worked out outside the tree, e.g. Spades bids by simulation) and
-    ``exploration`` (the UCB constant, which depends on how spread the game's values are)."""
+    (values per action worked out outside the tree, e.g. Spades bids by simulation),
+    ``exploration`` (the UCB constant, which depends on how spread the game's values are)
+    and ``rollout_limit`` (actions before a rollout stops and ``value`` judges)."""
     import importlib
 
     from parlour.games import module_name
