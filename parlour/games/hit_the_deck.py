@@ -202,13 +202,14 @@ def slap_ms(action: Action) -> int:
 
 
 def keyed_shuffle(cards: Sequence[int], key: bytes) -> list[int]:
-    """A uniform shuffle keyed by ``key``: the cards sorted by 32-bit SHAKE-128 keys (as
-    Spades deals), several times cheaper than seeding a Mersenne Twister per shuffle."""
+    """A uniform shuffle keyed by ``key``: the cards (kinds, below 64) sorted by 32-bit
+    SHAKE-128 keys (as Spades deals), several times cheaper than seeding a Mersenne Twister
+    per shuffle. Each key and its card share one int, so the sort compares plain ints."""
     n = len(cards)
     if n < 2:
         return list(cards)
     keys = memoryview(hashlib.shake_128(key).digest(4 * n)).cast("I").tolist()
-    return [cards[i] for i in sorted(range(n), key=keys.__getitem__)]
+    return [v & 63 for v in sorted([r << 6 | c for r, c in zip(keys, cards, strict=True)])]
 
 
 COMPOSITION = ("copies", "cuts", "flips", "hit_numbers", "hit_colours", "hit_hands")
