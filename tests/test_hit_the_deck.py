@@ -857,14 +857,16 @@ def test_the_rule_bot_plays_a_hit_card_only_when_nothing_else_fits_and_always_sh
 
 
 def test_the_rule_bot_cuts_or_flips_when_the_next_player_is_about_to_go_out():
+    state = rig(["R5, R cut, Y1", "G1, G2, G3, G4, G5"], discard="R3")
+    assert bot_move(state, 0) == "R cut"  # no danger yet: shed the 10 points
     state = rig(["R5, R cut, Y1", "G1, G2, G4"], discard="R3")
-    assert bot_move(state, 0) == "R5"  # its last Cut is kept in reserve
+    assert bot_move(state, 0) == "R5"  # danger near: its last Cut is kept in reserve
     state = rig(["R5, R cut, Y1", "G1, G2"], discard="R3")
     assert bot_move(state, 0) == "R cut"
     state = rig(["R5, R flip, Y1", "G1"], discard="R3")
     assert bot_move(state, 0) == "R flip"
     state = rig(["R5, R flip, R cut, Y1", "G1, G2, G4"], discard="R3")
-    assert bot_move(state, 0) in ("R flip", "R cut")  # two: one is shed for its 10 points
+    assert bot_move(state, 0) in ("R flip", "R cut")  # it holds two: one is shed
 
 
 def test_the_rule_bot_keeps_a_drawn_hit_card_unless_it_answers_an_obligation():

@@ -11,8 +11,9 @@ The rule bot, decision by decision:
   from them) if one is legal.
 * **Shedding**: otherwise play the legal card worth the most points (Cut and Flip 10, then
   numbers 5 down to 1), keeping Hit the Deck cards back; among equal values, the card whose
-  colour the bot holds most of (so it keeps a colour it can follow). While it holds more
-  than two cards, its last Cut or Flip is kept in reserve for defence when another card fits.
+  colour the bot holds most of (so it keeps a colour it can follow). Once the next player is
+  down to four cards, the bot (while it holds more than two) keeps its last Cut or Flip in
+  reserve for the defence above, playing another card if one fits.
 * **Hit the Deck cards** are played only when no other card is legal (they fit anything, so
   they answer obligations), or as the last card to go out. Then: a With a Number or With a
   Colour that names what the bot holds most of (so it can answer if the obligation comes
@@ -82,7 +83,8 @@ class HitTheDeckRuleBot(Bot):
                     return card
         plain = [c for c in plays if c < HIT_NUMBER_BASE]
         commands = [c for c in hand if CUT_BASE <= c < HIT_NUMBER_BASE]
-        if len(commands) == 1 and len(hand) > 2:  # keep the last Cut or Flip in reserve
+        if len(commands) == 1 and len(hand) > 2 and view["hand_sizes"][nxt] <= 4:
+            # the next player is getting close: keep the last Cut or Flip in reserve
             plain = [c for c in plain if c not in commands] or plain
         if plain:
             colours = [0, 0, 0, 0]
