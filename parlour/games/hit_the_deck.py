@@ -669,7 +669,7 @@ class HitTheDeckState(State):
         if self.draw:
             draw, discard = self.discard[::-1], self.draw[::-1]
             buried = 0
-            while discard[-1] in _FLIPS and len(discard) > 1:
+            while _EFFECT[discard[-1]] == FLIPS and len(discard) > 1:
                 draw.insert(self._below("bury", len(draw) + 1), discard.pop())
                 buried += 1
             self.draw, self.discard = draw, discard
@@ -943,5 +943,3 @@ class HitTheDeckState(State):
         return (f"<HitTheDeckState seed={self.seed} round={self.round} "
                 f"phase={PHASE_NAMES[self.phase]} scores={self.scores}>")
 
-
-_FLIPS = frozenset(range(FLIP_BASE, HIT_NUMBER_BASE))
