@@ -37,6 +37,8 @@ import random
 import re
 from collections.abc import Sequence
 from functools import cache
+from itertools import repeat
+from operator import and_, lshift, or_
 from typing import Any
 
 from parlour.engine import (
@@ -209,7 +211,8 @@ def keyed_shuffle(cards: Sequence[int], key: bytes) -> list[int]:
     if n < 2:
         return list(cards)
     keys = memoryview(hashlib.shake_128(key).digest(4 * n)).cast("I").tolist()
-    return [v & 63 for v in sorted([r << 6 | c for r, c in zip(keys, cards, strict=True)])]
+    # (key << 6 | card) for each card, sorted, then the card back out of the low 6 bits.
+    return list(map(and_, sorted(map(or_, map(lshift, keys, repeat(6)), cards)), repeat(63)))
 
 
 COMPOSITION = ("copies", "cuts", "flips", "hit_numbers", "hit_colours", "hit_hands")
