@@ -69,6 +69,12 @@ class TableUI:
         """Turn typed text into an action (games may accept short forms)."""
         return state.parse_action(text)
 
+    def human_action(self, state: State, seat: Seat, view: JsonDict,
+                     read: ReadLine) -> Action | None:
+        """A move that is not typed, such as a key press timed by the terminal in a
+        simultaneous phase: return it, or ``None`` (the default) to prompt for a typed move."""
+        return None
+
     def render_end(self, view: JsonDict) -> None:
         outcome = view.get("outcome") or {}
         winners = outcome.get("winners", [])
@@ -137,6 +143,10 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
     console = ui.console
     view = state.view(seat)
     ui.render(view)
+    action = ui.human_action(state, seat, view, read)
+    if action is not None:
+        _apply_and_narrate(state, seat, action, ui, seat)
+        return
     while True:
         text = read(f"{ui.prompt(view)} > ").strip()
         if not text:
