@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from parlour.engine import OptionError, parse_option_pairs
+from parlour.engine import OptionError, format_options, parse_option_pairs
 from parlour.games import game_ids, get_game
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -144,10 +144,17 @@ def cmd_games(args: argparse.Namespace) -> int:
     for g in games:
         lo, hi = g["seats"]
         seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        console.print(f"[bold]{g['id']}[/] - {g['name']}, {seats} seats")
+        table = Table(title=f"[bold]{g['id']}[/] - {g['name']}, {seats} seats",
+                      title_justify="left", show_header=bool(g["options"]), box=None)
+        table.add_column("option", style="bold")
+        table.add_column("default", justify="right")
+        table.add_column("meaning")
         for o in g["options"]:
-            console.print(f"    {o['name']}={o['default']!s:<6} {escape(o['help'])} "
-                          f"[dim]({escape(o['values'])})[/]")
+            default = format_options({"x": o["default"]}).removeprefix("x=")
+            meaning = f"{escape(o['help'])} [dim]({escape(o['values'])})[/]"
+            table.add_row(o["name"], default, meaning)
+        console.print(table)
+        console.print()
     return 0
 
 
