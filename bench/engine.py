@@ -9,6 +9,10 @@ rounds, alternating the engines so that both see the same machine.
 
     python bench/engine.py            # a table
     python bench/engine.py --json     # {"spades": {"parlour": ..., "openspiel": ..., "ratio": ...}}
+
+Hit the Deck: ``hit_the_deck`` compares Parlour's two-seat random rounds (deal to last card)
+with RLCard's two-player UNO games (``env.run`` with random agents); ``hit_the_deck_4`` is
+Parlour's four-seat rounds alone.
 """
 
 from __future__ import annotations
@@ -73,10 +77,87 @@ def spades_openspiel(seconds: float) -> float | None:
     return rate(deal, seconds)
 
 
+# ----------------------------------------------------------------------------- clockwork spades
+def clockwork_spades_parlour(seconds: float) -> float:
+    """Whole random games per second: the deal, every automatic turn and each choice of
+    spade (uniform over the due spades) until the game ends. No peer engine has the game."""
+    game = get_game("clockwork-spades")
+    rng = random.Random(1)
+    choice = rng.choice
+
+    def one_game(i: int) -> None:
+        state = game.new(i)
+        legal, apply = state.legal_actions, state.apply
+        while state.to_act:
+            apply(choice(legal()))
+
+    return rate(one_game, seconds)
+
+
+# ----------------------------------------------------------------------------- spite & malice
+def spite_and_malice_parlour(seconds: float) -> float:
+    """Rounds per second: a seeded deal played at random until the round is won or drawn
+    (at random most rounds end when the stock runs out)."""
+    game = get_game("spite-and-malice")
+    rng = random.Random(1)
+    choice = rng.choice
+
+    def one_round(i: int) -> None:
+        state = game.new(i)
+        legal, apply = state.legal_actions, state.apply
+        while state.round == 1:  # type: ignore[attr-defined]
+            apply(choice(legal()))
+
+    return rate(one_round, seconds)
+
+
+# ----------------------------------------------------------------------------- hit the deck
+def hit_the_deck_parlour(seats: int) -> Rate:
+    """Whole rounds per second: a seeded deal, random play to the last card, slaps included.
+
+    The target of 1 point makes a game exactly one round (someone always scores)."""
+    def measure_rounds(seconds: float) -> float:
+        game = get_game("hit-the-deck")
+        rng = random.Random(1)
+        choice = rng.choice
+
+        def one_round(i: int) -> None:
+            state = game.new(i, seats, target=1)
+            legal, apply = state.legal_actions, state.apply
+            while True:
+                to_act = state.to_act
+                if not to_act:
+                    return
+                seat = to_act[0]
+                apply(choice(legal(seat)), seat)
+
+        return rate(one_round, seconds)
+
+    return measure_rounds
+
+
+def hit_the_deck_rlcard_uno(seconds: float) -> float | None:
+    """RLCard's UNO (two players), whole games the way an RLCard user runs them: random
+    agents and ``env.run``."""
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": 1})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    return rate(lambda _: env.run(is_training=False), seconds)
+
+
 # ----------------------------------------------------------------------------- registry
 #: game -> (unit, Parlour workload, {peer name: peer workload})
 WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]]] = {
     "spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel}),
+    "clockwork_spades": ("games/s", clockwork_spades_parlour, {}),
+    "spite_and_malice": ("rounds/s", spite_and_malice_parlour, {}),
+    # Two-seat rounds are what is compared with RLCard's two-player UNO games.
+    "hit_the_deck": ("rounds/s", hit_the_deck_parlour(2), {"rlcard_uno": hit_the_deck_rlcard_uno}),
+    "hit_the_deck_4": ("rounds/s", hit_the_deck_parlour(4), {}),
 }
 
 

@@ -12,7 +12,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,36 +51,64 @@ def play_game(game: Game, seed: int, kinds: Sequence[str], options: dict[str, An
 
 
 @dataclass(frozen=True)
+class Job:
+    """One game to play: which game, its seed, and the bot kind at each seat."""
+
+    game_id: str
+    index: int
+    seed: int
+    kinds: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+    seats: int | None = None
+    record: bool = False
+    rotation: int = 0
+
+
+@dataclass(frozen=True)
 class GameResult:
     index: int
     seed: int
     outcome: Outcome
     actions: int
+    kinds: tuple[str, ...] = ()
+    rotation: int = 0
     record: str | None = None
 
 
-def _play_one(job: tuple[str, int, int, tuple[str, ...], dict[str, Any], int | None, bool]
-              ) -> GameResult:
-    game_id, run_seed, index, kinds, options, seats, keep_record = job
-    seed = game_seed(run_seed, index)
-    state = play_game(get_game(game_id), seed, kinds, options, seats)
+def run_job(job: Job) -> GameResult:
+    state = play_game(get_game(job.game_id), job.seed, job.kinds, dict(job.options), job.seats)
     assert state.outcome is not None
-    record = record_text(state, seat_bots(kinds, state.num_seats)) if keep_record else None
-    return GameResult(index, seed, state.outcome, len(state.history), record)
+    kinds = tuple(seat_bots(job.kinds, state.num_seats))
+    record = record_text(state, kinds) if job.record else None
+    return GameResult(job.index, job.seed, state.outcome, len(state.history), kinds,
+                      job.rotation, record)
+
+
+def _run_chunk(jobs: list[Job]) -> list[GameResult]:
+    return [run_job(job) for job in jobs]
+
+
+def run_jobs(jobs: Sequence[Job], workers: int = 1) -> Iterator[GameResult]:
+    """Play every job, yielding results as they finish (in any order when workers > 1).
+    Each game is fully seeded by its job, so the results do not depend on ``workers``."""
+    if workers <= 1 or len(jobs) < 4:
+        yield from map(run_job, jobs)
+        return
+    size = max(1, min(25, len(jobs) // (workers * 8)))
+    chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    with ProcessPoolExecutor(workers) as pool:
+        for future in as_completed([pool.submit(_run_chunk, c) for c in chunks]):
+            yield from future.result()
 
 
 def play_many(game_id: str, games: int, seed: int, kinds: Sequence[str],
               options: dict[str, Any] | None = None, seats: int | None = None,
               jobs: int = 1, records: bool = False) -> Iterator[GameResult]:
-    """Play ``games`` games, yielding results as they finish (in any order with jobs > 1)."""
-    job_list = [(game_id, seed, i, tuple(kinds), dict(options or {}), seats, records)
+    """Play ``games`` games with the same seating, yielding results as they finish."""
+    opts = tuple(sorted((options or {}).items()))
+    job_list = [Job(game_id, i, game_seed(seed, i), tuple(kinds), opts, seats, records)
                 for i in range(games)]
-    if jobs <= 1 or games < 4:
-        yield from map(_play_one, job_list)
-        return
-    chunk = max(1, min(50, games // (jobs * 8)))
-    with ProcessPoolExecutor(jobs) as pool:
-        yield from pool.map(_play_one, job_list, chunksize=chunk)
+    yield from run_jobs(job_list, jobs)
 
 
 def summarise(game: Game, results: Sequence[GameResult], seed: int, kinds: Sequence[str],
@@ -153,3 +181,118 @@ def simulate(game_id: str, games: int, seed: int, kinds: Sequence[str],
 
 def default_jobs() -> int:
     return os.cpu_count() or 1
+
+
+# ----------------------------------------------------------------------------- tournaments
+def seatings(kinds: Sequence[str], seats: int) -> list[tuple[str, ...]]:
+    """The kinds around the table in every rotation: with two kinds, each deal is played
+    twice with the sides swapped (the duplicate format); with k kinds, k times."""
+    k = len(kinds)
+    return [tuple(kinds[(s + r) % k] for s in range(seats)) for r in range(k)]
+
+
+def kind_scores(result: GameResult) -> dict[str, float]:
+    """Each kind's share of the game: the kind(s) holding the best placing split one
+    point; with partners (Spades) both share the team's placing."""
+    best: dict[str, int] = {}
+    for kind, place in zip(result.kinds, result.outcome.placing, strict=True):
+        best[kind] = min(place, best.get(kind, place))
+    top = min(best.values())
+    winners = [k for k, p in best.items() if p == top]
+    return {k: (1 / len(winners) if k in winners else 0.0) for k in best}
+
+
+def elo_difference(rate: float) -> float:
+    """The Elo difference that predicts a score rate of ``rate``."""
+    rate = min(max(rate, 1e-4), 1 - 1e-4)
+    return 400 * math.log10(rate / (1 - rate))
+
+
+def tournament(game_id: str, kinds: Sequence[str], games: int, seed: int,
+               options: dict[str, Any] | None = None, seats: int | None = None,
+               jobs: int = 1, progress: Callable[[int], None] | None = None) -> JsonDict:
+    """Play ``games`` games between bot kinds, every deal once per seating rotation."""
+    game = get_game(game_id)
+    seats = game.check_seats(seats)
+    game.resolve_options(options)
+    if len(set(kinds)) < 2:
+        raise ValueError("a tournament needs at least two different bot kinds")
+    for s, kind in enumerate(seat_bots(kinds, seats)):
+        make_bot(game, kind, s, 0)
+    rotations = seatings(kinds, seats)
+    deals = max(1, math.ceil(games / len(rotations)))
+    opts = tuple(sorted((options or {}).items()))
+    job_list = [Job(game_id, i * len(rotations) + r, game_seed(seed, i), rotation, opts, seats,
+                    rotation=r)
+                for i in range(deals) for r, rotation in enumerate(rotations)]
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    for result in run_jobs(job_list, jobs):
+        results.append(result)
+        if progress:
+            progress(1)
+    results.sort(key=lambda r: r.index)
+    seconds = time.perf_counter() - start
+    n = len(results)
+    table: dict[str, JsonDict] = {}
+    for kind in dict.fromkeys(kinds):
+        scores = [kind_scores(r)[kind] for r in results]
+        total = sum(scores)
+        table[kind] = {
+            "score": total, "games": n,
+            "wins": sum(1 for x in scores if x == 1.0),
+            "shared": sum(1 for x in scores if 0 < x < 1),
+            "rate": round(total / n, 4), "interval": wilson(total, n),
+        }
+    out: JsonDict = {
+        "game": game.id, "bots": list(dict.fromkeys(kinds)), "games": n, "seed": seed,
+        "seatings": [list(r) for r in rotations], "options": dict(options or {}),
+        "seconds": round(seconds, 2), "jobs": jobs, "results": table,
+    }
+    if len(table) == 2:
+        first, second = list(table)
+        low, high = table[first]["interval"]
+        out["elo"] = {"of": first, "against": second,
+                      "difference": round(elo_difference(table[first]["rate"]), 1),
+                      "interval": [round(elo_difference(low), 1),
+                                   round(elo_difference(high), 1)]}
+        # Duplicate pairs: the same deals with the sides swapped.
+        pairs: dict[int, float] = {}
+        for r in results:
+            key = r.index // len(rotations)
+            pairs[key] = pairs.get(key, 0.0) + kind_scores(r)[first]
+        out["pairs"] = {"both": sum(1 for v in pairs.values() if v == len(rotations)),
+                        "split": sum(1 for v in pairs.values() if 0 < v < len(rotations)),
+                        "neither": sum(1 for v in pairs.values() if v == 0)}
+    return out
+
+
+def plot_tournament(summary: JsonDict, path: Path) -> None:
+    """A bar per bot kind: its score rate with the 95% interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    kinds = list(summary["results"])
+    rates = [summary["results"][k]["rate"] for k in kinds]
+    lows = [r - summary["results"][k]["interval"][0] for k, r in zip(kinds, rates, strict=True)]
+    highs = [summary["results"][k]["interval"][1] - r for k, r in zip(kinds, rates, strict=True)]
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=120)
+    ax.bar(kinds, rates, yerr=[lows, highs], capsize=8,
+           color=["#2b6cb0", "#c05621", "#2f855a", "#6b46c1"][:len(kinds)])
+    ax.axhline(1 / len(kinds), color="grey", linewidth=0.8, linestyle="--")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of games won (95% CI)")
+    title = f"{summary['game']}: {summary['games']} games"
+    if "elo" in summary:
+        e = summary["elo"]
+        low, high = e["interval"]
+        title += (f"\n{e['of']} {e['difference']:+.0f} Elo [{low:+.0f}, {high:+.0f}] "
+                  f"against {e['against']}")
+    ax.set_title(title, fontsize=10)
+    for i, r in enumerate(rates):
+        ax.text(i, r / 2, f"{r:.1%}", ha="center", color="white", fontweight="bold")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -32,6 +32,7 @@ FULL_MASK = (1 << 52) - 1
 SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 
 _TEXT = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)
+_BY_TEXT = {t: c for c, t in enumerate(_TEXT)}
 _RANK_INPUT = {r: i for i, r in enumerate(RANKS)} | {"T": TEN}
 
 
@@ -79,6 +80,9 @@ def parse_suit(text: str) -> int:
 
 def parse_card(text: str) -> Card:
     """Parse ``QS``, ``10h``, ``th``, ``Q\u2660``; a clear ``ValueError`` otherwise."""
+    card = _BY_TEXT.get(text)
+    if card is not None:
+        return card
     t = text.strip()
     if len(t) < 2:
         raise ValueError(f"not a card: {text!r} (expected rank then suit, like QS or 10H)")

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from parlour.engine import OptionError, parse_option_pairs
+from parlour.engine import OptionError, format_options, parse_option_pairs
 from parlour.games import game_ids, get_game
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -67,6 +67,46 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from parlour.arena import default_jobs, plot_tournament, tournament
+
+    game = get_game(args.game)
+    kinds = _bots(args.bots)
+    jobs = args.jobs or default_jobs()
+    err = Console(stderr=True)
+    with Progress(TextColumn(f"[bold]{game.name}[/] {' vs '.join(kinds)}"), BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  transient=args.json) as bar:
+        task = bar.add_task("games", total=None)
+        summary = tournament(game.id, kinds, args.games, args.seed, _options(args.option),
+                             args.seats, jobs, progress=lambda n: bar.advance(task, n))
+        bar.update(task, total=summary["games"])
+    if args.plot:
+        plot_tournament(summary, args.plot)
+        summary["plot"] = str(args.plot)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    table = Table(title=f"{summary['games']} games of {game.name} (each deal in "
+                        f"{len(summary['seatings'])} seatings), seed {args.seed}")
+    for col in ("Bot", "Won", "Shared", "Score", "Rate (95% CI)"):
+        table.add_column(col, justify="left" if col == "Bot" else "right")
+    for kind, r in summary["results"].items():
+        low, high = r["interval"]
+        table.add_row(kind, str(r["wins"]), str(r["shared"]), f"{r['score']:g}",
+                      f"{r['rate']:.1%} ({low:.1%}-{high:.1%})")
+    Console().print(table)
+    if "elo" in summary:
+        e = summary["elo"]
+        print(f"{e['of']} is {e['difference']:+.0f} Elo against {e['against']} "
+              f"(95% CI {e['interval'][0]:+.0f} to {e['interval'][1]:+.0f}); "
+              f"duplicate pairs won both/split/neither: {summary['pairs']['both']}/"
+              f"{summary['pairs']['split']}/{summary['pairs']['neither']}")
+    print(f"{summary['seconds']} s with {jobs} jobs" + (f"; plot: {args.plot}" if args.plot
+                                                         else ""))
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from parlour.record import read_record
 
@@ -104,10 +144,17 @@ def cmd_games(args: argparse.Namespace) -> int:
     for g in games:
         lo, hi = g["seats"]
         seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        console.print(f"[bold]{g['id']}[/] - {g['name']}, {seats} seats")
+        table = Table(title=f"[bold]{g['id']}[/] - {g['name']}, {seats} seats",
+                      title_justify="left", show_header=bool(g["options"]), box=None)
+        table.add_column("option", style="bold")
+        table.add_column("default", justify="right")
+        table.add_column("meaning")
         for o in g["options"]:
-            console.print(f"    {o['name']}={o['default']!s:<6} {escape(o['help'])} "
-                          f"[dim]({escape(o['values'])})[/]")
+            default = format_options({"x": o["default"]}).removeprefix("x=")
+            meaning = f"{escape(o['help'])} [dim]({escape(o['values'])})[/]"
+            table.add_row(o["name"], default, meaning)
+        console.print(table)
+        console.print()
     return 0
 
 
@@ -171,6 +218,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", type=Path, metavar="DIR", help="write every game's record")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("tournament", help="bot kinds against each other, duplicate format")
+    p.add_argument("game")
+    p.add_argument("--bots", required=True, help="two or more kinds, e.g. ismcts,rule")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seats", type=int, help="number of seats, for games that vary")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
+    p.add_argument("--jobs", type=int, help="worker processes (default: every core)")
+    p.add_argument("--plot", type=Path, metavar="FILE", help="draw the results as a PNG")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("replay", help="replay a record, verify its result")
     p.add_argument("file", type=Path)

@@ -329,6 +329,32 @@ class State(ABC):
     def is_over(self) -> bool:
         return self.outcome is not None
 
+    @property
+    def round(self) -> int:
+        """Which deal or round of the match is being played (1 for one-round games).
+        Search stops its playouts when this changes."""
+        return 1
+
+    def reward(self, seat: Seat) -> float:
+        """How well ``seat`` did in a finished game, from 0 to 1: 1 for first place, 0 for
+        the last place taken, evenly between; 0.5 when every seat shares first place."""
+        outcome = self.outcome
+        if outcome is None:
+            raise ValueError("the game is not over")
+        mine = outcome.placing[seat]
+        if len(outcome.placing) == 1:
+            return 1.0 if mine == 1 else 0.0
+        worst = max(outcome.placing)
+        if worst == 1:
+            return 0.5
+        return (worst - mine) / (worst - 1)
+
+    def value(self, seat: Seat) -> float:
+        """An estimate in [0, 1] of how well ``seat`` stands, for search that stops before
+        the end: the reward once the game is over, else 0.5. Games with several rounds
+        override it to judge the match score."""
+        return self.reward(seat) if self.outcome is not None else 0.5
+
     def action_text(self, action: Action) -> str:
         return self.game.action_text(action)
 

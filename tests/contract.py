@@ -22,6 +22,9 @@ from parlour.games import get_game
 from parlour.record import parse_record, record_text, replay
 
 Invariant = Callable[[State], None]
+#: Called with (state, seat or None, that seat's view, the view as JSON text): a game's
+#: own leak check.
+ViewCheck = Callable[[State, "int | None", dict[str, Any], str], None]
 
 
 def snapshot(state: State) -> str:
@@ -31,7 +34,8 @@ def snapshot(state: State) -> str:
                        state.outcome.to_json() if state.outcome else None], sort_keys=True)
 
 
-def check_step(state: State, rng: random.Random, deep: bool) -> None:
+def check_step(state: State, rng: random.Random, deep: bool,
+               view_check: ViewCheck | None = None) -> None:
     """Contract checks on one state; ``deep`` adds the costly ones."""
     to_act = state.to_act
     for seat in to_act:
@@ -41,7 +45,10 @@ def check_step(state: State, rng: random.Random, deep: bool) -> None:
         for a in legal:
             assert 0 <= a < state.game.num_actions
     for seat in [*range(state.num_seats), None]:
-        json.dumps(state.view(seat))
+        view = state.view(seat)
+        text = json.dumps(view)
+        if view_check:
+            view_check(state, seat, view, text)
     if not deep:
         return
     before = snapshot(state)
@@ -82,19 +89,21 @@ def check_step(state: State, rng: random.Random, deep: bool) -> None:
 
 
 def play_checked(state: State, rng: random.Random, deep_every: int = 0,
-                 invariant: Invariant | None = None, limit: int = 200_000) -> State:
-    """Play random legal actions to the end, checking as we go."""
+                 invariant: Invariant | None = None, limit: int = 200_000,
+                 view_check: ViewCheck | None = None) -> State:
+    """Play random legal actions to the end, checking as we go; the deep checks run on
+    about one step in ``deep_every`` (at random steps, so every phase gets its turn)."""
     steps = 0
     while state.to_act:
-        deep = bool(deep_every) and steps % deep_every == 0
-        check_step(state, rng, deep)
+        deep = bool(deep_every) and rng.randrange(deep_every) == 0
+        check_step(state, rng, deep, view_check)
         if invariant:
             invariant(state)
         seat = rng.choice(state.to_act)
         state.apply(rng.choice(state.legal_actions(seat)), seat)
         steps += 1
         assert steps < limit, "the game did not end"
-    check_step(state, rng, bool(deep_every))
+    check_step(state, rng, bool(deep_every), view_check)
     if invariant:
         invariant(state)
     outcome = state.outcome
@@ -121,6 +130,7 @@ def check_notation(state: State) -> None:
 
 def check_random_games(game_id: str, games: int, seed: int = 0, deep_every: int = 0,
                        invariant: Invariant | None = None, replay_every: int = 10,
+                       view_check: ViewCheck | None = None,
                        **new_kwargs: Any) -> list[State]:
     """Play ``games`` random games of ``game_id`` under the contract checks."""
     game = get_game(game_id)
@@ -129,7 +139,7 @@ def check_random_games(game_id: str, games: int, seed: int = 0, deep_every: int 
         rng = random.Random(seed * 100_003 + i)
         state = game.new(seed * 100_003 + i, **new_kwargs)
         check_notation(state)
-        play_checked(state, rng, deep_every, invariant)
+        play_checked(state, rng, deep_every, invariant, view_check=view_check)
         if replay_every and i % replay_every == 0:
             check_replay(state)
         finished.append(state)

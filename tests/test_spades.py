@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from contract import check_random_games, check_step
@@ -11,15 +12,7 @@ from contract import check_random_games, check_step
 from parlour.cards import card_text, mask_of, parse_card, parse_cards
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
-from parlour.games.spades import (
-    BID_BASE,
-    BLIND_NIL,
-    LOOK,
-    NIL,
-    SpadesState,
-    deal_hands,
-    score_team,
-)
+from parlour.games.spades import BID_BASE, BLIND_NIL, LOOK, NIL, SpadesState, deal_hands, score_team
 
 GAME = get_game("spades")
 DEFAULTS = GAME.resolve_options()
@@ -486,16 +479,33 @@ def cards_accounted_for(state: SpadesState) -> None:
         assert state.scores[t] == sum(d["teams"][t]["points"] for d in state.deals)
 
 
+CARD_RE = re.compile(r'"((?:10|[2-9JQKA])[CDHS])"')
+
+
+def no_other_hand_in_view(state: SpadesState, seat: int | None, view: dict, text: str) -> None:
+    """Checked by card: no card held by another seat appears anywhere in the view (the
+    previous deal's last trick, shown until a trick of the new deal is complete, aside)."""
+    if view["last_trick"] and view["last_trick"]["deal"] != view["deal"]:
+        text = json.dumps({**view, "last_trick": None})
+    shown = {parse_card(c) for c in CARD_RE.findall(text)}
+    for other in range(4):
+        if other != seat:
+            assert not shown & set(state.hand(other)), f"seat {seat} sees {other}'s cards"
+
+
 @pytest.mark.slow
 def test_two_thousand_random_matches_keep_every_invariant():
     # Random play bids wildly and never reaches 500; short targets and the mercy rule end
-    # matches within a few deals, so 2,000 whole matches run in reasonable time.
+    # matches within a few deals, so 2,000 whole matches run in reasonable time. Every
+    # step checks the cards, the scores and every view by card; about one step in sixty
+    # also checks illegal actions, clones and determinizations.
     variants = [dict(mercy=-100, target=100), dict(max_deals=2), dict(blind_nil=True, mercy=-150),
                 dict(nil_tricks_count=True, ten_for_two_hundred=True, mercy=-100)]
     total = 0
     for i, options in enumerate(variants):
         states = check_random_games("spades", 500, seed=i, invariant=cards_accounted_for,
-                                    deep_every=0, replay_every=25, **options)
+                                    deep_every=60, replay_every=25,
+                                    view_check=no_other_hand_in_view, **options)
         total += len(states)
         assert all(s.outcome is not None for s in states)
     assert total == 2000

@@ -1,21 +1,27 @@
 """Bots for every game, found by kind.
 
-``random`` plays every game. Per-game kinds live in ``parlour.bots.<game module>`` as a
-``BOTS`` dict (``{"rule": SpadesRuleBot}``); :func:`make_bot` finds them by game id.
+``random`` and ``ismcts`` play every game. Per-game kinds live in
+``parlour.bots.<game module>`` as a ``BOTS`` dict (``{"rule": SpadesRuleBot}``);
+:func:`make_bot` finds them by game id.
 """
 
 from __future__ import annotations
 
 import importlib
+import math
+import random
+from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots.base import Bot, Observation, RandomBot, observe, observe_for
-from parlour.engine import Game, OptionError, Seat
+from parlour.bots.ismcts import ISMCTSBot
+from parlour.engine import Action, Game, OptionError, Seat, State
 from parlour.games import module_name
 
-__all__ = ["Bot", "Observation", "RandomBot", "bot_kinds", "make_bot", "observe", "observe_for"]
+__all__ = ["Bot", "Hint", "Observation", "RandomBot", "bot_kinds", "hint", "make_bot", "observe",
+           "observe_for"]
 
-GENERIC: dict[str, type[Bot]] = {"random": RandomBot}
+GENERIC: dict[str, type[Bot]] = {"random": RandomBot, "ismcts": ISMCTSBot}
 
 
 def _game_bots(game_id: str) -> dict[str, type[Bot]]:
@@ -42,3 +48,55 @@ def make_bot(game: Game, kind: str, seat: Seat, seed: int, **params: Any) -> Bot
     if level:
         params = {"level": level, **params}
     return kinds[name](game, seat, seed, **params)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The strong bot's advice for one seat: its choice and a value per legal action."""
+
+    action: Action
+    text: str
+    values: dict[str, float]  # action text -> value, best first
+    unit: str  # what the values measure
+
+    def describe(self, top: int = 5) -> str:
+        best = ", ".join(f"{t} {_fmt(v, self.unit)}" for t, v in list(self.values.items())[:top])
+        return f"{self.text} ({self.unit}: {best})"
+
+
+def _fmt(value: float, unit: str) -> str:
+    return f"{value:.0%}" if "chance" in unit else f"{value:g}"
+
+
+def hint_kind(game_id: str) -> str:
+    """The bot kind that gives hints: a game's ``HINT_BOT`` if it names one, else ismcts."""
+    try:
+        module = importlib.import_module(f"{__name__}.{module_name(game_id)}")
+    except ModuleNotFoundError:
+        return "ismcts"
+    return getattr(module, "HINT_BOT", "ismcts")
+
+
+def hint(source: State | Observation, seat: Seat | None = None, *, level: str = "normal",
+         seed: int = 0) -> Hint:
+    """Ask the strong bot what ``seat`` should do. ``source`` is an observation, or a state
+    from which the seat's observation is made (the bot still sees only that)."""
+    if isinstance(source, Observation):
+        obs = source
+    else:
+        if seat is None:
+            if len(source.to_act) != 1:
+                raise ValueError("say which seat wants a hint")
+            seat = source.to_act[0]
+        obs = observe(source, seat, random.Random(seed), sample=True)
+    if not obs.legal:
+        raise ValueError(f"seat {obs.seat} has nothing to do now")
+    bot = make_bot(obs.game, f"{hint_kind(obs.game.id)}:{level}", obs.seat, seed)
+    analyse = getattr(bot, "analyse", None)
+    if analyse is None:
+        raise ValueError(f"the {bot.kind} bot gives no hints")
+    values, unit = analyse(obs)
+    order = sorted(obs.legal, key=lambda a: -values.get(a, -math.inf))
+    text = obs.game.action_text
+    return Hint(order[0], text(order[0]),
+                {text(a): round(values[a], 4) for a in order if a in values}, unit)

@@ -34,12 +34,13 @@ Play: what the team needs decides the style
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from parlour.bots.base import Bot, Observation
 from parlour.cards import ACE, JACK, KING, QUEEN, SPADES, TEN, parse_card
 from parlour.engine import Action, Seat
-from parlour.games.spades import BID_BASE, BLIND_NIL, LOOK, NIL
+from parlour.games.spades import BID_BASE, BIDDING, BLIND_NIL, LOOK, NIL, SpadesState, score_team
 
 
 def count_tricks(hand: list[int]) -> float:
@@ -284,3 +285,110 @@ class SpadesRuleBot(Bot):
 
 
 BOTS = {"rule": SpadesRuleBot}
+
+
+# ----------------------------------------------------------------------------- search hooks
+# ISMCTS (parlour.bots.ismcts) plays Spades with two helpers. Both work on determinized
+# states that search sampled from an observation, so reading their hands is honest.
+
+def fast_policy(state: SpadesState, seat: Seat, rng: random.Random) -> Action:
+    """A cheap playout policy: bid by counting, duck when nil, otherwise second hand low,
+    third hand high, win as cheaply as possible when last, never overtake a partner."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if state.phase == BIDDING:
+        if LOOK in legal:
+            return LOOK
+        return BID_BASE + max(1, min(13, round(count_tricks(state.hand(seat)))))
+    n = state.trick_len
+    if state.bids[seat] == 0 and state.tricks[seat] == 0:  # our nil: stay under
+        if n == 0:
+            return min(legal, key=_rank)
+        win = state.win_card
+        under = [c for c in legal if not beats(c, win)]
+        return max(under, key=_rank) if under else min(legal, key=_rank)
+    if n == 0:
+        return rng.choice(legal)
+    win = state.win_card
+    if state.win_seat == seat ^ 2:
+        return min(legal, key=_rank)
+    winners = [c for c in legal if beats(c, win)]
+    if not winners:
+        return min(legal, key=_rank)
+    return min(winners) if n == 3 or legal[0] // 13 != win // 13 else max(winners)
+
+
+def _rank(card: int) -> tuple[bool, int]:
+    return card >= 39, card % 13
+
+
+SAMPLES = {"easy": 24, "normal": 80, "hard": 240}
+
+
+def bid_values(obs: Observation, rng: random.Random, level: str) -> dict[Action, float] | None:
+    """Bids by simulation: play sampled deals of the unseen cards (the other seats bidding
+    by count) with the fast policy, once as a trick-taker and once as a nil bidder, and
+    value each bid by the team's average result: its score after the deal less the future
+    cost of its bags. Blind nil is judged the same way before looking. ``None`` outside
+    the bidding, where the tree search decides."""
+    legal = obs.legal
+    if legal[0] < NIL:
+        return None
+    seat, team = obs.seat, obs.seat & 1
+    view = obs.view
+    options = view["options"]
+    score, bags = view["scores"][team], view["bags"][team]
+    cost = options["bag_penalty"] / options["bag_limit"]
+    partner = (seat + 2) & 3
+    candidates = [a for a in legal if a != LOOK]
+    worth: dict[Action, float] = dict.fromkeys(candidates, 0.0)
+    samples = SAMPLES.get(level, SAMPLES["normal"])
+    for _ in range(samples):
+        base = obs.sample(rng)
+        assert isinstance(base, SpadesState)
+        for plan in ([NIL] if NIL in candidates or BLIND_NIL in candidates else []) + [None]:
+            state = base.clone()
+            _finish_bidding(state, seat, plan)
+            tricks = _play_out(state, rng)
+            partner_bid = state.bids[partner] or 0
+            partner_blind = state.blind[partner]
+            for action in candidates:
+                if (action in (NIL, BLIND_NIL)) != (plan == NIL):
+                    continue
+                my_bid = 0 if action in (NIL, BLIND_NIL) else action - BID_BASE
+                res = score_team((my_bid, partner_bid), (action == BLIND_NIL, partner_blind),
+                                 (tricks[seat], tricks[partner]), score, bags, options)
+                worth[action] += res["score"] - cost * res["bags"]
+    return {a: round(w / samples, 2) for a, w in worth.items()}
+
+
+def _finish_bidding(state: SpadesState, seat: Seat, plan: Action | None) -> None:
+    """Complete the bidding: ``seat`` bids nil if ``plan`` says so, else its count; the
+    others as the rule bot would."""
+    while state.phase == BIDDING:
+        turn = state.turn
+        if LOOK in state.legal_actions():
+            state.apply(BLIND_NIL if turn == seat and plan == NIL else LOOK)
+            continue
+        hand = state.hand(turn)
+        if turn == seat:
+            bid = NIL if plan == NIL else BID_BASE + max(1, min(13, round(count_tricks(hand))))
+        elif wants_nil(hand) and state.bids[turn ^ 2] != 0:
+            bid = NIL
+        else:
+            bid = BID_BASE + max(1, min(13, round(count_tricks(hand))))
+        state.apply(bid)
+
+
+def _play_out(state: SpadesState, rng: random.Random) -> list[int]:
+    deal = state.deal
+    while state.deal == deal and state.to_act:
+        seat = state.turn
+        state.apply(fast_policy(state, seat, rng), seat)
+    return state.deals[-1]["tricks"] if state.deals else list(state.tricks)
+
+
+SEARCH = {"policy": fast_policy, "values": bid_values,
+          "values_unit": "expected team score after this deal, less the cost of its bags",
+          "exploration": 0.3}

@@ -18,8 +18,8 @@ as a mask plus a cached tuple, and ``apply`` checks legality against that mask.
 
 from __future__ import annotations
 
-import copy
 import hashlib
+import math
 import random
 from typing import Any
 
@@ -45,7 +45,7 @@ from parlour.engine import (
     State,
     check_action_range,
 )
-from parlour.sampling import deal_unknown
+from parlour.sampling import deal_by_kind
 
 NIL = 52
 BID_BASE = 52  # bid n (1..13) is BID_BASE + n
@@ -80,6 +80,7 @@ _T0, _T1, _T2, _T3 = _TABLES = tuple(_suit_table(s) for s in range(4))
 _BIDS = tuple(range(NIL, BID_BASE + 14))
 _BLIND_CHOICE = (BLIND_NIL, LOOK)
 _BIT = tuple(1 << c for c in range(52))
+_SHIFTS = (0, 13, 26, 39)
 _CARDS = range(52)
 
 
@@ -321,6 +322,25 @@ class SpadesState(State):
     def history(self) -> list[tuple[Seat, Action]]:
         return [m for deal in self._past for m in deal] + self._moves
 
+    @property
+    def round(self) -> int:
+        return self.deal
+
+    def value(self, seat: Seat) -> float:
+        """The chance the match score suggests for ``seat``'s team: a logistic curve of the
+        score lead, where each bag counts as the 10 points it will cost at the limit."""
+        if self._outcome is not None:
+            return self.reward(seat)
+        team = seat & 1
+        limit = self.options["bag_limit"]
+        cost = self.options["bag_penalty"] / limit
+
+        def worth(t: int) -> float:
+            return self.scores[t] - cost * self.bags[t]
+
+        lead = worth(team) - worth(1 - team)
+        return 1.0 / (1.0 + math.exp(-lead / 150.0))
+
     def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
         if seat is None or seat == self.turn:
             return self._legal
@@ -377,12 +397,12 @@ class SpadesState(State):
             self._lead_suit = action // 13
             self.trick_len = 1
         self.turn = nxt = (turn + 1) & 3
-        shift = 13 * self._lead_suit
+        suit = self._lead_suit
         hand = hands[nxt]  # type: ignore[index]
-        bits = hand >> shift & 0x1FFF
+        bits = hand & SUIT_MASKS[suit]
         if bits:
-            self._legal_mask = bits << shift
-            self._legal = _TABLES[self._lead_suit][bits]
+            self._legal_mask = bits
+            self._legal = _TABLES[suit][bits >> _SHIFTS[suit]]
         else:
             self._legal_mask = hand
             self._legal = (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF]
@@ -554,7 +574,7 @@ class SpadesState(State):
             "spades_broken": self.broken or any(c >= 39 for _, c in trick),
             "scores": list(self.scores),
             "bags": list(self.bags),
-            "deals": copy.deepcopy(self.deals),  # finished deals are public
+            "deals": [_deal_json(d) for d in self.deals],  # finished deals are public
             "legal": [self.game.action_text(a) for a in legal],
             "why_not": self._why_not(seat, legal),
             "outcome": self._outcome.to_json() if self._outcome else None,
@@ -611,8 +631,8 @@ class SpadesState(State):
         hidden = [s for s in range(4) if not (known and s == seat)]
         pool = sorted(c for s in hidden for c in cards_of(hands[s]))
         sizes = [hands[s].bit_count() if s in hidden else 0 for s in range(4)]
-        voids = self.voids()
-        dealt = deal_unknown(pool, sizes, rng, lambda s, c: not voids[s] >> (c // 13) & 1)
+        allowed = [~v & 0xF for v in self.voids()]
+        dealt = deal_by_kind(pool, sizes, rng, _suit_of, allowed)
         new_hands = list(hands)
         for s in hidden:
             new_hands[s] = mask_of(dealt[s])
@@ -630,6 +650,17 @@ def _bid_text(bid: int | None, blind: bool) -> str | int | None:
     if bid == 0:
         return "blind nil" if blind else "nil"
     return bid
+
+
+def _suit_of(card: int) -> int:
+    return card // 13
+
+
+def _deal_json(entry: JsonDict) -> JsonDict:
+    """A fresh copy of a finished deal's summary (views must not share mutable parts)."""
+    return {**entry, "bids": list(entry["bids"]), "tricks": list(entry["tricks"]),
+            "teams": [dict(t) for t in entry["teams"]], "scores": list(entry["scores"]),
+            "bags": list(entry["bags"])}
 
 
 def _trick_winner(trick: list[tuple[Seat, int]]) -> Seat:

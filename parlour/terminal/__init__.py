@@ -54,9 +54,26 @@ class TableUI:
         """Lines (rich markup) telling what ``seat`` playing ``action`` did."""
         return [f"{self.name(seat)}: {escape(action)}"]
 
+    def show_hint(self, state: State, seat: Seat) -> None:
+        """``?``: the strong bot's suggestion, computed from this seat's observation."""
+        from parlour.bots import hint
+
+        try:
+            advice = hint(state, seat, seed=len(state.history))
+        except ValueError as err:
+            self.console.print(f"[dim]No hint: {escape(str(err))}[/]")
+            return
+        self.console.print(f"[bold]Hint:[/] {escape(advice.describe())}")
+
     def parse(self, state: State, text: str) -> Action:
         """Turn typed text into an action (games may accept short forms)."""
         return state.parse_action(text)
+
+    def human_action(self, state: State, seat: Seat, view: JsonDict,
+                     read: ReadLine) -> Action | None:
+        """A move that is not typed, such as a key press timed by the terminal in a
+        simultaneous phase: return it, or ``None`` (the default) to prompt for a typed move."""
+        return None
 
     def render_end(self, view: JsonDict) -> None:
         outcome = view.get("outcome") or {}
@@ -103,7 +120,8 @@ def play(game_id: str, seed: int | None = None, seat: Seat = 0, bots: str = "rul
     ui = load_ui(game, console, seat, state.num_seats)
     names = ["you" if s == seat else players[s].kind for s in range(state.num_seats)]
     console.print(f"[bold]{game.name}[/] - deal number [cyan]{seed}[/] (replay it with "
-                  f"--seed {seed}). You are {ui.name(seat)}. Type [bold]?[/] for help.")
+                  f"--seed {seed}). You are {ui.name(seat)}. Type [bold]help[/] for the "
+                  f"rules, [bold]?[/] for your moves and a hint.")
     rng = random.Random(derive_seed(seed, "observe"))
     try:
         while state.to_act:
@@ -125,14 +143,21 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
     console = ui.console
     view = state.view(seat)
     ui.render(view)
+    action = ui.human_action(state, seat, view, read)
+    if action is not None:
+        _apply_and_narrate(state, seat, action, ui, seat)
+        return
     while True:
         text = read(f"{ui.prompt(view)} > ").strip()
         if not text:
             continue
-        if text in ("?", "help", "h"):
+        if text in ("help", "h"):
             console.print(ui.help)
+            continue
+        if text == "?":
             legal = ", ".join(state.action_text(a) for a in state.legal_actions(seat))
             console.print(f"[bold]Legal now:[/] {escape(legal)}")
+            ui.show_hint(state, seat)
             continue
         if text.lower() in ("q", "quit", "exit"):
             raise Quit
@@ -141,7 +166,8 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
             _apply_and_narrate(state, seat, action, ui, seat)
             return
         except (NotationError, IllegalAction) as err:
-            console.print(f"[red]{escape(str(err))}[/] - try again ([bold]?[/] for help)")
+            console.print(f"[red]{escape(str(err))}[/] - try again ([bold]?[/] for your moves, "
+                          f"[bold]help[/] for the rules)")
 
 
 def _apply_and_narrate(state: State, actor: Seat, action: Action, ui: TableUI,

@@ -17,7 +17,8 @@ Follow the suit led if you can; otherwise play anything. A spade beats every oth
 You may not lead a spade until spades are broken (a spade has been played), unless you hold
 only spades. Your team scores 10 per trick bid if it makes its bid, each extra trick is a
 bag worth 1, and every 10 bags cost 100. A made nil is +100, a failed one -100.
-First team to 500 wins. [bold]q[/] leaves (you can save the record), [bold]?[/] shows this."""
+First team to 500 wins. [bold]?[/] lists your moves with a hint from the strongest bot,
+[bold]q[/] leaves (you can save the record), [bold]help[/] shows this."""
 
 
 def card_markup(text: str, dim: bool = False) -> Text:

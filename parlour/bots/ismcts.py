@@ -1,0 +1,186 @@
+"""Information Set Monte Carlo Tree Search, generic over the engine contract.
+
+This is single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iteration
+
+1. samples a *determinization* from the bot's observation: a full state consistent with
+   what its seat has seen (``obs.sample``), never the true state;
+2. walks down one shared tree of action sequences, choosing among the actions legal in
+   that determinization by UCB1 where a child's exploration term counts how often it was
+   *available* (not how often its parent was visited), since different determinizations
+   offer different actions;
+3. adds one new node, then plays the rest of the current round (deal) with a fast rollout
+   policy (uniform random unless the game supplies a cheaper heuristic);
+4. scores the result for every seat with ``state.value(seat)`` (the match result if the
+   game ended, else the game's judgement of the match score: Spades weighs the score lead
+   and the bags, not the deal's points alone) and backs it up, each node keeping the value
+   of the seat whose move led to it. Partners share a value, so a partnership cooperates.
+
+Seats that act at once (a simultaneous phase) are treated one after another in seat order.
+The move played is the root child visited most often. Strength is an iteration budget per
+level, so a seeded bot plays the same moves on any machine; a time cap guards the budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from parlour.bots.base import Bot, Observation
+from parlour.engine import Action, Game, Seat, State
+
+Policy = Callable[[State, Seat, random.Random], Action]
+
+#: Iterations per move by level; games may override (their states differ in cost).
+LEVELS = {"easy": 200, "normal": 1500, "hard": 6000}
+GAME_LEVELS: dict[str, dict[str, int]] = {}
+#: Seconds a move may take at most, whatever the budget.
+TIME_CAP = {"easy": 0.1, "normal": 0.22, "hard": 2.0}
+
+
+class Node:
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+def random_policy(state: State, seat: Seat, rng: random.Random) -> Action:
+    return rng.choice(state.legal_actions(seat))
+
+
+def search(obs: Observation, rng: random.Random, iterations: int, seconds: float = math.inf,
+           policy: Policy = random_policy, exploration: float = 0.7,
+           rollout_limit: int = 1_000_000) -> dict[Action, Node]:
+    """Run ISMCTS from ``obs``; return the root's children (visits and total value).
+    A rollout ends with the round, or after ``rollout_limit`` actions (then the state's
+    ``value`` judges the position)."""
+    root = Node()
+    deadline = time.perf_counter() + seconds
+    log, sqrt = math.log, math.sqrt
+    uniform, rand = policy is random_policy, rng.random
+    for i in range(iterations):
+        if i & 15 == 15 and time.perf_counter() > deadline:
+            break
+        state = obs.sample(rng)
+        start_round = state.round
+        node = root
+        path: list[tuple[Node, Seat]] = []
+        # Selection and expansion.
+        while True:
+            to_act = state.to_act
+            if not to_act or state.round != start_round:
+                break
+            seat = to_act[0]
+            legal = state.legal_actions(seat)
+            children = node.children
+            best, best_score = -1, -1.0
+            untried = []
+            for a in legal:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                    continue
+                child.avail += 1
+                score = child.total / child.visits + exploration * sqrt(
+                    log(child.avail) / child.visits)
+                if score > best_score:
+                    best, best_score = a, score
+            if untried:
+                action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                child = children[action] = Node()
+                state.apply(action, seat)
+                path.append((child, seat))
+                break
+            node = children[best]
+            state.apply(best, seat)
+            path.append((node, seat))
+        # Rollout to the end of the round (or the limit).
+        for _ in range(rollout_limit):
+            to_act = state.to_act
+            if not to_act or state.round != start_round:
+                break
+            seat = to_act[0]
+            if uniform:
+                legal = state.legal_actions(seat)
+                state.apply(legal[int(rand() * len(legal))], seat)
+            else:
+                state.apply(policy(state, seat, rng), seat)
+        values = [state.value(s) for s in range(state.num_seats)]
+        for node, seat in path:
+            node.visits += 1
+            node.total += values[seat]
+    return root.children
+
+
+class ISMCTSBot(Bot):
+    """Searches with ISMCTS; ``level`` is ``easy``, ``normal`` or ``hard``."""
+
+    kind = "ismcts"
+    needs_sample = True
+
+    def __init__(self, game: Game, seat: Seat, seed: int, level: str = "normal",
+                 iterations: int | None = None, seconds: float | None = None,
+                 exploration: float | None = None, **params: Any) -> None:
+        super().__init__(game, seat, seed, **params)
+        if level not in LEVELS:
+            raise ValueError(f"ismcts level must be one of {', '.join(LEVELS)}, not {level!r}")
+        hooks = search_hooks(game.id)
+        self.level = level
+        self.iterations = iterations or GAME_LEVELS.get(game.id, LEVELS)[level]
+        self.seconds = TIME_CAP[level] if seconds is None else seconds
+        self.exploration = exploration or hooks.get("exploration", 0.7)
+        self.policy: Policy = hooks.get("policy", random_policy)
+        self.rollout_limit: int = hooks.get("rollout_limit", 1_000_000)
+        self.values_hook: ValuesHook | None = hooks.get("values")
+        self.values_unit: str = hooks.get("values_unit", "")
+
+    def act(self, obs: Observation) -> Action:
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        values, _ = self.analyse(obs)
+        return max(obs.legal, key=lambda a: values.get(a, -math.inf))
+
+    def analyse(self, obs: Observation) -> tuple[dict[Action, float], str]:
+        """A value per legal action and what the values mean. By default the mean
+        result of searching each move (an estimate of the chance to win, 0 to 1; the move
+        searched most is nudged to the top, since visits are the more reliable measure);
+        a game's own ``values`` hook may answer instead (Spades bids)."""
+        if self.values_hook is not None:
+            values = self.values_hook(obs, self.rng, self.level)
+            if values is not None:
+                return values, self.values_unit
+        children = search(obs, self.rng, self.iterations, self.seconds, self.policy,
+                          self.exploration, self.rollout_limit)
+        stats = {a: children[a] for a in obs.legal if a in children and children[a].visits}
+        if not stats:
+            return {a: 0.5 for a in obs.legal}, "estimated chance to win"
+        values = {a: node.total / node.visits for a, node in stats.items()}
+        most = max(stats, key=lambda a: (stats[a].visits, values[a]))
+        values[most] = max(values.values()) + 1e-9
+        return values, "estimated chance to win"
+
+
+ValuesHook = Callable[[Observation, random.Random, str], "dict[Action, float] | None"]
+
+
+def search_hooks(game_id: str) -> dict[str, Any]:
+    """A game's optional search helpers, from ``parlour.bots.<game>.SEARCH``: ``policy``
+    (a fast rollout policy on a full determinized state), ``values`` and ``values_unit``
+    (values per action worked out outside the tree, e.g. Spades bids by simulation),
+    ``exploration`` (the UCB constant, which depends on how spread the game's values are)
+    and ``rollout_limit`` (actions before a rollout stops and ``value`` judges)."""
+    import importlib
+
+    from parlour.games import module_name
+
+    try:
+        module = importlib.import_module(f"parlour.bots.{module_name(game_id)}")
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(module, "SEARCH", {}))

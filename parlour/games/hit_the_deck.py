@@ -1,0 +1,948 @@
+"""Hit the Deck: Uno-like shedding with command cards, a shout and a slap; 2 to 6 seats.
+
+The rules follow ``shared/seeds/hit-the-deck.en.md``; where the text is silent the
+decisions are written in ``docs/rules/hit-the-deck.md`` (each one tested).
+
+Seats sit clockwise 0, 1, ...; "left" is the next seat number. A whole game (rounds until
+someone's total reaches the target) is one state.
+
+Cards are *kinds* (copies of a kind are interchangeable), 38 of them:
+
+* ``0..19`` number cards, ``5 * colour + number - 1`` (colours R, Y, G, B; numbers 1..5)
+* ``20..23`` Cut the Deck and ``24..27`` Flip the Deck, one kind per colour
+* ``28..32`` Hit the Deck With a Number 1..5, ``33..36`` With a Colour R, Y, G, B
+* ``37`` Hit the Deck With a Hand
+
+Actions (343): ``0..37`` play that card (``37`` plays With a Hand *without* the shout);
+``38`` play With a Hand with the shout; ``39`` draw; ``40`` pass; ``41`` cut the draw pile
+(after a Cut the Deck); ``42`` swap the piles (after a Flip the Deck); ``43..342`` slap the
+pile, one action per 10 ms reaction-time bucket (0 ms to 2,990 ms; slower counts as the last
+bucket). Notation: ``R3``, ``B cut``, ``G flip``, ``hit 4``, ``hit Y``, ``hit hand``,
+``hit hand!`` (shouted), ``draw``, ``pass``, ``cut``, ``swap``, ``slap 350ms``.
+
+The slap after a With a Hand is a simultaneous phase: ``to_act`` holds every seat that has
+not slapped yet. A slap is kept out of ``history`` (and so out of every view and
+observation) until every seat has slapped; then the slowest draws four.
+
+The hot path (``legal_actions`` then ``apply``) works on bit masks: a hand is a list of
+counts per kind plus a mask of the kinds held, the cards a top card accepts are a mask, and
+legal actions are computed once per turn as a mask and a cached tuple.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import operator
+import random
+import re
+from collections.abc import Sequence
+from functools import cache
+from itertools import repeat
+from operator import and_, lshift, or_
+from typing import Any
+
+from parlour.engine import (
+    Action,
+    Game,
+    IllegalAction,
+    JsonDict,
+    NotationError,
+    Option,
+    OptionError,
+    Outcome,
+    Seat,
+    State,
+    check_action_range,
+    derive_seed,
+    placing_by,
+)
+
+# ----------------------------------------------------------------------------- cards
+COLOURS = "RYGB"
+COLOUR_NAMES = ("red", "yellow", "green", "blue")
+NUMBERS = (1, 2, 3, 4, 5)
+NUM_KINDS = 38
+CUT_BASE, FLIP_BASE, HIT_NUMBER_BASE, HIT_COLOUR_BASE = 20, 24, 28, 33
+HAND = 37
+
+HAND_SHOUT, DRAW, PASS, CUT, SWAP, SLAP_BASE = 38, 39, 40, 41, 42, 43
+SLAP_STEP_MS = 10
+SLAP_BUCKETS = 300
+NUM_ACTIONS = SLAP_BASE + SLAP_BUCKETS
+SHOUT = "HIT THE DECK WITH A HAND!"
+
+PLAY, DRAWN, CUTTING, SWAPPING, SLAP, OVER = range(6)
+PHASE_NAMES = ("play", "drawn", "cut", "swap", "slap", "over")
+# What a played card does: nothing more than set the top, a cut, a flip, a slap.
+PLAIN, CUTS, FLIPS, HANDS = range(4)
+
+
+def number_card(colour: int, number: int) -> int:
+    return 5 * colour + number - 1
+
+
+def colour_of(kind: int) -> int:
+    """0..3 for R, Y, G, B; -1 for the colourless Hit the Deck cards (number, hand)."""
+    if kind < CUT_BASE:
+        return kind // 5
+    if kind < FLIP_BASE:
+        return kind - CUT_BASE
+    if kind < HIT_NUMBER_BASE:
+        return kind - FLIP_BASE
+    if HIT_COLOUR_BASE <= kind < HAND:
+        return kind - HIT_COLOUR_BASE
+    return -1
+
+
+def number_of(kind: int) -> int:
+    """1..5 for number cards and With a Number cards; 0 for the rest."""
+    if kind < CUT_BASE:
+        return kind % 5 + 1
+    if HIT_NUMBER_BASE <= kind < HIT_COLOUR_BASE:
+        return kind - HIT_NUMBER_BASE + 1
+    return 0
+
+
+def is_hit(kind: int) -> bool:
+    """A Hit the Deck card (With a Number, With a Colour, With a Hand): playable on anything."""
+    return kind >= HIT_NUMBER_BASE
+
+
+def card_value(kind: int) -> int:
+    """Points for a card left in hand: a number card its number, every other card 10."""
+    return kind % 5 + 1 if kind < CUT_BASE else 10
+
+
+def _kind_text(kind: int) -> str:
+    if kind < CUT_BASE:
+        return f"{COLOURS[kind // 5]}{kind % 5 + 1}"
+    if kind < FLIP_BASE:
+        return f"{COLOURS[kind - CUT_BASE]} cut"
+    if kind < HIT_NUMBER_BASE:
+        return f"{COLOURS[kind - FLIP_BASE]} flip"
+    if kind < HIT_COLOUR_BASE:
+        return f"hit {kind - HIT_NUMBER_BASE + 1}"
+    if kind < HAND:
+        return f"hit {COLOURS[kind - HIT_COLOUR_BASE]}"
+    return "hit hand"
+
+
+def card_name(kind: int) -> str:
+    """The printed name: ``red 3``, ``blue Cut the Deck``, ``Hit the Deck With a Number 4``."""
+    if kind < CUT_BASE:
+        return f"{COLOUR_NAMES[kind // 5]} {kind % 5 + 1}"
+    if kind < FLIP_BASE:
+        return f"{COLOUR_NAMES[kind - CUT_BASE]} Cut the Deck"
+    if kind < HIT_NUMBER_BASE:
+        return f"{COLOUR_NAMES[kind - FLIP_BASE]} Flip the Deck"
+    if kind < HIT_COLOUR_BASE:
+        return f"Hit the Deck With a Number {kind - HIT_NUMBER_BASE + 1}"
+    if kind < HAND:
+        return f"Hit the Deck With a Colour ({COLOUR_NAMES[kind - HIT_COLOUR_BASE]})"
+    return "Hit the Deck With a Hand"
+
+
+CARD_TEXT = tuple(_kind_text(k) for k in range(NUM_KINDS))
+VALUE = tuple(card_value(k) for k in range(NUM_KINDS))
+_EFFECT = tuple(CUTS if CUT_BASE <= k < FLIP_BASE else FLIPS if FLIP_BASE <= k < HIT_NUMBER_BASE
+                else HANDS if k == HAND else PLAIN for k in range(NUM_KINDS))
+
+# Masks over actions 0..38: a held With a Hand may be played with or without the shout.
+KIND_BITS = (*(1 << k for k in range(HAND)), 1 << HAND | 1 << HAND_SHOUT)
+_CLEAR = tuple(~b for b in KIND_BITS)
+_KINDS_MASK = (1 << NUM_KINDS) - 1
+
+
+def _accepts(top: int, kind: int) -> bool:
+    """Whether ``kind`` may be played on ``top`` (the rule itself; tables below cache it)."""
+    if is_hit(kind) or top == HAND:
+        return True
+    colour, number = colour_of(top), number_of(top)
+    if top < CUT_BASE:  # a number card: same colour or same number
+        return colour_of(kind) == colour or number_of(kind) == number
+    if top < FLIP_BASE:  # Cut the Deck: same colour, or another Cut
+        return colour_of(kind) == colour or CUT_BASE <= kind < FLIP_BASE
+    if top < HIT_NUMBER_BASE:  # Flip the Deck: same colour, or another Flip
+        return colour_of(kind) == colour or FLIP_BASE <= kind < HIT_NUMBER_BASE
+    if top < HIT_COLOUR_BASE:  # With a Number n: a card showing n
+        return number_of(kind) == number
+    return colour_of(kind) == colour  # With a Colour c: a card of colour c
+
+
+ACCEPTS = tuple(sum(KIND_BITS[k] for k in range(NUM_KINDS) if _accepts(top, k))
+                for top in range(NUM_KINDS))
+
+
+def _chunk_table(base: int) -> list[tuple[int, ...]]:
+    table: list[tuple[int, ...]] = [()] * 8192
+    for bits in range(1, 8192):
+        top = bits.bit_length() - 1
+        table[bits] = table[bits ^ (1 << top)] + (base + top,)
+    return table
+
+
+_T0, _T1, _T2 = (_chunk_table(0), _chunk_table(13), _chunk_table(26))
+_DRAW_ONLY, _PASS_ONLY, _CUT_ONLY, _SWAP_ONLY = (DRAW,), (PASS,), (CUT,), (SWAP,)
+_DRAW_BIT, _PASS_BIT, _CUT_BIT, _SWAP_BIT = 1 << DRAW, 1 << PASS, 1 << CUT, 1 << SWAP
+SLAP_ACTIONS = tuple(range(SLAP_BASE, NUM_ACTIONS))
+_SLAP_MASK = sum(1 << a for a in SLAP_ACTIONS)
+
+
+def cards_of_mask(mask: int) -> tuple[int, ...]:
+    """The play actions in a mask over actions 0..38, lowest first."""
+    return _T0[mask & 0x1FFF] + _T1[mask >> 13 & 0x1FFF] + _T2[mask >> 26]
+
+
+def slap_action(ms: float) -> Action:
+    """The slap action for a reaction time in milliseconds (clamped to the bucket range)."""
+    bucket = int(max(0.0, ms)) // SLAP_STEP_MS
+    return SLAP_BASE + min(bucket, SLAP_BUCKETS - 1)
+
+
+def slap_ms(action: Action) -> int:
+    return (action - SLAP_BASE) * SLAP_STEP_MS
+
+
+def keyed_shuffle(cards: Sequence[int], key: bytes) -> list[int]:
+    """A uniform shuffle keyed by ``key``: the cards (kinds, below 64) sorted by 32-bit
+    SHAKE-128 keys (as Spades deals), several times cheaper than seeding a Mersenne Twister
+    per shuffle. Each key and its card share one int, so the sort compares plain ints."""
+    n = len(cards)
+    if n < 2:
+        return list(cards)
+    keys = memoryview(hashlib.shake_128(key).digest(4 * n)).cast("I").tolist()
+    # (key << 6 | card) for each card, sorted, then the card back out of the low 6 bits.
+    return list(map(and_, sorted(map(or_, map(lshift, keys, repeat(6)), cards)), repeat(63)))
+
+
+COMPOSITION = ("copies", "cuts", "flips", "hit_numbers", "hit_colours", "hit_hands")
+
+
+def build_deck(options: dict[str, Any]) -> list[int]:
+    """The deck as a sorted list of kinds, from the composition options."""
+    return list(_build_deck(tuple(options[name] for name in COMPOSITION)))
+
+
+@cache
+def _build_deck(composition: tuple[int, ...]) -> tuple[int, ...]:
+    options = dict(zip(COMPOSITION, composition, strict=True))
+    deck: list[int] = []
+    for colour in range(4):
+        for number in NUMBERS:
+            deck += [number_card(colour, number)] * options["copies"]
+        deck += [CUT_BASE + colour] * options["cuts"]
+        deck += [FLIP_BASE + colour] * options["flips"]
+        deck += [HIT_COLOUR_BASE + colour] * options["hit_colours"]
+    for number in NUMBERS:
+        deck += [HIT_NUMBER_BASE + number - 1] * options["hit_numbers"]
+    deck += [HAND] * options["hit_hands"]
+    return tuple(sorted(deck))
+
+
+# ----------------------------------------------------------------------------- notation
+ACTION_TEXT = (*CARD_TEXT, "hit hand!", "draw", "pass", "cut", "swap",
+               *(f"slap {slap_ms(a)}ms" for a in SLAP_ACTIONS))
+_PARSE: dict[str, int] = {}
+for _k in range(NUM_KINDS):
+    _PARSE[CARD_TEXT[_k].lower()] = _k
+for _c, (_letter, _name) in enumerate(zip(COLOURS.lower(), COLOUR_NAMES, strict=True)):
+    for _n in NUMBERS:
+        _PARSE[f"{_name} {_n}"] = _PARSE[f"{_name}{_n}"] = number_card(_c, _n)
+        _PARSE[f"{_n}{_letter}"] = number_card(_c, _n)
+    for _base, _word in ((CUT_BASE, "cut"), (FLIP_BASE, "flip")):
+        for _col in (_letter, _name):
+            _PARSE[f"{_col} {_word}"] = _PARSE[f"{_col}{_word}"] = _base + _c
+            _PARSE[f"{_word} {_col}"] = _base + _c
+    _PARSE[f"hit {_name}"] = _PARSE[f"hit{_letter}"] = HIT_COLOUR_BASE + _c
+for _n in NUMBERS:
+    _PARSE[f"hit{_n}"] = HIT_NUMBER_BASE + _n - 1
+_PARSE.update({
+    "hit hand!": HAND_SHOUT, "hit hand shout": HAND_SHOUT, "hand!": HAND_SHOUT,
+    "hand": HAND, "hithand": HAND,
+    "draw": DRAW, "pass": PASS, "cut": CUT, "cut the deck": CUT,
+    "swap": SWAP, "swap piles": SWAP, "swap the piles": SWAP,
+})
+_SLAP_RE = re.compile(r"^slap\s*(\d+)\s*(ms)?\+?$")
+_SHOUT_WORDS = "hit the deck with a hand"
+
+
+def is_shout(text: str) -> bool:
+    """Whether ``text`` is the shout: the phrase (any case, punctuation optional)."""
+    words = re.sub(r"[^a-z ]", " ", text.lower()).split()
+    return " ".join(words) == _SHOUT_WORDS
+
+
+# ----------------------------------------------------------------------------- game
+class HitTheDeckGame(Game):
+    id = "hit-the-deck"
+    name = "Hit the Deck"
+    min_seats = 2
+    max_seats = 6
+    default_seats = 4
+    num_actions = NUM_ACTIONS
+    options = (
+        Option("target", int, 100, "a total that ends the game: whoever reaches it loses, "
+               "the lowest total wins", minimum=1),
+        Option("hand_size", int, 7, "cards dealt to each player", minimum=1, maximum=15),
+        Option("copies", int, 4, "number cards of each number 1-5 in each colour",
+               minimum=0, maximum=8),
+        Option("cuts", int, 2, "Cut the Deck cards in each colour", minimum=0, maximum=8),
+        Option("flips", int, 1, "Flip the Deck cards in each colour", minimum=0, maximum=8),
+        Option("hit_numbers", int, 2, "Hit the Deck With a Number cards for each number 1-5",
+               minimum=0, maximum=8),
+        Option("hit_colours", int, 1, "Hit the Deck With a Colour cards for each colour",
+               minimum=0, maximum=8),
+        Option("hit_hands", int, 4, "Hit the Deck With a Hand cards", minimum=0, maximum=16),
+        Option("max_turns", int, 2000, "a safety stop: a round reaching this many actions "
+               "ends as if blocked (everyone scores the cards in hand)", minimum=20),
+        Option("max_rounds", int, 100, "a safety stop: after this many rounds the game ends "
+               "and the lowest total wins", minimum=1),
+    )
+
+    def _new(self, seed: int, seats: int, options: dict[str, Any]) -> HitTheDeckState:
+        deck = build_deck(options)
+        need = seats * options["hand_size"] + 2
+        if len(deck) < need:
+            raise OptionError(f"a deck of {len(deck)} cards is too small to deal "
+                              f"{options['hand_size']} cards to {seats} players "
+                              f"(at least {need} are needed)")
+        if all(k == HAND for k in deck):
+            raise OptionError("the deck needs at least one card that is not a With a Hand")
+        return HitTheDeckState(self, seed, seats, options, deck)
+
+    def action_text(self, action: Action) -> str:
+        if type(action) is int and 0 <= action < NUM_ACTIONS:
+            return ACTION_TEXT[action]
+        raise NotationError(f"unknown Hit the Deck action {action!r}")
+
+    def parse_action(self, text: str) -> Action:
+        t = " ".join(str(text).strip().lower().split())
+        action = _PARSE.get(t)
+        if action is not None:
+            return action
+        if is_shout(t):
+            return HAND_SHOUT
+        m = _SLAP_RE.match(t)
+        if m:
+            return slap_action(int(m[1]))
+        raise NotationError(
+            f"not a Hit the Deck action: {text!r} (expected a card like R3, 'B cut', "
+            f"'G flip', 'hit 4', 'hit Y', 'hit hand' or 'hit hand!' (with the shout), or "
+            f"draw, pass, cut, swap, or a slap like 'slap 350ms')")
+
+
+GAME = HitTheDeckGame()
+_TO_ACT = tuple(tuple((s,) for s in range(n)) for n in range(7))
+
+
+class HitTheDeckState(State):
+    """A game of Hit the Deck. Public attributes are for reading; change it with ``apply``.
+
+    Piles are lists of kinds with the top card last: ``draw[-1]`` is drawn next and
+    ``discard[-1]`` is the top of the discard pile (also kept in ``top``).
+    """
+
+    __slots__ = (
+        "_counts",
+        "_deck",
+        "_events",
+        "_legal",
+        "_legal_mask",
+        "_max_turns",
+        "_moves",
+        "_outcome",
+        "_passes",
+        "_past",
+        "_present",
+        "_rand",
+        "_seats",
+        "_slap_order",
+        "_slap_times",
+        "_to_act",
+        "_unseen",
+        "dealer",
+        "direction",
+        "discard",
+        "draw",
+        "game",
+        "last_flip",
+        "last_slap",
+        "num_seats",
+        "options",
+        "phase",
+        "round",
+        "rounds",
+        "scores",
+        "seed",
+        "shouted",
+        "sizes",
+        "slapper",
+        "top",
+        "turn",
+    )
+
+    def __init__(self, game: HitTheDeckGame, seed: int, seats: int, options: dict[str, Any],
+                 deck: list[int]) -> None:
+        self.game = game
+        self.seed = seed
+        self.num_seats = seats
+        self.options = options
+        self._deck = deck
+        self._max_turns = options["max_turns"]
+        self._seats = _TO_ACT[seats]  # (seat,) for each seat
+        self._past: tuple[tuple[tuple[Seat, Action], ...], ...] = ()
+        self.scores = [0] * seats
+        self.rounds: list[JsonDict] = []  # one summary per finished round
+        self._outcome: Outcome | None = None
+        self.last_slap: JsonDict | None = None
+        self.round = 0
+        self._start_round()
+
+    # ------------------------------------------------------------------ randomness
+    def _below(self, event: str, n: int) -> int:
+        """A number in ``0..n-1`` for the next random event of this round, keyed by the
+        seed, the round and a counter of the round's random events."""
+        self._rand += 1
+        return derive_seed(self.seed, event, self.round, self._rand) % n
+
+    def _shuffle(self, cards: list[int], event: str) -> list[int]:
+        """``cards`` in an order keyed by the seed, the round and the event counter."""
+        self._rand += 1
+        return keyed_shuffle(cards, b"%d:%s:%d:%d" % (self.seed, event.encode(), self.round,
+                                                      self._rand))
+
+    # ------------------------------------------------------------------ dealing
+    def _start_round(self) -> None:
+        self.round += 1
+        n = self.num_seats
+        self.dealer = dealer = (n - 1 + self.round - 1) % n
+        self.direction = 1
+        self._rand = 0
+        deck = self._shuffle(self._deck, "deal")
+        size = self.options["hand_size"]
+        self._counts = counts = [[0] * NUM_KINDS for _ in range(n)]
+        self._present = present = [0] * n
+        for s in range(n):
+            c = counts[s]
+            for k in deck[s * size:(s + 1) * size]:
+                c[k] += 1
+                present[s] |= KIND_BITS[k]
+        self.sizes = [size] * n
+        self.draw = draw = deck[n * size:]
+        self.discard = [draw.pop()]
+        self._moves: list[tuple[Seat, Action]] = []
+        self._events: list[JsonDict] = []
+        self._unseen = 0
+        self._passes = 0
+        self.last_flip = False
+        self.slapper = -1
+        self.shouted = False
+        self._slap_times: list[int] = []
+        self._slap_order: list[tuple[Seat, Action]] = []
+        first = self.discard[-1]
+        if first == HAND and any(k != HAND for k in draw):
+            while first == HAND:
+                self._events.append({"type": "reburied", "card": CARD_TEXT[HAND]})
+                draw.insert(self._below("rebury", len(draw)), HAND)  # anywhere but the top
+                first = draw.pop()
+            self.discard[-1] = first
+        self.top = first
+        self._events.append({"type": "first", "card": CARD_TEXT[first]})
+        self._expose((dealer + 1) % n)
+
+    # ------------------------------------------------------------------ turns
+    def _expose(self, seat: Seat) -> None:
+        """The top card was put down without being played (turned first, or cut): its
+        command acts on ``seat``."""
+        effect = _EFFECT[self.top]
+        if effect == CUTS:
+            self._forced(seat, CUTTING)
+        elif effect == FLIPS:
+            self._forced(seat, SWAPPING)
+        else:
+            self._turn(seat)
+
+    def _forced(self, seat: Seat, phase: int) -> None:
+        self.phase = phase
+        self.turn = seat
+        self._to_act = self._seats[seat]
+        if phase == CUTTING:
+            self._legal, self._legal_mask = _CUT_ONLY, _CUT_BIT
+        else:
+            self._legal, self._legal_mask = _SWAP_ONLY, _SWAP_BIT
+
+    def _turn(self, seat: Seat) -> None:
+        """``seat`` plays on the top card."""
+        if len(self._moves) >= self._max_turns:
+            self._end_round(None)
+            return
+        self.phase = PLAY
+        self.turn = seat
+        self._to_act = self._seats[seat]
+        mask = self._present[seat] & ACCEPTS[self.top]
+        if mask:
+            self._legal_mask = mask
+            self._legal = _T0[mask & 0x1FFF] + _T1[mask >> 13 & 0x1FFF] + _T2[mask >> 26]
+        elif self.draw or len(self.discard) > 1:
+            self._legal, self._legal_mask = _DRAW_ONLY, _DRAW_BIT
+        else:
+            self._legal, self._legal_mask = _PASS_ONLY, _PASS_BIT
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def to_act(self) -> tuple[Seat, ...]:
+        return self._to_act
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def history(self) -> list[tuple[Seat, Action]]:
+        """Every action so far; slaps join it only once every seat has slapped."""
+        return [m for r in self._past for m in r] + self._moves
+
+    def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
+        if seat is None or seat == self.turn:
+            return self._legal
+        if self.phase == SLAP and seat in self._to_act:
+            return SLAP_ACTIONS
+        return ()
+
+    def apply(self, action: Action, seat: Seat | None = None) -> None:
+        turn = self.turn
+        if (seat is not None and seat != turn) or turn < 0 or type(action) is not int \
+                or action < 0:
+            self._apply_other(action, seat)
+            return
+        if not self._legal_mask >> action & 1:
+            raise IllegalAction(self._why_illegal(action, turn))
+        self._moves.append((turn, action))
+        if action <= HAND_SHOUT:
+            self._play(turn, action)
+        elif action == DRAW:
+            self._draw(turn)
+        elif action == PASS:
+            self._pass(turn)
+        elif action == CUT:
+            self._cut(turn)
+        else:
+            self._swap(turn)
+
+    def _apply_other(self, action: Action, seat: Seat | None) -> None:
+        """Slaps, and every action that is refused."""
+        seat = self.acting_seat(seat)  # raises when seat may not act
+        if self.phase != SLAP:
+            raise IllegalAction(self._why_illegal(action, seat))
+        if type(action) is not int or not SLAP_BASE <= action < NUM_ACTIONS:
+            raise IllegalAction(self._why_illegal(action, seat))
+        self._slap_times[seat] = action - SLAP_BASE
+        self._slap_order.append((seat, action))
+        self._to_act = tuple(s for s in self._to_act if s != seat)
+        if not self._to_act:
+            self._resolve_slap()
+
+    # ------------------------------------------------------------------ playing
+    def _play(self, turn: Seat, action: Action) -> None:
+        kind = HAND if action == HAND_SHOUT else action
+        counts = self._counts[turn]
+        left = counts[kind] - 1
+        counts[kind] = left
+        if not left:
+            self._present[turn] &= _CLEAR[kind]
+        size = self.sizes[turn] - 1
+        self.sizes[turn] = size
+        self._passes = 0
+        if not size:  # going out ends the round before the card's instruction
+            self.discard.append(kind)
+            self.top = kind
+            self._end_round(turn)
+            return
+        effect = _EFFECT[kind]
+        nxt = (turn + self.direction) % self.num_seats
+        if effect == PLAIN:
+            self.discard.append(kind)
+            self.top = kind
+            self.last_flip = False
+            self._turn(nxt)
+        elif effect == CUTS:
+            self.discard.append(kind)
+            self.top = kind
+            self.last_flip = False
+            self._forced(nxt, CUTTING)
+        elif effect == FLIPS:
+            if self.last_flip:  # the second Flip in a row goes back into the draw pile
+                draw = self.draw
+                draw.insert(self._below("flip back", len(draw) + 1), kind)
+                self._events.append({"type": "flip back", "seat": turn})
+                self._turn(nxt)
+            else:
+                self.discard.append(kind)
+                self.top = kind
+                self.last_flip = True
+                self._forced(nxt, SWAPPING)
+        else:
+            self.discard.append(kind)
+            self.top = kind
+            self.last_flip = False
+            self._start_slap(turn, action == HAND_SHOUT)
+
+    def _take(self) -> int:
+        """The top card of the draw pile (refilled from the discards first if empty), or
+        -1 when there is no card to take."""
+        draw = self.draw
+        if not draw:
+            if len(self.discard) < 2:
+                return -1
+            self._reshuffle()
+            draw = self.draw
+        return draw.pop()
+
+    def _reshuffle(self) -> None:
+        """The discards except the top, shuffled, become the draw pile."""
+        cards = self.discard
+        top = cards.pop()
+        self.draw = cards = self._shuffle(cards, "reshuffle")
+        self.discard = [top]
+        self._unseen = 0
+        self._events.append({"type": "reshuffle", "cards": len(cards)})
+
+    def _give(self, seat: Seat, count: int) -> int:
+        """``seat`` draws up to ``count`` cards; returns how many there were."""
+        counts, drawn = self._counts[seat], 0
+        for _ in range(count):
+            card = self._take()
+            if card < 0:
+                break
+            counts[card] += 1
+            self._present[seat] |= KIND_BITS[card]
+            drawn += 1
+        self.sizes[seat] += drawn
+        return drawn
+
+    def _draw(self, turn: Seat) -> None:
+        card = self._take()  # legal only when a card can be taken
+        self._counts[turn][card] += 1
+        present = self._present[turn] | KIND_BITS[card]
+        self._present[turn] = present
+        self.sizes[turn] += 1
+        self._passes = 0
+        self.phase = DRAWN
+        mask = present & ACCEPTS[self.top]  # only the card just drawn can fit
+        self._legal_mask = mask | _PASS_BIT
+        self._legal = _T0[mask & 0x1FFF] + _T1[mask >> 13 & 0x1FFF] + _T2[mask >> 26] \
+            + _PASS_ONLY
+
+    def _pass(self, turn: Seat) -> None:
+        if self.phase == PLAY:  # nothing to play and nothing to draw
+            self._passes += 1
+            if self._passes >= self.num_seats:
+                self._events.append({"type": "blocked"})
+                self._end_round(None)
+                return
+        self._turn((turn + self.direction) % self.num_seats)
+
+    def _cut(self, turn: Seat) -> None:
+        """``turn`` lifts about half the draw pile; the middle card of the lifted half goes
+        face up on the discard pile. That is their turn."""
+        nxt = (turn + self.direction) % self.num_seats
+        if not self.draw and len(self.discard) > 1:
+            self._reshuffle()
+        draw = self.draw
+        n = len(draw)
+        if not n:
+            self._events.append({"type": "cut", "seat": turn, "card": None})
+            self._turn(nxt)
+            return
+        low = max(1, -(-n // 3))
+        lifted = low + self._below("cut", max(1, 2 * n // 3) - low + 1)
+        card = draw.pop(n - (lifted + 1) // 2)
+        self.discard.append(card)
+        self.top = card
+        self._events.append({"type": "cut", "seat": turn, "card": CARD_TEXT[card],
+                             "lifted": lifted})
+        self._expose(nxt)
+
+    def _swap(self, turn: Seat) -> None:
+        """``turn`` turns the draw pile face up as the discard pile and the discard pile
+        face down as the draw pile; the direction of play reverses."""
+        if not self.draw and len(self.discard) > 1:
+            self._reshuffle()
+        self.direction = -self.direction
+        if self.draw:
+            draw, discard = self.discard[::-1], self.draw[::-1]
+            buried = 0
+            while _EFFECT[discard[-1]] == FLIPS and len(discard) > 1:
+                draw.insert(self._below("bury", len(draw) + 1), discard.pop())
+                buried += 1
+            self.draw, self.discard = draw, discard
+            self.top = discard[-1]
+            self._unseen = len(discard) - 1
+            self._events.append({"type": "swap", "seat": turn, "card": CARD_TEXT[self.top],
+                                 "buried": buried})
+        else:
+            self._events.append({"type": "swap", "seat": turn, "card": None, "buried": 0})
+        self._turn((turn + self.direction) % self.num_seats)
+
+    # ------------------------------------------------------------------ the slap
+    def _start_slap(self, player: Seat, shouted: bool) -> None:
+        self.slapper = player
+        self.shouted = shouted
+        if not shouted:
+            got = self._give(player, 4)
+            self._events.append({"type": "penalty", "seat": player, "why": "no shout",
+                                 "cards": got})
+        self.phase = SLAP
+        self.turn = -1
+        self._slap_times = [-1] * self.num_seats
+        self._slap_order = []
+        self._to_act = tuple(range(self.num_seats))
+        self._legal, self._legal_mask = SLAP_ACTIONS, _SLAP_MASK
+
+    def _resolve_slap(self) -> None:
+        times = self._slap_times
+        worst = max(times)
+        slowest = [s for s, t in enumerate(times) if t == worst]
+        loser = slowest[0] if len(slowest) == 1 else slowest[self._below("slap tie",
+                                                                         len(slowest))]
+        self._moves.extend(self._slap_order)
+        self._slap_order = []
+        got = self._give(loser, 4)
+        self.last_slap = {"round": self.round, "player": self.slapper, "shouted": self.shouted,
+                          "ms": [t * SLAP_STEP_MS for t in times], "slowest": loser,
+                          "tied": slowest if len(slowest) > 1 else [], "cards": got}
+        self._events.append({"type": "slap", **self.last_slap})
+        self._turn((self.slapper + self.direction) % self.num_seats)
+
+    # ------------------------------------------------------------------ scoring
+    def hand_points(self, seat: Seat) -> int:
+        return sum(map(operator.mul, self._counts[seat], VALUE))
+
+    def _end_round(self, out: Seat | None) -> None:
+        n = self.num_seats
+        points = [0 if s == out else self.hand_points(s) for s in range(n)]
+        for s in range(n):
+            self.scores[s] += points[s]
+        self.rounds.append({"round": self.round, "dealer": self.dealer, "out": out,
+                            "blocked": out is None, "points": points,
+                            "scores": list(self.scores)})
+        self._events.append({"type": "out" if out is not None else "round over",
+                             "seat": out, "points": points})
+        self._past += (tuple(self._moves),)
+        self._moves = []
+        if max(self.scores) >= self.options["target"] or \
+                self.round >= self.options["max_rounds"]:
+            self._outcome = Outcome(tuple(self.scores),
+                                    placing_by(self.scores, higher_is_better=False))
+            self.phase = OVER
+            self.turn = -1
+            self._to_act = ()
+            self._legal, self._legal_mask = (), 0
+            return
+        self._start_round()
+
+    # ------------------------------------------------------------------ explanations
+    def _why_illegal(self, action: object, seat: Seat) -> str:
+        try:
+            check_action_range(self.game, action)
+        except IllegalAction as err:
+            return str(err)
+        assert isinstance(action, int)
+        text = self.game.action_text(action)
+        phase = self.phase
+        if phase == OVER:
+            return "the game is over"
+        if phase == SLAP:
+            return f"everyone slaps the pile now: {text} is not a slap"
+        if action >= SLAP_BASE:
+            return "no slapping now: the slap follows a Hit the Deck With a Hand"
+        if phase == CUTTING:
+            return f"you must cut the deck first (a Cut the Deck is on the pile), not {text}"
+        if phase == SWAPPING:
+            return f"you must swap the piles first (a Flip the Deck is on the pile), not {text}"
+        if action == CUT:
+            return "there is nothing to cut: cut only when a Cut the Deck calls for it"
+        if action == SWAP:
+            return "there is nothing to swap: swap only when a Flip the Deck calls for it"
+        if action == DRAW:
+            if phase == DRAWN:
+                return "you have drawn already: play the card you drew, or pass"
+            if self._legal == _PASS_ONLY:
+                return "the draw pile is empty and nothing can be reshuffled: pass"
+            return "you may draw only when no card in your hand can be played"
+        if action == PASS:
+            return "you may pass only after drawing, or when there is nothing to draw"
+        kind = HAND if action == HAND_SHOUT else action
+        if not self._counts[seat][kind]:
+            return f"you do not hold {CARD_TEXT[kind]}"
+        if phase == DRAWN:
+            return "after drawing you may play only the card you drew (if it fits), or pass"
+        top = self.top
+        if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
+            return (f"{CARD_TEXT[kind]} does not fit: Hit the Deck With a Number calls for a "
+                    f"{number_of(top)} (or a Hit the Deck card)")
+        if HIT_COLOUR_BASE <= top < HAND:
+            return (f"{CARD_TEXT[kind]} does not fit: Hit the Deck With a Colour calls for "
+                    f"{COLOUR_NAMES[colour_of(top)]} (or a Hit the Deck card)")
+        return f"{CARD_TEXT[kind]} does not match {CARD_TEXT[top]} in colour or number"
+
+    # ------------------------------------------------------------------ views
+    def hand(self, seat: Seat) -> list[int]:
+        """The kinds in ``seat``'s hand, one entry per card, sorted (the truth: not for bots)."""
+        counts, out = self._counts[seat], []
+        for k in cards_of_mask(self._present[seat] & _KINDS_MASK):
+            out += [k] * counts[k]
+        return out
+
+    def obligation(self) -> str | None:
+        """What the top card demands beyond matching: ``number 3``, ``colour R``, ``any``."""
+        top = self.top
+        if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
+            return f"number {number_of(top)}"
+        if HIT_COLOUR_BASE <= top < HAND:
+            return f"colour {COLOURS[colour_of(top)]}"
+        if top == HAND:
+            return "any"
+        return None
+
+    def plays(self) -> list[tuple[Seat, int]]:
+        """The cards played this round, in order (a With a Hand shouted shows as 38)."""
+        return [(s, a) for s, a in self._moves if a <= HAND_SHOUT]
+
+    def view(self, seat: Seat | None) -> JsonDict:
+        n = self.num_seats
+        if seat is not None and not (type(seat) is int and 0 <= seat < n):
+            raise ValueError(f"there is no seat {seat!r} in this game of Hit the Deck")
+        slap = None
+        if self.phase == SLAP:
+            mine = None
+            if seat is not None and self._slap_times[seat] >= 0:
+                mine = self._slap_times[seat] * SLAP_STEP_MS
+            slap = {"player": self.slapper, "shouted": self.shouted,
+                    "waiting": list(self._to_act), "mine": mine}
+        legal = self.legal_actions(seat) if seat is not None else ()
+        text = CARD_TEXT
+        action_text = ACTION_TEXT
+        return {
+            "game": "hit-the-deck",
+            "seat": seat,
+            "seats": n,
+            "options": dict(self.options),
+            "round": self.round,
+            "dealer": self.dealer,
+            "direction": "left" if self.direction == 1 else "right",
+            "phase": PHASE_NAMES[self.phase],
+            "turn": self.turn if self.turn >= 0 else None,
+            "to_act": list(self._to_act),
+            "hand": None if seat is None else [text[k] for k in self.hand(seat)],
+            "hand_sizes": list(self.sizes),
+            "top": text[self.top],
+            "obligation": self.obligation(),
+            "draw_size": len(self.draw),
+            "discard_size": len(self.discard),
+            "last_flip": self.last_flip,
+            "played": [[s, action_text[a]] for s, a in self._moves if a <= HAND_SHOUT],
+            "events": [dict(e) for e in self._events],
+            "slap": slap,
+            "last_slap": None if self.last_slap is None else dict(self.last_slap),
+            "scores": list(self.scores),
+            "rounds": [dict(r) for r in self.rounds],
+            "legal": [action_text[a] for a in legal],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    # ------------------------------------------------------------------ search support
+    def clone(self) -> HitTheDeckState:
+        new = object.__new__(HitTheDeckState)
+        new.game = self.game
+        new.seed = self.seed
+        new.num_seats = self.num_seats
+        new.options = self.options
+        new._deck = self._deck
+        new._max_turns = self._max_turns
+        new._seats = self._seats
+        new._past = self._past
+        new._moves = self._moves.copy()
+        new._events = self._events.copy()  # entries are never mutated once appended
+        new.scores = self.scores.copy()
+        new.rounds = self.rounds.copy()
+        new._outcome = self._outcome
+        new.last_slap = self.last_slap
+        new.round = self.round
+        new.dealer = self.dealer
+        new.direction = self.direction
+        new._rand = self._rand
+        new._counts = [c.copy() for c in self._counts]
+        new._present = self._present.copy()
+        new.sizes = self.sizes.copy()
+        new.draw = self.draw.copy()
+        new.discard = self.discard.copy()
+        new.top = self.top
+        new._unseen = self._unseen
+        new._passes = self._passes
+        new.last_flip = self.last_flip
+        new.slapper = self.slapper
+        new.shouted = self.shouted
+        new._slap_times = self._slap_times.copy()
+        new._slap_order = self._slap_order.copy()
+        new.phase = self.phase
+        new.turn = self.turn
+        new._to_act = self._to_act
+        new._legal = self._legal
+        new._legal_mask = self._legal_mask
+        return new
+
+    def determinize(self, seat: Seat | None, rng: random.Random) -> HitTheDeckState:
+        """Other hands, the draw pile and the discards no one has seen (those turned up by a
+        swap, under the top) are redealt at random; pending slaps of other seats get random
+        times; future shuffles are reseeded."""
+        new = self.clone()
+        new.seed = rng.getrandbits(63)
+        if self.phase == OVER:
+            return new
+        n = self.num_seats
+        hidden = [s for s in range(n) if s != seat]
+        pool = [k for s in hidden for k in self.hand(s)] + self.draw \
+            + self.discard[:self._unseen]
+        pool.sort()
+        rng.shuffle(pool)
+        at = 0
+        for s in hidden:
+            size = self.sizes[s]
+            counts = [0] * NUM_KINDS
+            present = 0
+            for k in pool[at:at + size]:
+                counts[k] += 1
+                present |= KIND_BITS[k]
+            new._counts[s], new._present[s] = counts, present
+            at += size
+        new.draw = pool[at:at + len(self.draw)]
+        at += len(self.draw)
+        new.discard = pool[at:] + self.discard[self._unseen:]
+        if self.phase == SLAP:
+            for i, (s, _) in enumerate(new._slap_order):
+                if s != seat:
+                    bucket = rng.randrange(SLAP_BUCKETS)
+                    new._slap_times[s] = bucket
+                    new._slap_order[i] = (s, SLAP_BASE + bucket)
+        elif self.phase in (PLAY, DRAWN) and self.turn != seat:
+            new._refresh_legal()
+        return new
+
+    def _refresh_legal(self) -> None:
+        """Recompute the legal actions of the seat to play (after its hand was redealt)."""
+        mask = self._present[self.turn] & ACCEPTS[self.top]
+        if self.phase == DRAWN:
+            self._legal_mask = mask | _PASS_BIT
+            self._legal = cards_of_mask(mask) + _PASS_ONLY
+        elif mask:
+            self._legal_mask, self._legal = mask, cards_of_mask(mask)
+        elif self.draw or len(self.discard) > 1:
+            self._legal, self._legal_mask = _DRAW_ONLY, _DRAW_BIT
+        else:
+            self._legal, self._legal_mask = _PASS_ONLY, _PASS_BIT
+
+    def __repr__(self) -> str:
+        return (f"<HitTheDeckState seed={self.seed} round={self.round} "
+                f"phase={PHASE_NAMES[self.phase]} scores={self.scores}>")
+

@@ -1,0 +1,628 @@
+"""Spite & Malice: two-player competitive patience, a match of rounds to 50 points.
+
+The rules follow ``shared/seeds/spite-and-malice.en.md``; where the text is silent the
+decisions are written (with reasons) in ``docs/rules/spite-and-malice.md``.
+
+Cards are *faces*: ``0..51`` as in :mod:`parlour.cards`, and :data:`JOKER` (52). The two
+decks hold two copies of every face, which are indistinguishable, so the whole game is
+played on faces (a pile or hand is a list of faces). For building, an ace counts 1, two to
+queen 2..12, and a king (or joker) is wild (:data:`WILD`).
+
+Actions (60), positional, with a short notation:
+
+* ``h<i>>c<j>`` (``0..19``): the card in hand slot ``i`` (1-5) onto centre pile ``j`` (1-4);
+* ``p>c<j>`` (``20..23``): the top of one's payoff pile onto centre pile ``j``;
+* ``s<k>>c<j>`` (``24..39``): the top of one's side pile ``k`` (1-4) onto centre pile ``j``;
+* ``h<i>>s<k>`` (``40..59``): the card in hand slot ``i`` onto one's side pile ``k``; this
+  ends the turn.
+
+A hand has five fixed *slots*. A card keeps its slot until it is played; drawn cards fill
+the empty slots lowest first. Slots are not sorted: a sorted hand would make an action like
+``h1>c2`` tell the opponent that every other card in the hand ranks at least as high as the
+card just shown, and a public action must not carry hidden information.
+
+Drawing is not an action: the player about to act always holds at least one card, because
+the turn starts by drawing to five, an emptied hand is refilled at once, and a round ends
+(drawn) when the stock cannot supply a card that is owed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from itertools import combinations
+from typing import Any
+
+from parlour.cards import ACE, KING, card_text, parse_card
+from parlour.engine import (
+    Action,
+    Game,
+    IllegalAction,
+    JsonDict,
+    NotationError,
+    Option,
+    Outcome,
+    Seat,
+    State,
+    check_action_range,
+    derive_rng,
+    placing_by,
+)
+
+JOKER = 52
+EMPTY = -1
+WILD = 13
+HAND_SIZE = 5
+SIDE_PILES = 4
+MAX_CENTRE = 4
+COMPLETE = 12  # a centre pile is complete at the queen: twelve cards
+
+HAND_TO_CENTRE = 0  # + slot * 4 + pile
+PAYOFF_TO_CENTRE = 20  # + pile
+SIDE_TO_CENTRE = 24  # + side * 4 + pile
+HAND_TO_SIDE = 40  # + slot * 4 + side
+NUM_ACTIONS = 60
+
+PLAYING, OVER = 0, 1
+SEAT_NAMES = ("South", "North")
+RANK_TEXT = ("-", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+JOKER_TEXT = "Joker"
+
+
+def _value(face: int) -> int:
+    if face == JOKER or face % 13 == KING:
+        return WILD
+    if face % 13 == ACE:
+        return 1
+    return face % 13 + 2
+
+
+#: Building value of each face: 1 (ace) .. 12 (queen), or WILD.
+VALUE: tuple[int, ...] = tuple(_value(f) for f in range(JOKER + 1))
+#: Order used to pick the first player: ace low .. queen, king, joker highest.
+TOP_ORDER: tuple[int, ...] = tuple(14 if f == JOKER else 13 if VALUE[f] == WILD else VALUE[f]
+                                   for f in range(JOKER + 1))
+_FACE_TEXT = (*(card_text(f) for f in range(52)), JOKER_TEXT)
+
+
+def face_text(face: int) -> str:
+    return _FACE_TEXT[face]
+
+
+def parse_face(text: str) -> int:
+    """``7H``, ``QS``, ``Joker``; a ``ValueError`` naming the problem otherwise."""
+    if text.strip().lower() in ("joker", "jkr", "jo"):
+        return JOKER
+    return parse_card(text)
+
+
+def new_deck(jokers: int) -> list[int]:
+    """Two standard decks (two of each face) and ``jokers`` jokers, in face order."""
+    return [f for f in range(52) for _ in (0, 1)] + [JOKER] * jokers
+
+
+# --------------------------------------------------------------------------- actions
+def hand_to_centre(slot: int, pile: int) -> Action:
+    """Action for hand slot ``slot`` (0-4) onto centre pile ``pile`` (0-3)."""
+    return HAND_TO_CENTRE + slot * 4 + pile
+
+
+def payoff_to_centre(pile: int) -> Action:
+    return PAYOFF_TO_CENTRE + pile
+
+
+def side_to_centre(side: int, pile: int) -> Action:
+    return SIDE_TO_CENTRE + side * 4 + pile
+
+
+def hand_to_side(slot: int, side: int) -> Action:
+    return HAND_TO_SIDE + slot * 4 + side
+
+
+def decode(action: Action) -> tuple[str, int, int]:
+    """``(kind, source, target)``: kind ``"hc"``, ``"pc"``, ``"sc"`` or ``"hs"``, and the
+    0-based source (hand slot, side pile; 0 for the payoff) and target index."""
+    if action < PAYOFF_TO_CENTRE:
+        return "hc", action // 4, action % 4
+    if action < SIDE_TO_CENTRE:
+        return "pc", 0, action - PAYOFF_TO_CENTRE
+    if action < HAND_TO_SIDE:
+        a = action - SIDE_TO_CENTRE
+        return "sc", a // 4, a % 4
+    a = action - HAND_TO_SIDE
+    return "hs", a // 4, a % 4
+
+
+_DECODED = tuple(decode(a) for a in range(NUM_ACTIONS))
+_TEXT = tuple(
+    f"h{s + 1}>c{t + 1}" if k == "hc" else f"p>c{t + 1}" if k == "pc"
+    else f"s{s + 1}>c{t + 1}" if k == "sc" else f"h{s + 1}>s{t + 1}"
+    for k, s, t in _DECODED)
+_PARSE = {t: a for a, t in enumerate(_TEXT)}
+
+
+def _index_by_piles(base: int) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """For every set of centre piles (a tuple of indices), the actions ``base + pile``."""
+    return {c: tuple(base + j for j in c) for n in range(MAX_CENTRE + 1)
+            for c in combinations(range(MAX_CENTRE), n)}
+
+
+_HC = tuple(_index_by_piles(HAND_TO_CENTRE + i * 4) for i in range(HAND_SIZE))
+_PC = _index_by_piles(PAYOFF_TO_CENTRE)
+_SC = tuple(_index_by_piles(SIDE_TO_CENTRE + k * 4) for k in range(SIDE_PILES))
+_HS = tuple(tuple(range(HAND_TO_SIDE + i * 4, HAND_TO_SIDE + i * 4 + 4))
+            for i in range(HAND_SIZE))
+_DEST_CACHE: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, ...], ...]] = {}
+
+
+def _destinations(sizes: tuple[int, ...], king_starts: bool) -> tuple[tuple[int, ...], ...]:
+    """Indexed by building value (1..12, WILD): the centre piles a card of that value fits,
+    given the pile sizes."""
+    key = (sizes, king_starts)
+    dest = _DEST_CACHE.get(key)
+    if dest is None:
+        table: list[tuple[int, ...]] = [()] * (WILD + 1)
+        for j, size in enumerate(sizes):
+            table[size + 1] += (j,)
+        table[WILD] = tuple(j for j, size in enumerate(sizes) if size or king_starts)
+        dest = _DEST_CACHE[key] = tuple(table)
+    return dest
+_NOTATION_HELP = ("expected a move like h3>c1 (hand card 3 to centre pile 1), p>c2 (payoff "
+                  "to centre 2), s2>c1 (side pile 2 to centre 1) or h5>s4 (hand card 5 to "
+                  "side pile 4, ending the turn)")
+
+
+class SpiteAndMaliceGame(Game):
+    id = "spite-and-malice"
+    name = "Spite & Malice"
+    min_seats = max_seats = default_seats = 2
+    num_actions = NUM_ACTIONS
+    options = (
+        Option("target", int, 50, "points that win the match", minimum=1),
+        Option("payoff_size", int, 20, "cards in each payoff pile", minimum=1, maximum=30),
+        Option("centre_piles", int, 3, "number of centre piles", choices=(3, 4)),
+        Option("jokers", int, 0, "jokers added to the two decks as extra wild cards",
+               minimum=0, maximum=4),
+        Option("king_starts", bool, False,
+               "a king (or joker) may start an empty centre pile, standing for the ace"),
+        Option("win_bonus", int, 0,
+               "points a round winner scores on top of the opponent's payoff cards "
+               "(5 in a common variant)", minimum=0),
+        Option("max_turns", int, 400,
+               "a safety stop: a round still going after this many turns is drawn",
+               minimum=10),
+        Option("max_rounds", int, 60,
+               "a safety stop: after this many rounds the higher score wins (equal: draw)",
+               minimum=1),
+    )
+
+    def _new(self, seed: int, seats: int, options: dict[str, Any]) -> SpiteAndMaliceState:
+        return SpiteAndMaliceState(self, seed, options)
+
+    def seat_name(self, seat: Seat, seats: int = 2) -> str:
+        return SEAT_NAMES[seat] if seat in (0, 1) else f"seat {seat}"
+
+    def action_text(self, action: Action) -> str:
+        if isinstance(action, bool) or not isinstance(action, int) or not (
+                0 <= action < NUM_ACTIONS):
+            raise NotationError(f"unknown Spite & Malice action {action!r}")
+        return _TEXT[action]
+
+    def parse_action(self, text: str) -> Action:
+        """Case, spaces and ``-`` for ``>`` are forgiven: ``H3 > C1``, ``h3 c1``, ``h3-c1``."""
+        t = "".join(text.lower().replace("-", ">").split())
+        if ">" not in t:
+            # "h3c1", or "h3 c1" once the spaces are gone: split before the target letter
+            for i in range(1, len(t)):
+                if t[i] in "cs" and t[i - 1] != ">":
+                    t = t[:i] + ">" + t[i:]
+                    break
+        action = _PARSE.get(t)
+        if action is not None:
+            return action
+        src, _, dst = t.partition(">")
+        if src[:1] == "h" and src[1:].isdigit() and not 1 <= int(src[1:]) <= HAND_SIZE:
+            raise NotationError(f"a hand slot is 1 to {HAND_SIZE}, not {src[1:]}")
+        if src[:1] == "s" and src[1:].isdigit() and not 1 <= int(src[1:]) <= SIDE_PILES:
+            raise NotationError(f"a side pile is 1 to {SIDE_PILES}, not {src[1:]}")
+        if dst[:1] == "c" and dst[1:].isdigit() and not 1 <= int(dst[1:]) <= MAX_CENTRE:
+            raise NotationError(f"a centre pile is 1 to {MAX_CENTRE}, not {dst[1:]}")
+        if dst[:1] == "s" and dst[1:].isdigit() and not 1 <= int(dst[1:]) <= SIDE_PILES:
+            raise NotationError(f"a side pile is 1 to {SIDE_PILES}, not {dst[1:]}")
+        if src[:1] in ("p", "s") and dst[:1] == "s":
+            raise NotationError("only a hand card may go onto a side pile")
+        raise NotationError(f"not a Spite & Malice move: {text!r} ({_NOTATION_HELP})")
+
+
+GAME = SpiteAndMaliceGame()
+
+
+class SpiteAndMaliceState(State):
+    """A Spite & Malice match. Public attributes are for reading; change it with ``apply``.
+
+    ``hands[s]`` is five slots (a face or :data:`EMPTY`); ``payoff[s]``, ``side[s][k]``,
+    ``centre[j]`` and ``stock`` are lists of faces, bottom first (the stock is drawn from
+    the end).
+    """
+
+    __slots__ = (
+        "_legal",
+        "_log",
+        "_moves",
+        "_outcome",
+        "_past",
+        "centre",
+        "completed",
+        "events",
+        "first",
+        "game",
+        "hands",
+        "num_seats",
+        "options",
+        "payoff",
+        "phase",
+        "redeals",
+        "round",
+        "rounds",
+        "scores",
+        "seed",
+        "side",
+        "stock",
+        "turn",
+        "turn_no",
+        "turns",
+    )
+
+    def __init__(self, game: SpiteAndMaliceGame, seed: int, options: dict[str, Any]) -> None:
+        self.game = game
+        self.seed = seed
+        self.num_seats = 2
+        self.options = options
+        self._past: tuple[tuple[Seat, Action], ...] = ()  # the moves of finished rounds
+        self._moves: list[tuple[Seat, Action]] = []
+        self._outcome: Outcome | None = None
+        self._log: list[JsonDict] = []
+        self.events = 0  # events logged so far in the match (numbers the log entries)
+        self.turn_no = 0  # turns begun so far in the match (the log keeps the last two)
+        self.scores = [0, 0]
+        self.rounds: list[JsonDict] = []  # one summary per finished round
+        self.phase = PLAYING
+        self.round = 0
+        self._start_round()
+
+    # ------------------------------------------------------------------ dealing
+    def _deal(self, attempt: int) -> None:
+        deck = new_deck(self.options["jokers"])
+        derive_rng(self.seed, "deal", self.round, attempt).shuffle(deck)
+        n = self.options["payoff_size"]
+        self.payoff = [deck[0:n], deck[n:2 * n]]
+        self.hands = [deck[2 * n:2 * n + 5], deck[2 * n + 5:2 * n + 10]]
+        self.stock = deck[2 * n + 10:]
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self._moves = []
+        self.side = [[[] for _ in range(SIDE_PILES)] for _ in range(2)]
+        self.centre = [[] for _ in range(self.options["centre_piles"])]
+        self.completed = 0  # centre piles completed (and shuffled into the stock) this round
+        self.turns = 0
+        attempt = 0
+        self._deal(attempt)
+        while TOP_ORDER[self.payoff[0][-1]] == TOP_ORDER[self.payoff[1][-1]]:
+            self._event(-1, "redeal", tops=[face_text(p[-1]) for p in self.payoff])
+            attempt += 1
+            self._deal(attempt)
+        self.redeals = attempt
+        self.first = 0 if TOP_ORDER[self.payoff[0][-1]] > TOP_ORDER[self.payoff[1][-1]] else 1
+        self._event(-1, "deal", round=self.round, first=self.first,
+                    tops=[face_text(p[-1]) for p in self.payoff])
+        self._start_turn(self.first)
+
+    def _start_turn(self, seat: Seat) -> None:
+        """``seat`` draws to five and is to act, unless the round ends first."""
+        self.turn = seat
+        self._legal = None
+        self.turns += 1
+        self.turn_no += 1
+        self._log = [e for e in self._log if e["turn"] >= self.turn_no - 1]
+        if self.turns > self.options["max_turns"]:
+            self._end_round(None, "turn limit")
+            return
+        self._draw(seat)
+
+    def _draw(self, seat: Seat) -> None:
+        """Fill ``seat``'s empty slots from the stock, lowest first; end the round drawn
+        if a card is owed and the stock is empty."""
+        hand = self.hands[seat]
+        stock = self.stock
+        drew = 0
+        for i in range(HAND_SIZE):
+            if hand[i] == EMPTY:
+                if not stock:
+                    if drew:
+                        self._event(seat, "draw", count=drew)
+                    self._end_round(None, "stock exhausted")
+                    return
+                hand[i] = stock.pop()
+                drew += 1
+        if drew:
+            self._event(seat, "draw", count=drew)
+
+    def _event(self, seat: Seat, kind: str, **data: Any) -> None:
+        """Log a public event; deals belong to the turn that follows them."""
+        self.events += 1
+        turn = self.turn_no + 1 if kind in ("deal", "redeal") else self.turn_no
+        self._log.append({"n": self.events, "turn": turn, "seat": seat, "kind": kind, **data})
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def to_act(self) -> tuple[Seat, ...]:
+        return () if self.phase == OVER else (self.turn,)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def history(self) -> list[tuple[Seat, Action]]:
+        return [*self._past, *self._moves]
+
+    def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
+        if self.phase == OVER or (seat is not None and seat != self.turn):
+            return ()
+        if self._legal is None:
+            self._compute_legal()
+        return self._legal  # type: ignore[return-value]
+
+    def _compute_legal(self) -> None:
+        seat = self.turn
+        hand = self.hands[seat]
+        dest = _destinations(tuple(map(len, self.centre)), self.options["king_starts"])
+        out: list[int] = []
+        for i, face in enumerate(hand):
+            if face != EMPTY:
+                out += _HC[i][dest[VALUE[face]]]
+        payoff = self.payoff[seat]
+        if payoff:
+            out += _PC[dest[VALUE[payoff[-1]]]]
+        for k, pile in enumerate(self.side[seat]):
+            if pile:
+                out += _SC[k][dest[VALUE[pile[-1]]]]
+        for i, face in enumerate(hand):
+            if face != EMPTY:
+                out += _HS[i]
+        self._legal = tuple(out)
+
+    def apply(self, action: Action, seat: Seat | None = None) -> None:
+        turn = self.turn
+        if seat is not None and (seat != turn or self.phase == OVER):
+            self.acting_seat(seat)  # raises with the reason
+        if self.phase == OVER:
+            raise IllegalAction("the game is over")
+        if self._legal is None:
+            self._compute_legal()
+        if action not in self._legal or type(action) is not int:  # type: ignore[operator]
+            raise IllegalAction(self._why_illegal(action, turn))
+        self._moves.append((turn, action))
+        self._legal = None
+        kind, src, dst = _DECODED[action]
+        hand = self.hands[turn]
+        if kind == "hs":
+            face = hand[src]
+            hand[src] = EMPTY
+            self.side[turn][dst].append(face)
+            self._event(turn, "discard", action=_TEXT[action], card=face_text(face),
+                        side=dst + 1)
+            self._start_turn(1 - turn)
+            return
+        if kind == "hc":
+            face = hand[src]
+            hand[src] = EMPTY
+        elif kind == "pc":
+            face = self.payoff[turn].pop()
+        else:
+            face = self.side[turn][src].pop()
+        pile = self.centre[dst]
+        pile.append(face)
+        stands = len(pile)
+        self._event(turn, "build", action=_TEXT[action], card=face_text(face), centre=dst + 1,
+                    stands_at=RANK_TEXT[stands])
+        if kind == "pc" and not self.payoff[turn]:
+            self._end_round(turn, "payoff emptied")
+            return
+        if stands == COMPLETE:
+            self._complete(dst)
+        if kind == "hc" and all(f == EMPTY for f in hand):
+            self._event(turn, "hand emptied")
+            self._draw(turn)
+
+    def _complete(self, j: int) -> None:
+        """A finished centre pile is shuffled into the stock."""
+        self.completed += 1
+        self.stock.extend(self.centre[j])
+        self.centre[j] = []
+        derive_rng(self.seed, "reshuffle", self.round, self.completed).shuffle(self.stock)
+        self._event(self.turn, "complete", centre=j + 1, stock=len(self.stock))
+
+    def _why_illegal(self, action: object, turn: Seat) -> str:
+        try:
+            action = check_action_range(self.game, action)
+        except IllegalAction as err:
+            return str(err)
+        if self.phase == OVER:
+            return "the game is over"
+        kind, src, dst = _DECODED[action]
+        hand = self.hands[turn]
+        if kind in ("hc", "hs") and hand[src] == EMPTY:
+            return f"hand slot {src + 1} is empty"
+        if kind == "hs":
+            return "that move is not allowed now"  # every discard from a held card is legal
+        if dst >= len(self.centre):
+            return (f"there is no centre pile {dst + 1}: this table has "
+                    f"{len(self.centre)}")
+        if kind == "hc":
+            face = hand[src]
+        elif kind == "pc":
+            if not self.payoff[turn]:
+                return "your payoff pile is empty"
+            face = self.payoff[turn][-1]
+        else:
+            side = self.side[turn][src]
+            if not side:
+                return f"side pile {src + 1} is empty"
+            face = side[-1]
+        pile = self.centre[dst]
+        if VALUE[face] == WILD:
+            what = "a joker" if face == JOKER else "a king"
+            return (f"{what} may not start an empty centre pile: centre pile {dst + 1} "
+                    f"needs an ace")
+        need = RANK_TEXT[len(pile) + 1]
+        return (f"centre pile {dst + 1} needs {'an' if need in ('A', '8') else 'a'} {need}, "
+                f"not the {face_text(face)}")
+
+    # ------------------------------------------------------------------ rounds and match
+    def _end_round(self, winner: Seat | None, reason: str) -> None:
+        left = [len(p) for p in self.payoff]
+        points = 0
+        if winner is not None:
+            points = left[1 - winner] + self.options["win_bonus"]
+            self.scores[winner] += points
+        summary = {"round": self.round, "first": self.first, "redeals": self.redeals,
+                   "winner": winner, "reason": reason, "points": points,
+                   "payoff_left": left, "turns": self.turns, "scores": list(self.scores)}
+        self.rounds.append(summary)
+        self._event(-1, "round over", **{k: v for k, v in summary.items() if k != "round"},
+                    round=self.round)
+        self._past += tuple(self._moves)
+        self._moves = []
+        self._legal = None
+        a, b = self.scores
+        target = self.options["target"]
+        if max(a, b) >= target or self.round >= self.options["max_rounds"]:
+            self.phase = OVER
+            self._legal = ()
+            self._outcome = Outcome((float(a), float(b)), placing_by((a, b)))
+            return
+        self._start_round()
+
+    def value(self, seat: Seat) -> float:
+        """For search that stops early: a logistic curve of the match-score lead plus half
+        the lead in payoff cards still to play (a round's winner scores the loser's)."""
+        if self._outcome is not None:
+            return self.reward(seat)
+        other = 1 - seat
+        lead = (self.scores[seat] - self.scores[other]
+                + 0.5 * (len(self.payoff[other]) - len(self.payoff[seat])))
+        return 1.0 / (1.0 + math.exp(-lead / 10.0))
+
+    # ------------------------------------------------------------------ views
+    def hand(self, seat: Seat) -> list[int]:
+        """The faces in ``seat``'s hand (the whole truth: not for bots)."""
+        return [f for f in self.hands[seat] if f != EMPTY]
+
+    def all_cards(self) -> list[int]:
+        """Every face in the match, wherever it lies (for invariants)."""
+        out = self.hand(0) + self.hand(1) + self.stock
+        for s in (0, 1):
+            out += self.payoff[s]
+            for pile in self.side[s]:
+                out += pile
+        for pile in self.centre:
+            out += pile
+        return out
+
+    def view(self, seat: Seat | None) -> JsonDict:
+        if seat is not None and not (type(seat) is int and 0 <= seat < 2):
+            raise ValueError(f"there is no seat {seat!r} in Spite & Malice")
+        over = self.phase == OVER
+        legal = self.legal_actions(seat) if seat is not None else ()
+        return {
+            "game": self.game.id,
+            "seat": seat,
+            "seats": 2,
+            "seat_names": list(SEAT_NAMES),
+            "options": dict(self.options),
+            "phase": "over" if over else "play",
+            "round": self.round,
+            "first": self.first,
+            "redeals": self.redeals,
+            "turn": self.turns,
+            "to_act": list(self.to_act),
+            "hand": None if seat is None else [
+                None if f == EMPTY else face_text(f) for f in self.hands[seat]],
+            "hand_sizes": [HAND_SIZE - h.count(EMPTY) for h in self.hands],
+            "payoff": [{"top": face_text(p[-1]) if p else None, "size": len(p)}
+                       for p in self.payoff],
+            "side_piles": [[[_FACE_TEXT[f] for f in reversed(pile)] for pile in piles]
+                           for piles in self.side],
+            "centre": [{"cards": [_FACE_TEXT[f] for f in pile], "stands_at": len(pile),
+                        "rank": RANK_TEXT[len(pile)], "needs": RANK_TEXT[len(pile) + 1]}
+                       for pile in self.centre],
+            "stock": len(self.stock),
+            "completed": self.completed,
+            "scores": list(self.scores),
+            "target": self.options["target"],
+            "rounds": [dict(r) for r in self.rounds],
+            "log": [dict(e) for e in self._log],
+            "legal": [_TEXT[a] for a in legal],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    # ------------------------------------------------------------------ search support
+    def clone(self) -> SpiteAndMaliceState:
+        new = object.__new__(SpiteAndMaliceState)
+        new.game = self.game
+        new.seed = self.seed
+        new.num_seats = 2
+        new.options = self.options
+        new._past = self._past
+        new._moves = self._moves.copy()
+        new._outcome = self._outcome
+        new._log = self._log.copy()  # entries are never mutated once appended
+        new.events = self.events
+        new.scores = self.scores.copy()
+        new.rounds = self.rounds.copy()  # likewise
+        new.phase = self.phase
+        new.round = self.round
+        new.first = self.first
+        new.redeals = self.redeals
+        new.turn = self.turn
+        new.turns = self.turns
+        new.turn_no = self.turn_no
+        new.completed = self.completed
+        new.hands = [h.copy() for h in self.hands]
+        new.payoff = [p.copy() for p in self.payoff]
+        new.side = [[p.copy() for p in piles] for piles in self.side]
+        new.centre = [p.copy() for p in self.centre]
+        new.stock = self.stock.copy()
+        new._legal = self._legal
+        return new
+
+    def determinize(self, seat: Seat | None, rng: random.Random) -> SpiteAndMaliceState:
+        """Redeal what ``seat`` has not seen: the other hand (into the same slots), the
+        stock (size kept, order new) and both payoff piles under their face-up tops."""
+        new = self.clone()
+        new.seed = rng.getrandbits(63)
+        if self.phase == OVER:
+            return new
+        hidden_hands = [s for s in (0, 1) if s != seat]
+        pool = list(self.stock)
+        for s in hidden_hands:
+            pool += self.hand(s)
+        for p in self.payoff:
+            pool += p[:-1]
+        pool.sort()
+        rng.shuffle(pool)
+        it = iter(pool)
+        for s in hidden_hands:
+            new.hands[s] = [EMPTY if f == EMPTY else next(it) for f in self.hands[s]]
+        for s in (0, 1):
+            p = self.payoff[s]
+            if p:
+                new.payoff[s] = [next(it) for _ in range(len(p) - 1)] + [p[-1]]
+        new.stock = list(it)
+        return new
+
+    def __repr__(self) -> str:
+        return (f"<SpiteAndMaliceState seed={self.seed} round={self.round} "
+                f"turn={self.turns} scores={self.scores}>")

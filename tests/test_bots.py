@@ -1,0 +1,92 @@
+import random
+
+import pytest
+
+from parlour.arena import play_game, simulate
+from parlour.bots import RandomBot, bot_kinds, make_bot, observe
+from parlour.bots.spades import SpadesRuleBot, count_tricks, wants_nil
+from parlour.cards import parse_cards
+from parlour.engine import OptionError
+from parlour.games import get_game
+from parlour.games.spades import BID_BASE, NIL
+
+GAME = get_game("spades")
+
+
+def test_bot_kinds_and_errors():
+    assert {"random", "rule"} <= set(bot_kinds("spades"))
+    with pytest.raises(OptionError, match="choose from random, rule"):
+        make_bot(GAME, "genius", 0, 1)
+    assert isinstance(make_bot(GAME, "random", 0, 1), RandomBot)
+
+
+def test_observation_holds_no_hidden_card():
+    """The sampler inside an observation is a determinization: the true hands of other
+    seats are not reachable from it."""
+    state = GAME.new(3)
+    obs = observe(state, 0, random.Random(1), sample=True)
+    inner = obs._sampler
+    assert inner is not state
+    assert inner.hands[0] == state.hands[0]
+    assert inner.hands[1:] != state.hands[1:]
+    assert obs.sample(random.Random(2)).hands[0] == state.hands[0]
+
+
+def test_rule_bot_decision_ignores_hidden_cards():
+    """Two states that differ only in cards South cannot see give South's bot the same
+    decision: at every South turn of a match, the real state and a redeal of the hidden
+    cards (a determinization) are shown to two identically seeded bots."""
+    state = GAME.new(21, max_deals=3)
+    rng = random.Random(4)
+    decisions = 0
+    while state.to_act:
+        seat = state.to_act[0]
+        if seat == 0:
+            other = state.determinize(0, random.Random(rng.random()))
+            assert other.hands[1:] != state.hands[1:] or sum(state.tricks) >= 12
+            mine = SpadesRuleBot(GAME, 0, 5).act(observe(state, 0, random.Random(9)))
+            theirs = SpadesRuleBot(GAME, 0, 5).act(observe(other, 0, random.Random(9)))
+            assert mine == theirs
+            decisions += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert decisions > 30
+
+
+def hand(text: str) -> list[int]:
+    cards = parse_cards(text)
+    assert len(cards) == 13
+    return cards
+
+
+def test_counting_tricks():
+    strong = hand("AS KS QS JS 10S AH KH AD KD AC 2C 3C 4C")
+    assert count_tricks(strong) >= 8
+    weak = hand("2S 3S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C")
+    assert count_tricks(weak) < 1
+    assert wants_nil(weak) and not wants_nil(strong)
+    # a long spade suit counts its length
+    assert count_tricks(hand("9S 8S 7S 6S 5S 4S 3S 2S 2H 3H 4H 2D 3D")) >= 5
+
+
+def test_rule_bot_bids_nil_with_a_weak_hand_and_counts_otherwise():
+    state = GAME.new(1)
+    state._hands = [0, 0, 0, 0]
+    from parlour.cards import mask_of
+    state._hands[0] = mask_of(hand("2S 3S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C"))
+    bot = SpadesRuleBot(GAME, 0, 1)
+    assert bot.act(observe(state, 0, random.Random(0))) == NIL
+    state._hands[0] = mask_of(hand("AS KS QS JS 10S AH KH AD KD AC 2C 3C 4C"))
+    assert bot.act(observe(state, 0, random.Random(0))) >= BID_BASE + 8
+
+
+def test_rule_bots_always_play_legally_and_beat_random():
+    summary = simulate("spades", 60, 3, ["rule", "random"])
+    assert summary["wins"][0] >= 55  # a rule partnership against a random one
+
+
+def test_rule_partnership_scores_well_against_itself():
+    state = play_game(GAME, 12, ["rule"])
+    assert state.outcome is not None and max(state.scores) >= 500
+    made = sum(1 for d in state.deals for t in d["teams"] if t["contract"] > 0)
+    failed = sum(1 for d in state.deals for t in d["teams"] if t["contract"] < 0)
+    assert made > failed

@@ -1,0 +1,47 @@
+import pytest
+
+from parlour.cards import (
+    ACE,
+    SPADES,
+    TEN,
+    card_symbol,
+    card_text,
+    cards_of,
+    make_card,
+    mask_of,
+    parse_card,
+    parse_cards,
+    sort_hand,
+)
+
+
+def test_every_card_round_trips_through_its_text():
+    assert len({card_text(c) for c in range(52)}) == 52
+    for c in range(52):
+        assert parse_card(card_text(c)) == c
+
+
+def test_notation_accepts_ten_as_t_and_any_case():
+    assert parse_card("TH") == parse_card("10h") == parse_card("10H")
+    assert card_text(parse_card("th")) == "10H"
+    assert parse_card("as") == make_card(ACE, SPADES) == 51
+    assert parse_card("Q♠") == parse_card("QS")
+    assert parse_cards("AS, 10H QD 2C") == [51, parse_card("10H"), parse_card("QD"), 0]
+
+
+def test_higher_int_is_higher_card_within_a_suit():
+    assert parse_card("AS") > parse_card("KS") > parse_card("2S")
+    assert parse_card("10D") // 13 == 1 and parse_card("10D") % 13 == TEN
+
+
+@pytest.mark.parametrize("bad", ["", "Q", "1S", "11H", "QX", "ZZ", "10"])
+def test_bad_card_text_is_explained(bad):
+    with pytest.raises(ValueError, match="not a card"):
+        parse_card(bad)
+
+
+def test_masks_and_sorting():
+    cards = parse_cards("2C AS 10H QD")
+    assert cards_of(mask_of(cards)) == sorted(cards)
+    assert [card_text(c) for c in sort_hand(cards)] == ["AS", "10H", "2C", "QD"]
+    assert card_symbol(parse_card("QS")) == "Q♠"

@@ -1,0 +1,89 @@
+import random
+
+import pytest
+
+from parlour.engine import (
+    IllegalAction,
+    Option,
+    OptionError,
+    Outcome,
+    derive_rng,
+    derive_seed,
+    format_options,
+    parse_option_pairs,
+    placing_by,
+    play_random,
+)
+from parlour.games import game_ids, get_game
+
+
+def test_games_are_discovered_in_menu_order():
+    assert game_ids()[0] == "spades"
+    with pytest.raises(OptionError, match="unknown game 'chess'"):
+        get_game("chess")
+    assert get_game("Spades").id == "spades"
+
+
+def test_derived_seeds_are_stable_and_distinct():
+    assert derive_seed(7, "deal", 1) == derive_seed(7, "deal", 1)
+    assert derive_seed(7, "deal", 1) != derive_seed(7, "deal", 2)
+    assert derive_rng(3, "x").random() == derive_rng(3, "x").random()
+
+
+def test_option_coercion_and_errors():
+    opt = Option("target", int, 500, "points", minimum=10, maximum=1000)
+    assert opt.coerce("300") == 300
+    with pytest.raises(OptionError, match="at least 10"):
+        opt.coerce(5)
+    with pytest.raises(OptionError, match="whole number"):
+        opt.coerce("lots")
+    with pytest.raises(OptionError, match="whole number"):
+        opt.coerce(True)
+    flag = Option("blind", bool, False, "blind nil")
+    assert flag.coerce("on") is True and flag.coerce("false") is False
+    off = Option("mercy", int, None, "mercy", nullable=True)
+    assert off.coerce("off") is None and off.coerce(-200) == -200
+    choice = Option("piles", int, 3, "centre piles", choices=(3, 4))
+    with pytest.raises(OptionError, match="one of 3, 4"):
+        choice.coerce(5)
+
+
+def test_option_pairs_round_trip():
+    pairs = parse_option_pairs(["target=300", "blind-nil=on"])
+    assert pairs == {"target": "300", "blind_nil": "on"}
+    with pytest.raises(OptionError, match="key=value"):
+        parse_option_pairs(["target"])
+    game = get_game("spades")
+    opts = game.resolve_options({"mercy": -200, "blind_nil": True})
+    again = game.resolve_options(parse_option_pairs(format_options(opts).split()))
+    assert again == opts
+
+
+def test_outcome_text_round_trips_and_placing_shares_ties():
+    out = Outcome((510.0, 320.0, 510.0, 320.0), (1, 2, 1, 2))
+    assert Outcome.parse(out.text()) == out
+    assert out.winners == (0, 2) and not out.is_draw
+    assert placing_by([10, 30, 30, 5]) == (3, 1, 1, 4)
+    assert placing_by([10, 30, 30, 5], higher_is_better=False) == (2, 3, 3, 1)
+    with pytest.raises(ValueError):
+        Outcome.parse("nonsense")
+
+
+def test_seed_must_be_an_int_and_game_over_refuses_actions():
+    game = get_game("spades")
+    with pytest.raises(OptionError, match="whole number"):
+        game.new("7")
+    state = play_random(game.new(1, max_deals=1), random.Random(0))
+    assert state.to_act == () and state.legal_actions() == ()
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(0)
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(0, 1)
+
+
+def test_same_seed_and_actions_reproduce_the_game():
+    game = get_game("spades")
+    a = play_random(game.new(5, max_deals=3), random.Random(1))
+    b = game.replay(5, None, a.options, a.history)
+    assert b.history == a.history and b.outcome == a.outcome
+    assert [b.view(s) for s in range(4)] == [a.view(s) for s in range(4)]

@@ -1,0 +1,114 @@
+import random
+
+import pytest
+
+from parlour.arena import play_game
+from parlour.engine import play_random
+from parlour.games import get_game
+from parlour.record import RecordError, parse_record, read_record, record_text, replay
+
+GAME = get_game("spades")
+
+
+def finished(seed: int, **options):
+    return play_random(GAME.new(seed, **options), random.Random(seed))
+
+
+def test_record_has_tags_then_one_action_per_line():
+    state = finished(3, max_deals=1)
+    text = record_text(state, ["ann", "rule", "rule", "rule"], date="2026-11-29")
+    lines = text.splitlines()
+    assert lines[0] == '[Game "spades"]'
+    assert '[Seed "3"]' in lines and '[Seats "4"]' in lines
+    assert '[Players "ann, rule, rule, rule"]' in lines and '[Date "2026-11-29"]' in lines
+    assert any(line.startswith('[Options "target=500 ') for line in lines)
+    assert f'[Result "{state.outcome.text()}"]' in lines
+    moves = lines[lines.index("") + 1:]
+    assert len(moves) == len(state.history) and moves[0].startswith("0 bid ")
+
+
+def test_two_hundred_random_games_replay_exactly():
+    for seed in range(200):
+        state = finished(seed, max_deals=2)
+        again = replay(parse_record(record_text(state)))
+        assert again.history == state.history
+        assert again.outcome == state.outcome
+        assert again.view(None) == state.view(None)
+
+
+def test_bot_games_replay_exactly(tmp_path):
+    state = play_game(GAME, 11, ["rule", "random"], {"max_deals": 3})
+    path = tmp_path / "game.txt"
+    path.write_text(record_text(state))
+    _, again = read_record(path)
+    assert again.outcome == state.outcome and again.scores == state.scores
+
+
+def test_unfinished_games_record_and_replay():
+    state = GAME.new(4)
+    for _ in range(10):
+        state.apply(state.legal_actions()[-1])
+    text = record_text(state)
+    assert '[Result "*"]' in text
+    assert replay(parse_record(text)).history == state.history
+
+
+def damage(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+@pytest.fixture(scope="module")
+def good() -> str:
+    return record_text(finished(8, max_deals=1), date="2026-11-29")
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_a_changed_move_is_rejected_with_its_line(good):
+    lines = good.splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith("0 ") and "bid" not in line)
+    lines[i] = "0 ZZ"
+    with pytest.raises(RecordError, match=rf"line {i + 1}: 'ZZ' for seat 0: not a Spades"):
+        replay(parse_record("\n".join(lines)))
+
+
+def test_an_illegal_move_is_rejected_with_the_rule(good):
+    lines = good.splitlines()
+    i = lines.index("") + 1
+    lines[i] = "1 bid 3"  # the first bid belongs to seat 0
+    with pytest.raises(RecordError, match=rf"line {i + 1}: .*not West's turn"):
+        replay(parse_record("\n".join(lines)))
+
+
+def test_a_wrong_result_is_rejected(good):
+    bad = damage(good, "placing 1 2 1 2", "placing 2 1 2 1") if "placing 1 2 1 2" in good \
+        else damage(good, "placing 2 1 2 1", "placing 1 2 1 2")
+    with pytest.raises(RecordError, match=rf"line {line_of(bad, 'Result')}: the record says"):
+        replay(parse_record(bad))
+
+
+def test_a_truncated_record_no_longer_matches_its_result(good):
+    cut = "\n".join(good.splitlines()[:-5])
+    with pytest.raises(RecordError, match="unfinished game"):
+        replay(parse_record(cut))
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ('[Game "spades"]', '[Game "chess"]', "line 1: unknown game 'chess'"),
+    ('[Seed "8"]', '[Seed "eight"]', "line 2: the seed must be a whole number"),
+    ("target=500", "target=5", "line 4: option 'target' must be at least 10"),
+    ('[Seats "4"]', '[Seats "4"', "line 3: a tag looks like"),
+    ('[Seats "4"]\n', "", 'the record has no [Seats'),
+])
+def test_damaged_tags_are_rejected(good, old, new, message):
+    with pytest.raises(RecordError, match=message.replace("[", r"\[")):
+        replay(parse_record(damage(good, old, new)))
+
+
+def test_a_move_line_without_a_seat_is_rejected(good):
+    bad = good + "bid 4\n"
+    with pytest.raises(RecordError, match=rf"line {len(bad.splitlines())}: a move looks like"):
+        parse_record(bad)

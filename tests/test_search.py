@@ -1,0 +1,103 @@
+"""ISMCTS, hints and tournaments."""
+
+import math
+import random
+
+import pytest
+
+from parlour.arena import elo_difference, kind_scores, seatings, tournament
+from parlour.bots import hint, make_bot, observe
+from parlour.bots.ismcts import ISMCTSBot, search
+from parlour.games import get_game
+from parlour.games.spades import BID_BASE
+
+GAME = get_game("spades")
+
+
+def first_trick() -> object:
+    state = GAME.new(2026)
+    for _ in range(4):
+        state.apply(BID_BASE + 3)
+    return state
+
+
+def test_ismcts_decision_ignores_hidden_cards():
+    """Two states that differ only in cards the seat cannot see yield the same decision
+    for the same seed, at every decision of that seat through a deal."""
+    state = GAME.new(31, max_deals=1)
+    rng = random.Random(2)
+    checked = 0
+    while state.to_act:
+        seat = state.to_act[0]
+        if seat == 1 and len(state.legal_actions()) > 1:
+            other = state.determinize(1, random.Random(rng.random()))
+            # no time cap: the iteration budget alone decides, whatever the machine's load
+            bot_a = ISMCTSBot(GAME, 1, 7, iterations=60, seconds=math.inf)
+            bot_b = ISMCTSBot(GAME, 1, 7, iterations=60, seconds=math.inf)
+            a = bot_a.act(observe(state, 1, random.Random(3), sample=True))
+            b = bot_b.act(observe(other, 1, random.Random(3), sample=True))
+            assert a == b
+            checked += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 8
+
+
+def test_search_visits_every_legal_move_and_respects_the_budget():
+    state = first_trick()
+    obs = observe(state, 0, random.Random(1), sample=True)
+    children = search(obs, random.Random(2), 300)
+    assert set(children) == set(state.legal_actions())
+    assert sum(c.visits for c in children.values()) == 300
+    assert all(0.0 <= c.total / c.visits <= 1.0 for c in children.values())
+
+
+def test_ismcts_plays_whole_matches_legally():
+    from parlour.arena import play_game
+
+    state = play_game(GAME, 5, ["ismcts:easy", "random"], {"max_deals": 2})
+    assert state.outcome is not None
+
+
+def test_levels_and_bad_level():
+    hard, normal = make_bot(GAME, "ismcts:hard", 0, 1), make_bot(GAME, "ismcts", 0, 1)
+    assert hard.iterations > normal.iterations
+    with pytest.raises(ValueError, match="easy, normal, hard"):
+        make_bot(GAME, "ismcts:genius", 0, 1)
+
+
+def test_hint_gives_a_legal_choice_and_values():
+    state = first_trick()
+    advice = hint(state, level="easy")
+    assert advice.action in state.legal_actions()
+    assert advice.text == state.action_text(advice.action)
+    assert next(iter(advice.values)) == advice.text
+    assert set(advice.values) <= {state.action_text(a) for a in state.legal_actions()}
+    bid = hint(GAME.new(4), level="easy")
+    assert bid.text.startswith("bid") or bid.text == "nil"
+    assert "score" in bid.unit
+
+
+def test_tournament_seatings_and_scores():
+    assert seatings(["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    assert seatings(["a", "b"], 2) == [("a", "b"), ("b", "a")]
+    assert elo_difference(0.5) == 0 and round(elo_difference(0.75)) == 191
+
+
+def test_tournament_is_duplicate_and_independent_of_jobs():
+    one = tournament("spades", ["rule", "random"], 4, 3, {"max_deals": 2}, jobs=1)
+    two = tournament("spades", ["rule", "random"], 4, 3, {"max_deals": 2}, jobs=2)
+    assert one["results"] == two["results"] and one["games"] == 4
+    assert one["results"]["rule"]["score"] + one["results"]["random"]["score"] == 4
+    assert one["pairs"]["both"] + one["pairs"]["split"] + one["pairs"]["neither"] == 2
+    with pytest.raises(ValueError, match="two different"):
+        tournament("spades", ["rule", "rule"], 2, 0)
+
+
+def test_kind_scores_split_shared_first_places():
+    from parlour.arena import GameResult
+    from parlour.engine import Outcome
+
+    won = GameResult(0, 0, Outcome((1, 0, 1, 0), (1, 2, 1, 2)), 10, ("a", "b", "a", "b"))
+    assert kind_scores(won) == {"a": 1.0, "b": 0.0}
+    draw = GameResult(0, 0, Outcome((1, 1, 1, 1), (1, 1, 1, 1)), 10, ("a", "b", "a", "b"))
+    assert kind_scores(draw) == {"a": 0.5, "b": 0.5}
