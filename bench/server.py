@@ -28,11 +28,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from rich.console import Console
 from rich.table import Table
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,53 +94,65 @@ async def open_tables(base: str, clients: int, tables: int) -> list[tuple[str, s
     return seats_out
 
 
-async def client(base: str, tid: str, token: str, think: float, stats: Stats,
-                 stop: asyncio.Event, ready: asyncio.Event) -> None:
-    url = base.replace("http", "ws") + f"/ws/tables/{tid}"
-    async with connect(url, max_size=2**20, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        seat = None
-        sent_at: float | None = None
-        sent_version = -1
-        pending: asyncio.Task[None] | None = None
+class BenchClient:
+    """One person seat: acts on its turn after ``think`` seconds, times each intent."""
 
-        async def act(action: str, version: int) -> None:
-            nonlocal sent_at, sent_version
-            if think:
-                await asyncio.sleep(think)
-            sent_at, sent_version = time.perf_counter(), version
-            await ws.send(json.dumps({"type": "act", "action": action, "version": version}))
+    def __init__(self, base: str, tid: str, token: str, think: float, stats: Stats) -> None:
+        self.url = base.replace("http", "ws") + f"/ws/tables/{tid}"
+        self.tid, self.token, self.think, self.stats = tid, token, think, stats
+        self.seat: int | None = None
+        self.sent_at: float | None = None
+        self.sent_version = -1
+        self.pending: asyncio.Task[None] | None = None
 
-        ready.set()
-        while not stop.is_set():
+    async def run(self, stop: asyncio.Event, ready: asyncio.Event) -> None:
+        async with connect(self.url, max_size=2**20, ping_interval=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            ready.set()
             try:
-                raw = await asyncio.wait_for(ws.recv(), 0.5)
-            except TimeoutError:
-                continue
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "welcome":
-                seat = msg["seat"]
-            elif kind == "error":
-                stats.errors += msg["code"] != "stale"
-                sent_at = None
-            elif kind == "view":
-                version = msg["version"]
-                if msg["match"] > 1:
-                    version += 10**6 * msg["match"]
-                if version > stats.versions.get(tid, -1):
-                    stats.versions[tid] = version
-                if sent_at is not None and version > sent_version:
-                    if stats.measuring:
-                        stats.latencies.append(time.perf_counter() - sent_at)
-                        stats.intents += 1
-                    sent_at = None
-                view = msg["view"]
-                if msg["status"] == "finished":
-                    stats.finished += 1
-                elif seat in view["to_act"] and view["legal"] and sent_at is None and (
-                        pending is None or pending.done()):
-                    pending = asyncio.create_task(act(view["legal"][0], msg["version"]))
+                while not stop.is_set():
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 0.5)
+                    except TimeoutError:
+                        continue
+                    self.receive(ws, json.loads(raw))
+            finally:
+                if self.pending is not None:
+                    self.pending.cancel()
+
+    def receive(self, ws: ClientConnection, msg: dict[str, Any]) -> None:
+        stats = self.stats
+        kind = msg["type"]
+        if kind == "welcome":
+            self.seat = msg["seat"]
+        elif kind == "error":
+            stats.errors += msg["code"] != "stale"
+            self.sent_at = None
+        elif kind == "view":
+            version = msg["version"] + 10**6 * (msg["match"] - 1)
+            if version > stats.versions.get(self.tid, -1):
+                stats.versions[self.tid] = version
+            if self.sent_at is not None and msg["version"] > self.sent_version:
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - self.sent_at)
+                    stats.intents += 1
+                self.sent_at = None
+            view = msg["view"]
+            if msg["status"] == "finished":
+                stats.finished += 1
+            elif self.seat in view["to_act"] and view["legal"] and self.sent_at is None and (
+                    self.pending is None or self.pending.done()):
+                self.pending = asyncio.create_task(
+                    self.act(ws, view["legal"][0], msg["version"]))
+
+    async def act(self, ws: ClientConnection, action: str, version: int) -> None:
+        if self.think:
+            await asyncio.sleep(self.think)
+        self.sent_at, self.sent_version = time.perf_counter(), version
+        try:
+            await ws.send(json.dumps({"type": "act", "action": action, "version": version}))
+        except ConnectionClosed:
+            self.sent_at = None
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -154,7 +168,7 @@ async def run_one(base: str, clients: int, tables: int, seconds: float, warmup: 
     stats = Stats()
     stop = asyncio.Event()
     readies = [asyncio.Event() for _ in seats]
-    tasks = [asyncio.create_task(client(base, tid, token, think, stats, stop, r))
+    tasks = [asyncio.create_task(BenchClient(base, tid, token, think, stats).run(stop, r))
              for (tid, token), r in zip(seats, readies, strict=True)]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
     await asyncio.sleep(warmup)
@@ -188,12 +202,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.2,
                         help="seconds a client waits before acting on its turn")
     parser.add_argument("--bot-pause", type=float, default=0.2)
+    parser.add_argument("--base", help="use the server already running at this URL (e.g. "
+                        "one started under a profiler) instead of starting one")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     results = []
     console = Console(stderr=True)
     for pair in args.runs.split(","):
         clients, tables = (int(x) for x in pair.split("/"))
+        if args.base:
+            console.print(f"[bold]{clients} clients at {tables} tables[/] ...")
+            results.append(asyncio.run(run_one(args.base, clients, tables, args.seconds,
+                                               args.warmup, args.think)))
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()
             server = start_server(Path(tmp) / "bench.sqlite3", port, args.bot_pause)

@@ -32,13 +32,7 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.engine import Seat
-from parlour.server.protocol import (
-    ProtocolError,
-    RateLimit,
-    Stale,
-    encode,
-    parse_message,
-)
+from parlour.server.protocol import ProtocolError, RateLimit, Stale, encode, parse_message
 from parlour.server.store import Store
 from parlour.server.tables import Connection, Hub, Settings, Table, describe_games
 
@@ -341,5 +335,7 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
     shown = f"[{host}]" if ":" in host else host
     announce(f"Parlour is serving at http://{shown}:{port}/  (database {db_url}; "
              f"Ctrl-C stops it)")
+    # Views are small: compressing each costs more CPU than it saves on loopback or a LAN.
     uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, access_log=False,
-                log_level="warning", ws_ping_interval=20, ws_ping_timeout=20)
+                log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
+                ws_per_message_deflate=False)

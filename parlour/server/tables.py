@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import inspect
 import logging
 import random
 import re
 import secrets
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -541,16 +543,29 @@ class Hub:
         return record_text(state, table.player_names(), comment=comment)
 
 
+def bot_levels(cls: type[Bot]) -> list[str]:
+    """The levels a bot kind takes (``kind:level``), if its constructor takes a level."""
+    try:
+        takes = "level" in inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        return []
+    if not takes:
+        return []
+    levels = getattr(cls, "LEVELS", None) or getattr(sys.modules.get(cls.__module__),
+                                                      "LEVELS", None)
+    return [str(x) for x in levels] if isinstance(levels, dict | list | tuple) else []
+
+
 def describe_games() -> list[JsonDict]:
-    """Every game with its options and the bot kinds that play it."""
+    """Every game with its options and the bot kinds (and their levels) that play it."""
     out = []
     for gid in game_ids():
         game = get_game(gid)
         info = game.describe()
-        info["bots"] = [{"kind": k, "help": (cls.__doc__ or "").strip().splitlines()[0]
-                         if cls.__doc__ else k} for k, cls in bot_kinds(gid).items()]
+        info["bots"] = [{"kind": k, "levels": bot_levels(cls),
+                         "help": (cls.__doc__ or k).strip().splitlines()[0].replace("``", "")}
+                        for k, cls in bot_kinds(gid).items()]
         info["seat_names"] = {str(n): [game.seat_name(s, n) for s in range(n)]
                               for n in range(game.min_seats, game.max_seats + 1)}
         out.append(info)
     return out
-

@@ -192,7 +192,8 @@ async function buildCreateForm(form) {
     const names = g.seat_names[String(n)] || [];
     clear(seatsBox);
     seatsBox.append(h("legend", {}, "Seats"));
-    const botChoices = g.bots.map((b) => h("option", { value: `bot:${b.kind}` }, `Bot: ${b.kind}`));
+    const botChoices = g.bots.flatMap((b) => (b.levels.length ? b.levels.map((lv) => `${b.kind}:${lv}`) : [b.kind])
+      .map((kind) => h("option", { value: `bot:${kind}`, title: b.help }, `Bot: ${kind.replace(":", " (")}${kind.includes(":") ? ")" : ""}`)));
     for (let s = 0; s < n; s++) {
       const sel = h("select", { id: `seat-${s}`, name: `seat-${s}`, "aria-label": `Who sits at ${names[s] || "seat " + s}` },
         h("option", { value: "you" }, "You"),
