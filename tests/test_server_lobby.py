@@ -18,7 +18,10 @@ def test_games_lists_spades_with_options_and_bots(client):
     games = client.get("/api/games").json()
     spades = next(g for g in games if g["id"] == "spades")
     assert {o["name"] for o in spades["options"]} >= {"target", "blind_nil", "nil_value"}
-    assert {b["kind"] for b in spades["bots"]} == {"random", "rule"}
+    kinds = {b["kind"]: b for b in spades["bots"]}
+    assert {"random", "rule"} <= set(kinds) and kinds["rule"]["levels"] == []
+    if "ismcts" in kinds:
+        assert kinds["ismcts"]["levels"] == ["easy", "normal", "hard"]
     assert spades["seat_names"]["4"] == ["South", "West", "North", "East"]
 
 
