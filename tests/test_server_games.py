@@ -85,3 +85,16 @@ def test_a_simultaneous_phase_orders_intents_and_answers_the_late_one_stale(clie
     assert stale == ["stale"], stale
     for p in players:
         p.close()
+
+
+def test_searching_bots_think_in_a_worker_process(client):
+    """ISMCTS bots (``needs_sample``) play from a process pool, off the event loop."""
+    seats = [{"kind": "bot", "bot": "ismcts:easy"}, {"kind": "bot", "bot": "rule"}] * 2
+    res = client.post("/api/tables", json={"game": "spades", "seats": seats})
+    assert res.status_code == 201, res.text
+    watcher = Player(client, res.json()["table"]["id"], None)
+    msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 12)
+    assert msg["view"]["bids"].count(None) == 0  # all four bid, two of them by search
+    hub = client.app.state.hub
+    assert hub.procs is not None
+    watcher.close()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import time
+
 import pytest
 from server_kit import BOTS3, PEOPLE4, Player, app_client, create, join
 
@@ -173,3 +176,26 @@ def test_page_and_static_files_are_served_with_security_headers(client):
                  "/static/tables/generic.js", "/static/dom.js"):
         assert client.get(path).status_code == 200
     assert client.get("/static/../server/app.py").status_code == 404
+
+
+def test_bots_take_their_pause_and_idle_finished_tables_are_let_go(tmp_path):
+    with app_client(tmp_path / "pause.sqlite3", bot_pause=0.12) as client:
+        res = create(client, [{"kind": "bot", "bot": "rule"}] * 4, options={"target": 10})
+        tid = res["table"]["id"]
+        watcher = Player(client, tid, None)
+        stamps: list[float] = []
+        while len(stamps) < 6:
+            msg = watcher.view()
+            stamps.append(time.monotonic())
+        gaps = [b - a for a, b in itertools.pairwise(stamps[1:])]
+        assert min(gaps) > 0.09, gaps  # each bot move waits out the pause
+        watcher.close()
+        hub = client.app.state.hub
+        assert hub.sweep(idle=0) == 0  # still playing: kept
+        table = hub.tables[tid]
+        table.status = "finished"
+        table.bot_tasks.clear()
+        assert hub.sweep(idle=0) == 1 and tid not in hub.tables
+        again = client.get(f"/api/tables/{tid}")  # loads again from the database
+        assert again.status_code == 200 and again.json()["table"]["id"] == tid
+        assert msg["version"] >= 5

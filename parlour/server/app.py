@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -96,9 +97,17 @@ def create_app(settings: Settings) -> FastAPI:
         restored = await hub.restore()
         if restored:
             log.info("restored %d unfinished tables", restored)
+
+        async def sweeper() -> None:
+            while True:
+                await asyncio.sleep(60)
+                hub.sweep()
+
+        sweeping = asyncio.create_task(sweeper())
         try:
             yield
         finally:
+            sweeping.cancel()
             await hub.close()
             await asyncio.to_thread(store.close)
 
@@ -264,6 +273,7 @@ def create_app(settings: Settings) -> FastAPI:
 
         conn = Connection(ws.send_text, seat, close)
         table.conns.add(conn)
+        table.touched = time.monotonic()
         pump = asyncio.create_task(conn.pump())
         conn.push(encode({"type": "welcome", "seat": seat, "table": table.summary()}))
         table.send_view(conn)
@@ -293,6 +303,7 @@ def create_app(settings: Settings) -> FastAPI:
             log.exception("table %s: connection failed", table.id)
         finally:
             table.conns.discard(conn)
+            table.touched = time.monotonic()
             conn.stop()
             try:
                 await asyncio.wait_for(pump, 5)

@@ -24,11 +24,12 @@ import secrets
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any
 
-from parlour.bots import Bot, bot_kinds, make_bot, observe_for
+from parlour.bots import Bot, Observation, bot_kinds, make_bot, observe_for
 from parlour.engine import (
     Game,
     IllegalAction,
@@ -49,6 +50,7 @@ log = logging.getLogger("parlour.server")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 NAME_MAX = 24
 MAX_OPEN_TABLES = 2000  # tables waiting or playing at once
+IDLE_FINISHED = 15 * 60.0  # seconds a finished table with no one watching stays in memory
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
 
 
@@ -77,7 +79,8 @@ def clean_name(name: object) -> str:
 class Settings:
     db_url: str
     bot_pause: float = 0.8  # seconds a bot's move takes at least, so people can follow
-    bot_threads: int = 2
+    bot_threads: int = 2  # threads for cheap bots (rule, random)
+    bot_processes: int = 1  # processes for searching bots (needs_sample), off the GIL
     rate: float = RATE  # messages per second a connection may send on average
     burst: int = BURST  # and at once
 
@@ -165,6 +168,7 @@ class Table:
     bot_tasks: dict[Seat, asyncio.Task[None]] = field(default_factory=dict)
     bot_rng: random.Random = field(default_factory=random.Random)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    touched: float = field(default_factory=time.monotonic)  # last sign of life
     _views: dict[Seat | None, str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
 
@@ -246,6 +250,7 @@ class Hub:
         self.store = store
         self.tables: dict[str, Table] = {}
         self.pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="parlour-bot")
+        self.procs: ProcessPoolExecutor | None = None  # started when a searching bot sits
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
 
     # ------------------------------------------------------------------ lifecycle
@@ -264,6 +269,8 @@ class Hub:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.procs is not None:
+            self.procs.shutdown(wait=False, cancel_futures=True)
 
     async def get(self, table_id: str) -> Table | None:
         """The table with this id, loaded from the database if it is not live."""
@@ -320,6 +327,16 @@ class Hub:
                       for i, s in enumerate(table.seats) if s.kind == "bot"}
 
     # ------------------------------------------------------------------ lobby
+    def sweep(self, idle: float = IDLE_FINISHED) -> int:
+        """Let go of finished tables nobody has looked at for ``idle`` seconds (they stay
+        in the database and load again on demand)."""
+        now = time.monotonic()
+        gone = [t.id for t in self.tables.values() if t.status == "finished" and not t.conns
+                and not t.bot_tasks and now - t.touched > idle]
+        for table_id in gone:
+            del self.tables[table_id]
+        return len(gone)
+
     def open_tables(self) -> list[Table]:
         live = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
         return sorted(live, key=lambda t: -t.created)
@@ -468,6 +485,7 @@ class Hub:
                     from None
             table.state = after
             table.version += 1
+            table.touched = time.monotonic()
             if result is not None:
                 table.status = "finished"
                 table.matches[table.match] = MatchInfo(table.match, True, result)
@@ -495,7 +513,9 @@ class Hub:
                 state, version, bot = table.state, table.version, table.bots[seat]
                 started = loop.time()
                 obs = observe_for(bot, state, seat, table.bot_rng)
-                action = await loop.run_in_executor(self.pool, bot.act, obs)
+                action, thought = await self._think(bot, obs)
+                if table.bots.get(seat) is bot:
+                    table.bots[seat] = thought  # carries the bot's own generator forward
                 wait = self.settings.bot_pause - (loop.time() - started)
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -519,6 +539,19 @@ class Hub:
         finally:
             table.bot_tasks.pop(seat, None)
 
+    async def _think(self, bot: Bot, obs: Observation) -> tuple[int, Bot]:
+        """The bot's action, computed off the event loop: cheap bots in a thread, searching
+        bots (``needs_sample``) in a worker process so that they do not hold the GIL."""
+        loop = asyncio.get_running_loop()
+        if bot.needs_sample and self.settings.bot_processes > 0:
+            if self.procs is None:
+                self.procs = ProcessPoolExecutor(self.settings.bot_processes,
+                                                 mp_context=get_context("spawn"))
+            action, thought = await loop.run_in_executor(self.procs, think, bot, obs)
+            thought.game = bot.game
+            return action, thought
+        return await loop.run_in_executor(self.pool, bot.act, obs), bot
+
     # ------------------------------------------------------------------ records
     async def finished_state(self, table: Table, match: int) -> State:
         info = table.matches.get(match)
@@ -541,6 +574,11 @@ class Hub:
         state = await self.finished_state(table, match)
         comment = f"Parlour table {table.id}, match {match}"
         return record_text(state, table.player_names(), comment=comment)
+
+
+def think(bot: Bot, obs: Observation) -> tuple[int, Bot]:
+    """Run in a worker process: the action, and the bot as it is after choosing it."""
+    return bot.act(obs), bot
 
 
 def bot_levels(cls: type[Bot]) -> list[str]:
