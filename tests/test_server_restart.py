@@ -71,6 +71,16 @@ class Client(threading.Thread):
         return max((v for v, _ in self.views), default=0)
 
 
+def until(condition, seconds: float = 20.0) -> bool:
+    """Wait for ``condition()`` (polling); False if it never came true."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def read_log(db, table_id: str) -> tuple[int, list[tuple[int, str]]]:
     with sqlite3.connect(db) as conn:
         seed = conn.execute("SELECT seed FROM parlour_matches WHERE table_id=? AND match=1",
@@ -109,8 +119,7 @@ def test_sigkill_mid_play_then_restart_resumes_every_table(tmp_path):
         player = Client(first.base, person["table"]["id"], person["token"])
         for c in [*clients, player]:
             c.start()
-        time.sleep(2.0)
-        assert player.acted >= 3 and all(c.acknowledged > 10 for c in clients)
+        assert until(lambda: player.acted >= 3 and all(c.acknowledged > 10 for c in clients))
     finally:
         first.kill()  # SIGKILL: no shutdown, no flush, mid-play
     for c in [*clients, player]:
@@ -131,7 +140,10 @@ def test_sigkill_mid_play_then_restart_resumes_every_table(tmp_path):
         player2 = Client(second.base, person["table"]["id"], person["token"], acts=3)
         for c in [*clients2, player2]:
             c.start()
-        time.sleep(2.0)
+        assert until(lambda: player2.acted == 3 and all(
+            c.acknowledged > len(before[t["id"]][1]) + 10 for t, c in zip(tables, clients2,
+                                                                          strict=True)
+            if t["id"] != person["table"]["id"]))
     finally:
         for c in [*clients2, player2]:
             c.stop.set()
