@@ -187,3 +187,36 @@ def test_friend_joins_by_invite_link_and_a_reload_carries_on(browser, base):
     shot(host, "15-host-scored")
     shot(friend, "16-friend-scored")
     assert not host.errors and not friend.errors
+
+
+def test_blind_nil_is_offered_before_looking_and_a_spectator_sees_no_hand(browser, base):
+    page = page_of(browser, 800, 900)
+    page.goto(base + "/")
+    page.fill("#new-name", "Sam")
+    page.click("summary")
+    page.check("#opt-blind_nil")
+    page.fill("#opt-blind_nil_deficit", "0")  # so that blind nil is offered at once
+    page.click("text=Open the table")
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid[data-action='blind nil']")
+    assert page.locator(".hand .card").count() == 0  # face down
+    assert page.locator(".hand-hidden .back").count() == 13
+    shot(page, "20-blind-nil-offered")
+    page.focus(".bid[data-action='blind nil']")
+    page.keyboard.press("ArrowRight")  # to "Look at my cards"
+    before = version(page)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"body:not([data-version='{before}'])", state="attached")
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid[data-action='nil']")
+    assert page.locator(".hand .card").count() == 13
+    assert take_turn(page, bid="nil") == "nil"
+    assert "Nil" in page.inner_text(".plate-bottom")
+    shot(page, "21-looked-and-bid-nil")
+
+    watcher = page_of(browser, 1024, 768)
+    watcher.goto(page.url)
+    watcher.wait_for_selector(".plate-bottom .name")
+    assert watcher.locator(".hand .card").count() == 0
+    assert watcher.locator(".bid-panel:not([hidden])").count() == 0
+    assert "Sam" in watcher.inner_text(".plate-bottom")  # South, seen from the rail
+    shot(watcher, "22-spectator")
+    assert not page.errors and not watcher.errors

@@ -160,7 +160,7 @@ export function mount(root, ctx) {
     const legal = view.legal;
     const buttons = [];
     if (legal.includes("blind nil")) {
-      bidPanel.append(h("p", { class: "bid-title" }, "Your team is far behind: bid blind nil before you look, or look at your cards."));
+      bidPanel.append(h("p", { class: "bid-title" }, `You may bid blind nil, before you look at your cards (worth ${view.options.blind_nil_value}), or look at them and bid as usual.`));
       buttons.push(bidButton("blind nil", "Blind nil", "Bid blind nil without looking"));
       buttons.push(bidButton("look", "Look at my cards", "Look at my cards"));
     } else {
