@@ -1,15 +1,16 @@
 """Load benchmark of the web parlour: N websocket clients playing at M Spades tables.
 
 Starts ``parlour serve`` in a subprocess on loopback with a fresh SQLite database, opens M
-tables with N/M people each (at most 4; the other seats are rule bots), connects one
-websocket client per person seat, and lets them play: a client whose seat is to act waits
-``--think`` seconds and sends the first legal action. It measures, over ``--seconds``
+tables with N/M people each (at most 4; the other seats are rule bots, which act after
+``--bot-pause``), connects one websocket client per person seat, and lets them play: a
+client whose seat is to act waits ``--think`` seconds and sends the first legal action.
+It measures, over ``--seconds``
 after a warm-up, every action applied (people's and bots', from the versions the clients
 see) and, for each intent, the time from sending it to receiving the view that includes
 it. Clients and server share the machine, so the latencies include the clients' own
 event-loop delays: they are an upper bound.
 
-    python bench/server.py                        # 40/10, 200/50 and 1000/250
+    python bench/server.py                        # 20/10, 100/50, 500/250, 1000/250
     python bench/server.py --runs 1000/250 --seconds 30 --json
 """
 
@@ -195,7 +196,7 @@ async def run_one(base: str, clients: int, tables: int, seconds: float, warmup: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", default="40/10,200/50,1000/250",
+    parser.add_argument("--runs", default="20/10,100/50,500/250,1000/250",
                         help="clients/tables pairs, comma-separated")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured time per run")
     parser.add_argument("--warmup", type=float, default=3.0)
