@@ -89,7 +89,7 @@ export function mount(root, ctx) {
       plate.classList.toggle("partner", me() !== null && seat !== me() && teamOf(seat) === teamOf(me()));
       const bid = view.bids[seat];
       const parts = [
-        h("div", { class: "who" }, h("span", { class: "name" }, label(seat)),
+        h("div", { class: "who" }, h("span", { class: "name", title: label(seat) }, label(seat)),
           view.dealer === seat ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null,
           me() !== null && seat !== me() && teamOf(seat) === teamOf(me()) ? h("span", { class: "tag" }, "partner") : null),
         h("div", { class: "stats" },
