@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -543,11 +544,11 @@ def test_terminal_play_draws_the_clock_and_tells_each_step(tmp_path: Path):
                  read_line=lambda _: next(answers), record_dir=tmp_path)
     text = out.getvalue()
     assert state.is_over
-    assert "Turn 1 - South (you), due on 1 2 3" in text
+    assert "Turn 1: South (you) is due on 1, 2, 3." in text
     assert "[A♠]" in text and "[2♠]" in text  # due positions are lit
-    assert "passed face up to North" in text  # a King passed
+    assert "passes it face up to North" in text  # a King passed
     assert "discards" in text and "has left the clock" in text  # a dead card
-    assert "must play" in text and "takes" in text  # forced plays, a spade taken
+    assert re.search(r"plays \S+ on \d+\.", text) and "takes" in text  # forced play, a take
     assert "'take N'" in text and "not due this turn" in text  # bad input explained
     assert "K♠ under it" in text
     saved = (tmp_path / "clockwork-spades-3.txt").read_text()

@@ -5,6 +5,7 @@ spade taken), read from the view's event log."""
 from __future__ import annotations
 
 import math
+import re
 
 from rich.console import Console
 from rich.markup import escape
@@ -12,7 +13,10 @@ from rich.text import Text
 
 from parlour.cards import SUIT_SYMBOLS, SUITS
 from parlour.engine import Game, JsonDict, Seat
+from parlour.games.clockwork_spades import describe_event
 from parlour.terminal import TableUI
+
+_CARD = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
 
 HELP = """[bold]Clockwork Spades[/]: the spades Ace to Queen lie on a clock (Ace at 1,
 Jack at 11, Queen at 12), the King of Spades in the centre under the stock.
@@ -206,28 +210,14 @@ class UI(TableUI):
         return f"  [dim]{escape(who)} draws[/] {what}"
 
     def _event(self, ev: JsonDict) -> str:
+        """The game's own sentence for an event, with the cards in colour."""
         kind = ev["kind"]
-        seat = ev["seat"]
-        who = escape(self.name(seat)) if 0 <= seat < 2 else ""
+        if kind in ("draw", "end"):  # draws are grouped by _draws; the end by render_end
+            return ""
+        text = escape(describe_event(ev, [self.name(s) for s in range(2)]))
+        text = _CARD.sub(lambda m: card_markup(m.group(0)), text)
         if kind == "turn":
-            due = " ".join(str(p) for p in ev["due"])
-            return f"[bold]Turn {ev['turn']}[/] - {who}, due on [yellow]{due}[/]"
-        if kind == "king":
-            return (f"  {who} draws {card_markup(ev['card'])}: passed face up to "
-                    f"{escape(self.name(ev['to']))}; draws again")
-        if kind == "dead":
-            return (f"  {who} discards {card_markup(ev['card'])}: the spade at "
-                    f"{ev['position']} has left the clock (replaced)")
-        if kind == "play":
-            return f"  {who} must play {card_markup(ev['card'])} on {ev['position']}"
-        if kind == "choose":
-            return f"  {who} can play nothing and must take a spade"
+            return f"[bold]{text}[/]"
         if kind == "take":
-            gone = " ".join(card_markup(c) for c in ev["discarded"])
-            extra = f"; {gone} discarded with it" if gone else ""
-            return (f"  [red]{who} takes {card_markup(ev['spade'])} from {ev['position']} "
-                    f"as a penalty[/]{extra}")
-        if kind == "king_of_spades":
-            return (f"  {who} draws the King of Spades {card_markup(ev['card'])}: "
-                    f"the stock is exhausted")
-        return ""
+            return f"  [red]{text}[/]"
+        return f"  {text}"
