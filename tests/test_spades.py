@@ -328,6 +328,7 @@ def test_first_team_to_reach_500_wins():
     assert state.outcome.placing == (1, 2, 1, 2)
     assert state.outcome.points == (630, 200, 630, 200)
     assert state.to_act == ()
+    assert state.view(0)["last_trick"]["deal"] == state.deal == 1  # the final deal's trick
 
 
 def test_both_teams_over_500_the_higher_wins():

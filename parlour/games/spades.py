@@ -521,7 +521,8 @@ class SpadesState(State):
             trick = plays[4 * done - 4: 4 * done]
         elif self._past:
             trick = list(self._past[-1][-4:])  # a deal's last four actions are its last trick
-            deal -= 1
+            if self.phase != OVER:  # a new deal has begun: the trick was the previous deal's
+                deal -= 1
         else:
             return None
         return {"cards": [{"seat": s, "card": card_text(c)} for s, c in trick],
