@@ -15,7 +15,7 @@ PARLOUR = [sys.executable, "-m", "parlour.cli"]
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([*PARLOUR, *args], input=stdin, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=600)
 
 
 def test_play_through_standard_input_finishes_a_match(tmp_path):

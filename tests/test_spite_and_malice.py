@@ -697,7 +697,7 @@ def test_terminal_plays_a_whole_match_to_the_end():
 def run_cli(args: list[str], stdin: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "120", "TERM": "dumb"}
     return subprocess.run([sys.executable, "-m", "parlour.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
 
 
 def test_cli_play_quits_cleanly(tmp_path):
