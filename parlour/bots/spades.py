@@ -35,9 +35,11 @@ Play: what the team needs decides the style
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from parlour.bots.base import Bot, Observation
+from parlour.bots.ismcts import TIME_CAP
 from parlour.cards import ACE, JACK, KING, QUEEN, SPADES, TEN, parse_card
 from parlour.engine import Action, Seat
 from parlour.games.spades import BID_BASE, BIDDING, BLIND_NIL, LOOK, NIL, SpadesState, score_team
@@ -324,6 +326,7 @@ def _rank(card: int) -> tuple[bool, int]:
 
 
 SAMPLES = {"easy": 24, "normal": 80, "hard": 240}
+MIN_SAMPLES = 16  # below this the time cap does not stop the sampling
 
 
 def bid_values(obs: Observation, rng: random.Random, level: str) -> dict[Action, float] | None:
@@ -344,7 +347,9 @@ def bid_values(obs: Observation, rng: random.Random, level: str) -> dict[Action,
     candidates = [a for a in legal if a != LOOK]
     worth: dict[Action, float] = dict.fromkeys(candidates, 0.0)
     samples = SAMPLES.get(level, SAMPLES["normal"])
-    for _ in range(samples):
+    deadline = time.perf_counter() + TIME_CAP.get(level, TIME_CAP["normal"])
+    done = 0
+    for done in range(1, samples + 1):
         base = obs.sample(rng)
         assert isinstance(base, SpadesState)
         for plan in ([NIL] if NIL in candidates or BLIND_NIL in candidates else []) + [None]:
@@ -360,7 +365,9 @@ def bid_values(obs: Observation, rng: random.Random, level: str) -> dict[Action,
                 res = score_team((my_bid, partner_bid), (action == BLIND_NIL, partner_blind),
                                  (tricks[seat], tricks[partner]), score, bags, options)
                 worth[action] += res["score"] - cost * res["bags"]
-    return {a: round(w / samples, 2) for a, w in worth.items()}
+        if done >= MIN_SAMPLES and time.perf_counter() > deadline:
+            break
+    return {a: round(w / done, 2) for a, w in worth.items()}
 
 
 def _finish_bidding(state: SpadesState, seat: Seat, plan: Action | None) -> None:
