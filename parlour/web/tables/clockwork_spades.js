@@ -138,8 +138,9 @@ export function mount(root, ctx) {
     choice.hidden = !live;
     if (!live) return;
     const spots = Object.fromEntries(view.clock.map((s) => [s.position, s]));
-    const buttons = view.legal.map((action) => {
-      const p = Number(action.slice(5));
+    const offered = new Set(view.legal);
+    const buttons = view.due.filter((p) => offered.has(`take ${p}`)).map((p) => { // clockwise
+      const action = `take ${p}`;
       const spot = spots[p];
       const extra = spot.cards.length ? ` (${spot.cards.map(pretty).join(" ")} go to the discard pile)` : "";
       const b = h("button", { class: "bid cw-take", type: "button", "data-action": action, "aria-label": `Take the ${cardName(spot.spade)} from position ${p}${spot.cards.length ? `; ${list(spot.cards.map(cardName))} on it go to the discard pile` : ""}` },

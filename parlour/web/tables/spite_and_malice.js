@@ -66,7 +66,9 @@ export function mount(root, ctx) {
 
   // ------------------------------------------------------------------ rendering
   function update(v) {
-    const focusKey = rootEl.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    const focused = rootEl.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused ? focused.dataset.key : null;
+    const focusGroup = focused && focused.closest("[role=group]") ? focused.closest("[role=group]").getAttribute("aria-label") : null;
     view = v;
     if (selected && !movesFrom(selected).length) selected = null;
     readLog(v);
@@ -79,7 +81,9 @@ export function mount(root, ctx) {
     renderSide();
     markSelection();
     if (focusKey) {
-      const el = rootEl.querySelector(`[data-key="${focusKey}"]`);
+      // the same control, or (if the card has gone) the first of its group
+      const group = focusGroup && rootEl.querySelector(`[role=group][aria-label="${focusGroup}"]`);
+      const el = rootEl.querySelector(`[data-key="${focusKey}"]`) || (group && group.querySelector("button"));
       if (el) el.focus({ preventScroll: true });
     } else if (myTurn() && !(prev && prev.to_act.includes(me()))) {
       focusIfIdle(hand.querySelector("button"));
