@@ -445,8 +445,9 @@ function tablePage(tableId) {
   let shownEnd = null; // the match whose results are on screen
   function renderEnd() {
     if (!table || !latest || latest.status !== "finished") { clear(endBar); endBar.hidden = true; shownEnd = null; return; }
+    if (!renderer) return; // the results wait for the table's renderer (it knows the match history)
     const m = latest.match;
-    const key = `${m}:${latest.version}:${renderer ? rendererFor : ""}`;
+    const key = `${m}:${latest.version}:${rendererFor}`;
     if (shownEnd === key) return;
     const fresh = shownEnd === null && endBar.hidden;
     shownEnd = key;

@@ -348,7 +348,7 @@ export function mount(root, ctx) {
     update,
     results(v) {
       view = v;
-      return { history: v.deals.length ? dealsTable() : null, historyTitle: "Deals" };
+      return { headline: v.outcome ? resultText() : null, history: v.deals.length ? dealsTable() : null, historyTitle: "Deals" };
     },
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
