@@ -70,6 +70,7 @@ export function mount(root, ctx) {
     const focusKey = focused ? focused.dataset.key : null;
     const focusGroup = focused && focused.closest("[role=group]") ? focused.closest("[role=group]").getAttribute("aria-label") : null;
     view = v;
+    help.hidden = !(ctx.live && me() !== null);
     if (selected && !movesFrom(selected).length) selected = null;
     readLog(v);
     renderPlates();
