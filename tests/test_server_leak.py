@@ -1,18 +1,20 @@
 """No message to a seat ever carries a card of another seat's hand, nor the seed.
 
-Many Spades matches are played through the server: two seats by websocket clients playing
-random legal actions (each in its own thread), two by the server's rule bots, with a
-spectator watching. Afterwards each match is replayed from the database's seed and log,
-and every message each client received is checked against the true hands at the version
-it was sent for.
+Spades, Spite & Malice and Clockwork Spades matches are played through the server: seats
+held by websocket clients playing random legal actions (each in its own thread), the others
+by the server's rule bots, with a spectator watching. Afterwards each match is replayed
+from the database's seed and log, and every message each client received is checked
+against the true hands at the version it was sent for.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 import threading
+from collections import Counter
 
 from server_kit import CARD, Player, app_client, create, join, numbers, strings
 
@@ -106,3 +108,138 @@ def sorted_hand(truth_hand: list[str], shown: list[str] | None) -> list[str] | N
         return None
     assert sorted(truth_hand) == sorted(shown)
     return shown
+
+
+# ----------------------------------------------------------------------------- two-seat games
+# Spite & Malice plays with two decks, so a face can be public (on a centre or side pile, a
+# payoff top, in the log) while its twin lies in the other hand or the stock. Two checks
+# cover that: the faces a message shows about the table now never outnumber the copies in
+# public places, and each view equals the view of a determinization (every card the seat
+# has not seen dealt again at random), so no field depends on a hidden card.
+JOKER = re.compile(r"\bJoker\b")
+
+
+def play_match(client, game: str, layout: list[dict], options: dict, seed: int
+               ) -> tuple[list[Player], dict]:
+    people = [i for i, s in enumerate(layout) if s["kind"] == "person"]
+    res = client.post("/api/tables", json={"game": game, "seats": layout, "options": options,
+                                           "name": "A", "seat": people[0]})
+    assert res.status_code == 201, res.text
+    tid = res.json()["table"]["id"]
+    tokens = [res.json()["token"]] + [join(client, tid, f"P{s}", s)["token"]
+                                      for s in people[1:]]
+    players = [Player(client, tid, t) for t in tokens] + [Player(client, tid, None)]
+    threads = [threading.Thread(target=play_out, args=(p, random.Random(seed * 10 + i)))
+               for i, p in enumerate(players)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+        assert not t.is_alive(), "a match did not finish"
+    for p in players:
+        p.close()
+    return players, res.json()["table"]
+
+
+def states_by_version(game_id: str, db, table: dict) -> list:
+    game = get_game(game_id)
+    seed, log = truth(db, table["id"])
+    state = game.new(seed, len(table["seats"]), **table["options"])
+    states = [state.clone()]
+    for seat, text in log:
+        state.apply(state.parse_action(text), seat)
+        states.append(state.clone())
+    assert state.is_over
+    return states
+
+
+def faces(obj) -> Counter:
+    found: Counter = Counter()
+    for s in strings(obj):
+        found.update(CARD.findall(s))
+        found.update(JOKER.findall(s))
+    return found
+
+
+def check_view_is_determinized_view(state, seat, view, rng) -> None:
+    """The view the seat got equals the view of a world redealt from what it knows."""
+    assert view == state.determinize(seat, rng).view(seat), \
+        f"seat {seat}'s view depends on cards it has not seen"
+
+
+def test_spite_and_malice_messages_show_no_hidden_card(tmp_path):
+    from parlour.games.spite_and_malice import EMPTY, face_text
+
+    db = tmp_path / "leak-snm.sqlite3"
+    person, bot = {"kind": "person"}, {"kind": "bot", "bot": "rule"}
+    checked = 0
+    rng = random.Random(5)
+    with app_client(db) as client:
+        for m in range(4):
+            layout = [person, person] if m % 2 == 0 else [bot, person] if m == 1 else \
+                [person, bot]
+            options = {"payoff_size": 5, "target": 5, "max_rounds": 2, "max_turns": 60,
+                       "jokers": 2 if m >= 2 else 0, "king_starts": m == 3}
+            players, table = play_match(client, "spite-and-malice", layout, options, m)
+            states = states_by_version("spite-and-malice", db, table)
+            for p in players:
+                for msg in p.messages:
+                    if msg["type"] != "view":
+                        assert not faces(msg), f"a {msg['type']} message names a card"
+                        continue
+                    state, view, seat = states[msg["version"]], msg["view"], p.seat
+                    assert view["seat"] == seat
+                    public: Counter = Counter()
+                    for pile in state.centre:
+                        public.update(face_text(f) for f in pile)
+                    for s in (0, 1):
+                        for pile in state.side[s]:
+                            public.update(face_text(f) for f in pile)
+                        if state.payoff[s]:
+                            public[face_text(state.payoff[s][-1])] += 1
+                    if seat is not None:
+                        public.update(face_text(f) for f in state.hands[seat] if f != EMPTY)
+                        assert view["hand"] == [None if f == EMPTY else face_text(f)
+                                                for f in state.hands[seat]]
+                    now = {k: v for k, v in msg.items() if k != "view"} | {
+                        "view": {k: v for k, v in view.items() if k not in ("log", "rounds")}}
+                    shown = faces(now)
+                    over = {f: n for f, n in shown.items() if n > public[f]}
+                    assert not over, f"seat {seat} was shown hidden copies {over} at " \
+                                     f"version {msg['version']}"
+                    check_view_is_determinized_view(state, seat, view, rng)
+                    checked += 1
+    assert checked > 400
+
+
+def test_clockwork_spades_messages_show_no_hidden_card(tmp_path):
+    from parlour.games.clockwork_spades import KING_OF_SPADES
+
+    db = tmp_path / "leak-cw.sqlite3"
+    person, bot = {"kind": "person"}, {"kind": "bot", "bot": "rule"}
+    checked = told = 0
+    rng = random.Random(7)
+    with app_client(db) as client:
+        for m in range(12):
+            layout = [[person, person], [person, bot], [bot, person]][m % 3]
+            players, table = play_match(client, "clockwork-spades", layout, {}, m)
+            states = states_by_version("clockwork-spades", db, table)
+            for p in players:
+                for msg in p.messages:
+                    if msg["type"] != "view":
+                        continue
+                    state, view, seat = states[msg["version"]], msg["view"], p.seat
+                    assert view["seat"] == seat
+                    hidden = {card_text(c) for c in state.stock if c != KING_OF_SPADES}
+                    for s in (0, 1):
+                        if s != seat:
+                            hidden |= {card_text(c) for c in state.hands[s]}
+                    leaked = set(faces(msg)) & hidden
+                    assert not leaked, f"seat {seat} was shown {leaked} at {msg['version']}"
+                    if seat is not None:
+                        assert sorted(view["hand"]) == sorted(card_text(c)
+                                                              for c in state.hands[seat])
+                    check_view_is_determinized_view(state, seat, view, rng)
+                    told += len(msg.get("narration") or ())
+                    checked += 1
+    assert checked > 50 and told > checked

@@ -11,6 +11,7 @@ Lobby (JSON over HTTP, errors as ``{"error": {"code", "message"}}``):
   ``Authorization: Bearer``).
 * ``GET  /api/tables/{id}/matches/{n}/record``: the record of a finished match.
 * ``GET  /api/tables/{id}/matches/{n}/replay?step=&seat=``: a finished match, step by step.
+* ``GET  /api/games/{id}/rules``: a game's rules page, as HTML.
 
 Play: one websocket per client at ``/ws/tables/{id}``; see ``docs/protocol.md``.
 """
@@ -33,6 +34,8 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.engine import Seat
+from parlour.games import game_ids, get_game
+from parlour.server.pages import narration, rules_html
 from parlour.server.protocol import ProtocolError, RateLimit, Stale, encode, parse_message
 from parlour.server.store import Store
 from parlour.server.tables import Connection, Hub, Settings, Table, describe_games
@@ -155,6 +158,16 @@ def create_app(settings: Settings) -> FastAPI:
     async def games() -> list[dict[str, Any]]:
         return describe_games()
 
+    @app.get("/api/games/{game_id}/rules")
+    async def rules(game_id: str) -> dict[str, Any]:
+        if game_id not in game_ids():
+            raise ProtocolError("not_found", "there is no game with that id")
+        game = get_game(game_id)
+        html = await asyncio.to_thread(rules_html, game)
+        if html is None:
+            raise ProtocolError("not_found", f"{game.name} has no rules page yet")
+        return {"game": game.id, "name": game.name, "html": html}
+
     @app.get("/api/tables")
     async def tables(request: Request) -> dict[str, Any]:
         return {"tables": [t.summary() for t in hub_of(request).open_tables()[:200]]}
@@ -213,10 +226,15 @@ def create_app(settings: Settings) -> FastAPI:
             for s, a in history[:step]:
                 state.apply(a, s)
         last = history[step - 1] if step else None
-        return {"steps": len(history), "step": step, "seat": seat,
-                "action": None if last is None else
-                {"seat": last[0], "text": table.game.action_text(last[1])},
-                "view": state.view(seat)}
+        view = state.view(seat)
+        answer = {"steps": len(history), "step": step, "seat": seat,
+                  "action": None if last is None else
+                  {"seat": last[0], "text": table.game.action_text(last[1])},
+                  "view": view}
+        told = narration(table.game, view, table.narration_names())
+        if told is not None:
+            answer["narration"] = told
+        return answer
 
     # ------------------------------------------------------------------ page
     index = WEB / "index.html"
@@ -231,6 +249,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/t/{table_id}/replay/{match}", include_in_schema=False)
     async def replay_page(table_id: str, match: int) -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")

@@ -233,12 +233,16 @@ class Store:
         return op
 
     @staticmethod
-    def op_start_match(table_id: str, match: int, seed: int) -> Op:
+    def op_start_match(table_id: str, match: int, seed: int, result: str | None = None) -> Op:
+        """Deal match ``match``; with ``result``, the match was over at the deal."""
         def op(conn: Connection) -> None:
-            conn.execute(insert(matches_t).values(table_id=table_id, match=match, seed=seed,
-                                                  started=time.time()))
+            now = time.time()
+            conn.execute(insert(matches_t).values(
+                table_id=table_id, match=match, seed=seed, started=now,
+                finished=None if result is None else now, result=result))
             conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                         .values(status="playing", match=match))
+                         .values(status="playing" if result is None else "finished",
+                                 match=match))
         return op
 
     @staticmethod

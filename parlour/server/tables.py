@@ -42,6 +42,7 @@ from parlour.engine import (
 )
 from parlour.games import game_ids, get_game
 from parlour.record import record_text
+from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.store import SeatRow, Store, StoreError, TableRow
 
@@ -193,6 +194,11 @@ class Table:
                        f"{s.bot} bot" if s.kind == "bot" else "empty seat")
         return out
 
+    def narration_names(self) -> list[str]:
+        """What the game's event sentences call each seat (see :mod:`parlour.server.pages`)."""
+        return seat_names([self.game.seat_name(i, self.num_seats) for i in range(self.num_seats)],
+                          [s.name if s.kind == "person" else None for s in self.seats])
+
     def summary(self) -> JsonDict:
         """What anyone may know about the table (no tokens, no seed)."""
         return {
@@ -222,10 +228,13 @@ class Table:
         text = self._views.get(seat)
         if text is None:
             assert self.state is not None
-            text = self._views[seat] = encode({
-                "type": "view", "table": self.id, "match": self.match,
-                "version": self.version, "status": self.status,
-                "view": self.state.view(seat)})
+            view = self.state.view(seat)
+            message = {"type": "view", "table": self.id, "match": self.match,
+                       "version": self.version, "status": self.status, "view": view}
+            told = narration(self.game, view, self.narration_names())
+            if told is not None:
+                message["narration"] = told
+            text = self._views[seat] = encode(message)
         return text
 
     def send_view(self, conn: Connection) -> None:
@@ -431,10 +440,13 @@ class Hub:
                 return
             match = table.match + 1
             seed = secrets.randbits(63)
-            await self.store.write(Store.op_start_match(table.id, match, seed))
+            # A game may be over at the deal (Clockwork Spades can end with no decision).
+            dealt = table.game.new(seed, table.num_seats, **table.options).outcome
+            result = dealt.text() if dealt is not None else None
+            await self.store.write(Store.op_start_match(table.id, match, seed, result))
             table.match = match
-            table.status = "playing"
-            table.matches[match] = MatchInfo(match, False, None)
+            table.status = "playing" if result is None else "finished"
+            table.matches[match] = MatchInfo(match, result is not None, result)
             self._begin(table, seed)
             log.info("table %s: match %d started", table.id, match)
         table.broadcast_table()

@@ -61,6 +61,7 @@ function route() {
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})\/replay\/(\d+)$/))) current = replayPage(m[1], Number(m[2]));
+  else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})$/))) current = rulesPage(m[1]);
   else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) current = tablePage(m[1]);
   else current = lobbyPage();
 }
@@ -154,6 +155,7 @@ async function buildCreateForm(form) {
   const all = await games();
   clear(form);
   const gameSel = h("select", { id: "new-game", name: "game" }, ...all.map((g) => h("option", { value: g.id }, g.name)));
+  const rulesLink = h("a", { class: "small rules-link", href: "/rules/spades", "data-nav": "" }, "Rules");
   const nameIn = h("input", { id: "new-name", name: "name", maxlength: "24", autocomplete: "nickname", value: myName(), placeholder: "e.g. Sam", required: "" });
   const seatsBox = h("fieldset", { class: "seats-editor" });
   const optsBox = h("div", { class: "options-grid" });
@@ -162,6 +164,7 @@ async function buildCreateForm(form) {
   form.append(
     h("h2", { id: "create-title" }, "Open a table"),
     h("label", { class: "field", for: "new-game" }, "Game", gameSel),
+    h("p", { class: "rules-line" }, rulesLink),
     h("label", { class: "field", for: "new-name" }, "Your name", nameIn),
     seatsCountWrap,
     seatsBox,
@@ -170,6 +173,8 @@ async function buildCreateForm(form) {
 
   function fill() {
     const g = all.find((x) => x.id === gameSel.value);
+    rulesLink.setAttribute("href", `/rules/${g.id}`);
+    rulesLink.textContent = `How to play ${g.name}`;
     const [lo, hi] = g.seats;
     clear(seatsCount);
     for (let n = lo; n <= hi; n++) seatsCount.append(h("option", { value: String(n), selected: n === g.default_seats ? "" : null }, String(n)));
@@ -375,6 +380,7 @@ function tablePage(tableId) {
 
   async function showTable() {
     document.title = `${table.game_name} · Parlour`;
+    addRulesButton(table.game, table.game_name);
     renderWaiting();
     if (table.status !== "waiting" && (!renderer || rendererFor !== table.game)) {
       const mod = await loadRenderer(table.game);
@@ -390,7 +396,7 @@ function tablePage(tableId) {
   function showView() {
     if (!renderer || !latest) { renderEnd(); return; }
     document.body.dataset.version = `${latest.match}:${latest.version}`;
-    renderer.update(latest.view);
+    renderer.update(latest.view, { narration: latest.narration || null });
     renderEnd();
   }
 
@@ -436,11 +442,17 @@ function tablePage(tableId) {
     }
   }
 
+  let shownEnd = null; // the match whose results are on screen
   function renderEnd() {
-    clear(endBar);
-    if (!table || !latest || latest.status !== "finished") { endBar.hidden = true; return; }
-    endBar.hidden = false;
+    if (!table || !latest || latest.status !== "finished") { clear(endBar); endBar.hidden = true; shownEnd = null; return; }
+    if (!renderer) return; // the results wait for the table's renderer (it knows the match history)
     const m = latest.match;
+    const key = `${m}:${latest.version}:${rendererFor}`;
+    if (shownEnd === key) return;
+    const fresh = shownEnd === null && endBar.hidden;
+    shownEnd = key;
+    clear(endBar);
+    endBar.hidden = false;
     const buttons = [];
     if (seat !== null || table.seats.every((s) => s.kind === "bot")) {
       const again = h("button", { class: "button primary", type: "button" }, "Play again");
@@ -452,7 +464,8 @@ function tablePage(tableId) {
     }
     buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, "Download the record"));
     buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, "Replay step by step"));
-    endBar.append(h("p", { class: "endtext" }, "The match is over."), h("div", { class: "buttons" }, ...buttons));
+    endBar.append(resultsSection(latest.view, table, seat, renderer), h("div", { class: "buttons" }, ...buttons));
+    if (fresh) endBar.scrollIntoView({ behavior: "smooth", block: "nearest" });
   }
 
   return {
@@ -508,7 +521,7 @@ function replayPage(tableId, match) {
       const act = res.action ? `${info.seats[res.action.seat].label} ${res.action.text}` : "the deal";
       caption.textContent = `Step ${step} of ${steps}: ${act}`;
       ctx.seat = viewSeat;
-      renderer.update(res.view);
+      renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action });
     } catch (err) {
       toast(err.message, "error");
       stop();
@@ -527,6 +540,7 @@ function replayPage(tableId, match) {
     try {
       info = (await api("GET", `/api/tables/${tableId}`)).table;
       document.title = `Replay · ${info.game_name} · Parlour`;
+      addRulesButton(info.game, info.game_name);
       for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, s.label));
       seatSel.append(h("option", { value: "" }, "a spectator"));
       const mod = await loadRenderer(info.game);
@@ -537,6 +551,117 @@ function replayPage(tableId, match) {
     }
   })();
   return { destroy() { stop(); if (renderer) renderer.destroy(); } };
+}
+
+// ----------------------------------------------------------------------------- rules
+const rulesCache = new Map();
+async function rulesOf(gameId) {
+  if (!rulesCache.has(gameId)) rulesCache.set(gameId, api("GET", `/api/games/${gameId}/rules`).catch((err) => { rulesCache.delete(gameId); throw err; }));
+  return rulesCache.get(gameId);
+}
+
+// Server-rendered Markdown of the repository's own rules page (raw HTML escaped).
+function rulesBody(html) {
+  const body = h("div", { class: "rules-text" });
+  body.innerHTML = html;
+  return body;
+}
+
+function rulesPage(gameId) {
+  const panel = h("article", { class: "rules-page card-panel", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading the rules…"));
+  app.append(panel);
+  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, "Rules"));
+  rulesOf(gameId).then((r) => {
+    document.title = `Rules of ${r.name} · Parlour`;
+    clear(panel);
+    panel.removeAttribute("aria-busy");
+    panel.append(rulesBody(r.html));
+  }).catch((err) => { clear(panel); panel.append(h("p", { class: "error" }, err.message)); });
+  return { destroy() {} };
+}
+
+// A "Rules" button in the top bar of a table or replay: the rules in a dialog over the
+// table (Escape closes it); the link beside it opens the rules page by itself.
+function addRulesButton(gameId, gameName) {
+  if (crumbs.querySelector(".rules-button")) return;
+  const button = h("button", { class: "rules-button", type: "button", "aria-haspopup": "dialog" }, "Rules");
+  button.addEventListener("click", () => openRules(gameId, gameName));
+  crumbs.append(button);
+}
+
+async function openRules(gameId, gameName) {
+  let dialog = document.getElementById("rules-dialog");
+  if (!dialog) {
+    const close = h("button", { class: "button", type: "button", "aria-label": "Close the rules" }, "Close");
+    dialog = h("dialog", { id: "rules-dialog", class: "rules-dialog", "aria-labelledby": "rules-dialog-title" },
+      h("header", {}, h("h2", { id: "rules-dialog-title" }), h("a", { class: "small", target: "_blank", rel: "noopener" }, "Open in a new tab"), close),
+      h("div", { class: "rules-scroll" }));
+    close.addEventListener("click", () => dialog.close());
+    dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); });
+    document.body.append(dialog);
+  }
+  dialog.querySelector("h2").textContent = `How to play ${gameName}`;
+  dialog.querySelector("header a").setAttribute("href", `/rules/${gameId}`);
+  const scroll = dialog.querySelector(".rules-scroll");
+  clear(scroll);
+  scroll.append(h("p", { class: "muted" }, "Loading the rules…"));
+  if (!dialog.open) dialog.showModal();
+  try {
+    const r = await rulesOf(gameId);
+    clear(scroll);
+    scroll.append(rulesBody(r.html));
+    scroll.scrollTop = 0;
+  } catch (err) {
+    clear(scroll);
+    scroll.append(h("p", { class: "error" }, err.message));
+  }
+}
+
+// ----------------------------------------------------------------------------- results
+// The results screen at the end of a match: who won, the final standings, and the match
+// history (the renderer's own, if it has results(view); else the rounds in the view).
+function resultsSection(view, table, seat, renderer) {
+  const names = displayNames(table, seat);
+  const o = view.outcome;
+  const own = renderer && renderer.results ? renderer.results(view) || {} : {};
+  const section = h("section", { class: "results", "aria-labelledby": "results-title" });
+  let headline = own.headline;
+  if (!headline && o) {
+    const all = o.winners.length === names.length;
+    if (all) headline = "The match is drawn";
+    else if (seat !== null && o.winners.includes(seat)) headline = o.winners.length > 1 ? "You win, with your partner!" : "You win!";
+    else headline = `${o.winners.map((s) => names[s]).join(" and ")} win${o.winners.length === 1 ? "s" : ""}`;
+  }
+  section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || "The match is over."),
+    h("p", { class: "endtext" }, "The match is over."));
+  if (o) {
+    const order = names.map((_, s) => s).sort((a, b) => o.placing[a] - o.placing[b] || a - b);
+    const rows = order.map((s) => h("tr", { class: o.winners.includes(s) ? "winner" : null },
+      h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s]), h("td", {}, fmtNum(o.points[s]))));
+    section.append(h("table", { class: "standings" },
+      h("caption", { class: "sr-only" }, "Final standings"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, own.scoreLabel || "Points"))),
+      h("tbody", {}, ...rows)));
+  }
+  const history = own.history !== undefined ? own.history : roundsTable(view, names);
+  if (history) section.append(h("div", { class: "results-history" }, h("h3", {}, own.historyTitle || "Match history"), history));
+  return section;
+}
+
+const fmtNum = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+const ordinal = (n) => `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
+
+// A game whose view keeps a list of rounds with the scores after each gets them as a table.
+function roundsTable(view, names) {
+  const rounds = Array.isArray(view.rounds) ? view.rounds.filter((r) => r && Array.isArray(r.scores)) : [];
+  if (!rounds.length) return null;
+  const head = h("tr", {}, h("th", { scope: "col" }, "Round"), ...names.map((n) => h("th", { scope: "col" }, n)));
+  const body = rounds.map((r, i) => h("tr", {}, h("th", { scope: "row" }, String(r.round ?? i + 1)),
+    ...r.scores.map((sc, s) => {
+      const pts = Array.isArray(r.points) ? r.points[s] : r.winner === s ? r.points : null;
+      return h("td", {}, h("b", {}, fmtNum(sc)), pts ? h("small", { class: "muted" }, ` +${fmtNum(pts)}`) : null);
+    })));
+  return h("table", { class: "history-table" }, h("caption", { class: "sr-only" }, "Scores after each round"), h("thead", {}, head), h("tbody", {}, ...body));
 }
 
 route();

@@ -50,3 +50,17 @@ export function rovingFocus(group, selector = "button") {
 export function setRoving(items, index) {
   items.forEach((el, k) => el.setAttribute("tabindex", k === index ? "0" : "-1"));
 }
+
+// A table's own stylesheet, loaded once; renderers await it so they never show unstyled.
+const styles = new Map();
+export function loadStyle(href) {
+  if (!styles.has(href)) {
+    styles.set(href, new Promise((resolve) => {
+      const link = h("link", { rel: "stylesheet", href });
+      link.addEventListener("load", () => resolve(), { once: true });
+      link.addEventListener("error", () => resolve(), { once: true });
+      document.head.append(link);
+    }));
+  }
+  return styles.get(href);
+}

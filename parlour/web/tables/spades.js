@@ -295,28 +295,31 @@ export function mount(root, ctx) {
 
     const hist = h("section", { class: "history", "aria-label": "Deal history" }, h("h3", {}, "Deals"));
     if (!view.deals.length) hist.append(h("p", { class: "muted small" }, "Scores appear here after each deal."));
-    else {
-      const table = h("table", {},
-        h("caption", { class: "sr-only" }, "Points won and scores after each deal"),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"),
-          h("th", { scope: "col" }, short(0)), h("th", { scope: "col" }, short(1)))));
-      const body = h("tbody");
-      for (const d of view.deals) {
-        const cell = (t) => {
-          const r = d.teams[t];
-          const seats = view.teams[t];
-          const detail = `bid ${seats.map((s) => bidText(d.bids[s])).join("+")}, took ${seats.map((s) => d.tricks[s]).join("+")}` +
-            (r.nil ? `, nil ${r.nil > 0 ? "+" : ""}${r.nil}` : "") + (r.bag_points ? `, ${r.bag_points} bag${r.bag_points === 1 ? "" : "s"}` : "") +
-            (r.penalty ? `, bag penalty -${r.penalty}` : "");
-          return h("td", {}, h("span", { class: r.points < 0 ? "neg" : "pos" }, `${r.points > 0 ? "+" : ""}${r.points}`),
-            h("b", {}, ` ${r.score}`), h("small", { class: "muted" }, detail));
-        };
-        body.append(h("tr", {}, h("th", { scope: "row" }, String(d.deal)), cell(0), cell(1)));
-      }
-      table.append(body);
-      hist.append(table);
-    }
+    else hist.append(dealsTable());
     side.append(hist);
+  }
+
+  // The points and score of each team after every deal (the side panel and the results).
+  function dealsTable() {
+    const table = h("table", {},
+      h("caption", { class: "sr-only" }, "Points won and scores after each deal"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"),
+        h("th", { scope: "col" }, short(0)), h("th", { scope: "col" }, short(1)))));
+    const body = h("tbody");
+    for (const d of view.deals) {
+      const cell = (t) => {
+        const r = d.teams[t];
+        const seats = view.teams[t];
+        const detail = `bid ${seats.map((s) => bidText(d.bids[s])).join("+")}, took ${seats.map((s) => d.tricks[s]).join("+")}` +
+          (r.nil ? `, nil ${r.nil > 0 ? "+" : ""}${r.nil}` : "") + (r.bag_points ? `, ${r.bag_points} bag${r.bag_points === 1 ? "" : "s"}` : "") +
+          (r.penalty ? `, bag penalty -${r.penalty}` : "");
+        return h("td", {}, h("span", { class: r.points < 0 ? "neg" : "pos" }, `${r.points > 0 ? "+" : ""}${r.points}`),
+          h("b", {}, ` ${r.score}`), h("small", { class: "muted" }, detail));
+      };
+      body.append(h("tr", {}, h("th", { scope: "row" }, String(d.deal)), cell(0), cell(1)));
+    }
+    table.append(body);
+    return table;
   }
 
   function short(t) {
@@ -343,6 +346,10 @@ export function mount(root, ctx) {
 
   return {
     update,
+    results(v) {
+      view = v;
+      return { headline: v.outcome ? resultText() : null, history: v.deals.length ? dealsTable() : null, historyTitle: "Deals" };
+    },
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
     },

@@ -1,0 +1,72 @@
+"""What the server adds to the engine's views and to the page: each game's rules page as
+HTML, and the game's own sentence for each event of a view.
+
+Rules pages are the Markdown files ``docs/rules/<game-id>.md`` (the same pages ``parlour
+rules`` prints), rendered with markdown-it (CommonMark plus tables, raw HTML escaped).
+
+A game module may define ``describe_event(event, names) -> str``, one line of plain English
+for an event of its view's ``events`` list. The server then sends those lines with each
+view (``narration``), so that every client tells the play in the game's own words.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from parlour.engine import Game, JsonDict
+
+DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
+
+Describe = Callable[[JsonDict, Sequence[str]], str]
+
+
+def rules_path(game: Game) -> Path:
+    return DOCS / "rules" / f"{game.id}.md"
+
+
+def rules_html(game: Game) -> str | None:
+    """The game's rules page as HTML, or None if it has none."""
+    path = rules_path(game)
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return None
+    return _render(str(path), mtime)
+
+
+@lru_cache(maxsize=16)
+def _render(path: str, mtime: float) -> str:
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+    return md.render(Path(path).read_text(encoding="utf-8"))
+
+
+def describer(game: Game) -> Describe | None:
+    """The game module's ``describe_event``, if it has one."""
+    module = importlib.import_module(type(game).__module__)
+    fn = getattr(module, "describe_event", None)
+    return fn if callable(fn) else None
+
+
+def narration(game: Game, view: JsonDict, names: Sequence[str]) -> list[str] | None:
+    """The game's sentence for each event of ``view["events"]`` (None if the game does not
+    describe its events). Built from the view alone, so it tells nothing the view does not.
+    """
+    describe = describer(game)
+    events: Any = view.get("events")
+    if describe is None or not isinstance(events, list):
+        return None
+    return [describe(ev, names) for ev in events]
+
+
+def seat_names(labels: Sequence[str], people: Sequence[str | None]) -> list[str]:
+    """What the narration calls each seat: a person's name, else the seat's label; a name
+    two people share gets the label too."""
+    names = [p or label for label, p in zip(labels, people, strict=True)]
+    return [f"{n} ({label})" if names.count(n) > 1 else n
+            for n, label in zip(names, labels, strict=True)]

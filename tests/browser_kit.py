@@ -1,0 +1,110 @@
+"""Helpers for the browser tests: Debian's Chromium through Playwright (never a downloaded
+browser), a server in a thread with no bot pause, pages, screenshots and the lobby."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_kit import ARTIFACTS, server_thread
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+SHOTS = ARTIFACTS / "browser"
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright (a module fixture in each test file)."""
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextmanager
+def parlour(tmp_path: Path) -> Iterator[str]:
+    """A server in a thread of the test process, no bot pause; yields its base URL."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with server_thread(tmp_path / "browser.sqlite3") as url:
+        yield url
+
+
+def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def shot(page: Any, name: str) -> Path:
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def version(page: Any) -> str:
+    return page.evaluate("document.body.dataset.version || ''")
+
+
+def wait_moved_on(page: Any, before: str) -> None:
+    """Wait until the page shows a view newer than ``before``."""
+    page.wait_for_selector(f"body:not([data-version='{before}'])", state="attached")
+
+
+def open_table(page: Any, base: str, game: str, options: dict[str, Any] | None = None,
+               name: str = "Sam") -> str:
+    """Open a table from the lobby (you and a rule bot, or the game's default seats);
+    returns the table's URL."""
+    page.goto(base + "/")
+    page.select_option("#new-game", game)
+    page.fill("#new-name", name)
+    if options:
+        page.click("summary")
+        for key, value in options.items():
+            page.fill(f"#opt-{key}", str(value))
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return page.url
+
+
+def check_record_and_replay(page: Any, game: str, name: str) -> str:
+    """From the results screen: download the record (it names the game and a result),
+    then step through the replay; returns the record text."""
+    with page.expect_download() as download:
+        page.click(".endbar >> text=Download the record")
+    text = Path(download.value.path()).read_text()
+    assert f'[Game "{game}"]' in text and '[Result "points' in text
+    page.click(".endbar >> text=Replay step by step")
+    page.wait_for_selector(".replay-caption:has-text('Step 0')")
+    page.click("button[aria-label='Next step']")
+    page.wait_for_selector(".replay-caption:has-text('Step 1 of')")
+    page.click("button[aria-label='Last step']")
+    page.wait_for_function("() => /Step (\\d+) of \\1:/.test("
+                           "document.querySelector('.replay-caption').textContent)")
+    shot(page, f"{name}-replay")
+    return text
+
+
+def check_rules_dialog(page: Any, title: str, name: str) -> None:
+    """The table's Rules button opens the game's rules over the table; Close shuts it."""
+    page.click("button.rules-button")
+    page.wait_for_selector(f"#rules-dialog[open] .rules-text h1:has-text('{title}')")
+    assert page.locator("#rules-dialog .rules-text h2").count() >= 2
+    shot(page, f"{name}-rules")
+    page.click("#rules-dialog button:has-text('Close')")
+    page.wait_for_selector("#rules-dialog", state="hidden")

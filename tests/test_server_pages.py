@@ -1,0 +1,127 @@
+"""What the server adds for every table: rules pages, the game's own sentence for each
+event of a view (Clockwork Spades), and matches that are over at the deal."""
+
+from __future__ import annotations
+
+import pytest
+from server_kit import Player, app_client
+
+from parlour.games import game_ids, get_game
+from parlour.games.clockwork_spades import ClockworkGame, describe_event
+from parlour.server import pages
+
+BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
+
+
+@pytest.fixture
+def client(tmp_path):
+    with app_client(tmp_path / "pages.sqlite3") as c:
+        yield c
+
+
+def table_of(client, game: str, seats, options=None, name=None) -> dict:
+    res = client.post("/api/tables", json={"game": game, "seats": seats,
+                                           "options": options or {}, "name": name})
+    assert res.status_code == 201, res.text
+    return res.json()
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_with_a_rules_page_serves_it_as_html(client, game_id):
+    res = client.get(f"/api/games/{game_id}/rules")
+    if not pages.rules_path(get_game(game_id)).exists():
+        assert res.status_code == 404
+        return
+    assert res.status_code == 200
+    body = res.json()
+    assert body["game"] == game_id and body["name"] == get_game(game_id).name
+    assert body["html"].startswith("<h1>") and "<h2>" in body["html"]
+    if "| --- |" in pages.rules_path(get_game(game_id)).read_text():
+        assert "<table>" in body["html"]  # GitHub tables are rendered
+
+
+def test_rules_errors_and_raw_html_is_escaped(client, tmp_path, monkeypatch):
+    res = client.get("/api/games/chess/rules")
+    assert res.status_code == 404 and res.json()["error"]["code"] == "not_found"
+    assert client.get("/api/games/..%2Fetc/rules").status_code == 404
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "spades.md").write_text(
+        "# Spades\n\n<script>alert(1)</script> [x](javascript:alert(1)) <b>bold</b>\n")
+    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    html = client.get("/api/games/spades/rules").json()["html"]
+    assert "<script" not in html and "<b>" not in html and "href=\"javascript" not in html
+    assert "&lt;script&gt;" in html
+    no_page = client.get("/api/games/clockwork-spades/rules")
+    assert no_page.status_code == 404 and "no rules page" in no_page.json()["error"]["message"]
+
+
+def test_the_rules_page_is_the_app(client):
+    res = client.get("/rules/spite-and-malice")
+    assert res.status_code == 200 and "/static/app.js" in res.text
+
+
+def test_clockwork_views_carry_the_games_own_sentence_for_each_event(client):
+    res = table_of(client, "clockwork-spades", [{"kind": "person"}, BOTS2[0]], name="Ann")
+    tid = res["table"]["id"]
+    ann = Player(client, tid, res["token"])
+    watcher = Player(client, tid, None)
+    msg = ann.view()
+    names = ["Ann", "North"]
+    assert msg["narration"] == [describe_event(ev, names) for ev in msg["view"]["events"]]
+    assert any(line.startswith("Ann draws ") for line in msg["narration"])
+    seen = watcher.view()
+    assert len(seen["narration"]) == len(seen["view"]["events"])
+    # a card drawn is told only to its drawer
+    for ev, line in zip(seen["view"]["events"], seen["narration"], strict=True):
+        if ev["kind"] == "draw":
+            assert "card" not in ev and line.endswith("draws a card.")
+    ann.close()
+    watcher.close()
+
+
+def test_replays_carry_the_sentences_too_and_spades_has_none(client):
+    res = table_of(client, "clockwork-spades", BOTS2)
+    tid = res["table"]["id"]
+    watcher = Player(client, tid, None)
+    watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
+    watcher.close()
+    step = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1").json()
+    assert step["narration"] == [describe_event(e, ["South", "North"])
+                                 for e in step["view"]["events"]]
+    end = client.get(f"/api/tables/{tid}/matches/1/replay").json()
+    assert end["view"]["events"][-1]["kind"] == "end" and end["narration"][-1]
+    spades = table_of(client, "spades", [{"kind": "bot", "bot": "rule"}] * 4,
+                      options={"target": 10})
+    watcher = Player(client, spades["table"]["id"], None)
+    assert "narration" not in watcher.view()
+    watcher.close()
+
+
+def test_a_match_over_at_the_deal_is_finished_at_once(client, monkeypatch):
+    """Clockwork Spades can end before anyone decides: the table must not wait for a move
+    that never comes."""
+    make = ClockworkGame._new
+
+    def over_at_once(self, seed, seats, options):
+        state = make(self, seed, seats, options)
+        while state.to_act:
+            state.apply(state.legal_actions()[0])
+        return state
+
+    monkeypatch.setattr(ClockworkGame, "_new", over_at_once)
+    res = table_of(client, "clockwork-spades", BOTS2)
+    table = res["table"]
+    assert table["status"] == "finished" and table["result"].startswith("points ")
+    assert table["finished_matches"] == [1]
+    watcher = Player(client, table["id"], None)
+    msg = watcher.view()
+    assert msg["status"] == "finished" and msg["view"]["outcome"] is not None
+    again = client.post(f"/api/tables/{table['id']}/again")
+    assert again.status_code == 200 and again.json()["table"]["match"] == 2
+    assert again.json()["table"]["status"] == "finished"
+    watcher.close()
+
+
+def test_narration_names_tell_people_apart():
+    assert pages.seat_names(["South", "North"], ["Ann", None]) == ["Ann", "North"]
+    assert pages.seat_names(["South", "North"], ["Bo", "Bo"]) == ["Bo (South)", "Bo (North)"]
