@@ -73,10 +73,28 @@ def spades_openspiel(seconds: float) -> float | None:
     return rate(deal, seconds)
 
 
+# ----------------------------------------------------------------------------- foursquare
+def foursquare_parlour(seconds: float) -> float:
+    """Games per second: a seeded deal played to its end by uniformly random placements
+    (no peer engine exists)."""
+    game = get_game("foursquare")
+    rng = random.Random(1)
+    choice = rng.choice
+
+    def one(i: int) -> None:
+        state = game.new(i)
+        legal, apply = state.legal_actions, state.apply
+        while state.to_act:
+            apply(choice(legal()))
+
+    return rate(one, seconds)
+
+
 # ----------------------------------------------------------------------------- registry
 #: game -> (unit, Parlour workload, {peer name: peer workload})
 WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]]] = {
     "spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel}),
+    "foursquare": ("games/s", foursquare_parlour, {}),
 }
 
 

@@ -123,18 +123,22 @@ def children(board: Board, value: int, seed_mode: bool
 # --------------------------------------------------------------------------- evaluation
 #: Names of the features :func:`features` returns, in order.
 FEATURES = (
-    "piles",  # piles on the table (sixteen are needed)
+    "piles",  # piles on the table, as a share of the sixteen needed
     "down",  # face-down tops
-    "down_at_limit",  # 1 when the face-down tops are at the limit (one more loses)
+    "down_3",  # 1 when three tops are face down
+    "down_4",  # 1 when four are (one more loses)
     "down_full",  # face-down tops on full piles: only a flip can turn them up
-    "exposure",  # expected face-up tops turned down, summed over the lines
-    "dead_lines",  # lines whose tops are all face down (the next card there raises them)
-    "missing_vs_stock",  # piles still missing as a share of the cards left
+    "exposure",  # expected face-up tops turned down by a card placed in a line, summed
+    "exposure_down",  # exposure times face-down tops / 4: exposure matters more near the limit
+    "dead_lines",  # lines whose tops are all face down (a card there turns them all up)
+    "missing",  # piles still missing, as a share of the cards left
     "room",  # cards the face-up piles can still take, as a share of the cards left
+    "stock",  # cards left in the stock, as a share of 40
 )
 
 #: Weights of the logistic model (bias first), fitted by ``bench/foursquare_fit.py``.
-WEIGHTS: tuple[float, ...] = (0.0, 8.0, -0.75, -1.25, -0.25, -0.25, 0.0, 0.0, 0.0)
+WEIGHTS: tuple[float, ...] = (0.0, 8.0, -0.75, 0.0, -1.25, -0.25, -0.25, 0.0, 0.0, 0.0, 0.0,
+                              0.0)
 
 
 def features(board: Board, left: Sequence[int]) -> list[float]:
@@ -177,12 +181,15 @@ def features(board: Board, left: Sequence[int]) -> list[float]:
     return [
         piles / 16,
         float(down),
+        1.0 if down == 3 else 0.0,
         1.0 if down >= MAX_DOWN else 0.0,
         float(_POP(full & occ & ~up)),
         exposure,
+        exposure * down / MAX_DOWN,
         float(dead),
         (16 - piles) / total if total else 1.0,
         room / total if total else 0.0,
+        total / NUM_CARDS,
     ]
 
 
@@ -198,6 +205,10 @@ def win_chance(board: Board, left: Sequence[int],
 
 
 Evaluate = Callable[[Board, Sequence[int]], float]
+
+#: A win is worth 1, plus this much per card left in the stock: of two certain wins the
+#: search prefers the sooner, higher-scoring one (too little to trade any real risk for).
+WIN_BONUS = 1e-4
 
 
 # --------------------------------------------------------------------------- expectimax
@@ -243,7 +254,7 @@ class Expectimax:
         self.nodes += 1
         occ, up = after[0], after[4]
         if _POP(occ) == SIZE * SIZE and not occ & ~up:
-            return 1.0
+            return 1.0 + WIN_BONUS * (NUM_CARDS - placed)
         if _POP(occ & ~up) > MAX_DOWN or placed >= NUM_CARDS:
             return 0.0
         board = after[:6]
@@ -266,7 +277,7 @@ class Expectimax:
                 if v > best:
                     best = v
                     if v >= 1.0:
-                        break
+                        break  # a win: every win with this card scores the same
             left[value] = count
             acc += count * best
             total += count
@@ -328,9 +339,11 @@ class FoursquareSolverBot(Bot):
         self.search = Expectimax(**LEVELS[level])
 
     def analyse(self, obs: Observation) -> tuple[Action, float, dict[Action, float]]:
-        """The chosen action, its estimated chance to win, and every action's chance."""
+        """The chosen action, its estimated chance to win, and every action's value (the
+        estimated chance; a certain win scores a little over 1, more the sooner it comes)."""
         pos = position_from_view(obs.view)
-        return self.search.choose(pos)
+        action, value, values = self.search.choose(pos)
+        return action, min(1.0, value), values
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:

@@ -196,6 +196,14 @@ def place_on(occ: int, g2: int, g3: int, full: int, up: int, vals: int, cell: in
     return occ, g2, g3, full, up ^ flipped, vals, flipped
 
 
+def _touches(occ: int, cell: int) -> bool:
+    """Whether ``cell`` is orthogonally next to an occupied cell."""
+    r, c = ROW_OF[cell], COL_OF[cell]
+    return any(occ >> (rr * FRAME + cc) & 1 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1),
+                                                          (r, c + 1))
+               if 0 <= rr < FRAME and 0 <= cc < FRAME)
+
+
 def face_down_count(occ: int, up: int) -> int:
     return (occ & ~up).bit_count()
 
@@ -403,12 +411,14 @@ class FoursquareState(State):
             return f"the pile at {name} already holds {HEIGHT} cards"
         if occupied:
             return f"there is already a pile at {name}: stack on it instead"
+        if not _touches(self.occ, cell):
+            return f"{name} is not next to a pile (a new pile goes beside one, not diagonally)"
         rows, cols = used_lines(self.occ | 1 << cell)
         if rows.bit_length() - (rows & -rows).bit_length() >= SIZE:
             return f"a new pile at {name} would make the grid more than {SIZE} rows tall"
         if cols.bit_length() - (cols & -cols).bit_length() >= SIZE:
             return f"a new pile at {name} would make the grid more than {SIZE} columns wide"
-        return f"{name} is not next to a pile (a new pile goes beside one, not diagonally)"
+        return f"{name} is not a legal placement"  # not reached: the cases above are all
 
     # ------------------------------------------------------------------ views
     def view(self, seat: Seat | None) -> JsonDict:

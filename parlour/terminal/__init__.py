@@ -54,6 +54,11 @@ class TableUI:
         """Lines (rich markup) telling what ``seat`` playing ``action`` did."""
         return [f"{self.name(seat)}: {escape(action)}"]
 
+    def command(self, state: State, seat: Seat, text: str) -> bool:
+        """Handle a typed command of the game's own (a hint, say) before the generic ones
+        (``?`` help, ``q`` quit) and before parsing an action; True if it was handled."""
+        return False
+
     def parse(self, state: State, text: str) -> Action:
         """Turn typed text into an action (games may accept short forms)."""
         return state.parse_action(text)
@@ -128,6 +133,8 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
     while True:
         text = read(f"{ui.prompt(view)} > ").strip()
         if not text:
+            continue
+        if ui.command(state, seat, text):
             continue
         if text in ("?", "help", "h"):
             console.print(ui.help)
