@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Fit the Foursquare solver's evaluation: a logistic model of the chance to win.
+"""Fit the Foursquare solver's estimate of the chance to win: a logistic model.
 
-Games are played by the solver (one card of lookahead) after an opening of random length
+Games are played by the solver (at its default level) after an opening of random length
 played partly at random, so that the data holds bad positions as well as good ones. Every
 board the solver leaves behind is labelled with whether the game was then won, and a
 logistic regression (Newton's method, a little L2) maps the board's features to that
-chance. The weights printed go into ``WEIGHTS`` in ``parlour/bots/foursquare.py``.
+chance. The weights printed go into ``WEIGHTS`` in ``parlour/bots/foursquare.py``. (The
+solver *chooses* by ``RANKING``, set by hand: a model fitted to predict the outcome of the
+solver's own games ranks a board's alternatives badly, since it learns from the boards the
+solver chose, not from the ones it avoided.)
 
     python bench/foursquare_fit.py --games 4000 --jobs 2       # fit and print the weights
     python bench/foursquare_fit.py --games 1000 --check        # calibration of the current
@@ -16,18 +19,20 @@ Needs numpy (installed with the ``plots`` or ``dev`` extra).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from parlour.bots.foursquare import (
     FEATURES,
+    LEVELS,
     WEIGHTS,
     Expectimax,
     Position,
     features,
     rule_choice,
-    win_chance,
 )
 from parlour.engine import derive_seed
 from parlour.games.foursquare import GAME, VALUE, FoursquareState
@@ -35,11 +40,11 @@ from parlour.games.foursquare import GAME, VALUE, FoursquareState
 
 def play_labelled(job: tuple[int, tuple[float, ...], bool]) -> list[tuple[list[float], int]]:
     """One game: a noisy opening, then the solver; its boards with the result."""
-    seed, weights, noisy = job
+    seed, _weights, noisy = job
     rng = random.Random(derive_seed(seed, "fit"))
     state = GAME.new(derive_seed(seed, "fit-deal"))
     assert isinstance(state, FoursquareState)
-    search = Expectimax(depth=1, evaluate=lambda b, left: win_chance(b, left, weights))
+    search = Expectimax(**LEVELS["normal"])
     horizon = rng.randrange(0, 26) if noisy else 0
     rows: list[list[float]] = []
     while state.to_act:
@@ -52,7 +57,7 @@ def play_labelled(job: tuple[int, tuple[float, ...], bool]) -> list[tuple[list[f
             action = rng.choice(state.legal_actions()) if rng.random() < 0.5 \
                 else rule_choice(pos)
         else:
-            action = search.choose(pos)[0]
+            action = search.choose(pos).action
         state.apply(action)
         if state.placed > horizon and not state.outcome:
             after = (state.occ, state.g2, state.g3, state.full, state.up, state.vals)
@@ -112,6 +117,16 @@ def calibration(rows: list[tuple[list[float], int]], weights: tuple[float, ...])
             print(f"  predicted {mean_p:6.3f}   won {rate:6.3f}   ({len(part)} boards)")
 
 
+def fit_along(rows: list[tuple[list[float], int]], direction: tuple[float, ...]
+              ) -> list[float]:
+    """Only a scale and a bias for the weights ``direction`` (its bias ignored): keeps the
+    direction's ranking of boards and calibrates it as a chance."""
+    projected = [([sum(a * b for a, b in zip(direction[1:], r, strict=True))], y)
+                 for r, y in rows]
+    bias, scale = fit(projected, l2=0.0)
+    return [round(bias, 3)] + [round(scale * d, 4) for d in direction[1:]]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000)
@@ -120,13 +135,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="only show how well the current weights are calibrated")
     parser.add_argument("--plain", action="store_true", help="no noisy openings")
+    parser.add_argument("--save", metavar="FILE", help="save the labelled boards (JSON)")
+    parser.add_argument("--load", metavar="FILE", help="fit saved boards, play no games")
+    parser.add_argument("--along", action="store_true",
+                        help="fit only a scale and a bias of the current weights")
     args = parser.parse_args(argv)
-    rows = generate(args.games, args.seed, WEIGHTS, args.jobs, not args.plain)
+    if args.load:
+        rows = [(r, y) for r, y in json.loads(Path(args.load).read_text())]
+    else:
+        rows = generate(args.games, args.seed, WEIGHTS, args.jobs, not args.plain)
+    if args.save:
+        Path(args.save).write_text(json.dumps(rows))
     print("current weights:")
     calibration(rows, WEIGHTS)
     if args.check:
         return 0
-    weights = fit(rows)
+    weights = fit_along(rows, WEIGHTS) if args.along else fit(rows)
     print("fitted weights:")
     calibration(rows, tuple(weights))
     print("WEIGHTS: tuple[float, ...] = (" + ", ".join(map(str, weights)) + ")")

@@ -545,10 +545,11 @@ def test_the_solver_takes_a_win_and_knows_it_is_certain():
     state = setup(FULL_GRID, hand=6)
     bot = make_bot(GAME, "solver", 0, 1)
     assert isinstance(bot, FoursquareSolverBot)
-    action, chance, values = bot.analyse(observe(state, 0, random.Random(0)))
-    assert action == stack("e3") and chance == 1.0
-    # stacking elsewhere wins with the next card whatever it is: certain, but later
-    assert values[stack("c6")] < values[stack("e3")]
+    choice = bot.analyse(observe(state, 0, random.Random(0)))
+    assert choice.action == stack("e3") and choice.chance == 1.0
+    # stacking elsewhere wins with the next card whatever it is: as certain, but later
+    assert choice.chances[stack("c6")] == 1.0
+    assert choice.values[stack("c6")] < choice.values[stack("e3")]
 
 
 def test_the_solver_avoids_a_placement_that_loses_at_once():
@@ -560,6 +561,52 @@ def test_the_solver_avoids_a_placement_that_loses_at_once():
         after = state.clone()
         after.apply(action)
         assert after.outcome is None, GAME.action_text(action)
+
+
+def exact_chance(state: FoursquareState) -> float:
+    """The chance to win with perfect play against a random stock, by brute force: the
+    best placement of the card in hand, each judged by :func:`exact_after`."""
+    if state.outcome:
+        return 1.0 if state.outcome.placing == (1,) else 0.0
+    best = 0.0
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        best = max(best, exact_after(after))
+    return best
+
+
+def exact_after(state: FoursquareState) -> float:
+    """After a placement: the mean over the cards the stock may turn up next."""
+    if state.outcome:
+        return 1.0 if state.outcome.placing == (1,) else 0.0
+    stock = state.deal()[state.placed:]
+    total = 0.0
+    for i in range(len(stock)):
+        order = list(stock)
+        order[0], order[i] = order[i], order[0]
+        turned = state.clone()
+        turned._deal = state.deal()[:state.placed] + tuple(order)
+        total += exact_chance(turned)
+    return total / len(stock)
+
+
+@pytest.mark.parametrize(("level", "stock"), [("normal", 2), ("strong", 3)])
+def test_the_solver_plays_the_end_of_the_stock_exactly(level, stock):
+    # Two face-down tops (c3, e3) and a few cards to come: the solver sees to the end.
+    state = setup(FULL_GRID.replace("c3=1", "c3=1*"), hand=6, extra=23 - stock)
+    assert state.stock == stock
+    bot = make_bot(GAME, f"solver:{level}", 0, 1)
+    assert isinstance(bot, FoursquareSolverBot)
+    choice = bot.analyse(observe(state, 0, random.Random(0)))
+    assert bot.search.reached == stock
+    assert choice.chance == pytest.approx(exact_chance(state))
+    for a, chance in choice.chances.items():
+        probe = state.clone()
+        probe.apply(a)
+        assert chance == pytest.approx(exact_after(probe)), GAME.action_text(a)
+    if stock == 3:  # chances, not only sure wins and losses
+        assert any(0 < c < 1 for c in choice.chances.values())
 
 
 def test_solver_levels():

@@ -10,15 +10,18 @@ flips; the fewest face-up tops turned down; a new pile rather than a stack (the 
 grow to sixteen piles); the most face-down tops turned up.
 
 ``solver``: expectimax over the unknown stock. The card in hand is known; the next one is
-any card not yet seen, with probability in proportion to how many of each value are left.
-At ``solver`` (level ``normal``) it looks one card ahead: for each placement of the card in
-hand, the expected value, over the next card, of the best placement of that card, as
-judged by :func:`win_chance` (a logistic model of the chance to win, fitted on the
-solver's own games; see ``docs/rules/foursquare.md``). ``solver:strong`` looks two cards
-ahead for the most promising placements. A win is worth 1 and a loss 0, so the value of a
-position is its estimated chance to win, which is what the terminal hint shows. The
-solver reads only its observation: the view (every card on the table and the card in
-hand) tells it which cards are left in the stock.
+any card not yet seen, with probability in proportion to how many of each value are left
+(the view shows every card on the table, so the solver counts what is left; it never sees
+the stock). For each placement of the card in hand it takes the expected value, over the
+next card, of the best placement of that card, and so on; boards at the search horizon are
+judged by :func:`judge`: the search first keeps the chance of losing within its horizon as
+small as it can, then prefers boards of better :func:`rank`. Along the line it chooses it
+also carries :func:`win_chance`, a fitted estimate of the chance to win, which the terminal
+hint shows (see ``docs/rules/foursquare.md``). It always looks one card ahead,
+then deeper while the next pass fits in a budget of boards: late in the game, with few
+values left in the stock, it sees to the end and plays exactly. Levels (``solver:<level>``):
+``fast`` (no lookahead), ``normal`` (the default: 20,000 boards a decision, well within
+250 ms) and ``strong`` (400,000 boards, for analysis).
 
 ``clairvoyant``: *cheats by design*. It is given the true stock order when it is made
 (``make_bot(..., deal=state.deal())``, as ``parlour analyse foursquare`` does), never
@@ -136,9 +139,16 @@ FEATURES = (
     "stock",  # cards left in the stock, as a share of 40
 )
 
-#: Weights of the logistic model (bias first), fitted by ``bench/foursquare_fit.py``.
-WEIGHTS: tuple[float, ...] = (0.0, 8.0, -0.75, 0.0, -1.25, -0.25, -0.25, 0.0, 0.0, 0.0, 0.0,
-                              0.0)
+#: The solver ranks boards by ``RANKING . features``: two per pile, minus three per
+#: face-down top, five more when four are down, one per face-down top on a full pile and
+#: one per unit of exposure. Set by hand and checked by play (``docs/rules/foursquare.md``).
+RANKING: tuple[float, ...] = (32.0, -3.0, 0.0, -5.0, -1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+#: The chance to win is ``1 / (1 + exp(-z))`` with ``z = WEIGHTS[0] + WEIGHTS[1:] .
+#: features``: a logistic regression fitted by ``bench/foursquare_fit.py`` on boards of
+#: the solver's own games, each labelled with whether that game was won.
+WEIGHTS: tuple[float, ...] = (4.282, 0.772, -0.159, 0.432, 0.624, -0.852, -0.123, -0.115,
+                              -0.149, -1.202, -0.363, 1.278)
 
 
 def features(board: Board, left: Sequence[int]) -> list[float]:
@@ -196,92 +206,176 @@ def features(board: Board, left: Sequence[int]) -> list[float]:
 def win_chance(board: Board, left: Sequence[int],
                weights: Sequence[float] = WEIGHTS) -> float:
     """The estimated chance to win from ``board`` (logistic in :func:`features`)."""
+    return _logistic(weights, features(board, left))
+
+
+def _logistic(weights: Sequence[float], f: Sequence[float]) -> float:
     z = weights[0]
-    for w, f in zip(weights[1:], features(board, left), strict=True):
-        z += w * f
-    if z < -30:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-z))
+    for w, x in zip(weights[1:], f, strict=True):
+        z += w * x
+    return 0.0 if z < -30 else 1.0 / (1.0 + math.exp(-z))
 
 
-Evaluate = Callable[[Board, Sequence[int]], float]
+#: A board at the search horizon is worth SURVIVE + TIE_BREAK * rank: a little less than a
+#: win, and far more than a loss, so the search first makes the chance of losing within its
+#: horizon as small as it can, then prefers the better-ranked boards.
+SURVIVE = 0.99
+TIE_BREAK = 1e-4
+#: A win is worth 1, plus this much per card left in the stock: of two sure wins the
+#: search takes the sooner, higher-scoring one (too little to trade any real risk for).
+WIN_BONUS = 1e-5
 
-#: A win is worth 1, plus this much per card left in the stock: of two certain wins the
-#: search prefers the sooner, higher-scoring one (too little to trade any real risk for).
-WIN_BONUS = 1e-4
+Judgement = tuple[float, float]  # (value for choosing, estimated chance to win)
+Judge = Callable[[Board, Sequence[int]], Judgement]
 
 
-# --------------------------------------------------------------------------- expectimax
+def rank(board: Board, left: Sequence[int]) -> float:
+    """The solver's rank of a board (``RANKING . features``): higher is better."""
+    total = 0.0
+    for w, x in zip(RANKING, features(board, left), strict=True):
+        total += w * x
+    return total
+
+
+def judge(board: Board, left: Sequence[int]) -> Judgement:
+    """How the solver values a board at its horizon, and the chance to win it estimates."""
+    f = features(board, left)
+    rank = 0.0
+    for w, x in zip(RANKING, f, strict=True):
+        rank += w * x
+    return SURVIVE + TIE_BREAK * rank, _logistic(WEIGHTS, f)
+
+
+_LOSS: Judgement = (0.0, 0.0)
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass
+class Choice:
+    """A decision: the action, its estimated chance to win, and for every action its value
+    (what the choice maximised) and estimated chance."""
+
+    action: Action
+    chance: float
+    values: dict[Action, float]
+    chances: dict[Action, float]
+
+
 @dataclass
 class Expectimax:
-    """Expectimax over the next cards of the stock, with a static evaluation at the leaves.
+    """Expectimax over the next cards of the stock, with a static judgement at the horizon.
 
-    ``depth`` is the number of unknown cards looked at: 0 judges each placement of the card
-    in hand by the evaluation alone, 1 (the default) also tries every value the next card
-    may have. With ``deepen`` above ``depth``, the ``widen`` best placements at ``depth``
-    are searched again ``deepen`` cards deep, and the best of them is chosen.
+    ``depth`` is how many unknown cards are always looked at: 0 judges each placement of
+    the card in hand by itself, 1 also tries every value the next card may have, and so on.
+    Then, while the estimated cost of looking one card further fits in ``budget`` (boards
+    examined per decision, all depths counted), the search deepens: late in the game, when
+    few values are left in the stock, it sees to the end of the stock and plays exactly.
+    The same board with the same cards left is valued once per search.
+
+    Every node carries two numbers: the value the choices maximise (wins, then surviving
+    the horizon, then the board's rank: see :func:`judge`) and the estimated chance to win
+    of the line chosen, averaged over the cards to come like the value.
     """
 
     depth: int = 1
-    deepen: int = 0
-    widen: int = 3
-    evaluate: Evaluate = win_chance
+    budget: int = 0
+    evaluate: Judge = judge
     nodes: int = field(default=0, init=False)
+    reached: int = field(default=0, init=False)  # the depth of the last decision
+    _limit: int = field(default=0, init=False, repr=False)
+    _memo: dict[tuple[Any, ...], Judgement] = field(default_factory=dict, init=False,
+                                                    repr=False)
 
-    def choose(self, pos: Position) -> tuple[Action, float, dict[Action, float]]:
-        """The best action for ``pos``, its value, and the value of every action."""
-        values = self._root_values(pos, self.depth)
-        if self.deepen > self.depth and len(values) > 1:
-            best = sorted(values, key=lambda a: (-values[a], a))[:self.widen]
-            values = self._root_values(pos, self.deepen, only=best)
-        action = max(values, key=lambda a: (values[a], -a))
-        return action, values[action], values
+    def choose(self, pos: Position) -> Choice:
+        """The best action for ``pos``."""
+        self.nodes = 0
+        self._limit = 1 << 62  # the full-width depth always completes
+        self._memo = {}
+        stock = sum(pos.left)
+        depth = min(self.depth, stock)
+        values = self._root(pos, depth)
+        # Each pass costs about as many times the one before as that one cost the one
+        # before it (the first is measured against the placements of the card in hand).
+        previous, last = len(values), self.nodes
+        self._limit = 2 * self.budget  # an estimate can be short: stop a deeper pass here
+        while depth < stock and len(values) > 1:
+            if self.nodes + last * last / max(1, previous) > self.budget:
+                break
+            before = self.nodes
+            try:
+                deeper = self._root(pos, depth + 1)
+            except _OutOfBudget:
+                break
+            depth += 1
+            values = deeper
+            previous, last = last, self.nodes - before
+        self.reached = depth
+        action = max(values, key=lambda a: (values[a][0], -a))
+        return Choice(action, min(1.0, values[action][1]),
+                      {a: v[0] for a, v in values.items()},
+                      {a: v[1] for a, v in values.items()})
 
-    def _root_values(self, pos: Position, depth: int,
-                     only: Sequence[Action] | None = None) -> dict[Action, float]:
-        out: dict[Action, float] = {}
+    def _root(self, pos: Position, depth: int) -> dict[Action, Judgement]:
+        out: dict[Action, Judgement] = {}
         left = list(pos.left)
         placed = pos.placed + 1
         for action, after in children(pos.board, pos.card, pos.seed_mode):
-            if only is not None and action not in only:
-                continue
             out[action] = self._after(after, placed, left, depth, pos.seed_mode)
         return out
 
     def _after(self, after: tuple[int, ...], placed: int, left: list[int], depth: int,
-               seed_mode: bool) -> float:
-        """The value of the board just after a placement (its flips included)."""
+               seed_mode: bool) -> Judgement:
+        """The board just after a placement (its flips included)."""
         self.nodes += 1
+        if self.nodes > self._limit:
+            raise _OutOfBudget
         occ, up = after[0], after[4]
         if _POP(occ) == SIZE * SIZE and not occ & ~up:
-            return 1.0 + WIN_BONUS * (NUM_CARDS - placed)
+            return 1.0 + WIN_BONUS * (NUM_CARDS - placed), 1.0
         if _POP(occ & ~up) > MAX_DOWN or placed >= NUM_CARDS:
-            return 0.0
+            return _LOSS
         board = after[:6]
         if depth == 0:
             return self.evaluate(board, left)  # type: ignore[arg-type]
-        return self._chance(board, placed, left, depth, seed_mode)  # type: ignore[arg-type]
+        if depth == 1:
+            return self._chance(board, placed, left, depth, seed_mode)  # type: ignore[arg-type]
+        key = (board, tuple(left), depth)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._chance(board, placed, left,  # type: ignore[arg-type]
+                                                   depth, seed_mode)
+        return found
 
     def _chance(self, board: Board, placed: int, left: list[int], depth: int,
-                seed_mode: bool) -> float:
+                seed_mode: bool) -> Judgement:
+        """The board before the next card is turned up: the mean over its values."""
         total = 0
-        acc = 0.0
+        value_sum = chance_sum = 0.0
         for value in range(1, 11):
             count = left[value]
             if not count:
                 continue
             left[value] = count - 1
-            best = 0.0
+            best = _LOSS
             for _, after in children(board, value, seed_mode):
-                v = self._after(after, placed + 1, left, depth - 1, seed_mode)
-                if v > best:
-                    best = v
-                    if v >= 1.0:
-                        break  # a win: every win with this card scores the same
+                occ, up = after[0], after[4]
+                if _POP(occ) == SIZE * SIZE and not occ & ~up:  # a win: none is better
+                    self.nodes += 1
+                    best = 1.0 + WIN_BONUS * (NUM_CARDS - placed - 1), 1.0
+                    break
+                got = self._after(after, placed + 1, left, depth - 1, seed_mode)
+                if got[0] > best[0]:
+                    best = got
             left[value] = count
-            acc += count * best
+            value_sum += count * best[0]
+            chance_sum += count * best[1]
             total += count
-        return acc / total if total else 0.0
+        if not total:
+            return _LOSS
+        return value_sum / total, chance_sum / total
 
 
 # --------------------------------------------------------------------------- rule bot
@@ -317,9 +411,9 @@ class FoursquareRuleBot(Bot):
 
 # --------------------------------------------------------------------------- solver
 LEVELS = {
-    "fast": {"depth": 0},
-    "normal": {"depth": 1},
-    "strong": {"depth": 1, "deepen": 2, "widen": 3},
+    "fast": {"depth": 0, "budget": 0},
+    "normal": {"depth": 1, "budget": 20_000},
+    "strong": {"depth": 1, "budget": 400_000},
 }
 
 
@@ -338,17 +432,14 @@ class FoursquareSolverBot(Bot):
         self.level = level
         self.search = Expectimax(**LEVELS[level])
 
-    def analyse(self, obs: Observation) -> tuple[Action, float, dict[Action, float]]:
-        """The chosen action, its estimated chance to win, and every action's value (the
-        estimated chance; a certain win scores a little over 1, more the sooner it comes)."""
-        pos = position_from_view(obs.view)
-        action, value, values = self.search.choose(pos)
-        return action, min(1.0, value), values
+    def analyse(self, obs: Observation) -> Choice:
+        """The chosen action, with its estimated chance to win and every action's."""
+        return self.search.choose(position_from_view(obs.view))
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:
             return obs.legal[0]
-        return self.analyse(obs)[0]
+        return self.analyse(obs).action
 
 
 # --------------------------------------------------------------------------- clairvoyant
@@ -384,11 +475,13 @@ class _Budget(Exception):
 
 def clairvoyant_search(order: Sequence[int], board: Board = EMPTY, placed: int = 0,
                        budget: int = 100_000, seed_mode: bool = False,
-                       evaluate: Evaluate = win_chance) -> SearchResult:
+                       evaluate: Callable[[Board, Sequence[int]], float] | None = None,
+                       ) -> SearchResult:
     """Search every line of play from ``board`` for the stock ``order`` (all 40 cards,
     ``order[placed]`` in hand) for a win, most promising placements first; at most
     ``budget`` boards are examined. Boards shown to lose are remembered (with where in
     the stock they occur), so no board is searched twice."""
+    evaluate = evaluate or rank
     values = [VALUE[c] for c in order]
     left = [0] * 11
     for v in values[placed + 1:]:

@@ -136,8 +136,8 @@ class UI(TableUI):
             assert isinstance(bot, FoursquareSolverBot)
             self._hinter = bot
         obs = observe(state, seat, random.Random(0), view=True, sample=False)
-        action, chance, _ = self._hinter.analyse(obs)
-        return action, chance
+        choice = self._hinter.analyse(obs)
+        return choice.action, choice.chance
 
     # ------------------------------------------------------------------ telling
     def narrate(self, before: JsonDict, seat: Seat, action: str, after: JsonDict) -> list[str]:
