@@ -6,7 +6,7 @@ played partly at random, so that the data holds bad positions as well as good on
 board the solver leaves behind is labelled with whether the game was then won, and a
 logistic regression (Newton's method, a little L2) maps the board's features to that
 chance. The weights printed go into ``WEIGHTS`` in ``parlour/bots/foursquare.py``. (The
-solver *chooses* by ``RANKING``, set by hand: a model fitted to predict the outcome of the
+solver *chooses* by its rank, set by hand (``*_POINTS``): a model fitted to predict the outcome of the
 solver's own games ranks a board's alternatives badly, since it learns from the boards the
 solver chose, not from the ones it avoided.)
 

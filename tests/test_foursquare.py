@@ -712,6 +712,15 @@ def test_analyse_command_prints_json(capsys):
     assert summary["target"]["bot"] == "solver"
 
 
+def test_the_clairvoyant_is_no_opponent_at_the_command_line(capsys):
+    from parlour.cli import main
+
+    assert main(["simulate", "foursquare", "--bots", "clairvoyant", "--games", "1"]) == 2
+    assert "must be shown the stock order" in capsys.readouterr().err
+    assert main(["analyse", "spades", "--games", "1"]) == 2
+    assert "no analysis of Spades" in capsys.readouterr().err
+
+
 def test_simulate_reports_wins_and_the_mean_score_of_wins():
     summary = simulate("foursquare", 4, 0, ["solver"])
     wins = summary["wins"][0]

@@ -139,10 +139,15 @@ FEATURES = (
     "stock",  # cards left in the stock, as a share of 40
 )
 
-#: The solver ranks boards by ``RANKING . features``: two per pile, minus three per
-#: face-down top, five more when four are down, one per face-down top on a full pile and
-#: one per unit of exposure. Set by hand and checked by play (``docs/rules/foursquare.md``).
-RANKING: tuple[float, ...] = (32.0, -3.0, 0.0, -5.0, -1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+#: The solver's rank of a board (:func:`rank`), set by hand and checked by play
+#: (``docs/rules/foursquare.md``): points per pile, off per face-down top, off when four
+#: are down (one more loses), off per face-down top on a full pile, off per unit of
+#: exposure.
+PILE_POINTS = 2.0
+DOWN_POINTS = 3.0
+AT_LIMIT_POINTS = 5.0
+DOWN_FULL_POINTS = 1.0
+EXPOSURE_POINTS = 1.0
 
 #: The chance to win is ``1 / (1 + exp(-z))`` with ``z = WEIGHTS[0] + WEIGHTS[1:] .
 #: features``: a logistic regression fitted by ``bench/foursquare_fit.py`` on boards of
@@ -151,20 +156,17 @@ WEIGHTS: tuple[float, ...] = (4.282, 0.772, -0.159, 0.432, 0.624, -0.852, -0.123
                               -0.149, -1.202, -0.363, 1.278)
 
 
-def features(board: Board, left: Sequence[int]) -> list[float]:
-    """The features of ``board`` (after a placement) with ``left`` cards in the stock."""
-    occ, g2, g3, full, up, vals = board
-    piles = _POP(occ)
-    down = _POP(occ & ~up)
-    total = sum(left)
-    # cum[v]: cards of value < v left (cum[11] = total)
-    cum = [0] * 12
-    run = 0
+def exposure(occ: int, up: int, vals: int, left: Sequence[int]) -> tuple[float, int]:
+    """Over every row and column: the face-up tops times the chance that the next card
+    falls outside their range (placed in that line, it would turn them all down), summed;
+    and the number of lines whose tops are all face down."""
+    total = 0
+    cum = [0] * 12  # cum[v]: cards of value below v left in the stock
     for v in range(1, 11):
-        cum[v] = run
-        run += left[v]
-    cum[11] = run
-    exposure = 0.0
+        cum[v] = total
+        total += left[v]
+    cum[11] = total
+    outside = 0
     dead = 0
     for mask in LINES:
         o = occ & mask
@@ -184,8 +186,17 @@ def features(board: Board, left: Sequence[int]) -> list[float]:
             if v < lo:
                 lo = v
             m ^= low
-        if total:
-            exposure += _POP(u) * (total - (cum[hi + 1] - cum[lo])) / total
+        outside += _POP(u) * (total - cum[hi + 1] + cum[lo])
+    return (outside / total if total else 0.0), dead
+
+
+def features(board: Board, left: Sequence[int]) -> list[float]:
+    """The features of ``board`` (after a placement) with ``left`` cards in the stock."""
+    occ, g2, g3, full, up, vals = board
+    piles = _POP(occ)
+    down = _POP(occ & ~up)
+    total = sum(left)
+    exposed, dead = exposure(occ, up, vals, left)
     u = occ & up
     room = 3 * _POP(u) - _POP(u & g2) - _POP(u & g3) - _POP(u & full)
     return [
@@ -194,13 +205,27 @@ def features(board: Board, left: Sequence[int]) -> list[float]:
         1.0 if down == 3 else 0.0,
         1.0 if down >= MAX_DOWN else 0.0,
         float(_POP(full & occ & ~up)),
-        exposure,
-        exposure * down / MAX_DOWN,
+        exposed,
+        exposed * down / MAX_DOWN,
         float(dead),
         (16 - piles) / total if total else 1.0,
         room / total if total else 0.0,
         total / NUM_CARDS,
     ]
+
+
+def rank_bound(board: Board) -> float:
+    """The rank without its exposure term: cheap, and never below the rank."""
+    occ, up, full = board[0], board[4], board[3]
+    down = _POP(occ & ~up)
+    return (PILE_POINTS * _POP(occ) - DOWN_POINTS * down
+            - (AT_LIMIT_POINTS if down >= MAX_DOWN else 0.0)
+            - DOWN_FULL_POINTS * _POP(full & occ & ~up))
+
+
+def rank(board: Board, left: Sequence[int]) -> float:
+    """The solver's rank of a board: higher is better (see the ``*_POINTS`` weights)."""
+    return rank_bound(board) - EXPOSURE_POINTS * exposure(board[0], board[4], board[5], left)[0]
 
 
 def win_chance(board: Board, left: Sequence[int],
@@ -229,21 +254,9 @@ Judgement = tuple[float, float]  # (value for choosing, estimated chance to win)
 Judge = Callable[[Board, Sequence[int]], Judgement]
 
 
-def rank(board: Board, left: Sequence[int]) -> float:
-    """The solver's rank of a board (``RANKING . features``): higher is better."""
-    total = 0.0
-    for w, x in zip(RANKING, features(board, left), strict=True):
-        total += w * x
-    return total
-
-
 def judge(board: Board, left: Sequence[int]) -> Judgement:
     """How the solver values a board at its horizon, and the chance to win it estimates."""
-    f = features(board, left)
-    rank = 0.0
-    for w, x in zip(RANKING, f, strict=True):
-        rank += w * x
-    return SURVIVE + TIE_BREAK * rank, _logistic(WEIGHTS, f)
+    return SURVIVE + TIE_BREAK * rank(board, left), win_chance(board, left)
 
 
 _LOSS: Judgement = (0.0, 0.0)
@@ -359,6 +372,13 @@ class Expectimax:
             if not count:
                 continue
             left[value] = count - 1
+            if depth == 1 and self.evaluate is judge:
+                best = self._best_leaf(board, value, placed + 1, left, seed_mode)
+                left[value] = count
+                value_sum += count * best[0]
+                chance_sum += count * best[1]
+                total += count
+                continue
             best = _LOSS
             for _, after in children(board, value, seed_mode):
                 occ, up = after[0], after[4]
@@ -376,6 +396,36 @@ class Expectimax:
         if not total:
             return _LOSS
         return value_sum / total, chance_sum / total
+
+    def _best_leaf(self, board: Board, value: int, placed: int, left: list[int],
+                   seed_mode: bool) -> Judgement:
+        """What :meth:`_chance` finds one card from the horizon with :func:`judge`, faster:
+        the placements are tried by :func:`rank_bound`, best first, and the exposure is
+        only worked out while a placement may still beat the best so far."""
+        ranked = []
+        for _, after in children(board, value, seed_mode):
+            self.nodes += 1
+            occ, up = after[0], after[4]
+            if _POP(occ) == SIZE * SIZE and not occ & ~up:
+                return 1.0 + WIN_BONUS * (NUM_CARDS - placed), 1.0
+            if _POP(occ & ~up) > MAX_DOWN or placed >= NUM_CARDS:
+                continue
+            ranked.append((rank_bound(after), after))  # type: ignore[arg-type]
+        if self.nodes > self._limit:
+            raise _OutOfBudget
+        if not ranked:
+            return _LOSS
+        ranked.sort(key=lambda t: -t[0])
+        best_rank, best_board = -math.inf, None
+        for bound, after in ranked:
+            if bound <= best_rank:
+                break
+            r = bound - EXPOSURE_POINTS * exposure(after[0], after[4], after[5], left)[0]
+            if r > best_rank:
+                best_rank, best_board = r, after
+        assert best_board is not None
+        return (SURVIVE + TIE_BREAK * best_rank,
+                win_chance(best_board[:6], left))  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- rule bot
@@ -514,14 +564,15 @@ def clairvoyant_search(order: Sequence[int], board: Board = EMPTY, placed: int =
         if n + 1 < NUM_CARDS:
             left[values[n + 1]] -= 1
         try:
-            # Rank each placement by the best placement of the next card (known here).
+            # Rank each placement by the best placement of the next card (known here); a
+            # placement after which every placement of the next card loses is lost.
             nxt = values[n + 1] if n + 1 < NUM_CARDS else 0
             for i, (_, action, after) in enumerate(ranked):
-                best = 0.0
+                best = -math.inf
                 for _, then in children(after, nxt, seed_mode):  # type: ignore[arg-type]
                     occ, up = then[0], then[4]
                     if _POP(occ) == SIZE * SIZE and not occ & ~up:
-                        best = 2.0
+                        best = math.inf
                         break
                     if _POP(occ & ~up) > MAX_DOWN or n + 2 >= NUM_CARDS:
                         continue
@@ -530,7 +581,9 @@ def clairvoyant_search(order: Sequence[int], board: Board = EMPTY, placed: int =
                         best = v
                 ranked[i] = (best, action, after)
             ranked.sort(key=lambda t: (-t[0], t[1]))
-            for _, action, after in ranked:
+            for best, action, after in ranked:
+                if best == -math.inf:
+                    break  # this one and the rest lose whatever comes next
                 if search(after, n + 1):  # type: ignore[arg-type]
                     line.append(action)
                     return True
