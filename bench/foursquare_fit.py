@@ -5,12 +5,13 @@ Games are played by the solver (at its default level) after an opening of random
 played partly at random, so that the data holds bad positions as well as good ones. Every
 board the solver leaves behind is labelled with whether the game was then won, and a
 logistic regression (Newton's method, a little L2) maps the board's features to that
-chance. The weights printed go into ``WEIGHTS`` in ``parlour/bots/foursquare.py``. (The
-solver *chooses* by its rank, set by hand (``*_POINTS``): a model fitted to predict the outcome of the
-solver's own games ranks a board's alternatives badly, since it learns from the boards the
-solver chose, not from the ones it avoided.)
+chance. The weights printed go into ``WEIGHTS`` in ``parlour/bots/foursquare.py``.
 
-    python bench/foursquare_fit.py --games 4000 --jobs 2       # fit and print the weights
+The solver *chooses* by its rank, set by hand (the ``*_POINTS`` weights): a model fitted
+to predict how the solver's own games end ranks a board's alternatives badly, since it
+learns from the boards the solver chose, not from the ones it avoided.
+
+    python bench/foursquare_fit.py --games 2000 --jobs 2       # fit and print the weights
     python bench/foursquare_fit.py --games 1000 --check        # calibration of the current
 
 Needs numpy (installed with the ``plots`` or ``dev`` extra).

@@ -42,9 +42,12 @@ from parlour.cards import parse_card
 from parlour.engine import Action, Game, OptionError, Seat
 from parlour.games.foursquare import (
     COL_MASK,
+    COL_OF,
+    FRAME,
     MAX_DOWN,
     NUM_CARDS,
     ROW_MASK,
+    ROW_OF,
     SIZE,
     STACK,
     VALUE,
@@ -156,37 +159,54 @@ WEIGHTS: tuple[float, ...] = (4.282, 0.772, -0.159, 0.432, 0.624, -0.852, -0.123
                               -0.149, -1.202, -0.363, 1.278)
 
 
-def exposure(occ: int, up: int, vals: int, left: Sequence[int]) -> tuple[float, int]:
-    """Over every row and column: the face-up tops times the chance that the next card
-    falls outside their range (placed in that line, it would turn them all down), summed;
-    and the number of lines whose tops are all face down."""
+def _stock_counts(left: Sequence[int]) -> tuple[int, list[int]]:
+    """The cards left, and ``cum[v]``: how many of them are below value ``v``."""
     total = 0
-    cum = [0] * 12  # cum[v]: cards of value below v left in the stock
+    cum = [0] * 12
     for v in range(1, 11):
         cum[v] = total
         total += left[v]
     cum[11] = total
+    return total, cum
+
+
+def _line_outside(occ: int, up: int, vals: int, line: int, total: int, cum: list[int]) -> int:
+    """Line ``line`` (rows 0-6, then columns): its face-up tops times the cards left outside
+    their range (0 for a line with no face-up top)."""
+    o = occ & LINES[line]
+    if not o:
+        return 0
+    u = o & up
+    if not u:
+        return 0
+    hi, lo = 0, 11
+    m = u
+    while m:
+        low = m & -m
+        v = vals >> (4 * (low.bit_length() - 1)) & 15
+        if v > hi:
+            hi = v
+        if v < lo:
+            lo = v
+        m ^= low
+    return _POP(u) * (total - cum[hi + 1] + cum[lo])
+
+
+def exposure(occ: int, up: int, vals: int, left: Sequence[int]) -> tuple[float, int]:
+    """Over every row and column: the face-up tops times the chance that the next card
+    falls outside their range (placed in that line, it would turn them all down), summed;
+    and the number of lines whose tops are all face down."""
+    total, cum = _stock_counts(left)
     outside = 0
     dead = 0
-    for mask in LINES:
+    for k, mask in enumerate(LINES):
         o = occ & mask
         if not o:
             continue
-        u = o & up
-        if not u:
+        if not o & up:
             dead += 1
             continue
-        hi, lo = 0, 11
-        m = u
-        while m:
-            low = m & -m
-            v = vals >> (4 * (low.bit_length() - 1)) & 15
-            if v > hi:
-                hi = v
-            if v < lo:
-                lo = v
-            m ^= low
-        outside += _POP(u) * (total - cum[hi + 1] + cum[lo])
+        outside += _line_outside(occ, up, vals, k, total, cum)
     return (outside / total if total else 0.0), dead
 
 
@@ -403,24 +423,41 @@ class Expectimax:
         the placements are tried by :func:`rank_bound`, best first, and the exposure is
         only worked out while a placement may still beat the best so far."""
         ranked = []
-        for _, after in children(board, value, seed_mode):
+        for action, after in children(board, value, seed_mode):
             self.nodes += 1
             occ, up = after[0], after[4]
             if _POP(occ) == SIZE * SIZE and not occ & ~up:
                 return 1.0 + WIN_BONUS * (NUM_CARDS - placed), 1.0
             if _POP(occ & ~up) > MAX_DOWN or placed >= NUM_CARDS:
                 continue
-            ranked.append((rank_bound(after), after))  # type: ignore[arg-type]
+            ranked.append((rank_bound(after), action, after))  # type: ignore[arg-type]
         if self.nodes > self._limit:
             raise _OutOfBudget
         if not ranked:
             return _LOSS
         ranked.sort(key=lambda t: -t[0])
+        # The exposure of each placement, from the board's: only the lines through the
+        # placed card and through the tops it turned over change.
+        total, cum = _stock_counts(left)
+        lines = [_line_outside(board[0], board[4], board[5], k, total, cum) for k in range(14)]
+        outside = sum(lines)
         best_rank, best_board = -math.inf, None
-        for bound, after in ranked:
+        for bound, action, after in ranked:
             if bound <= best_rank:
                 break
-            r = bound - EXPOSURE_POINTS * exposure(after[0], after[4], after[5], left)[0]
+            cell = action % STACK
+            touched = {ROW_OF[cell], FRAME + COL_OF[cell]}
+            flipped = after[6]
+            while flipped:
+                low = flipped & -flipped
+                f = low.bit_length() - 1
+                touched.add(ROW_OF[f])
+                touched.add(FRAME + COL_OF[f])
+                flipped ^= low
+            changed = outside
+            for k in touched:
+                changed += _line_outside(after[0], after[4], after[5], k, total, cum) - lines[k]
+            r = bound - EXPOSURE_POINTS * (changed / total if total else 0.0)
             if r > best_rank:
                 best_rank, best_board = r, after
         assert best_board is not None
