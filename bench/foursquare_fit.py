@@ -13,6 +13,7 @@ learns from the boards the solver chose, not from the ones it avoided.
 
     python bench/foursquare_fit.py --games 2000 --jobs 2       # fit and print the weights
     python bench/foursquare_fit.py --games 1000 --check        # calibration of the current
+    python bench/foursquare_fit.py --records DIR --load FILE   # recorded games, saved boards
 
 Needs numpy (installed with the ``plots`` or ``dev`` extra).
 """
@@ -27,8 +28,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from parlour.bots.foursquare import (
+    AT_LIMIT_POINTS,
+    DOWN_FULL_POINTS,
+    DOWN_POINTS,
+    EXPOSURE_POINTS,
     FEATURES,
     LEVELS,
+    PILE_POINTS,
     WEIGHTS,
     Expectimax,
     Position,
@@ -37,11 +43,14 @@ from parlour.bots.foursquare import (
 )
 from parlour.engine import derive_seed
 from parlour.games.foursquare import GAME, VALUE, FoursquareState
+from parlour.record import read_record
+
+Rows = list[tuple[list[float], int]]
 
 
-def play_labelled(job: tuple[int, tuple[float, ...], bool]) -> list[tuple[list[float], int]]:
+def play_labelled(job: tuple[int, bool]) -> Rows:
     """One game: a noisy opening, then the solver; its boards with the result."""
-    seed, _weights, noisy = job
+    seed, noisy = job
     rng = random.Random(derive_seed(seed, "fit"))
     state = GAME.new(derive_seed(seed, "fit-deal"))
     assert isinstance(state, FoursquareState)
@@ -67,10 +76,9 @@ def play_labelled(job: tuple[int, tuple[float, ...], bool]) -> list[tuple[list[f
     return [(r, won) for r in rows]
 
 
-def generate(games: int, seed: int, weights: tuple[float, ...], jobs: int, noisy: bool
-             ) -> list[tuple[list[float], int]]:
-    jobs_list = [(derive_seed(seed, i), weights, noisy) for i in range(games)]
-    out: list[tuple[list[float], int]] = []
+def generate(games: int, seed: int, jobs: int, noisy: bool) -> Rows:
+    jobs_list = [(derive_seed(seed, i), noisy) for i in range(games)]
+    out: Rows = []
     if jobs <= 1:
         for rows in map(play_labelled, jobs_list):
             out.extend(rows)
@@ -81,7 +89,7 @@ def generate(games: int, seed: int, weights: tuple[float, ...], jobs: int, noisy
     return out
 
 
-def fit(rows: list[tuple[list[float], int]], l2: float = 1e-3) -> list[float]:
+def fit(rows: Rows, l2: float = 1e-3) -> list[float]:
     import numpy as np
 
     x = np.array([[1.0, *r] for r, _ in rows])
@@ -98,7 +106,7 @@ def fit(rows: list[tuple[list[float], int]], l2: float = 1e-3) -> list[float]:
     return [round(float(v), 3) for v in w]
 
 
-def calibration(rows: list[tuple[list[float], int]], weights: tuple[float, ...]) -> None:
+def calibration(rows: Rows, weights: tuple[float, ...]) -> None:
     import math
 
     preds = []
@@ -118,8 +126,34 @@ def calibration(rows: list[tuple[list[float], int]], weights: tuple[float, ...])
             print(f"  predicted {mean_p:6.3f}   won {rate:6.3f}   ({len(part)} boards)")
 
 
-def fit_along(rows: list[tuple[list[float], int]], direction: tuple[float, ...]
-              ) -> list[float]:
+def from_records(folder: Path) -> Rows:
+    """The boards of recorded games (``parlour simulate ... --record DIR``), each labelled
+    with its game's result."""
+    rows: Rows = []
+    for path in sorted(folder.glob("foursquare-*.txt")):
+        _, final = read_record(path)
+        assert isinstance(final, FoursquareState)
+        won = int(bool(final.outcome and final.outcome.placing[0] == 1))
+        state = GAME.new(final.seed, **final.options)
+        assert isinstance(state, FoursquareState)
+        for _, action in final.history:
+            state.apply(action)
+            if state.outcome:
+                break
+            left = [0] * 11
+            for c in state.deal()[state.placed:]:
+                left[VALUE[c]] += 1
+            board = (state.occ, state.g2, state.g3, state.full, state.up, state.vals)
+            rows.append((features(board, left), won))  # type: ignore[arg-type]
+    return rows
+
+
+#: The solver's rank (``parlour.bots.foursquare.rank``) as weights on the features.
+RANK = (0.0, 16 * PILE_POINTS, -DOWN_POINTS, 0.0, -AT_LIMIT_POINTS, -DOWN_FULL_POINTS,
+        -EXPOSURE_POINTS, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def fit_along(rows: Rows, direction: tuple[float, ...]) -> list[float]:
     """Only a scale and a bias for the weights ``direction`` (its bias ignored): keeps the
     direction's ranking of boards and calibrates it as a chance."""
     projected = [([sum(a * b for a, b in zip(direction[1:], r, strict=True))], y)
@@ -137,21 +171,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="only show how well the current weights are calibrated")
     parser.add_argument("--plain", action="store_true", help="no noisy openings")
     parser.add_argument("--save", metavar="FILE", help="save the labelled boards (JSON)")
-    parser.add_argument("--load", metavar="FILE", help="fit saved boards, play no games")
-    parser.add_argument("--along", action="store_true",
-                        help="fit only a scale and a bias of the current weights")
+    parser.add_argument("--load", metavar="FILE", action="append",
+                        help="boards saved before (repeat to join files): play no games")
+    parser.add_argument("--records", metavar="DIR", type=Path, action="append",
+                        help="also the boards of recorded games (simulate --record DIR)")
+    parser.add_argument("--along-rank", action="store_true",
+                        help="fit only a scale and a bias of the solver's rank (to see how "
+                             "well the rank alone predicts the result)")
     args = parser.parse_args(argv)
-    if args.load:
-        rows = [(r, y) for r, y in json.loads(Path(args.load).read_text())]
-    else:
-        rows = generate(args.games, args.seed, WEIGHTS, args.jobs, not args.plain)
+    rows: Rows = []
+    for name in args.load or []:
+        rows += [(r, y) for r, y in json.loads(Path(name).read_text())]
+    for folder in args.records or []:
+        rows += from_records(folder)
+    if not rows:
+        rows = generate(args.games, args.seed, args.jobs, not args.plain)
     if args.save:
         Path(args.save).write_text(json.dumps(rows))
     print("current weights:")
     calibration(rows, WEIGHTS)
     if args.check:
         return 0
-    weights = fit_along(rows, WEIGHTS) if args.along else fit(rows)
+    weights = fit_along(rows, RANK) if args.along_rank else fit(rows)
     print("fitted weights:")
     calibration(rows, tuple(weights))
     print("WEIGHTS: tuple[float, ...] = (" + ", ".join(map(str, weights)) + ")")
