@@ -681,7 +681,7 @@ def test_the_clairvoyant_proves_a_lost_position_and_stops_at_its_budget():
 # ----------------------------------------------------------------------------- analysis, play
 def test_the_analysis_counts_bounds_and_draws_them(tmp_path):
     from parlour.analysis import analysis_for
-    from parlour.analysis.foursquare import analyse, draw
+    from parlour.analysis.foursquare import analyse, draw, report
 
     summary = analyse(games=3, seed=0, bots=["random", "rule"], budget=20_000)
     clair = summary["clairvoyant"]
@@ -695,6 +695,11 @@ def test_the_analysis_counts_bounds_and_draws_them(tmp_path):
     # the deals are simulate's: the rule bot wins the same games there
     sim = simulate("foursquare", 3, 0, ["rule"])
     assert sim["wins"][0] == summary["bots"]["rule"]["wins"]
+    out = io.StringIO()
+    report(summary, Console(file=out, width=120))
+    text = out.getvalue()
+    assert "clairvoyant: proven winnable" in text and "rule" in text
+    assert f"{clair['winnable']} proven winnable" in text
     path = tmp_path / "w.png"
     draw(summary, path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
