@@ -19,6 +19,7 @@ draws the chart in ``docs/``.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -231,7 +232,8 @@ def _fmt(x: float | None) -> str:
 
 
 def draw(summary: JsonDict, path: Path) -> None:
-    """Win rates with their 95% intervals, and the clairvoyant bounds, as a PNG."""
+    """Win rates with their 95% intervals, and the clairvoyant bounds, as a PNG: the whole
+    scale on the left, and on the right a close-up of the bars near 100%."""
     try:
         import matplotlib
     except ImportError:
@@ -246,32 +248,52 @@ def draw(summary: JsonDict, path: Path) -> None:
         rates.append(b["win_rate"])
         intervals.append(b["win_interval"])
         colours.append("#4c72b0")
-    labels += ["clairvoyant\nproven\nwinnable", "clairvoyant\nnot proven\nunwinnable"]
+    labels += ["clairvoyant:\nproven\nwinnable", "clairvoyant:\nnot proven\nunwinnable"]
     rates += [clair["lower"], clair["upper"]]
     intervals += [clair["lower_interval"], clair["upper_interval"]]
     colours += ["#55a868", "#8fd19e"]
-    errors = [[r - lo for r, (lo, _) in zip(rates, intervals, strict=True)],
-              [hi - r for r, (_, hi) in zip(rates, intervals, strict=True)]]
-    fig, ax = plt.subplots(figsize=(8, 4.8), dpi=120)
-    xs = range(len(labels))
-    ax.bar(xs, rates, yerr=errors, capsize=6, color=colours, edgecolor="black", linewidth=0.6)
-    for x, r, (lo, hi) in zip(xs, rates, intervals, strict=True):
-        ax.text(x, min(hi + 0.02, 1.04), f"{r:.1%}\n[{lo:.1%}, {hi:.1%}]", ha="center",
-                va="bottom", fontsize=7.5)
-    ax.axhspan(clair["lower"], clair["upper"], color="#55a868", alpha=0.12,
-               label="winnable share lies here (clairvoyant bounds)")
-    ax.set_xticks(list(xs), labels, fontsize=8.5)
-    ax.set_ylim(0, 1.16)
-    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-    ax.set_yticklabels(["0%", "20%", "40%", "60%", "80%", "100%"])
-    ax.set_ylabel("deals won (95% Wilson interval)")
+    near = [i for i, r in enumerate(rates) if r >= 0.5]
+    fig, axes = plt.subplots(1, 2 if near else 1, figsize=(11 if near else 8, 4.8), dpi=120,
+                             gridspec_kw={"width_ratios": [3, 2]} if near else None,
+                             squeeze=False)
+    _bars(axes[0][0], labels, rates, intervals, colours, clair, (0.0, 1.0))
+    if near:
+        low = min(intervals[i][0] for i in near)
+        floor = max(0.0, math.floor(min(0.98, low - 0.005) * 100) / 100)
+        _bars(axes[0][1], [labels[i] for i in near], [rates[i] for i in near],
+              [intervals[i] for i in near], [colours[i] for i in near], clair, (floor, 1.0))
+        axes[0][1].set_title("close-up", fontsize=9)
     flip = summary["options"].get("flip", "designer")
-    ax.set_title(f"How winnable is Foursquare? {summary['deals']:,} deals (seed "
-                 f"{summary['seed']}, flip={flip}), clairvoyant budget "
-                 f"{summary['budget']:,} boards", fontsize=9.5)
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
-    ax.spines[["top", "right"]].set_visible(False)
+    fig.suptitle(f"How winnable is Foursquare? {summary['deals']:,} deals (seed "
+                 f"{summary['seed']}, flip={flip}); clairvoyant search budget "
+                 f"{summary['budget']:,} boards a deal", fontsize=10)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
     plt.close(fig)
+
+
+def _bars(ax: Any, labels: list[str], rates: list[float], intervals: list[list[float]],
+          colours: list[str], clair: JsonDict, span: tuple[float, float]) -> None:
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    low, high = span
+    errors = [[r - lo for r, (lo, _) in zip(rates, intervals, strict=True)],
+              [hi - r for r, (_, hi) in zip(rates, intervals, strict=True)]]
+    xs = list(range(len(labels)))
+    ax.bar(xs, [r - low for r in rates], bottom=low, yerr=errors, capsize=6, color=colours,
+           edgecolor="black", linewidth=0.6)
+    room = (high - low) * 0.02
+    for x, r, (lo, hi) in zip(xs, rates, intervals, strict=True):
+        ax.text(x, hi + room, f"{r:.1%}\n[{lo:.1%}, {hi:.1%}]", ha="center", va="bottom",
+                fontsize=7.5)
+    if clair["upper"] > clair["lower"]:
+        ax.axhspan(clair["lower"], clair["upper"], color="#55a868", alpha=0.12,
+                   label="the winnable share lies here (clairvoyant bounds)")
+        ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.set_xticks(xs, labels, fontsize=8.5)
+    ax.set_ylim(low, high + (high - low) * 0.16)
+    ax.yaxis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if high - low > 0.2 else 1))
+    ax.set_ylabel("deals won (95% Wilson interval)")
+    ax.spines[["top", "right"]].set_visible(False)
