@@ -149,6 +149,23 @@ def hit_the_deck_rlcard_uno(seconds: float) -> float | None:
     return rate(lambda _: env.run(is_training=False), seconds)
 
 
+# ----------------------------------------------------------------------------- foursquare
+def foursquare_parlour(seconds: float) -> float:
+    """Games per second: a seeded deal played to its end by uniformly random placements
+    (no peer engine exists)."""
+    game = get_game("foursquare")
+    rng = random.Random(1)
+    choice = rng.choice
+
+    def one(i: int) -> None:
+        state = game.new(i)
+        legal, apply = state.legal_actions, state.apply
+        while state.to_act:
+            apply(choice(legal()))
+
+    return rate(one, seconds)
+
+
 # ----------------------------------------------------------------------------- registry
 #: game -> (unit, Parlour workload, {peer name: peer workload})
 WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]]] = {
@@ -158,6 +175,7 @@ WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]
     # Two-seat rounds are what is compared with RLCard's two-player UNO games.
     "hit_the_deck": ("rounds/s", hit_the_deck_parlour(2), {"rlcard_uno": hit_the_deck_rlcard_uno}),
     "hit_the_deck_4": ("rounds/s", hit_the_deck_parlour(4), {}),
+    "foursquare": ("games/s", foursquare_parlour, {}),
 }
 
 

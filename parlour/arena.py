@@ -114,9 +114,13 @@ def play_many(game_id: str, games: int, seed: int, kinds: Sequence[str],
 def summarise(game: Game, results: Sequence[GameResult], seed: int, kinds: Sequence[str],
               seconds: float, seats: int) -> JsonDict:
     """Wins per seat (a shared first place counts for each sharer, a draw for nobody),
-    draws, mean points per seat, and speed."""
+    draws, mean points per seat (and over the games each seat won), and speed.
+
+    With one seat (a solitaire) there are no draws: placing 1 is a win, anything else a
+    loss, and ``mean_points_of_wins`` is the mean score of the games won."""
     wins = [0] * seats
     points = [0.0] * seats
+    won_points = [0.0] * seats
     draws = 0
     for r in results:
         if r.outcome.is_draw and seats > 1:
@@ -124,6 +128,7 @@ def summarise(game: Game, results: Sequence[GameResult], seed: int, kinds: Seque
         else:
             for s in r.outcome.winners:
                 wins[s] += 1
+                won_points[s] += r.outcome.points[s]
         for s, p in enumerate(r.outcome.points):
             points[s] += p
     n = len(results)
@@ -139,6 +144,8 @@ def summarise(game: Game, results: Sequence[GameResult], seed: int, kinds: Seque
         "win_rate": [round(w / n, 4) if n else 0.0 for w in wins],
         "win_interval": [wilson(w, n) for w in wins],
         "mean_points": [round(p / n, 3) if n else 0.0 for p in points],
+        "mean_points_of_wins": [round(p / w, 3) if w else None
+                                for p, w in zip(won_points, wins, strict=True)],
         "mean_actions": round(sum(r.actions for r in results) / n, 1) if n else 0.0,
     }
 

@@ -1,4 +1,4 @@
-"""The ``parlour`` command: play, simulate, replay, rules, games, serve."""
+"""The ``parlour`` command: play, simulate, tournament, analyse, replay, rules, games, serve."""
 
 from __future__ import annotations
 
@@ -64,6 +64,36 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                       f"{summary['mean_points'][s]:.1f}")
     Console().print(table)
     print(f"{summary['draws']} drawn; {summary['games_per_second']} games/s")
+    if len(summary["bots"]) == 1 and summary["wins"][0]:
+        print(f"mean score of the games won: {summary['mean_points_of_wins'][0]}")
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from parlour.analysis import analysis_for
+
+    game = get_game(args.game)
+    study = analysis_for(game.id)
+    settings: dict[str, Any] = {"options": _options(args.option)}
+    if args.bots:
+        settings["bots"] = _bots(args.bots)
+    if args.budget is not None:
+        settings["budget"] = args.budget
+    err = Console(stderr=True)
+    with Progress(TextColumn(f"[bold]{game.name}[/] analysis"), BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  transient=args.json) as bar:
+        task = bar.add_task("deals", total=args.games)
+        summary = study.analyse(args.games, args.seed, args.jobs,
+                                lambda n: bar.advance(task, n), **settings)
+    if args.png:
+        study.draw(summary, args.png)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        study.report(summary, Console())
+        if args.png:
+            print(f"drew {args.png}")
     return 0
 
 
@@ -230,6 +260,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", type=Path, metavar="FILE", help="draw the results as a PNG")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_tournament)
+    p = sub.add_parser("analyse", help="study a game in depth (foursquare: how winnable "
+                       "deals are)")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=2000, help="deals to study")
+    p.add_argument("--seed", type=int, default=0, help="deal i is simulate's game i")
+    p.add_argument("--bots", help="bot kinds to compare (default: the study's)")
+    p.add_argument("--budget", type=int, help="search budget per deal, in boards")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--png", type=Path, metavar="FILE", help="draw the results into FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser("replay", help="replay a record, verify its result")
     p.add_argument("file", type=Path)

@@ -95,8 +95,13 @@ def hint(source: State | Observation, seat: Seat | None = None, *, level: str = 
     analyse = getattr(bot, "analyse", None)
     if analyse is None:
         raise ValueError(f"the {bot.kind} bot gives no hints")
-    values, unit = analyse(obs)
-    order = sorted(obs.legal, key=lambda a: -values.get(a, -math.inf))
+    result = analyse(obs)
+    if isinstance(result, tuple):
+        values, unit = result
+        order = sorted(obs.legal, key=lambda a: -values.get(a, -math.inf))
+    else:  # a solver's decision: its action first, then the rest by their chance
+        values, unit = result.chances, "estimated chance to win"
+        order = sorted(obs.legal, key=lambda a: (a != result.action, -values.get(a, -math.inf)))
     text = obs.game.action_text
     return Hint(order[0], text(order[0]),
                 {text(a): round(values[a], 4) for a in order if a in values}, unit)

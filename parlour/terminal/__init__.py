@@ -65,6 +65,12 @@ class TableUI:
             return
         self.console.print(f"[bold]Hint:[/] {escape(advice.describe())}")
 
+    def command(self, state: State, seat: Seat, text: str) -> bool:
+        """Handle a typed command of the game's own (a hint, say) before the generic ones
+        (``help``, ``?`` for the legal moves and a hint, ``q`` quit) and before parsing an
+        action; True if it was handled."""
+        return False
+
     def parse(self, state: State, text: str) -> Action:
         """Turn typed text into an action (games may accept short forms)."""
         return state.parse_action(text)
@@ -150,6 +156,8 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
     while True:
         text = read(f"{ui.prompt(view)} > ").strip()
         if not text:
+            continue
+        if ui.command(state, seat, text):
             continue
         if text in ("help", "h"):
             console.print(ui.help)

@@ -1,0 +1,537 @@
+"""Foursquare (Wil Su): a solitaire that builds a 4 x 4 grid of piles with every top face up.
+
+The rules follow ``shared/seeds/foursquare.en.md`` read with the designer's own wording of
+the flip rule; the decisions where the text is silent are in ``docs/rules/foursquare.md``.
+
+Coordinates. The grid lives in a fixed 7 x 7 frame, columns ``a``..``g`` left to right and
+rows ``1``..``7`` top to bottom. The first card always starts the grid at ``d4``, the
+centre: the grid may grow three cells in every direction from it, which is exactly as far
+as a 4 x 4 bounding box containing the first card can reach, so every placement of the
+unbounded table has one fixed name, and a pile keeps its name all game.
+
+Actions (98): ``0..48`` place the card in hand as a new pile at that cell (``place at
+c3``); ``49..97`` stack it on the pile at that cell (``stack on c3``); cell = row * 7 +
+column.
+
+The board is kept in bit masks over the 49 cells (bit ``cell``): the occupied cells, the
+face-up tops, and pile heights as a thermometer (``g2``: at least two cards, ``g3``: at
+least three, ``full``: four); top values are packed four bits a cell in one int. The rule
+kernel (:func:`flip_mask`, :func:`place_on`, :func:`legal_masks`) works on those ints and
+is shared by the engine and the search bots, so both play by the same code.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from parlour.cards import RANKS, card_text, make_card, parse_card
+from parlour.engine import (
+    Action,
+    Game,
+    IllegalAction,
+    JsonDict,
+    NotationError,
+    Option,
+    Outcome,
+    Seat,
+    State,
+    check_action_range,
+    derive_rng,
+)
+
+SIZE = 4  # the grid is at most SIZE x SIZE piles
+HEIGHT = 4  # a pile holds at most HEIGHT cards
+MAX_DOWN = 4  # more face-down tops than this after a placement loses
+FRAME = 2 * SIZE - 1  # 7: room for the grid to grow SIZE - 1 cells any way from the centre
+CELLS = FRAME * FRAME
+CENTRE = CELLS // 2  # d4
+STACK = CELLS  # stack on cell c is action STACK + c
+NUM_ACTIONS = 2 * CELLS
+COLUMNS = "abcdefg"
+
+#: The 40 cards: ace to ten of each suit, as :mod:`parlour.cards` numbers them.
+DECK: tuple[int, ...] = tuple(sorted(make_card(r, s) for s in range(4)
+                                     for r in (*range(9), RANKS.index("A"))))
+NUM_CARDS = len(DECK)
+
+
+def card_value(card: int) -> int:
+    """Ace 1, two 2, ... ten 10 (suits do not matter)."""
+    rank = card % 13
+    return 1 if rank == 12 else rank + 2
+
+
+VALUE = {c: card_value(c) for c in DECK}
+
+ROW_OF = tuple(c // FRAME for c in range(CELLS))
+COL_OF = tuple(c % FRAME for c in range(CELLS))
+FULL_MASK = (1 << CELLS) - 1
+ROW_MASK = tuple(sum(1 << (r * FRAME + c) for c in range(FRAME)) for r in range(FRAME))
+COL_MASK = tuple(sum(1 << (r * FRAME + c) for r in range(FRAME)) for c in range(FRAME))
+ROW_OTHERS = tuple(ROW_MASK[ROW_OF[c]] & ~(1 << c) for c in range(CELLS))
+COL_OTHERS = tuple(COL_MASK[COL_OF[c]] & ~(1 << c) for c in range(CELLS))
+_NOT_LAST_COL = FULL_MASK & ~COL_MASK[FRAME - 1]
+_NOT_FIRST_COL = FULL_MASK & ~COL_MASK[0]
+
+
+def _band_table(line_masks: tuple[int, ...]) -> tuple[int, ...]:
+    """For each set of rows (or columns) in use, as 7 bits, the cells of the lines a pile
+    may still go in without the box growing past SIZE lines."""
+    table = []
+    for present in range(1 << FRAME):
+        if not present:
+            table.append(FULL_MASK)
+            continue
+        low = (present & -present).bit_length() - 1
+        high = present.bit_length() - 1
+        table.append(sum(line_masks[i] for i in range(FRAME)
+                         if high - SIZE < i < low + SIZE))
+    return tuple(table)
+
+
+_ROW_BAND = _band_table(ROW_MASK)
+_COL_BAND = _band_table(COL_MASK)
+_ROW_SHIFT = tuple(range(0, CELLS, FRAME))
+
+
+def cell_name(cell: int) -> str:
+    return f"{COLUMNS[COL_OF[cell]]}{ROW_OF[cell] + 1}"
+
+
+def parse_cell(text: str) -> int:
+    t = text.strip().lower()
+    if len(t) == 2 and t[0] in COLUMNS and t[1] in "1234567":
+        return (int(t[1]) - 1) * FRAME + COLUMNS.index(t[0])
+    raise NotationError(f"not a cell: {text!r} (expected a column a-g and a row 1-7, like c3)")
+
+
+def used_lines(occ: int) -> tuple[int, int]:
+    """The rows and the columns holding piles, each as 7 bits."""
+    cols = occ
+    for shift in _ROW_SHIFT[1:]:
+        cols |= occ >> shift
+    cols &= (1 << FRAME) - 1
+    rows = 0
+    for r in range(FRAME):
+        if occ & ROW_MASK[r]:
+            rows |= 1 << r
+    return rows, cols
+
+
+def bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# --------------------------------------------------------------------------- rule kernel
+def legal_masks(occ: int, full: int) -> tuple[int, int]:
+    """Cells where a new pile may go, and cells whose pile may take another card."""
+    if not occ:
+        return 1 << CENTRE, 0
+    near = ((occ << FRAME) | (occ >> FRAME) | ((occ & _NOT_LAST_COL) << 1)
+            | ((occ & _NOT_FIRST_COL) >> 1)) & FULL_MASK & ~occ
+    rows, cols = used_lines(occ)
+    return near & _ROW_BAND[rows] & _COL_BAND[cols], occ & ~full
+
+
+def flip_mask(occ: int, up: int, vals: int, cell: int, value: int, seed_mode: bool) -> int:
+    """The pile tops a card of ``value`` just placed at ``cell`` turns over.
+
+    For its row, then its column: the other piles in that line; if there are any, and the
+    card is strictly higher or strictly lower than every face-up top among them (which
+    holds when they are all face down), every one of their tops is turned over. A tie with
+    a face-up top, or a card between them, turns nothing. In the designer's reading the
+    placed card never turns itself; in the seed's literal reading (``seed_mode``) a line
+    fired by the card being highest or lowest turns the card itself too (a line whose other
+    tops are all face down is only turned face up).
+    """
+    out = 0
+    for others in (occ & ROW_OTHERS[cell], occ & COL_OTHERS[cell]):
+        if not others:
+            continue
+        ups = others & up
+        if ups:
+            hi, lo = 0, 11
+            m = ups
+            while m:
+                low = m & -m
+                v = vals >> (4 * (low.bit_length() - 1)) & 15
+                if v > hi:
+                    hi = v
+                if v < lo:
+                    lo = v
+                m ^= low
+            if lo <= value <= hi:
+                continue
+            if seed_mode:
+                out ^= 1 << cell
+        out ^= others
+    return out
+
+
+def place_on(occ: int, g2: int, g3: int, full: int, up: int, vals: int, cell: int, value: int,
+             seed_mode: bool) -> tuple[int, int, int, int, int, int, int]:
+    """The board after a card of ``value`` goes face up at ``cell`` (a new pile or on top of
+    one) and its flips; the last item is the mask of tops it turned over. No legality check."""
+    bit = 1 << cell
+    if occ & bit:
+        if g3 & bit:
+            full |= bit
+        elif g2 & bit:
+            g3 |= bit
+        else:
+            g2 |= bit
+    else:
+        occ |= bit
+    shift = 4 * cell
+    vals = vals & ~(15 << shift) | value << shift
+    up |= bit
+    flipped = flip_mask(occ, up, vals, cell, value, seed_mode)
+    return occ, g2, g3, full, up ^ flipped, vals, flipped
+
+
+def _touches(occ: int, cell: int) -> bool:
+    """Whether ``cell`` is orthogonally next to an occupied cell."""
+    r, c = ROW_OF[cell], COL_OF[cell]
+    return any(occ >> (rr * FRAME + cc) & 1 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1),
+                                                          (r, c + 1))
+               if 0 <= rr < FRAME and 0 <= cc < FRAME)
+
+
+def face_down_count(occ: int, up: int) -> int:
+    return (occ & ~up).bit_count()
+
+
+def is_win(occ: int, up: int) -> bool:
+    return occ.bit_count() == SIZE * SIZE and occ & ~up == 0
+
+
+def deal_order(seed: int) -> tuple[int, ...]:
+    """The order of the stock, top card first: a uniform shuffle keyed by the seed."""
+    cards = list(DECK)
+    derive_rng(seed, "deal").shuffle(cards)
+    return tuple(cards)
+
+
+# --------------------------------------------------------------------------- game
+FLIP_READINGS = ("designer", "seed")
+
+
+class FoursquareGame(Game):
+    id = "foursquare"
+    name = "Foursquare"
+    min_seats = max_seats = default_seats = 1
+    num_actions = NUM_ACTIONS
+    options = (
+        Option("flip", str, "designer",
+               "designer: the placed card never turns itself over (Wil Su's wording); seed: "
+               "a line fired by a highest or lowest card turns the card over too (the short "
+               "rule text read literally)", choices=FLIP_READINGS),
+    )
+
+    def _new(self, seed: int, seats: int, options: dict[str, Any]) -> FoursquareState:
+        return FoursquareState(self, seed, options)
+
+    def seat_name(self, seat: Seat, seats: int = 1) -> str:
+        return "player" if seat == 0 else f"seat {seat}"
+
+    def action_text(self, action: Action) -> str:
+        if isinstance(action, int) and not isinstance(action, bool):
+            if 0 <= action < STACK:
+                return f"place at {cell_name(action)}"
+            if STACK <= action < NUM_ACTIONS:
+                return f"stack on {cell_name(action - STACK)}"
+        raise NotationError(f"unknown Foursquare action {action!r}")
+
+    def parse_action(self, text: str) -> Action:
+        words = text.strip().lower().split()
+        expected = ("expected 'place at c3' (a new pile) or 'stack on c3' (on a pile), "
+                    "with a cell from a1 to g7")
+        if len(words) >= 2 and words[0] in ("place", "stack") and words[1] in ("at", "on"):
+            kind, rest = words[0], words[2:]
+        elif len(words) >= 1 and words[0] in ("place", "stack"):
+            kind, rest = words[0], words[1:]
+        else:
+            raise NotationError(f"not a Foursquare action: {text!r} ({expected})")
+        if len(rest) != 1:
+            raise NotationError(f"not a Foursquare action: {text!r} ({expected})")
+        try:
+            cell = parse_cell(rest[0])
+        except NotationError as err:
+            raise NotationError(f"not a Foursquare action: {text!r} ({err})") from None
+        return cell if kind == "place" else STACK + cell
+
+
+GAME = FoursquareGame()
+
+
+class FoursquareState(State):
+    """A game of Foursquare. Public attributes are for reading; change it with ``apply``."""
+
+    __slots__ = (
+        "_deal",
+        "_end",
+        "_flipped",
+        "_history",
+        "_legal",
+        "_legal_mask",
+        "_outcome",
+        "_seed_mode",
+        "full",
+        "g2",
+        "g3",
+        "game",
+        "num_seats",
+        "occ",
+        "options",
+        "placed",
+        "seed",
+        "up",
+        "vals",
+    )
+
+    def __init__(self, game: FoursquareGame, seed: int, options: dict[str, Any]) -> None:
+        self.game = game
+        self.seed = seed
+        self.num_seats = 1
+        self.options = options
+        self._seed_mode = options["flip"] == "seed"
+        self._deal = deal_order(seed)
+        self.placed = 0
+        self.occ = self.g2 = self.g3 = self.full = self.up = self.vals = 0
+        self._history: list[tuple[Seat, Action]] = []
+        self._outcome: Outcome | None = None
+        self._end: str | None = None
+        self._flipped = 0
+        self._set_legal()
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def card(self) -> int | None:
+        """The card in hand (the top of the stock, turned up), or None once the game ends."""
+        return None if self._outcome else self._deal[self.placed]
+
+    @property
+    def stock(self) -> int:
+        """Cards still face down in the stock (the card in hand not counted)."""
+        return NUM_CARDS - self.placed - (0 if self._outcome else 1)
+
+    def deal(self) -> tuple[int, ...]:
+        """The whole stock order (the truth the player does not see: not for bots)."""
+        return self._deal
+
+    def height(self, cell: int) -> int:
+        b = 1 << cell
+        return sum(1 for m in (self.occ, self.g2, self.g3, self.full) if m & b)
+
+    def piles(self) -> dict[int, list[int]]:
+        """Each pile's cards, bottom first, by cell."""
+        out: dict[int, list[int]] = {}
+        for i, (_, action) in enumerate(self._history):
+            out.setdefault(action % STACK, []).append(self._deal[i])
+        return out
+
+    def face_down(self) -> int:
+        return face_down_count(self.occ, self.up)
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def to_act(self) -> tuple[Seat, ...]:
+        return () if self._outcome else (0,)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @property
+    def history(self) -> list[tuple[Seat, Action]]:
+        return self._history.copy()
+
+    def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
+        if seat is None or seat == 0:
+            return self._legal
+        return ()
+
+    def _set_legal(self) -> None:
+        place, stack = legal_masks(self.occ, self.full)
+        self._legal_mask = place | stack << STACK
+        self._legal = tuple(bits(self._legal_mask))
+
+    def apply(self, action: Action, seat: Seat | None = None) -> None:
+        if (seat is not None and seat != 0) or self._outcome:
+            self.acting_seat(seat)  # raises with the reason
+        try:
+            legal = self._legal_mask >> action & 1
+        except (TypeError, ValueError):  # not an int, or negative
+            legal = 0
+        if not legal:
+            raise IllegalAction(self._why_illegal(action))
+        card = self._deal[self.placed]
+        (self.occ, self.g2, self.g3, self.full, self.up, self.vals,
+         self._flipped) = place_on(self.occ, self.g2, self.g3, self.full, self.up, self.vals,
+                                   action % STACK, VALUE[card], self._seed_mode)
+        self.placed += 1
+        self._history.append((0, action))
+        if is_win(self.occ, self.up):
+            self._finish(True, "all sixteen piles show their faces")
+        elif face_down_count(self.occ, self.up) > MAX_DOWN:
+            self._finish(False, f"more than {MAX_DOWN} face-down tops")
+        elif self.placed == NUM_CARDS:
+            self._finish(False, "the stock ran out")
+        else:
+            self._set_legal()
+
+    def _finish(self, won: bool, reason: str) -> None:
+        self._end = reason
+        self._legal, self._legal_mask = (), 0
+        left = NUM_CARDS - self.placed
+        self._outcome = Outcome((float(left),), (1,)) if won else Outcome((0.0,), (2,))
+
+    def _why_illegal(self, action: object) -> str:
+        try:
+            action = check_action_range(self.game, action)
+        except IllegalAction as err:
+            return str(err)
+        if self._outcome:
+            return "the game is over"
+        cell = action % STACK
+        name = cell_name(cell)
+        occupied = self.occ >> cell & 1
+        if not self.occ:
+            return f"the first card starts the grid at {cell_name(CENTRE)}"
+        if action >= STACK:
+            if not occupied:
+                return f"there is no pile at {name} to stack on"
+            return f"the pile at {name} already holds {HEIGHT} cards"
+        if occupied:
+            return f"there is already a pile at {name}: stack on it instead"
+        if not _touches(self.occ, cell):
+            return f"{name} is not next to a pile (a new pile goes beside one, not diagonally)"
+        rows, cols = used_lines(self.occ | 1 << cell)
+        if rows.bit_length() - (rows & -rows).bit_length() >= SIZE:
+            return f"a new pile at {name} would make the grid more than {SIZE} rows tall"
+        if cols.bit_length() - (cols & -cols).bit_length() >= SIZE:
+            return f"a new pile at {name} would make the grid more than {SIZE} columns wide"
+        return f"{name} is not a legal placement"  # not reached: the cases above are all
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: Seat | None) -> JsonDict:
+        if seat is not None and not (type(seat) is int and seat == 0):
+            raise ValueError(f"there is no seat {seat!r} in Foursquare")
+        piles = self.piles()
+        last = None
+        if self._history:
+            action = self._history[-1][1]
+            last = {"action": self.game.action_text(action),
+                    "card": card_text(self._deal[self.placed - 1]),
+                    "flipped": [cell_name(c) for c in bits(self._flipped)]}
+        legal = list(self._legal) if seat is not None else []
+        rows, cols = used_lines(self.occ)
+        box = None
+        if self.occ:
+            top, left = (rows & -rows).bit_length() - 1, (cols & -cols).bit_length() - 1
+            bottom, right = rows.bit_length() - 1, cols.bit_length() - 1
+            box = [cell_name(top * FRAME + left), cell_name(bottom * FRAME + right)]
+        won = None if self._outcome is None else self._outcome.placing[0] == 1
+        return {
+            "game": "foursquare",
+            "seat": seat,
+            "seats": 1,
+            "options": dict(self.options),
+            "columns": COLUMNS,
+            "rows": FRAME,
+            "piles": {cell_name(c): {"cards": [card_text(x) for x in cards],
+                                     "up": bool(self.up >> c & 1)}
+                      for c, cards in sorted(piles.items())},
+            "box": box,
+            "card": None if self._outcome else card_text(self._deal[self.placed]),
+            "stock": self.stock,
+            "placed": self.placed,
+            "face_down": self.face_down(),
+            "last": last,
+            "to_act": list(self.to_act),
+            "legal": [self.game.action_text(a) for a in legal],
+            "result": None if won is None else "won" if won else "lost",
+            "reason": self._end,
+            "score": None if not won else NUM_CARDS - self.placed,
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    # ------------------------------------------------------------------ search support
+    def clone(self) -> FoursquareState:
+        new = object.__new__(FoursquareState)
+        new.game = self.game
+        new.seed = self.seed
+        new.num_seats = 1
+        new.options = self.options
+        new._seed_mode = self._seed_mode
+        new._deal = self._deal
+        new.placed = self.placed
+        new.occ, new.g2, new.g3, new.full = self.occ, self.g2, self.g3, self.full
+        new.up, new.vals = self.up, self.vals
+        new._history = self._history.copy()
+        new._outcome = self._outcome
+        new._end = self._end
+        new._flipped = self._flipped
+        new._legal, new._legal_mask = self._legal, self._legal_mask
+        return new
+
+    def determinize(self, seat: Seat | None, rng: random.Random) -> FoursquareState:
+        """The stock below the card in hand reshuffled: the only thing the player has not
+        seen (every card on the table, face down or covered, was seen when placed)."""
+        new = self.clone()
+        new.seed = rng.getrandbits(63)
+        if self._outcome:
+            return new
+        seen = self.placed + 1  # the cards placed and the card in hand
+        unseen = sorted(self._deal[seen:])
+        rng.shuffle(unseen)
+        new._deal = self._deal[:seen] + tuple(unseen)
+        return new
+
+    def with_deal(self, order: tuple[int, ...]) -> FoursquareState:
+        """A new game (nothing placed yet) whose stock is ``order``: for tests and analysis."""
+        if sorted(order) != list(DECK):
+            raise ValueError("a Foursquare stock holds each of the 40 cards once")
+        new = FoursquareState(self.game, self.seed, self.options)
+        new._deal = tuple(order)
+        return new
+
+    def __repr__(self) -> str:
+        return (f"<FoursquareState seed={self.seed} placed={self.placed} "
+                f"piles={self.occ.bit_count()} down={self.face_down()}>")
+
+
+def parse_deal(text: str) -> tuple[int, ...]:
+    """A stock order written as cards (``7H AS 10C ...``), or a shorthand of values only
+    (``7 1 10 ...``, suits assigned in order), completed by the remaining cards in sorted
+    order: for tests and puzzles."""
+    order: list[int] = []
+    used: set[int] = set()
+    for word in text.replace(",", " ").split():
+        if word.isdigit() or word.upper() == "A":
+            value = 1 if word.upper() == "A" else int(word)
+            if not 1 <= value <= 10:
+                raise ValueError(f"a Foursquare value is 1 (ace) to 10, not {word!r}")
+            rank = 12 if value == 1 else value - 2
+            card = next((make_card(rank, s) for s in range(4)
+                         if make_card(rank, s) not in used), None)
+            if card is None:
+                raise ValueError(f"there are only four cards of value {value}")
+        else:
+            card = parse_card(word)
+            if card not in VALUE:
+                raise ValueError(f"{word!r} is not in the Foursquare deck (ace to ten)")
+            if card in used:
+                raise ValueError(f"{word!r} appears twice")
+        used.add(card)
+        order.append(card)
+    order.extend(c for c in DECK if c not in used)
+    return tuple(order)
+

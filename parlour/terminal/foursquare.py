@@ -1,0 +1,159 @@
+"""Foursquare at the terminal: the grid with its coordinates, the card in hand, where it may
+go, and a hint from the solver on ``?``."""
+
+from __future__ import annotations
+
+import random
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from parlour.bots import make_bot, observe
+from parlour.bots.foursquare import FoursquareSolverBot
+from parlour.cards import SUIT_SYMBOLS, SUITS
+from parlour.engine import Action, Game, JsonDict, NotationError, Seat, State, derive_seed
+from parlour.games.foursquare import CENTRE, COLUMNS, MAX_DOWN, STACK, cell_name, parse_cell
+from parlour.terminal import TableUI
+
+HELP = """[bold]Foursquare[/] (Wil Su): build a 4 x 4 grid of piles with every top card face up.
+Each turn you place the card in hand: [bold]c3[/] puts it at c3, as a new pile if the cell is
+empty (it must be beside a pile, not diagonally, and the grid may not grow past 4 x 4) or
+on top of the pile there (a pile holds at most 4 cards). Long forms: [bold]place at c3[/],
+[bold]stack on c3[/]. Green [green]+[/] marks the cells where a new pile may go.
+After placing, look along the card's row: if it is strictly higher or strictly lower than
+every face-up top of the other piles there (or they are all face down), every other top in
+the row turns over; a tie turns nothing. Then the same for its column.
+You win with sixteen piles all face up; your score is the cards left in the stock. You lose
+with more than four face-down tops, or when the stock runs out.
+[bold]?[/] lists the legal moves with the solver's hint ([bold]hint[/]: the hint alone),
+[bold]help[/] shows this, [bold]q[/] leaves."""
+
+
+def card_markup(text: str, up: bool = True) -> Text:
+    """``7H`` as a coloured ``7♥``; a face-down top in brackets, dimmed."""
+    suit = SUITS.index(text[-1])
+    shown = text[:-1] + SUIT_SYMBOLS[suit]
+    colour = "red" if suit in (1, 2) else "bright_white"
+    if up:
+        return Text(shown, style="bold " + colour)
+    return Text(f"({shown})", style="dim " + colour)
+
+
+
+class UI(TableUI):
+    help = HELP
+
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
+        super().__init__(game, console, seat, seats)
+        self._hinter: FoursquareSolverBot | None = None
+        self._greeted = False
+
+    # ------------------------------------------------------------------ drawing
+    def render(self, view: JsonDict) -> None:
+        c = self.console
+        if not self._greeted:
+            self._greeted = True
+            c.print("Type [bold]help[/] for the rules, [bold]?[/] for a hint from the solver.")
+        c.rule(f"Card {view['placed'] + 1} of 40")
+        c.print(self.grid(view))
+        line = Text("In hand: ")
+        if view["card"]:
+            line.append_text(card_markup(view["card"]))
+        line.append(f"    stock: {view['stock']} cards    face-down tops: "
+                    f"{view['face_down']} of at most {MAX_DOWN}")
+        c.print(line)
+        if view["placed"] == 0:
+            c.print(f"The first card starts the grid: type [bold]{cell_name(CENTRE)}[/].")
+
+    def grid(self, view: JsonDict) -> Table:
+        """The grid with its coordinates: every pile's top (face-down ones in brackets) and
+        height, and a green + where a new pile may go."""
+        piles = view["piles"]
+        places = {t.removeprefix("place at ") for t in view["legal"] if t.startswith("place")}
+        cells = set(piles) | places or {cell_name(CENTRE)}
+        rows = sorted({int(n[1]) for n in cells})
+        cols = sorted({COLUMNS.index(n[0]) for n in cells})
+        rows = list(range(rows[0], rows[-1] + 1))
+        cols = list(range(cols[0], cols[-1] + 1))
+        table = Table(box=None, show_header=True, header_style="bold cyan", pad_edge=False,
+                      padding=(0, 1))
+        table.add_column("", style="bold cyan", justify="right")
+        for col in cols:
+            table.add_column(COLUMNS[col], justify="center", min_width=6)
+        for row in rows:
+            out: list[Text | str] = [str(row)]
+            for col in cols:
+                name = f"{COLUMNS[col]}{row}"
+                pile = piles.get(name)
+                if pile:
+                    cell = card_markup(pile["cards"][-1], pile["up"])
+                    cell.append(f" {len(pile['cards'])}", style="dim")
+                    out.append(cell)
+                elif name in places:
+                    out.append(Text("+", style="bold green"))
+                else:
+                    out.append(Text("·", style="dim"))
+            table.add_row(*out)
+        return table
+
+    def prompt(self, view: JsonDict) -> str:
+        return "Where does it go (a cell like c3)"
+
+    # ------------------------------------------------------------------ input
+    def parse(self, state: State, text: str) -> Action:
+        """A bare cell places a new pile there if the cell is empty, else stacks on it."""
+        t = text.strip().lower()
+        if len(t) == 2:
+            cell = parse_cell(t)
+            view = state.view(self.seat)
+            return STACK + cell if cell_name(cell) in view["piles"] else cell
+        try:
+            return state.parse_action(text)
+        except NotationError:
+            raise NotationError(f"not a placement: {text!r} (type a cell like c3, or "
+                                f"'place at c3' / 'stack on c3')") from None
+
+    def command(self, state: State, seat: Seat, text: str) -> bool:
+        if text.strip().lower() != "hint":
+            return False
+        self.show_hint(state, seat)
+        return True
+
+    def show_hint(self, state: State, seat: Seat) -> None:
+        action, chance = self.hint(state, seat)
+        self.console.print(f"Hint: [bold]{escape(state.action_text(action))}[/] "
+                           f"(the solver's estimated chance to win: {chance:.0%})")
+
+    def hint(self, state: State, seat: Seat) -> tuple[Action, float]:
+        """The solver's choice and its estimated chance to win, from the seat's view only."""
+        if self._hinter is None:
+            bot = make_bot(self.game, "solver", seat, derive_seed(state.seed, "hint"))
+            assert isinstance(bot, FoursquareSolverBot)
+            self._hinter = bot
+        obs = observe(state, seat, random.Random(0), view=True, sample=False)
+        choice = self._hinter.analyse(obs)
+        return choice.action, choice.chance
+
+    # ------------------------------------------------------------------ telling
+    def narrate(self, before: JsonDict, seat: Seat, action: str, after: JsonDict) -> list[str]:
+        last = after["last"]
+        card = card_markup(last["card"])
+        where = action.replace("place at", "as a new pile at").replace("stack on", "on")
+        lines = [f"You place [{card.style}]{card.plain}[/] {where}."]
+        if last["flipped"]:
+            turned = []
+            for name in last["flipped"]:
+                face = "up" if after["piles"][name]["up"] else "down"
+                turned.append(f"{name} face {face}")
+            lines.append("  Turned over: " + ", ".join(turned) + ".")
+        return lines
+
+    def render_end(self, view: JsonDict) -> None:
+        c = self.console
+        c.print(self.grid(view))
+        if view["result"] == "won":
+            c.print(f"[bold green]You win![/] Score {view['score']} (cards left in the stock).")
+        else:
+            c.print(f"[bold red]You lose:[/] {escape(view['reason'] or '')}.")
