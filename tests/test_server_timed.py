@@ -83,9 +83,10 @@ def seat_table(client, seats):
 
 def open_slap(players):
     """Seat 0 plays its With a Hand, with the shout; every player gets the signal. Returns
-    the ``timed`` part of the view and, per seat, when its player saw the signal."""
+    the ``timed`` part of the view and, per seat, when its player saw the signal (``sent``:
+    when seat 0 sent its play, surely before the server's signal)."""
+    seen = {"sent": time.monotonic()}
     players[0].act("hit hand!")
-    seen = {}
     timed = None
     for s, p in players.items():
         msg = p.recv_until(lambda m: m["type"] == "view" and "timed" in m)
@@ -120,7 +121,7 @@ def test_a_slap_is_timed_by_the_server_from_its_signal(client):
     mine = players[0].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"] == [1])
     other = players[1].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"] == [1])
     first = mine["view"]["slap"]["mine"]
-    assert 250 <= first < 1000, "seat 0 sees its own measured time"
+    assert 250 <= first < 2000, "seat 0 sees its own measured time"
     assert other["view"]["slap"]["mine"] is None and other["view"]["last_slap"] is None
     shown = {k: v for k, v in other["view"].items() if k != "legal"}  # its own 300 slaps
     assert f"{first}" not in json.dumps(shown["slap"]) and "ms" not in json.dumps(shown["events"])
@@ -141,7 +142,7 @@ def test_a_seat_silent_for_the_window_slaps_slowest(client):
     waited = time.monotonic() - seen[1]
     assert WINDOW - 0.2 <= waited < WINDOW + 2.0, waited
     last = view["last_slap"]
-    assert last["ms"][1] == 2990 and last["slowest"] == 1 and last["ms"][0] < 1000
+    assert last["ms"][1] == 2990 and last["slowest"] == 1 and last["ms"][0] < 2000
     assert view["hand_sizes"][1] == 3 + 4 and len(view["hand"]) == 7
     assert (1, "slap 2990ms") in logged(client, tid)
 
@@ -212,7 +213,7 @@ def test_bots_slap_at_their_seeded_times_and_the_record_keeps_them(client):
         msg = players[0].recv_until(lambda m: m["type"] == "view")
         for s in (1, 2):
             if s not in left and s not in msg["view"]["to_act"]:
-                left[s] = time.monotonic() - seen[0]
+                left[s] = time.monotonic() - seen["sent"]
     slaps = dict((s, a) for s, a in logged(client, tid) if a.startswith("slap"))
     state = GAME.new(SEED, 3, **OPTIONS)
     state.apply(GAME.parse_action("hit hand!"), 0)
@@ -221,7 +222,7 @@ def test_bots_slap_at_their_seeded_times_and_the_record_keeps_them(client):
         chosen = bot.act(observe_for(bot, state, s, random.Random(0)))
         assert slaps[s] == GAME.action_text(chosen), "the record holds the bot's own time"
         ms = int(slaps[s].split()[1].removesuffix("ms"))
-        assert left[s] >= ms / 1000 - 0.05, f"bot {s} slapped before its time ({left[s]})"
+        assert left[s] >= ms / 1000, f"bot {s} slapped before its time ({left[s]})"
 
 
 def test_a_slap_in_progress_survives_a_restart(tmp_path):

@@ -642,6 +642,9 @@ class Hub:
                     phase = timed.id
                     if table.has_people() and timed.opened is not None:
                         wait = timed.opened + timed.reaction.ms(action) / 1000 - loop.time()
+                    else:  # bots only: the usual pause, well inside the window
+                        wait = min(self.settings.bot_pause, timed.reaction.window_ms / 2000) \
+                            - (loop.time() - started)
                 if wait > 0:
                     await asyncio.sleep(wait)
                 try:

@@ -282,6 +282,7 @@ export function mount(root, ctx) {
         target.addEventListener("click", () => slapNow());
       }
       discard.append(target);
+      if (mine) focusIfIdle(target);
       runSlapBar();
     } else {
       discard.append(h("div", { class: "htd-top" }, under, top));
