@@ -276,7 +276,7 @@ export function mount(root, ctx) {
         type: mine ? "button" : null,
         "aria-keyshortcuts": mine ? "Space" : null,
         "aria-label": mine ? "Slap the pile! (space bar)" : "Everyone slaps the pile",
-      }, under, top, h("span", { class: "slap-word", "aria-hidden": "true" }, handIcon("mini"), mine ? "SLAP!" : "slap"), slapBar);
+      }, under, top, h("span", { class: "slap-word", "aria-hidden": "true" }, handIcon("mini"), mine ? "SLAP!" : me() !== null && !slap.waiting.includes(me()) ? "slapped" : "slap!"), slapBar);
       if (mine) {
         target.addEventListener("pointerdown", (ev) => { ev.preventDefault(); slapNow(); });
         target.addEventListener("click", () => slapNow());
