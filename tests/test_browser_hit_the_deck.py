@@ -6,8 +6,8 @@ eight With a Hand, the game over after one round) so that the round holds what t
 must see; the scripted choices below were checked against the engine for this seed:
 
 * Ann plays a With a Hand *with* the shout (the big button, then the card by keyboard);
-  everyone slaps: Ann at once (space bar), Bo after about two seconds (a tap on the pile):
-  Bo is last and draws four, Ann is not.
+  everyone slaps: Ann at once (space bar), Bo after a second and a half (a tap on the
+  pile): Bo is last and draws four, Ann is not.
 * Bo cuts the deck and swaps the piles (buttons), animated on both pages.
 * Bo plays a With a Hand *without* the shout (the card alone: it waits 1.5 s, then goes
   as forgotten) and draws four; Bo slaps at once, Ann does not slap at all: the server
@@ -34,7 +34,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 SHOTS = ARTIFACTS / "browser"
 SEED = 787
 OPTIONS = {"hand_size": "4", "hit_hands": "8", "target": "1"}
-BO_WAITS = 2.2  # seconds before Bo slaps in the first slap: surely the last
+BO_WAITS = 1.5  # seconds before Bo slaps in the first slap: surely the last (bots: ~0.4 s)
 
 
 @pytest.fixture(scope="module")
@@ -163,14 +163,15 @@ def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     bo.wait_for_selector(".htd-slap.live")
     seen_by_bo = time.monotonic()
     ann.keyboard.press("Space")  # at once
-    assert "shouted" in log_text(ann) and "did not shout" not in log_text(ann)
-    shot(bo, "03-bo-slap-signal")
-    shot(ann, "04-ann-slapped")
+    shot(ann, "03-ann-slapped")
     bo.wait_for_timeout(max(0, BO_WAITS - (time.monotonic() - seen_by_bo)) * 1000)
     bo.tap(".htd-slap.live", force=True)
+    shot(bo, "04-bo-slapped")
+    assert "shouted" in log_text(ann) and "did not shout" not in log_text(ann)
     for page in (ann, bo):
         page.wait_for_selector(".htd-last-slap .slap-head")
-    assert re.match(r"Bo was last \(2\.\d\d s\) and draws 4", last_slap(ann)), last_slap(ann)
+    assert re.match(r"Bo was last \([12]\.\d\d s\) and draws 4", last_slap(ann)), last_slap(ann)
+    assert "2.99 s" not in last_slap(ann), "Bo's own slap, inside the window"
     assert last_slap(bo).startswith("You were last")
     assert ann.locator(".htd-last-slap li.loser").inner_text().startswith("Bo")
     shot(ann, "05-ann-slap-result")
