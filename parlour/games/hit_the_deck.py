@@ -835,7 +835,7 @@ class HitTheDeckState(State):
             slap = {"player": self.slapper, "shouted": self.shouted,
                     "waiting": list(self._to_act), "mine": mine}
         legal = self.legal_actions(seat) if seat is not None else ()
-        why_not = {}
+        why_not: dict[str, str] = {}
         if seat is not None and seat == self.turn and self.phase in (PLAY, DRAWN):
             for kind in cards_of_mask(self._present[seat] & ~self._legal_mask & _KINDS_MASK):
                 why_not[CARD_TEXT[kind]] = self._why_illegal(kind, seat)

@@ -592,6 +592,8 @@ class Hub:
             try:
                 await self.submit(table, seat, slowest, None, timed.id)
             except ProtocolError as err:
+                if err.code == "answered":
+                    continue  # it came in meanwhile: on to the next one still silent
                 if err.code != "unavailable" or failures >= 20:
                     log.error("table %s: the %s window could not close for seat %d: %s",
                               table.id, timed.reaction.name, seat, err.message)
