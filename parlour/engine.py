@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -203,6 +203,28 @@ def placing_by(scores: Sequence[float], higher_is_better: bool = True) -> tuple[
     return tuple(1 + sum(1 for o in scores if sign * o > sign * s) for s in scores)
 
 
+# --------------------------------------------------------------------------- reactions
+
+@dataclass(frozen=True)
+class Reaction:
+    """A timed simultaneous phase: every seat in ``to_act`` answers against the clock, and
+    its answer is an action that carries its time (the slap of Hit the Deck).
+
+    The engine only declares it; an interface does the timing: it measures each seat from
+    the moment it shows the phase to the seat's answer and applies ``action(ms)``, and for
+    a seat that has not answered after ``window_ms`` it applies ``action(window_ms)``, the
+    slowest. ``key`` tells one such phase from the next; ``actions`` are every action of
+    the phase (whatever their time) and ``ms(action)`` the time an action stands for.
+    """
+
+    key: Hashable
+    name: str
+    window_ms: int
+    action: Callable[[float], Action]
+    ms: Callable[[Action], float]
+    actions: Container[Action]
+
+
 # --------------------------------------------------------------------------- game & state
 
 class Game(ABC):
@@ -328,6 +350,10 @@ class State(ABC):
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
+
+    def reaction(self) -> Reaction | None:
+        """The timed phase open now (see :class:`Reaction`); None in most games and phases."""
+        return None
 
     @property
     def round(self) -> int:

@@ -37,8 +37,8 @@ def app_client(db: Path, **settings: Any) -> TestClient:
 
 def create(client: TestClient | httpx.Client, seats: list[dict[str, Any]] = BOTS3,
            options: dict[str, Any] | None = None, name: str = "Ann",
-           seat: int | None = None) -> dict[str, Any]:
-    res = client.post("/api/tables", json={"game": "spades", "options": options or {},
+           seat: int | None = None, game: str = "spades") -> dict[str, Any]:
+    res = client.post("/api/tables", json={"game": game, "options": options or {},
                                            "seats": seats, "name": name, "seat": seat})
     assert res.status_code == 201, res.text
     return res.json()

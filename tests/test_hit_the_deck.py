@@ -636,6 +636,37 @@ def test_pending_slaps_are_secret_until_everyone_has_slapped():
                                   (2, slap_action(500))]
 
 
+def test_the_slap_is_declared_a_timed_phase_with_a_three_second_window():
+    state = rig(["hit hand, R1", "G3", "B5"], draw=", ".join(["Y1"] * 10), discard="R3")
+    assert state.reaction() is None
+    act(state, "hit hand!")
+    r = state.reaction()
+    assert r is not None and r.name == "slap" and r.window_ms == 3000
+    assert r.action(r.window_ms) == SLAP_ACTIONS[-1]  # none in the window: the slowest
+    assert r.action(412.7) == slap_action(410) and r.ms(slap_action(410)) == 410
+    assert all(a in r.actions for a in SLAP_ACTIONS) and k("R1") not in r.actions
+    state.apply(slap_action(300), 1)
+    assert state.reaction().key == r.key  # the same phase until every seat has slapped
+    slap_all(state, {0: 200, 2: 500})
+    assert state.reaction() is None
+
+
+def test_the_view_says_why_each_other_card_cannot_be_played():
+    state = rig(["R1, G2, hit 4", "Y1"], draw="Y4, Y5", discard="B4, R3")
+    v = state.view(0)
+    assert set(v["legal"]) == {"R1", "hit 4"}
+    assert v["why_not"] == {"G2": "G2 does not match R3 in colour or number"}
+    assert state.view(1)["why_not"] == {} and state.view(None)["why_not"] == {}
+    act(state, "hit 4")
+    assert state.view(1)["why_not"] == {
+        "Y1": "Y1 does not fit: Hit the Deck With a Number calls for a 4 (or a Hit the Deck "
+              "card)"}
+    act(state, "draw")  # seat 1 draws Y5, which does not fit either
+    assert state.view(1)["why_not"] == {
+        "Y1": "after drawing you may play only the card you drew (if it fits), or pass",
+        "Y5": "after drawing you may play only the card you drew (if it fits), or pass"}
+
+
 def test_slap_notation_has_10ms_buckets_from_0_to_2990():
     assert len(SLAP_ACTIONS) == 300 and NUM_ACTIONS == SLAP_BASE + 300
     assert GAME.parse_action("slap 345ms") == GAME.parse_action("slap 340")

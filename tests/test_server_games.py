@@ -39,13 +39,13 @@ def test_bots_play_every_game_through_the_server(client, game_id):
 
 
 @pytest.mark.skipif("hit-the-deck" not in game_ids(), reason="Hit the Deck is not installed")
-def test_a_simultaneous_phase_orders_intents_and_answers_the_late_one_stale(client):
-    """Hit the Deck: when several seats may act at once, two intents made on the same
-    view are taken in turn: the first applies, the second is answered ``stale`` with the
-    new view (and the bots among the seats to act think in parallel)."""
+def test_a_timed_simultaneous_phase_takes_one_answer_from_each_seat(client):
+    """Hit the Deck: when several seats act at once against the clock (the slap), each
+    seat's ``react`` is taken in turn, whatever the version its view had reached; an
+    ``act`` naming a time of its own is refused (``test_server_timed.py`` has the rest)."""
     n = 3
     res = client.post("/api/tables", json={
-        "game": "hit-the-deck", "name": "A",
+        "game": "hit-the-deck", "name": "A", "options": {"hit_hands": 12},
         "seats": [{"kind": "person"}] * n})
     tid = res.json()["table"]["id"]
     tokens = [res.json()["token"]]
@@ -53,38 +53,39 @@ def test_a_simultaneous_phase_orders_intents_and_answers_the_late_one_stale(clie
         tokens.append(client.post(f"/api/tables/{tid}/join",
                                   json={"name": f"P{s}"}).json()["token"])
     players = [Player(client, tid, t) for t in tokens]
-    for p in players:
-        p.view()
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        view = players[0].last["view"]
-        to_act = view["to_act"]
-        if len(to_act) > 1:
-            break
-        if not to_act:
-            pytest.skip("the match ended before a simultaneous phase")
-        actor = players[to_act[0]]
-        actor.act(actor.last["view"]["legal"][0], players[0].last["version"])
+    try:
         for p in players:
             p.view()
-    else:
-        pytest.fail("no simultaneous phase came up")
-    version = players[0].last["version"]
-    pair = [players[s] for s in to_act[:2]]
-    for p in pair:
-        p.act(p.last["view"]["legal"][0], version)
-    stale = []
-    for p in pair:  # a sync is answered after the intent before it: read up to its reply
-        seen = len(p.messages)
-        p.send({"type": "sync"})
-        p.recv_until(lambda m: m["type"] == "table")
-        after = p.view()
-        errors = [m for m in p.messages[seen:] if m["type"] == "error"]
-        stale.extend(e["code"] for e in errors)
-        assert after["version"] == version + 1, "exactly one of the two intents applies"
-    assert stale == ["stale"], stale
-    for p in players:
-        p.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            view = players[0].last["view"]
+            to_act = view["to_act"]
+            if len(to_act) > 1:
+                break
+            if not to_act:
+                pytest.skip("the match ended before a simultaneous phase")
+            actor = players[to_act[0]]
+            legal = actor.last["view"]["legal"]
+            actor.act("hit hand!" if "hit hand!" in legal else legal[0],
+                      players[0].last["version"])
+            for p in players:
+                p.view()
+        else:
+            pytest.fail("no simultaneous phase came up")
+        version = players[0].last["version"]
+        timed = players[0].last["timed"]
+        assert all(p.last["timed"] == timed for p in players)
+        players[1].act("slap 0ms", version)
+        assert players[1].error()["code"] == "timed"
+        for p in reversed(players):  # all on the same view, each taken
+            p.send({"type": "react", "phase": timed["phase"]})
+        for p in players:
+            last = p.recv_until(lambda m: m["type"] == "view" and m["version"] == version + n)
+            assert "timed" not in last and last["view"]["last_slap"]["player"] in range(n)
+        assert not [m for p in players for m in p.messages if m.get("code") == "stale"]
+    finally:
+        for p in players:
+            p.close()
 
 
 def test_searching_bots_think_in_a_worker_process(client):

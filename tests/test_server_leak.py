@@ -1,10 +1,12 @@
 """No message to a seat ever carries a card of another seat's hand, nor the seed.
 
-Spades, Spite & Malice and Clockwork Spades matches are played through the server: seats
-held by websocket clients playing random legal actions (each in its own thread), the others
-by the server's rule bots, with a spectator watching. Afterwards each match is replayed
-from the database's seed and log, and every message each client received is checked
-against the true hands at the version it was sent for.
+Spades, Spite & Malice, Clockwork Spades and Hit the Deck matches are played through the
+server: seats held by websocket clients playing random legal actions (each in its own
+thread), the others by the server's rule bots, with a spectator watching. Afterwards each
+match is replayed from the database's seed and log, and every message each client received
+is checked against the true hands at the version it was sent for (for Hit the Deck also
+the pile order and the other seats' pending slap times, by a stronger check: every view is
+compared with the engine's, and with a determinization's, at the version it was sent for).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import random
 import re
 import sqlite3
 import threading
+import time
 from collections import Counter
 
 from server_kit import CARD, Player, app_client, create, join, numbers, strings
@@ -243,3 +246,99 @@ def test_clockwork_spades_messages_show_no_hidden_card(tmp_path):
                     told += len(msg.get("narration") or ())
                     checked += 1
     assert checked > 50 and told > checked
+
+
+# ----------------------------------------------------------------------------- Hit the Deck
+HTD_MATCHES = 4
+HTD_OPTIONS = {"target": 25, "hand_size": 5, "hit_hands": 10}
+HTD_CARD = re.compile(r"\b(?:[RYGB][1-5]|[RYGB] (?:cut|flip)|hit (?:[1-5RYGB]|hand))\b")
+TIMED_KEYS = {"phase", "name", "window_ms"}
+
+
+def play_out_htd(player: Player, rng: random.Random) -> None:
+    """Random legal moves; a slap (``react``) after a short random pause."""
+    reacted = None
+    while True:
+        msg = player.recv()
+        if msg["type"] != "view":
+            continue
+        if msg["status"] == "finished":
+            return
+        view = msg["view"]
+        if player.seat is None or player.seat not in view["to_act"]:
+            continue
+        timed = msg.get("timed")
+        if timed is not None:
+            if reacted != timed["phase"]:
+                reacted = timed["phase"]
+                time.sleep(rng.random() * 0.12)
+                player.send({"type": "react", "phase": timed["phase"]})
+        elif view["legal"]:
+            player.act(rng.choice(view["legal"]), msg["version"])
+
+
+def test_hit_the_deck_messages_hold_nothing_a_seat_may_not_see(tmp_path):
+    """Hit the Deck through the server: people (random moves and slaps), rule bots and a
+    spectator. Every view a client got is exactly the engine's view for its seat at that
+    version, and the same view a determinization gives (other hands, the pile order and
+    other seats' pending slaps redealt), so it depends on nothing the seat may not know;
+    no other message names a card at all."""
+    db = tmp_path / "leak-htd.sqlite3"
+    game = get_game("hit-the-deck")
+    checked = slap_views = 0
+    with app_client(db) as client:
+        for m in range(HTD_MATCHES):
+            n = 3 + m % 3
+            people = (0, 1) if m % 2 == 0 else (1, n - 1)
+            layout = [{"kind": "person"} if s in people else {"kind": "bot", "bot": "rule"}
+                      for s in range(n)]
+            res = create(client, layout, options=HTD_OPTIONS, name="A", seat=people[0],
+                         game="hit-the-deck")
+            tid = res["table"]["id"]
+            b = join(client, tid, "B", people[1])
+            players = [Player(client, tid, res["token"]), Player(client, tid, b["token"]),
+                       Player(client, tid, None)]
+            threads = [threading.Thread(target=play_out_htd,
+                                        args=(p, random.Random(m * 10 + i)))
+                       for i, p in enumerate(players)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(120)
+                assert not t.is_alive(), "a match did not finish"
+            for p in players:
+                p.close()
+            seed, log = truth(db, tid)
+            wanted: dict[int, list[tuple[Player, dict]]] = {}
+            for p in players:
+                for msg in p.messages:
+                    assert seed not in numbers(msg), "the seed was sent to a client"
+                    text = json.dumps(msg)
+                    assert "seed" not in text.lower() and "token" not in text.lower()
+                    if msg["type"] == "view":
+                        wanted.setdefault(msg["version"], []).append((p, msg))
+                    else:
+                        assert msg["type"] in ("welcome", "table", "error", "pong"), msg
+                        assert not HTD_CARD.search(text), f"a card in {msg}"
+            state = game.new(seed, n, **res["table"]["options"])
+            rng = random.Random(m)
+            for version in range(len(log) + 1):
+                for p, msg in wanted.get(version, ()):
+                    view = msg["view"]
+                    assert view["seat"] == p.seat, "a seat was sent someone else's view"
+                    assert view == state.view(p.seat), f"not the engine's view at {version}"
+                    blind = state.determinize(p.seat, random.Random(rng.random()))
+                    assert view == blind.view(p.seat), "the view depends on hidden facts"
+                    timed = msg.get("timed")
+                    assert (timed is not None) == (state.reaction() is not None)
+                    if timed is not None:
+                        assert set(timed) == TIMED_KEYS and timed["window_ms"] == 3000
+                        slap_views += 1
+                        if p.seat is not None and view["slap"]["mine"] is not None:
+                            assert p.seat not in view["to_act"]
+                    checked += 1
+                if version < len(log):
+                    seat, action = log[version]
+                    state.apply(state.parse_action(action), seat)
+            assert state.is_over
+    assert checked > HTD_MATCHES * 100 and slap_views > HTD_MATCHES * 5, (checked, slap_views)

@@ -50,6 +50,7 @@ from parlour.engine import (
     Option,
     OptionError,
     Outcome,
+    Reaction,
     Seat,
     State,
     check_action_range,
@@ -201,6 +202,10 @@ def slap_action(ms: float) -> Action:
 
 def slap_ms(action: Action) -> int:
     return (action - SLAP_BASE) * SLAP_STEP_MS
+
+
+SLAP_WINDOW_MS = SLAP_BUCKETS * SLAP_STEP_MS  # a slap this late (or none) is the slowest
+_SLAP_SET = frozenset(SLAP_ACTIONS)
 
 
 def keyed_shuffle(cards: Sequence[int], key: bytes) -> list[int]:
@@ -501,6 +506,15 @@ class HitTheDeckState(State):
     def history(self) -> list[tuple[Seat, Action]]:
         """Every action so far; slaps join it only once every seat has slapped."""
         return [m for r in self._past for m in r] + self._moves
+
+    def reaction(self) -> Reaction | None:
+        """The slap is timed: every seat slaps against the clock (see the engine's
+        :class:`~parlour.engine.Reaction`); a slap missing after 3 s counts as 2,990 ms."""
+        if self.phase != SLAP:
+            return None
+        return Reaction(key=(self.round, len(self._moves)), name="slap",
+                        window_ms=SLAP_WINDOW_MS, action=slap_action, ms=slap_ms,
+                        actions=_SLAP_SET)
 
     def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
         if seat is None or seat == self.turn:
@@ -821,6 +835,10 @@ class HitTheDeckState(State):
             slap = {"player": self.slapper, "shouted": self.shouted,
                     "waiting": list(self._to_act), "mine": mine}
         legal = self.legal_actions(seat) if seat is not None else ()
+        why_not: dict[str, str] = {}
+        if seat is not None and seat == self.turn and self.phase in (PLAY, DRAWN):
+            for kind in cards_of_mask(self._present[seat] & ~self._legal_mask & _KINDS_MASK):
+                why_not[CARD_TEXT[kind]] = self._why_illegal(kind, seat)
         text = CARD_TEXT
         action_text = ACTION_TEXT
         return {
@@ -848,6 +866,7 @@ class HitTheDeckState(State):
             "scores": list(self.scores),
             "rounds": [dict(r) for r in self.rounds],
             "legal": [action_text[a] for a in legal],
+            "why_not": why_not,
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
 

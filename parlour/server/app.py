@@ -300,9 +300,11 @@ def create_app(settings: Settings) -> FastAPI:
         conn.push(encode({"type": "welcome", "seat": seat, "table": table.summary()}))
         table.send_view(conn)
         limiter = RateLimit(hub.settings.rate, hub.settings.burst)
+        loop = asyncio.get_running_loop()
         try:
             while not conn.closed:
                 message = await ws.receive()
+                at = loop.time()  # when it came in: a react is timed to here
                 if message["type"] == "websocket.disconnect":
                     break
                 if not limiter.allow():
@@ -313,7 +315,7 @@ def create_app(settings: Settings) -> FastAPI:
                     continue
                 try:
                     await handle(hub, table, conn,
-                                 parse_message(message.get("text", message.get("bytes"))))
+                                 parse_message(message.get("text", message.get("bytes"))), at)
                 except Stale as err:
                     conn.push(encode(err.to_json()))
                     table.send_view(conn)
@@ -332,8 +334,13 @@ def create_app(settings: Settings) -> FastAPI:
             except (TimeoutError, Exception):
                 pump.cancel()
 
-    async def handle(hub: Hub, table: Table, conn: Connection, msg: Any) -> None:
-        if msg.type == "act":
+    async def handle(hub: Hub, table: Table, conn: Connection, msg: Any, at: float) -> None:
+        if msg.type == "react":
+            if conn.seat is None:
+                raise ProtocolError("spectator", "spectators cannot take part: take a free "
+                                                 "seat to play")
+            await hub.react(table, conn.seat, msg.fields["phase"], at)
+        elif msg.type == "act":
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators cannot act: take a free seat "
                                                  "to play")
@@ -343,7 +350,7 @@ def create_app(settings: Settings) -> FastAPI:
                                                      f"{asked}: you can act only for your "
                                                      f"own seat")
             action = hub.parse_intent(table, msg.fields["action"])
-            await hub.submit(table, conn.seat, action, msg.fields["version"])
+            await hub.submit(table, conn.seat, action, msg.fields["version"], person=True)
         elif msg.type == "sync":
             conn.push(encode({"type": "table", "table": table.summary()}))
             table.send_view(conn)

@@ -14,6 +14,7 @@ from typing import Any
 
 MAX_MESSAGE = 2048  # bytes; the longest legal intent is well under 200
 MAX_ACTION_TEXT = 40
+MAX_PHASE_ID = 32
 RATE = 5.0  # messages per second a connection may send, on average
 BURST = 10  # and in a burst
 
@@ -44,6 +45,7 @@ SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "act": {"action": ((str,), True), "version": ((int,), True), "seat": ((int,), False)},
     "sync": {},
     "ping": {},
+    "react": {"phase": ((str,), True)},
 }
 
 
@@ -99,6 +101,8 @@ def parse_message(raw: str | bytes | None) -> Message:
                                                   "(too long)")
         if fields["version"] < 0:
             raise ProtocolError("bad_message", "act.version must be 0 or more")
+    if kind == "react" and len(fields["phase"]) > MAX_PHASE_ID:
+        raise ProtocolError("wrong_phase", "that is not a phase of this table (too long)")
     if kind == "hello" and isinstance(fields.get("token"), str) and len(fields["token"]) > 64:
         raise ProtocolError("bad_token", "that seat token is not valid for this table")
     return Message(kind, fields)

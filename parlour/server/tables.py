@@ -9,6 +9,11 @@ Actions from people and from bots go through one path, :meth:`Hub.submit`, under
 table's lock, so a table changes one action at a time whatever its number of clients.
 Bots think in a worker thread (they get an :class:`~parlour.bots.Observation`, never the
 state) and wait out a short pause so people can follow the play.
+
+A timed phase (a state's :meth:`~parlour.engine.State.reaction`, e.g. the slap of Hit the
+Deck) is timed here, not by the clients: the server notes when the views that open it went
+out, times each seat's ``react`` from then to its arrival, and answers for the seats still
+silent when the window closes with the slowest time. See ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from parlour.engine import (
     JsonDict,
     NotationError,
     OptionError,
+    Reaction,
     Seat,
     State,
     derive_seed,
@@ -84,6 +90,7 @@ class Settings:
     bot_processes: int = 1  # processes for searching bots (needs_sample), off the GIL
     rate: float = RATE  # messages per second a connection may send on average
     burst: int = BURST  # and at once
+    new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(63))  # per match
 
 
 class Connection:
@@ -151,6 +158,25 @@ class MatchInfo:
 
 
 @dataclass
+class OpenReaction:
+    """A timed phase in progress at a table (see :class:`parlour.engine.Reaction`)."""
+
+    reaction: Reaction
+    id: str  # sent with the views of the phase; a react must name it
+    opened: float | None = None  # loop time when the views opening it went out
+    timer: asyncio.TimerHandle | None = None
+    closing: asyncio.Task[None] | None = None
+
+    def to_json(self) -> JsonDict:
+        return {"phase": self.id, "name": self.reaction.name,
+                "window_ms": self.reaction.window_ms}
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+
+@dataclass
 class Table:
     id: str
     game: Game
@@ -169,6 +195,7 @@ class Table:
     bot_tasks: dict[Seat, asyncio.Task[None]] = field(default_factory=dict)
     bot_rng: random.Random = field(default_factory=random.Random)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    reaction: OpenReaction | None = None  # the timed phase being played, if any
     touched: float = field(default_factory=time.monotonic)  # last sign of life
     _views: dict[Seat | None, str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
@@ -183,6 +210,9 @@ class Table:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                 return i
         raise ProtocolError("bad_token", "that seat token is not valid for this table")
+
+    def has_people(self) -> bool:
+        return any(s.kind == "person" for s in self.seats)
 
     def free_seats(self) -> list[Seat]:
         return [i for i, s in enumerate(self.seats) if not s.taken]
@@ -234,6 +264,8 @@ class Table:
             told = narration(self.game, view, self.narration_names())
             if told is not None:
                 message["narration"] = told
+            if self.reaction is not None:
+                message["timed"] = self.reaction.to_json()
             text = self._views[seat] = encode(message)
         return text
 
@@ -274,6 +306,10 @@ class Hub:
         for table in self.tables.values():
             for task in table.bot_tasks.values():
                 task.cancel()
+            if table.reaction is not None:
+                table.reaction.stop()
+                if table.reaction.closing is not None:
+                    table.reaction.closing.cancel()
         tasks = [t for table in self.tables.values() for t in table.bot_tasks.values()]
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -298,6 +334,7 @@ class Hub:
             table = self._rebuild(row) if row is not None else None
             if table is not None:
                 self.tables[table_id] = table
+                self._start_clock(table)  # a timed phase reopens with a full window
                 self.schedule_bots(table)
             fut.set_result(table)
             return table
@@ -322,6 +359,7 @@ class Hub:
             for seat, text in current.actions:
                 state.apply(state.parse_action(text), seat)
             table.version = len(current.actions)
+            self._sync_reaction(table)
         log.info("table %s restored: %s, match %d, %d actions", row.id, row.game, row.match,
                  table.version)
         return table
@@ -439,7 +477,7 @@ class Hub:
             if table.status == "playing" or table.free_seats():
                 return
             match = table.match + 1
-            seed = secrets.randbits(63)
+            seed = self.settings.new_seed()
             # A game may be over at the deal (Clockwork Spades can end with no decision).
             dealt = table.game.new(seed, table.num_seats, **table.options).outcome
             result = dealt.text() if dealt is not None else None
@@ -448,9 +486,11 @@ class Hub:
             table.status = "playing" if result is None else "finished"
             table.matches[match] = MatchInfo(match, result is not None, result)
             self._begin(table, seed)
+            self._sync_reaction(table)
             log.info("table %s: match %d started", table.id, match)
         table.broadcast_table()
         table.broadcast_views()
+        self._start_clock(table)
         self.schedule_bots(table)
 
     async def again(self, table: Table, seat: Seat | None) -> None:
@@ -469,13 +509,30 @@ class Hub:
         except (NotationError, ValueError) as err:
             raise ProtocolError("unknown_action", str(err)) from None
 
-    async def submit(self, table: Table, seat: Seat, action: int, version: int | None) -> None:
-        """Apply ``action`` for ``seat`` if the rules allow it: commit, apply, broadcast."""
+    async def submit(self, table: Table, seat: Seat, action: int, version: int | None,
+                     phase: str | None = None, person: bool = False) -> None:
+        """Apply ``action`` for ``seat`` if the rules allow it: commit, apply, broadcast.
+
+        ``phase`` names the timed phase an answer is for (then ``version`` is not checked:
+        the others' answers move the version on). A ``person`` may not send a timed
+        phase's action as an ordinary intent: the server times it (:meth:`react`)."""
         async with table.lock:
             state = table.state
             if table.status != "playing" or state is None:
                 raise ProtocolError("not_playing", "the game is over" if table.status ==
                                     "finished" else "the game has not started")
+            timed = table.reaction
+            if phase is not None:
+                if timed is None or timed.id != phase:
+                    raise ProtocolError("wrong_phase", "that moment is over" if timed is None
+                                        else f"that is not the {timed.reaction.name} now open")
+                if seat not in state.to_act:
+                    raise ProtocolError("answered", f"one {timed.reaction.name} each: "
+                                                    f"yours is in already")
+            elif person and timed is not None and action in timed.reaction.actions:
+                raise ProtocolError("timed", f"the server times the {timed.reaction.name}: "
+                                             f'send {{"type": "react", "phase": '
+                                             f'"{timed.id}"}}, with no time of your own')
             if version is not None and version != table.version:
                 raise Stale(version, table.version)
             if seat not in state.to_act or action not in state.legal_actions(seat):
@@ -501,11 +558,72 @@ class Hub:
             if result is not None:
                 table.status = "finished"
                 table.matches[table.match] = MatchInfo(table.match, True, result)
+            self._sync_reaction(table)
         table.broadcast_views()
+        self._start_clock(table)
         if result is not None:
             table.broadcast_table()
         else:
             self.schedule_bots(table)
+
+    # ------------------------------------------------------------------ timed phases
+    def _sync_reaction(self, table: Table) -> None:
+        """Open the timed phase the state has just entered, or close the one it has left.
+        Called under the lock after every change, before the views go out (they name the
+        phase)."""
+        state = table.state
+        now = state.reaction() if state is not None and table.status == "playing" else None
+        current = table.reaction
+        if current is not None and (now is None or now.key != current.reaction.key):
+            current.stop()
+            table.reaction = current = None
+        if now is not None and current is None:
+            table.reaction = OpenReaction(now, secrets.token_urlsafe(9))
+
+    def _start_clock(self, table: Table) -> None:
+        """Start the clock of a timed phase whose views have just been handed to every
+        connection (no await in between: the sends have not begun), and its window."""
+        timed = table.reaction
+        if timed is None or timed.opened is not None:
+            return
+        loop = asyncio.get_running_loop()
+        timed.opened = loop.time()
+        timed.timer = loop.call_later(timed.reaction.window_ms / 1000, self._window_over,
+                                      table, timed)
+
+    def _window_over(self, table: Table, timed: OpenReaction) -> None:
+        if table.reaction is timed:
+            timed.closing = asyncio.create_task(self._close_window(table, timed))
+
+    async def _close_window(self, table: Table, timed: OpenReaction) -> None:
+        """The window is over: each seat that has not answered gets the slowest time."""
+        slowest = timed.reaction.action(timed.reaction.window_ms)
+        failures = 0
+        while table.reaction is timed and table.state is not None and table.state.to_act:
+            seat = table.state.to_act[0]
+            try:
+                await self.submit(table, seat, slowest, None, timed.id)
+            except ProtocolError as err:
+                if err.code == "answered":
+                    continue  # it came in meanwhile: on to the next one still silent
+                if err.code != "unavailable" or failures >= 20:
+                    log.error("table %s: the %s window could not close for seat %d: %s",
+                              table.id, timed.reaction.name, seat, err.message)
+                    return
+                failures += 1
+                await asyncio.sleep(0.25)
+
+    async def react(self, table: Table, seat: Seat, phase: str, at: float) -> None:
+        """``seat`` answers the timed phase ``phase``: its time runs from the moment the
+        views opening the phase went out to ``at``, when its answer came in (both on this
+        server's clock; whatever time a client might claim is never asked for)."""
+        timed = table.reaction
+        if timed is None or timed.opened is None:
+            raise ProtocolError("no_reaction", "there is nothing to react to now")
+        if phase != timed.id:
+            raise ProtocolError("wrong_phase", f"that is not the {timed.reaction.name} now open")
+        ms = min(max(0.0, (at - timed.opened) * 1000.0), float(timed.reaction.window_ms))
+        await self.submit(table, seat, timed.reaction.action(ms), None, phase)
 
     # ------------------------------------------------------------------ bots
     def schedule_bots(self, table: Table) -> None:
@@ -523,19 +641,33 @@ class Hub:
             while table.status == "playing" and table.state is not None \
                     and seat in table.state.to_act:
                 state, version, bot = table.state, table.version, table.bots[seat]
+                timed = table.reaction
                 started = loop.time()
                 obs = observe_for(bot, state, seat, table.bot_rng)
                 action, thought = await self._think(bot, obs)
                 if table.bots.get(seat) is bot:
                     table.bots[seat] = thought  # carries the bot's own generator forward
+                phase = None
                 wait = self.settings.bot_pause - (loop.time() - started)
+                if timed is not None and action in timed.reaction.actions:
+                    # A reaction goes in at the bot's own time, counted like a person's
+                    # from the signal, when there is a person to race; the action (and so
+                    # the record) carries the time the bot chose.
+                    phase = timed.id
+                    if table.has_people() and timed.opened is not None:
+                        wait = timed.opened + timed.reaction.ms(action) / 1000 - loop.time()
+                    else:  # bots only: the usual pause, well inside the window
+                        wait = min(self.settings.bot_pause, timed.reaction.window_ms / 2000) \
+                            - (loop.time() - started)
                 if wait > 0:
                     await asyncio.sleep(wait)
                 try:
-                    await self.submit(table, seat, action, version)
+                    await self.submit(table, seat, action, None if phase else version, phase)
                 except Stale:
                     continue  # others acted meanwhile (a simultaneous phase): think again
                 except ProtocolError as err:
+                    if err.code in ("wrong_phase", "answered"):
+                        continue  # the window closed meanwhile
                     if err.code != "illegal":
                         return
                     log.error("table %s: %s bot at seat %d chose an illegal action: %s",

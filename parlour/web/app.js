@@ -342,6 +342,12 @@ function tablePage(tableId) {
       pending = true;
       return true;
     },
+    // A timed phase (the slap): the server times it from its own signal; we only say "now".
+    get timed() { return latest && latest.timed ? latest.timed : null; },
+    react() {
+      const timed = latest && latest.timed;
+      return Boolean(timed && seat !== null && link.send({ type: "react", phase: timed.phase }));
+    },
     say: toast,
   };
 
@@ -507,6 +513,8 @@ function replayPage(tableId, match) {
     get table() { return info; },
     live: false,
     act() { return false; },
+    timed: null,
+    react() { return false; },
     say: toast,
   };
 

@@ -32,7 +32,14 @@ export function mount(root, ctx) {
     status.textContent = view.outcome ? `Game over: winners ${view.outcome.winners.map((s) => names[s] || s).join(", ")}` :
       acting.length ? `To act: ${acting.join(", ")}` : "";
     clear(actions);
-    const legal = ctx.live ? view.legal || [] : [];
+    // A timed phase (e.g. a slap): one button, timed by the server; no time of our own.
+    const timed = ctx.live && ctx.timed && (view.to_act || []).includes(ctx.seat) ? ctx.timed : null;
+    const legal = ctx.live && !timed ? view.legal || [] : [];
+    if (timed) {
+      const now = h("button", { class: "bid", type: "button" }, `${timed.name} now!`);
+      now.addEventListener("click", () => ctx.react());
+      actions.append(now);
+    }
     const buttons = legal.map((text) => {
       const b = h("button", { class: "bid", type: "button" }, text);
       b.addEventListener("click", () => ctx.act(text));

@@ -1,0 +1,800 @@
+// The Hit the Deck table: 2 to 6 seats round an oval felt (you at the bottom; "left" is
+// clockwise on the screen), the draw and discard piles in the middle with the top card and
+// any obligation shown large, the direction of play, the other hands as counts, your hand
+// in colour (cards you cannot play dimmed, with the engine's reason on hover and for
+// screen readers), buttons for draw, pass, cut and swap, the scores and a log beside.
+// Everything comes from view(seat); mount(root, ctx) -> {update(view), destroy()}.
+//
+// The shout. A With a Hand is played with the shout: the big button (or the H key). The
+// shout and the card must come within SHOUT_MS (1.5 s) of each other, in either order:
+// shout first and the card goes as "hit hand!" the moment you play it; play first and the
+// card waits, lifted, for up to 1.5 s: the shout in that time sends "hit hand!", none sends
+// "hit hand" (forgotten: you draw four). A shout on its own sends nothing.
+//
+// The slap. When the server opens the slap (ctx.timed), the pile becomes a big SLAP
+// target: press it (mouse or touch: on the press, not the release) or the space bar. The
+// page sends only "react": the server times the slap from its own signal to the moment
+// the react arrives (docs/protocol.md, "Timed phases"). Then the page shows everyone's
+// time and who was last and draws four.
+//
+// Cut and Flip are animated: the cut card flies out of the middle of the draw pile onto
+// the discard pile; on a swap the two piles trade places and the direction arrow turns.
+// A caption says what happened, and every event goes to the log (and to screen readers).
+
+import { h, clear, rovingFocus, setRoving } from "../dom.js";
+
+const SHOUT_MS = 1500;
+const SHOUT_TEXT = "Hit the Deck With a Hand!";
+const COLOUR = { R: "red", Y: "yellow", G: "green", B: "blue" };
+const KEYS = "Keys: Space slaps · H shouts · D draws · P passes · C cuts · S swaps";
+const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// ------------------------------------------------------------------------------ cards
+export function parseCard(text) {
+  let m;
+  if (text === "hit hand" || text === "hit hand!") return { kind: "hand" };
+  if ((m = /^hit ([1-5])$/.exec(text))) return { kind: "hitn", number: m[1] };
+  if ((m = /^hit ([RYGB])$/.exec(text))) return { kind: "hitc", colour: m[1] };
+  if ((m = /^([RYGB]) (cut|flip)$/.exec(text))) return { kind: m[2], colour: m[1] };
+  if ((m = /^([RYGB])([1-5])$/.exec(text))) return { kind: "num", colour: m[1], number: m[2] };
+  return { kind: "unknown" };
+}
+
+export function cardName(text) {
+  const c = parseCard(text);
+  switch (c.kind) {
+    case "num": return `${COLOUR[c.colour]} ${c.number}`;
+    case "cut": return `${COLOUR[c.colour]} Cut the Deck`;
+    case "flip": return `${COLOUR[c.colour]} Flip the Deck`;
+    case "hitn": return `Hit the Deck With a Number ${c.number}`;
+    case "hitc": return `Hit the Deck With a Colour, ${COLOUR[c.colour]}`;
+    case "hand": return "Hit the Deck With a Hand";
+    default: return text;
+  }
+}
+
+// A face-up card: a button when it can be chosen, a picture otherwise. The colour is also
+// written in the corner (R, Y, G, B), so no one needs to tell colours apart to play.
+export function cardFace(text, { button = false, size = "" } = {}) {
+  const c = parseCard(text);
+  let corner = "";
+  let middle = [];
+  switch (c.kind) {
+    case "num": corner = c.number; middle = [h("span", { class: "big" }, c.number)]; break;
+    case "cut": corner = "✂"; middle = [h("span", { class: "icon" }, "✂"), h("span", { class: "word" }, "Cut")]; break;
+    case "flip": corner = "⇅"; middle = [h("span", { class: "icon" }, "⇅"), h("span", { class: "word" }, "Flip")]; break;
+    case "hitn": corner = c.number; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: "big" }, c.number)]; break;
+    case "hitc": corner = "●"; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: `disc c-${c.colour}` })]; break;
+    case "hand": corner = handIcon("mini"); middle = [handIcon(), h("span", { class: "word" }, "Hand")]; break;
+    default: middle = [text];
+  }
+  const tone = c.colour && c.kind !== "hitc" ? `c-${c.colour}` : "c-hit";
+  const letter = c.colour ? c.colour : "";
+  return h(button ? "button" : "div", {
+    class: `hcard ${tone} k-${c.kind}${size ? ` ${size}` : ""}`,
+    type: button ? "button" : null,
+    role: button ? null : "img",
+    "data-card": text,
+    "aria-label": cardName(text),
+  },
+  h("span", { class: "hc-corner", "aria-hidden": "true" }, h("b", {}, corner), h("i", {}, letter)),
+  h("span", { class: "hc-oval", "aria-hidden": "true" }, ...middle));
+}
+
+// An open hand (the slap, With a Hand), drawn so that it needs no emoji font.
+export function handIcon(cls = "icon") {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", `${cls} hand-svg`);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const parts = [[7.2, 4, 2.6, 10], [10.2, 2.4, 2.6, 11], [13.2, 3.2, 2.6, 10], [16.2, 5.6, 2.4, 8.5],
+    [7.2, 10, 11.4, 10.5]];
+  for (const [x, y, w, hgt] of parts) {
+    const r = document.createElementNS(ns, "rect");
+    r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", w); r.setAttribute("height", hgt);
+    r.setAttribute("rx", Math.min(w, hgt) / 2);
+    r.setAttribute("fill", "currentColor");
+    svg.append(r);
+  }
+  const thumb = document.createElementNS(ns, "rect");
+  thumb.setAttribute("x", "3"); thumb.setAttribute("y", "11"); thumb.setAttribute("width", "7.5"); thumb.setAttribute("height", "2.8");
+  thumb.setAttribute("rx", "1.4"); thumb.setAttribute("transform", "rotate(38 6.7 12.4)"); thumb.setAttribute("fill", "currentColor");
+  svg.append(thumb);
+  return svg;
+}
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+function secs(ms) { return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms} ms`; }
+
+// ------------------------------------------------------------------------------ the table
+export function mount(root, ctx) {
+  let sheet = document.querySelector("link[data-htd]");
+  if (!sheet) {
+    sheet = h("link", { rel: "stylesheet", href: "/static/tables/hit_the_deck.css", "data-htd": "" });
+    document.head.append(sheet);
+  }
+  const seatsLayer = h("div", { class: "htd-seats" });
+  const ring = h("div", { class: "htd-ring", "aria-hidden": "true" },
+    h("span", { class: "arrow a1" }, "➜"), h("span", { class: "arrow a2" }, "➜"), h("span", { class: "arrow a3" }, "➜"));
+  const direction = h("p", { class: "htd-direction" });
+  const drawPile = h("button", { class: "htd-draw", type: "button" });
+  const discard = h("div", { class: "htd-discard" });
+  const slapBar = h("span", { class: "htd-slap-bar", "aria-hidden": "true" });
+  const pileWrap = h("div", { class: "htd-piles" }, drawPile, discard);
+  const obligation = h("div", { class: "htd-obligation", "aria-live": "polite" });
+  const caption = h("p", { class: "htd-caption", "aria-hidden": "true" });
+  const centre = h("div", { class: "htd-centre" }, direction, pileWrap, obligation, caption);
+  const slapResult = h("div", { class: "htd-slap-result", hidden: "", role: "status" });
+  const final = h("div", { class: "htd-final", hidden: "" });
+  const felt = h("div", { class: "htd-felt" }, ring, seatsLayer, centre, slapResult, final);
+  const status = h("p", { class: "htd-status", "aria-live": "polite" });
+  const shoutBtn = h("button", { class: "htd-shout", type: "button", "aria-keyshortcuts": "H",
+    "aria-label": `Shout ${SHOUT_TEXT} (key H)`, title: `Shout ${SHOUT_TEXT} (key H)` },
+  h("span", { class: "shout-big" }, "Hit the Deck!"), h("span", { class: "shout-small" }, "With a Hand · H"));
+  const actions = h("div", { class: "htd-actions", role: "group", "aria-label": "Your actions" });
+  const bar = h("div", { class: "htd-bar" }, status, actions, shoutBtn);
+  const hand = h("div", { class: "htd-hand", role: "toolbar", "aria-label": "Your hand" });
+  const keysHelp = h("p", { class: "htd-keys muted small" }, KEYS);
+  const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
+  const side = h("aside", { class: "htd-side", "aria-label": "Scores and log" });
+  const main = h("div", { class: "htd-play" }, felt, bar, hand, keysHelp, narrator);
+  const rootEl = h("div", { class: "htd" }, main, side);
+  root.append(rootEl);
+  rovingFocus(hand);
+
+  let view = null;
+  let prev = null;
+  let shoutAt = -Infinity; // when the shout button was last pressed (performance.now())
+  let waiting = null; // a With a Hand played before the shout: {timer, card}
+  let slappedPhase = null; // the phase id this page has slapped in
+  let shownSlap = null; // the last slap result shown (its key)
+  let resultTimer = null;
+  let resultShownAt = 0;
+  let told = { round: 0, events: 0, played: 0 };
+  const logLines = [];
+
+  const me = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
+  const bottom = () => me() ?? 0;
+  const name = (seat) => (ctx.live && me() === seat ? "You" : ctx.names[seat] || `seat ${seat}`);
+  const label = (seat) => (ctx.live && me() === seat ? "you" : name(seat));
+  const myTurn = () => ctx.live && me() !== null && view.to_act.includes(me()) && view.legal.length > 0;
+  const slapOpen = () => view && view.phase === "slap" && view.slap;
+  const canSlap = () => ctx.live && me() !== null && slapOpen() && view.slap.waiting.includes(me()) && ctx.timed &&
+    slappedPhase !== ctx.timed.phase;
+
+  // ------------------------------------------------------------------ update
+  function update(v) {
+    const before = view;
+    view = v;
+    if (waiting && !(myTurn() && view.legal.includes("hit hand"))) cancelWaiting();
+    // Animate one step at a time (a replay's jumps and a reconnect's catching up are not).
+    if (before && before.round === v.round && v.played.length - before.played.length <= 1 &&
+        v.events.length - before.events.length <= 3) animate(before, v);
+    renderSeats();
+    renderCentre();
+    renderBar();
+    renderHand();
+    tell(before, v);
+    renderSide();
+    showSlapResult(before, v);
+    renderFinal();
+    prev = v;
+  }
+
+  // ------------------------------------------------------------------ seats round the felt
+  function spot(seat) {
+    const n = view.seats;
+    const offset = (seat - bottom() + n) % n;
+    if (offset === 0) return { x: 50, y: 90 };
+    const a = (offset / n) * 2 * Math.PI;
+    const x = 50 - 44 * Math.sin(a);
+    const y = 50 + 41 * Math.cos(a);
+    // On a narrow felt the others sit in the upper part, the piles below them.
+    return { x, y: narrow() ? 9 + (y - 9) * 0.5 : y };
+  }
+
+  const narrow = () => felt.clientWidth < 560;
+
+  function renderSeats() {
+    felt.classList.toggle("narrow", narrow());
+    clear(seatsLayer);
+    const n = view.seats;
+    const slap = slapOpen() ? view.slap : null;
+    for (let seat = 0; seat < n; seat++) {
+      const p = spot(seat);
+      const count = view.hand_sizes[seat];
+      const turn = view.to_act.includes(seat) && view.phase !== "slap";
+      const backs = h("div", { class: "backs", "aria-hidden": "true" });
+      for (let i = 0; i < Math.min(count, 8); i++) backs.append(h("span", { class: "back" }));
+      const bits = [];
+      if (view.dealer === seat) bits.push(h("span", { class: "chip", title: "Dealer" }, "D"));
+      let note = "";
+      if (slap) note = slap.waiting.includes(seat) ? "slap!" : "slapped";
+      else if (turn) note = view.phase === "cut" ? "cutting…" : view.phase === "swap" ? "swapping…" : me() === seat ? "your turn" : "to play";
+      const plate = h("div", {
+        class: `htd-plate${turn ? " turn" : ""}${me() === seat ? " mine" : ""}${slap && !slap.waiting.includes(seat) ? " slapped" : ""}${count === 1 ? " last-card" : ""}`,
+        "data-seat": String(seat),
+        role: "group",
+        "aria-label": `${name(seat)}: ${plural(count, "card")}, score ${view.scores[seat]}${turn ? ", to play" : ""}${note === "slapped" ? ", has slapped" : ""}`,
+      },
+      h("div", { class: "who" }, h("span", { class: "name", title: name(seat) }, name(seat)), ...bits),
+      h("div", { class: "count" }, backs, h("b", {}, String(count)), h("span", { class: "muted-light" }, count === 1 ? " card" : " cards")),
+      h("div", { class: "score" }, `Score ${view.scores[seat]}`),
+      note ? h("div", { class: "note", "aria-hidden": "true" }, note) : null);
+      plate.dataset.x = String(p.x);
+      plate.dataset.y = String(p.y);
+      seatsLayer.append(plate);
+    }
+    placeSeats();
+  }
+
+  // Each plate at its place round the oval, but kept whole inside the felt.
+  function placeSeats() {
+    const W = felt.clientWidth;
+    const H = felt.clientHeight;
+    for (const plate of seatsLayer.children) {
+      const w = plate.offsetWidth;
+      const hgt = plate.offsetHeight;
+      const x = Math.min(W - w / 2 - 10, Math.max(w / 2 + 10, (Number(plate.dataset.x) / 100) * W));
+      const y = Math.min(H - hgt / 2 - 8, Math.max(hgt / 2 + 8, (Number(plate.dataset.y) / 100) * H));
+      plate.style.left = `${x}px`;
+      plate.style.top = `${y}px`;
+    }
+  }
+
+  // ------------------------------------------------------------------ the middle
+  function renderCentre() {
+    const left = view.direction === "left";
+    ring.classList.toggle("ccw", !left);
+    direction.textContent = left ? "Play goes left ↻" : "Play goes right ↺";
+    direction.setAttribute("aria-label", `Play goes ${view.direction} (${left ? "clockwise" : "anticlockwise"})`);
+
+    clear(drawPile);
+    const canDraw = myTurn() && view.legal.includes("draw");
+    const canCut = myTurn() && view.legal.includes("cut");
+    const canSwap = myTurn() && view.legal.includes("swap");
+    const stack = h("span", { class: "stack", "aria-hidden": "true" });
+    for (let i = 0; i < Math.min(5, Math.ceil(view.draw_size / 8)); i++) stack.append(h("span", { class: "back big" }));
+    drawPile.append(stack, h("span", { class: "pile-count" }, String(view.draw_size)));
+    drawPile.classList.toggle("active", canDraw || canCut || canSwap);
+    drawPile.disabled = !(canDraw || canCut || canSwap);
+    drawPile.setAttribute("aria-label", canCut ? `Cut the deck (draw pile, ${plural(view.draw_size, "card")})`
+      : canSwap ? `Swap the piles (draw pile, ${plural(view.draw_size, "card")})`
+        : canDraw ? `Draw a card (draw pile, ${plural(view.draw_size, "card")})` : `Draw pile, ${plural(view.draw_size, "card")}`);
+
+    clear(discard);
+    const top = cardFace(view.top, { size: "big" });
+    top.setAttribute("aria-label", `Top of the discard pile: ${cardName(view.top)} (${plural(view.discard_size, "card")} in the pile)`);
+    const under = view.discard_size > 1 ? h("span", { class: "under", "aria-hidden": "true" }) : null;
+    const slap = slapOpen();
+    if (slap) {
+      const mine = canSlap();
+      const target = h(mine ? "button" : "div", {
+        class: `htd-slap${mine ? " live" : ""}`,
+        type: mine ? "button" : null,
+        "aria-keyshortcuts": mine ? "Space" : null,
+        "aria-label": mine ? "Slap the pile! (space bar)" : "Everyone slaps the pile",
+      }, under, top, h("span", { class: "slap-word", "aria-hidden": "true" }, handIcon("mini"), mine ? "SLAP!" : me() !== null && !slap.waiting.includes(me()) ? "slapped" : "slap!"), slapBar);
+      if (mine) {
+        target.addEventListener("pointerdown", (ev) => { ev.preventDefault(); slapNow(); });
+        target.addEventListener("click", () => slapNow());
+      }
+      discard.append(target);
+      if (mine) focusIfIdle(target);
+      runSlapBar();
+    } else {
+      discard.append(h("div", { class: "htd-top" }, under, top));
+    }
+    felt.classList.toggle("slapping", Boolean(slap));
+
+    clear(obligation);
+    const ob = view.obligation;
+    obligation.className = "htd-obligation";
+    if (ob && ob.startsWith("number ")) {
+      const n = ob.slice(7);
+      obligation.classList.add("on");
+      obligation.append(h("span", { class: "ob-big" }, n), h("span", {}, `Play a ${n} (or a Hit the Deck card)`));
+    } else if (ob && ob.startsWith("colour ")) {
+      const c = ob.slice(7);
+      obligation.classList.add("on", `c-${c}`);
+      obligation.append(h("span", { class: `ob-disc c-${c}` }), h("span", {}, `Play ${COLOUR[c]} (or a Hit the Deck card)`));
+    } else if (ob === "any" && view.phase === "play") {
+      obligation.classList.add("on", "any");
+      obligation.append(h("span", {}, "Any card may be played"));
+    }
+  }
+
+  let barAnim = null;
+  function runSlapBar() {
+    const timed = ctx.timed;
+    if (!timed || !ctx.live) return;
+    if (!barAnim || barAnim.phase !== timed.phase) barAnim = { phase: timed.phase, start: performance.now(), ms: timed.window_ms };
+    const gone = Math.min(1, (performance.now() - barAnim.start) / barAnim.ms);
+    if (slapBar.animate && !reduced()) {
+      slapBar.animate([{ transform: `scaleX(${1 - gone})` }, { transform: "scaleX(0)" }],
+        { duration: Math.max(0, barAnim.ms * (1 - gone)), fill: "forwards", easing: "linear" });
+    }
+  }
+
+  // ------------------------------------------------------------------ the bar: status, actions, shout
+  function actionButton(action, text, key, aria) {
+    const b = h("button", { class: "button htd-act", type: "button", "data-action": action, "aria-keyshortcuts": key, "aria-label": aria || `${text} (key ${key})` }, text, h("kbd", { "aria-hidden": "true" }, key));
+    b.addEventListener("click", () => act(action));
+    return b;
+  }
+
+  function renderBar() {
+    clear(actions);
+    const mine = myTurn();
+    const legal = new Set(mine ? view.legal : []);
+    if (legal.has("cut")) actions.append(actionButton("cut", "Cut the deck", "C"));
+    if (legal.has("swap")) actions.append(actionButton("swap", "Swap the piles", "S"));
+    if (legal.has("draw")) actions.append(actionButton("draw", "Draw a card", "D"));
+    if (legal.has("pass")) actions.append(actionButton("pass", view.phase === "drawn" ? "Keep it (pass)" : "Pass", "P"));
+    const shoutTime = mine && (view.phase === "play" || view.phase === "drawn");
+    shoutBtn.hidden = !shoutTime;
+    shoutBtn.classList.toggle("urgent", Boolean(waiting));
+    status.textContent = statusText();
+    status.classList.toggle("mine", mine || canSlap());
+  }
+
+  function statusText() {
+    if (view.outcome) return resultText();
+    if (slapOpen()) {
+      const who = view.slap.player;
+      const played = `${name(who)} played Hit the Deck With a Hand${view.slap.shouted ? "" : " without the shout"}`;
+      if (me() !== null && view.slap.mine !== null && view.slap.mine !== undefined) {
+        return `${played}. You slapped in ${secs(view.slap.mine)}: waiting for ${plural(view.slap.waiting.length, "other")}…`;
+      }
+      if (canSlap()) return `${played}: SLAP THE PILE! (click it, tap it or press space)`;
+      if (ctx.timed && slappedPhase === ctx.timed.phase) return "Slapped! The server is timing it…";
+      return `${played}: everyone slaps the pile…`;
+    }
+    const seat = view.to_act[0];
+    if (seat === undefined) return "";
+    if (myTurn()) {
+      if (view.phase === "cut") return "A Cut the Deck: cut the deck (press the draw pile or C).";
+      if (view.phase === "swap") return "A Flip the Deck: swap the piles (press the draw pile or S).";
+      if (view.phase === "drawn") return view.legal.length > 1 ? "You drew a card that fits: play it, or keep it." : "The card you drew does not fit: keep it (pass).";
+      if (waiting) return `SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits ${SHOUT_MS / 1000} s).`;
+      if (view.legal.includes("draw")) return "Nothing in your hand fits: draw a card.";
+      if (view.legal.includes("pass")) return "Nothing fits and nothing is left to draw: pass.";
+      return `Your turn: play a card on ${cardName(view.top)}.`;
+    }
+    const who = name(seat);
+    if (view.phase === "cut") return `${who} must cut the deck.`;
+    if (view.phase === "swap") return `${who} must swap the piles.`;
+    if (view.phase === "drawn") return `${who} drew a card.`;
+    return `${who} to play.`;
+  }
+
+  function resultText() {
+    const o = view.outcome;
+    const best = view.scores[o.winners[0]];
+    if (ctx.live && me() !== null) return o.winners.includes(me()) ? `You win with ${best}!` : `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
+    return `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
+  }
+
+  // ------------------------------------------------------------------ your hand
+  function renderHand() {
+    const hadFocus = hand.contains(document.activeElement);
+    const focusedCard = hadFocus ? document.activeElement.dataset.card : null;
+    clear(hand);
+    if (me() === null || !view.hand) { hand.hidden = true; keysHelp.hidden = true; return; }
+    hand.hidden = false;
+    keysHelp.hidden = !ctx.live;
+    const mine = myTurn() && (view.phase === "play" || view.phase === "drawn");
+    const legal = new Set(view.legal);
+    const fresh = drawnCard();
+    const buttons = view.hand.map((card) => {
+      const b = cardFace(card, { button: ctx.live });
+      const ok = mine && legal.has(card);
+      let reason = null;
+      if (!ctx.live) reason = null;
+      else if (view.phase === "over") reason = "the game is over";
+      else if (slapOpen()) reason = "slap the pile first";
+      else if (!myTurn()) reason = `wait for ${label(view.to_act[0])}`;
+      else if (view.phase === "cut") reason = "cut the deck first";
+      else if (view.phase === "swap") reason = "swap the piles first";
+      else if (!ok) reason = (view.why_not && view.why_not[card]) || "not playable now";
+      if (card === fresh && view.phase === "drawn" && myTurn()) b.classList.add("fresh");
+      if (mine && !ok) b.classList.add("illegal");
+      if (waiting && waiting.card === card) b.classList.add("in-the-air");
+      if (ctx.live) {
+        if (reason) {
+          b.setAttribute("aria-disabled", "true");
+          b.setAttribute("title", reason);
+          b.setAttribute("aria-label", `${cardName(card)}: ${reason}`);
+        } else {
+          b.classList.add("playable");
+          const extra = card === "hit hand" ? " (shout with it: H)" : "";
+          b.setAttribute("aria-label", `Play ${cardName(card)}${extra}`);
+          b.setAttribute("title", `Play ${cardName(card)}${extra}`);
+        }
+        b.addEventListener("click", () => {
+          if (reason) { ctx.say(`${cardName(card)}: ${reason}`, "error"); return; }
+          play(card, b);
+        });
+      }
+      return b;
+    });
+    hand.append(...buttons);
+    if (!buttons.length) return;
+    let idx = focusedCard ? view.hand.indexOf(focusedCard) : -1;
+    if (idx < 0) idx = Math.max(0, buttons.findIndex((b) => b.classList.contains("playable")));
+    setRoving(buttons, idx);
+    if (hadFocus) buttons[idx].focus({ preventScroll: true });
+    else if (mine && (!prev || !prev.to_act.includes(me()))) focusIfIdle(buttons[idx]);
+    fitHand();
+  }
+
+  // The card just drawn (the one more in the hand than before), to point it out.
+  function drawnCard() {
+    if (!prev || !prev.hand || !view.hand || view.phase !== "drawn") return null;
+    const rest = [...prev.hand];
+    for (const c of view.hand) {
+      const i = rest.indexOf(c);
+      if (i >= 0) rest.splice(i, 1); else return c;
+    }
+    return null;
+  }
+
+  function fitHand() {
+    const cards = hand.querySelectorAll(".hcard");
+    if (!cards.length) return;
+    const w = cards[0].offsetWidth;
+    const room = hand.clientWidth - 16;
+    const n = cards.length;
+    const gap = n > 1 ? Math.max(-w * 0.7, Math.min(8, (room - n * w) / (n - 1))) : 0;
+    hand.style.setProperty("--gap", `${gap}px`);
+  }
+
+  function focusIfIdle(el) {
+    const active = document.activeElement;
+    if (!el || !ctx.live) return;
+    if (active && active !== document.body && !rootEl.contains(active) && active.id !== "app") return;
+    el.focus({ preventScroll: true });
+  }
+
+  // ------------------------------------------------------------------ acting
+  function act(text) {
+    if (!ctx.live || !view || !myTurn()) return false;
+    if (!view.legal.includes(text)) return false;
+    return ctx.act(text);
+  }
+
+  function play(card, button) {
+    if (waiting) return;
+    if (card !== "hit hand") {
+      if (act(card)) button.classList.add("leaving");
+      return;
+    }
+    if (performance.now() - shoutAt <= SHOUT_MS) {
+      if (act("hit hand!")) button.classList.add("leaving");
+      return;
+    }
+    // Played before the shout: the card waits in the air for it.
+    button.classList.add("in-the-air");
+    waiting = { card, timer: setTimeout(() => { const w = waiting; waiting = null; if (w) act("hit hand"); }, SHOUT_MS) };
+    renderBar();
+    shoutBtn.focus({ preventScroll: true });
+  }
+
+  function cancelWaiting() {
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    waiting = null;
+  }
+
+  function shout() {
+    if (!ctx.live || me() === null) return;
+    shoutAt = performance.now();
+    bubble(me(), "HIT THE DECK!", "shout");
+    shoutBtn.classList.remove("pressed");
+    void shoutBtn.offsetWidth; // restart the press animation
+    shoutBtn.classList.add("pressed");
+    if (waiting) {
+      cancelWaiting();
+      act("hit hand!");
+    }
+  }
+  shoutBtn.addEventListener("click", shout);
+
+  function slapNow() {
+    if (!canSlap()) return;
+    const phase = ctx.timed.phase;
+    if (!ctx.react()) return;
+    slappedPhase = phase;
+    renderCentre();
+    renderBar();
+    const target = discard.querySelector(".htd-slap");
+    if (target) target.classList.add("hit");
+    bubble(me(), "SLAP!", "slap");
+  }
+
+  function onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    if (!view || !ctx.live) return;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    if ((key === " " || key === "Spacebar") && slapOpen()) {
+      ev.preventDefault();
+      if (!ev.repeat) slapNow();
+      return;
+    }
+    if (ev.repeat) return;
+    if (key === "h" && !shoutBtn.hidden) { ev.preventDefault(); shout(); return; }
+    const map = { d: "draw", p: "pass", c: "cut", s: "swap" };
+    if (map[key] && myTurn() && view.legal.includes(map[key])) { ev.preventDefault(); act(map[key]); }
+  }
+  document.addEventListener("keydown", onKey, true);
+
+  drawPile.addEventListener("click", () => {
+    if (!myTurn()) return;
+    for (const a of ["cut", "swap", "draw"]) if (view.legal.includes(a)) { act(a); return; }
+  });
+
+  // ------------------------------------------------------------------ animation
+  function bubble(seat, text, kind = "") {
+    if (!view) return;
+    const plate = seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
+    if (!plate) return;
+    const b = h("span", { class: `bubble ${kind}`, "aria-hidden": "true" }, text);
+    plate.append(b);
+    setTimeout(() => b.remove(), 1400);
+  }
+
+  function centreOf(el) {
+    const r = el.getBoundingClientRect();
+    const f = felt.getBoundingClientRect();
+    return { x: r.left + r.width / 2 - f.left, y: r.top + r.height / 2 - f.top };
+  }
+
+  // A card flying over the felt from one element to another.
+  function fly(card, fromEl, toEl, { delay = 0, duration = 520, midLift = 0 } = {}) {
+    if (reduced() || !fromEl || !toEl || !felt.animate) return;
+    const a = centreOf(fromEl);
+    const b = centreOf(toEl);
+    const el = cardFace(card, { size: "big" });
+    el.classList.add("flyer");
+    el.setAttribute("aria-hidden", "true");
+    felt.append(el);
+    const w = el.offsetWidth;
+    const hgt = el.offsetHeight;
+    const at = (p, extra = "") => `translate(${p.x - w / 2}px, ${p.y - hgt / 2}px) ${extra}`;
+    const mid = { x: (a.x + b.x) / 2, y: Math.min(a.y, b.y) - midLift };
+    const anim = el.animate([
+      { transform: at(a, "scale(.6)"), opacity: 0.2 },
+      { transform: at(mid, "scale(1.1) rotate(-8deg)"), opacity: 1, offset: 0.55 },
+      { transform: at(b), opacity: 1 },
+    ], { duration, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "both" });
+    anim.onfinish = () => el.remove();
+    anim.oncancel = () => el.remove();
+  }
+
+  function animate(before, after) {
+    const plays = after.played.slice(before.played.length);
+    if (plays.length || after.events.length > before.events.length) soonHideResult();
+    for (const [seat, action] of plays) {
+      const plate = seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
+      if (seat !== me()) fly(action === "hit hand!" ? "hit hand" : action, plate, discard, { duration: 420 });
+      if (action === "hit hand!") requestAnimationFrame(() => bubble(seat, "HIT THE DECK!", "shout"));
+    }
+    for (const e of after.events.slice(before.events.length)) {
+      if (e.type === "cut" && e.card) {
+        drawPile.classList.remove("cut-anim");
+        void drawPile.offsetWidth;
+        drawPile.classList.add("cut-anim");
+        fly(e.card, drawPile, discard, { delay: 380, duration: 700, midLift: 60 });
+        say(`${cap(name(e.seat))} cut the deck: ${cardName(e.card)} came up from the middle.`);
+      } else if (e.type === "swap") {
+        swapAnimation();
+        say(e.card ? `${cap(name(e.seat))} swapped the piles: play turns round (now ${after.direction}); the top is ${cardName(e.card)}.`
+          : `${cap(name(e.seat))} had nothing to swap: play turns round.`);
+      } else if (e.type === "flip back") {
+        say("A second Flip in a row goes back into the draw pile.");
+      } else if (e.type === "reshuffle") {
+        say(`The discards are shuffled into a new draw pile (${plural(e.cards, "card")}).`);
+      } else if (e.type === "penalty") {
+        requestAnimationFrame(() => bubble(e.seat, `forgot to shout! +${e.cards}`, "penalty"));
+        say(`${cap(name(e.seat))} forgot to shout and draw${e.seat === me() ? "" : "s"} ${e.cards}.`);
+      }
+    }
+  }
+
+  function swapAnimation() {
+    if (reduced() || !pileWrap.animate) return;
+    const a = centreOf(drawPile);
+    const b = centreOf(discard);
+    const dx = b.x - a.x;
+    drawPile.animate([{ transform: `translateX(${dx}px)` }, { transform: `translateX(${dx / 2}px) translateY(-18px) rotate(8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 750, easing: "ease-in-out" });
+    discard.animate([{ transform: `translateX(${-dx}px)` }, { transform: `translateX(${-dx / 2}px) translateY(18px) rotate(-8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 750, easing: "ease-in-out" });
+    const c = "translate(-50%, -50%)";
+    ring.animate([{ transform: `${c} rotate(0deg)` }, { transform: `${c} rotate(180deg) scaleX(-1)` }, { transform: c }], { duration: 900, easing: "ease-in-out" });
+  }
+
+  let captionTimer = null;
+  function say(text) {
+    caption.textContent = text;
+    caption.classList.remove("show");
+    void caption.offsetWidth;
+    caption.classList.add("show");
+    clearTimeout(captionTimer);
+    captionTimer = setTimeout(() => caption.classList.remove("show"), 4000);
+  }
+
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+  // ------------------------------------------------------------------ the slap result
+  function slapKey(s) { return s ? `${s.round}:${s.player}:${s.ms.join(",")}:${s.slowest}` : null; }
+
+  function showSlapResult(before, after) {
+    const s = after.last_slap;
+    const key = slapKey(s);
+    if (!s || key === shownSlap) return;
+    shownSlap = key;
+    if (before === null) return; // a slap over before this page opened: only in the side panel
+    clear(slapResult);
+    slapResult.append(slapTable(s, true));
+    slapResult.hidden = false;
+    resultShownAt = performance.now();
+    clearTimeout(resultTimer);
+    resultTimer = setTimeout(() => { slapResult.hidden = true; }, 3500);
+  }
+
+  // The table has moved on: the slap result gives way (after 1.5 s on show at least).
+  function soonHideResult() {
+    if (slapResult.hidden) return;
+    clearTimeout(resultTimer);
+    const left = Math.max(0, 1500 - (performance.now() - resultShownAt));
+    resultTimer = setTimeout(() => { slapResult.hidden = true; }, left);
+  }
+
+  function slapTable(s, big) {
+    const order = s.ms.map((ms, seat) => ({ seat, ms })).sort((a, b) => a.ms - b.ms);
+    const loser = s.slowest;
+    const head = `${cap(name(loser))} ${loser === me() ? "were" : "was"} last (${secs(s.ms[loser])}) and draw${loser === me() ? "" : "s"} ${s.cards}${s.tied.length ? " (a tie, drawn by lot)" : ""}`;
+    const list = h("ol", { class: "slap-times" }, ...order.map((o) => h("li", { class: o.seat === loser ? "loser" : "" },
+      h("span", { class: "who" }, name(o.seat)), h("b", {}, secs(o.ms)), o.seat === loser ? h("span", { class: "plus" }, `+${s.cards}`) : null)));
+    return h("div", { class: big ? "slap-card" : "slap-mini" }, h("p", { class: "slap-head" }, handIcon("mini"), ` ${head}`), list);
+  }
+
+  // The game is over: the winner and the totals, large, on the felt.
+  function renderFinal() {
+    clear(final);
+    final.hidden = !view.outcome;
+    if (!view.outcome) return;
+    slapResult.hidden = true;
+    const order = view.scores.map((score, seat) => ({ seat, score })).sort((a, b) => a.score - b.score);
+    const place = view.outcome.placing;
+    final.append(h("div", { class: "final-card" },
+      h("p", { class: "final-head" }, resultText()),
+      h("ol", { class: "final-list", "aria-label": "Totals, lowest first" }, ...order.map((o) =>
+        h("li", { class: place[o.seat] === 1 ? "winner" : "" }, h("span", { class: "who" }, `${place[o.seat]}. ${name(o.seat)}`), h("b", {}, String(o.score)))))));
+  }
+
+  // ------------------------------------------------------------------ the side: scores, last slap, log
+  function renderSide() {
+    clear(side);
+    const n = view.seats;
+    const target = view.options.target;
+    side.append(h("h2", { class: "side-title" }, `Round ${view.round}`, h("span", { class: "muted" }, ` · game to ${target}, lowest wins`)));
+    const table = h("table", { class: "htd-scores" },
+      h("caption", { class: "sr-only" }, "Cards in hand and total score of each player"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards"), h("th", { scope: "col" }, "Total"))));
+    const body = h("tbody");
+    for (let s = 0; s < n; s++) {
+      body.append(h("tr", { class: `${view.to_act.includes(s) ? "turn" : ""}${s === me() ? " mine" : ""}` },
+        h("th", { scope: "row" }, name(s), view.dealer === s ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null),
+        h("td", {}, String(view.hand_sizes[s])), h("td", {}, h("b", {}, String(view.scores[s])))));
+    }
+    table.append(body);
+    side.append(table);
+
+    const slapBox = h("section", { class: "htd-last-slap", "aria-label": "Last slap" }, h("h3", {}, "Last slap"));
+    if (view.last_slap) slapBox.append(slapTable(view.last_slap, false));
+    else slapBox.append(h("p", { class: "muted small" }, "No slap yet: a With a Hand calls for one."));
+    side.append(slapBox);
+
+    if (view.rounds.length) {
+      const rt = h("table", { class: "htd-rounds" },
+        h("caption", { class: "sr-only" }, "Points each round"),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), ...Array.from({ length: n }, (_, s) => h("th", { scope: "col", title: name(s) }, short(s))))));
+      const rb = h("tbody");
+      for (const r of view.rounds) {
+        rb.append(h("tr", {}, h("th", { scope: "row" }, String(r.round)),
+          ...r.points.map((p, s) => h("td", { class: r.out === s ? "out" : "" }, r.out === s ? "out" : `+${p}`))));
+      }
+      rt.append(rb);
+      side.append(h("section", { class: "htd-history", "aria-label": "Rounds" }, h("h3", {}, "Rounds"), rt));
+    }
+
+    const log = h("section", { class: "htd-log", "aria-label": "What happened" }, h("h3", {}, "What happened"));
+    const ul = h("ul", {}, ...logLines.slice(-30).reverse().map((t) => h("li", {}, t)));
+    if (!logLines.length) ul.append(h("li", { class: "muted" }, "The game has just begun."));
+    log.append(ul);
+    side.append(log);
+  }
+
+  function short(s) {
+    const n = name(s);
+    return n === "You" ? "You" : n.length > 6 ? `${n.slice(0, 5)}…` : n;
+  }
+
+  // ------------------------------------------------------------------ narration and the log
+  function tell(before, after) {
+    const lines = [];
+    if (!before || before.round !== after.round) {
+      if (before && after.rounds.length) {
+        const r = after.rounds[after.rounds.length - 1];
+        lines.push(r.out !== null ? `Round ${r.round}: ${name(r.out)} went out.` : `Round ${r.round} ended with no one out.`);
+      }
+      told = { round: after.round, events: 0, played: 0 };
+    }
+    for (const [seat, action] of after.played.slice(told.played)) {
+      if (action === "hit hand!") lines.push(`${name(seat)} played Hit the Deck With a Hand and shouted “${SHOUT_TEXT}”`);
+      else if (action === "hit hand") lines.push(`${name(seat)} played Hit the Deck With a Hand without the shout!`);
+      else lines.push(`${name(seat)} played ${cardName(action)}.`);
+    }
+    for (const e of after.events.slice(told.events)) {
+      const line = eventText(e);
+      if (line) lines.push(line);
+    }
+    if (before && before.round === after.round && after.phase === "drawn" && (before.phase !== "drawn" || before.turn !== after.turn)) {
+      lines.push(`${name(after.turn)} drew a card.`);
+    }
+    told = { round: after.round, events: after.events.length, played: after.played.length };
+    if (after.outcome && !(before && before.outcome)) lines.push(resultText());
+    for (const l of lines) logLines.push(l);
+    if (logLines.length > 60) logLines.splice(0, logLines.length - 60);
+    if (ctx.live && slapOpen() && canSlap() && !(before && before.phase === "slap")) lines.push("Slap the pile now! Space bar.");
+    else if (myTurn() && !(before && before.to_act.includes(me()))) lines.push("Your turn.");
+    if (lines.length) narrator.textContent = lines.join(" ");
+  }
+
+  function eventText(e) {
+    switch (e.type) {
+      case "first": return `Round ${view.round} begins: the first card is ${cardName(e.card)}.`;
+      case "reburied": return "A With a Hand turned first goes back into the draw pile.";
+      case "cut": return e.card ? `${name(e.seat)} cut the deck: ${cardName(e.card)} turned up.` : `${name(e.seat)} had nothing to cut.`;
+      case "swap": return e.card ? `${name(e.seat)} swapped the piles: the top is ${cardName(e.card)}, and play turns round.` : `${name(e.seat)} had nothing to swap: play turns round.`;
+      case "flip back": return "A second Flip in a row went back into the draw pile.";
+      case "reshuffle": return `The discards were shuffled into a new draw pile (${plural(e.cards, "card")}).`;
+      case "penalty": return `${name(e.seat)} did not shout and drew ${e.cards}.`;
+      case "slap": {
+        const times = e.ms.map((ms, s) => `${name(s)} ${secs(ms)}`).join(", ");
+        return `Slaps: ${times}. ${name(e.slowest)} ${e.slowest === me() ? "were" : "was"} last${e.tied.length ? " (a tie, by lot)" : ""} and drew ${e.cards}.`;
+      }
+      case "blocked": return "Nobody could play or draw: the round is blocked.";
+      default: return null;
+    }
+  }
+
+  // Seats are placed by measuring: again whenever the felt changes size (the stylesheet
+  // arriving, the window or the side panel moving).
+  const onResize = () => { if (view) { renderSeats(); fitHand(); } };
+  const watcher = window.ResizeObserver ? new ResizeObserver(onResize) : null;
+  if (watcher) watcher.observe(felt);
+  window.addEventListener("resize", onResize);
+  sheet.addEventListener("load", onResize);
+
+  return {
+    update,
+    refused() {
+      for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
+    },
+    destroy() {
+      cancelWaiting();
+      clearTimeout(resultTimer);
+      clearTimeout(captionTimer);
+      document.removeEventListener("keydown", onKey, true);
+      window.removeEventListener("resize", onResize);
+      sheet.removeEventListener("load", onResize);
+      if (watcher) watcher.disconnect();
+      rootEl.remove();
+    },
+  };
+}

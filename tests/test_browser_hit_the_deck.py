@@ -1,0 +1,249 @@
+"""Hit the Deck in a real browser (Debian's Chromium through Playwright): a whole round.
+
+Ann (a wide screen, mouse and keyboard) and Bo (a phone, touch) sit with two rule bots.
+The seed is fixed (``Settings.new_seed``) and the deck shaped by options (four cards each,
+eight With a Hand, the game over after one round) so that the round holds what the test
+must see; the scripted choices below were checked against the engine for this seed:
+
+* Ann plays a With a Hand *with* the shout (the big button, then the card by keyboard);
+  everyone slaps: Ann at once (space bar), Bo after a second and a half (a tap on the
+  pile): Bo is last and draws four, Ann is not.
+* Bo cuts the deck and swaps the piles (buttons), animated on both pages.
+* Bo plays a With a Hand *without* the shout (the card alone: it waits 1.5 s, then goes
+  as forgotten) and draws four; Bo slaps at once, Ann does not slap at all: the server
+  counts her as the slowest when the window closes, and she draws four.
+* The round ends, the game is over; the replay page draws the same table.
+
+Screenshots go to ``artifacts/browser/htd-*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from server_kit import ARTIFACTS, server_thread
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+SHOTS = ARTIFACTS / "browser"
+SEED = 787
+OPTIONS = {"hand_size": "4", "hit_hands": "8", "target": "1"}
+BO_WAITS = 1.5  # seconds before Bo slaps in the first slap: surely the last (bots: ~0.4 s)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def page_of(browser, width, height, touch=False):
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def shot(page, name):
+    page.screenshot(path=str(SHOTS / f"htd-{name}.png"), full_page=True)
+
+
+def version(page):
+    return page.evaluate("document.body.dataset.version || ''")
+
+
+def moved_on(page, before):
+    page.wait_for_selector(f"body:not([data-version='{before}'])", state="attached")
+
+
+def log_text(page):
+    return page.inner_text(".htd-log")
+
+
+def last_slap(page):
+    return page.inner_text(".htd-last-slap .slap-head").strip()
+
+
+def hand_size(page):
+    return page.locator(".htd-hand .hcard").count()
+
+
+def press(page, selector, touch):
+    if touch:
+        page.tap(selector)
+    else:
+        page.click(selector)
+
+
+def ordinary_turn(page, touch) -> bool:
+    """Cut, swap, draw, pass, or play the first playable card that is not a With a Hand
+    (the policy the seed was checked with). False if it is not this page's turn."""
+    if page.locator(".htd-hand .in-the-air").count():
+        return False
+    before = version(page)
+    for action in ("cut", "swap", "draw", "pass"):
+        button = page.locator(f".htd-act[data-action='{action}']")
+        if button.count():
+            press(page, f".htd-act[data-action='{action}']", touch)
+            moved_on(page, before)
+            return True
+    cards = page.locator(".htd-hand .hcard.playable:not([data-card='hit hand'])")
+    if cards.count():
+        card = cards.first.get_attribute("data-card")
+        press(page, f".htd-hand .hcard.playable[data-card='{card}']", touch)
+        moved_on(page, before)
+        return True
+    if page.locator(".htd-hand .hcard.playable").count():  # only a With a Hand fits
+        page.click(".htd-shout")
+        page.click(".htd-hand .hcard.playable[data-card='hit hand']")
+        moved_on(page, before)
+        return True
+    return False
+
+
+@pytest.fixture
+def base(tmp_path):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with server_thread(tmp_path / "htd.sqlite3", new_seed=lambda: SEED) as url:
+        yield url
+
+
+def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
+    ann = page_of(browser, 1280, 900)
+    ann.goto(base + "/")
+    ann.select_option("#new-game", "hit-the-deck")
+    ann.fill("#new-name", "Ann")
+    ann.select_option("#seat-2", "person")
+    ann.click("summary")
+    for name, value in OPTIONS.items():
+        ann.fill(f"#opt-{name}", value)
+    shot(ann, "01-lobby")
+    ann.click("text=Open the table")
+    ann.wait_for_selector("#invite")
+    invite = ann.input_value("#invite")
+
+    bo = page_of(browser, 390, 844, touch=True)
+    bo.goto(invite)
+    bo.fill("#join-name", "Bo")
+    bo.tap("text=Sit down")
+    for page in (ann, bo):
+        page.wait_for_selector(".htd-hand .hcard")
+    assert hand_size(ann) == 4 and hand_size(bo) == 4
+    assert ann.get_attribute(".htd-hand", "aria-label") == "Your hand"
+    assert "Play goes left (clockwise)" in ann.get_attribute(".htd-direction", "aria-label")
+    assert ann.locator(".htd-plate").count() == 4
+    assert re.search(r"Bo: 4 cards", ann.get_attribute(".htd-plate[data-seat='2']",
+                                                       "aria-label"))
+    shot(ann, "02-ann-start")
+
+    # -- Ann: the With a Hand with the shout (the big button, then the card by keyboard)
+    illegal = ann.locator(".htd-hand .hcard.illegal")
+    assert illegal.count() and "does not match" in illegal.first.get_attribute("title")
+    before = version(ann)
+    ann.click(".htd-shout")
+    ann.focus(".htd-hand .hcard[data-card='hit hand']")
+    ann.keyboard.press("Enter")
+    moved_on(ann, before)
+    ann.wait_for_selector(".htd-slap.live")
+    bo.wait_for_selector(".htd-slap.live")
+    seen_by_bo = time.monotonic()
+    ann.keyboard.press("Space")  # at once
+    shot(ann, "03-ann-slapped")
+    bo.wait_for_timeout(max(0, BO_WAITS - (time.monotonic() - seen_by_bo)) * 1000)
+    bo.tap(".htd-slap.live", force=True)
+    shot(bo, "04-bo-slapped")
+    assert "shouted" in log_text(ann) and "did not shout" not in log_text(ann)
+    for page in (ann, bo):
+        page.wait_for_selector(".htd-last-slap .slap-head")
+    assert re.match(r"Bo was last \([12]\.\d\d s\) and draws 4", last_slap(ann)), last_slap(ann)
+    assert "2.99 s" not in last_slap(ann), "Bo's own slap, inside the window"
+    assert last_slap(bo).startswith("You were last")
+    assert ann.locator(".htd-last-slap li.loser").inner_text().startswith("Bo")
+    shot(ann, "05-ann-slap-result")
+    shot(bo, "06-bo-slap-result")
+
+    # -- the rest of the round: Bo's cut and swap, Bo's forgotten shout, Ann's missing slap
+    phase = None  # the slap Bo's With a Hand opens
+    bo_slapped_at = None
+    cut_seen = swap_seen = False
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if ann.locator(".endbar:not([hidden])").count():
+            break
+        acted = False
+        if bo.locator(".htd-slap.live").count():
+            bo.tap(".htd-slap.live", force=True)  # at once
+            bo_slapped_at = bo_slapped_at or time.monotonic()
+            acted = True
+        if ann.locator(".htd-slap.live").count() and phase != "bo":
+            ann.keyboard.press("Space")
+            acted = True
+        if phase is None and bo.locator(".htd-hand .hcard.playable[data-card='hit hand']").count():
+            bo_before = hand_size(bo)
+            bo.tap(".htd-hand .hcard.playable[data-card='hit hand']")
+            bo.wait_for_selector(".htd-hand .hcard.in-the-air")
+            shot(bo, "09-bo-forgets-to-shout")
+            bo.wait_for_selector(".htd-slap.live")  # 1.5 s later, without the shout
+            phase = "bo"
+            bo.tap(".htd-slap.live", force=True)  # at once
+            bo_slapped_at = time.monotonic()
+            assert hand_size(bo) == bo_before - 1 + 4, "the forgotten shout costs four"
+            ann.wait_for_selector(".htd-log li:has-text('Bo did not shout and drew 4')")
+            assert "without the shout" in log_text(ann)
+            shot(ann, "10-ann-lets-the-slap-pass")
+            continue
+        for page, touch in ((bo, True), (ann, False)):
+            if page.locator(".htd-act, .htd-hand .hcard.playable").count():
+                cut = page.locator(".htd-act[data-action='cut']").count()
+                swap = page.locator(".htd-act[data-action='swap']").count()
+                if ordinary_turn(page, touch):
+                    acted = True
+                    if cut and not cut_seen:
+                        cut_seen = True
+                        page.wait_for_timeout(450)  # mid-animation
+                        shot(ann, "07-ann-sees-the-cut")
+                        ann.wait_for_selector(".htd-log li:has-text('cut the deck')")
+                    if swap and not swap_seen:
+                        swap_seen = True
+                        page.wait_for_timeout(350)
+                        shot(bo, "08-bo-swaps")
+                        ann.wait_for_selector(".htd-log li:has-text('swapped the piles')")
+                        assert "Play goes right" in ann.get_attribute(".htd-direction",
+                                                                      "aria-label")
+        if not acted:
+            ann.wait_for_timeout(40)
+    else:
+        pytest.fail("the round did not end")
+    assert phase == "bo" and cut_seen and swap_seen
+    assert re.match(r"You were last \(2\.99 s\) and draw 4", last_slap(ann)), last_slap(ann)
+    assert last_slap(bo).startswith("Ann was last")
+    assert bo_slapped_at is not None
+    ann.wait_for_selector(".htd-status:has-text('win')")
+    bo.wait_for_selector(".endbar:not([hidden])")
+    assert ann.locator(".htd-rounds tbody tr").count() == 1
+    shot(ann, "11-ann-game-over")
+    shot(bo, "12-bo-game-over")
+
+    ann.click("text=Replay step by step")
+    ann.wait_for_selector(".replay-caption:has-text('Step 0')")
+    ann.wait_for_selector(".htd-felt")
+    ann.click("button[aria-label='Last step']")
+    ann.wait_for_selector(".replay-caption:has-text('Step ')")
+    ann.wait_for_selector(".htd-rounds tbody tr")
+    shot(ann, "13-replay")
+    assert not ann.errors and not bo.errors, ann.errors + bo.errors

@@ -1,0 +1,251 @@
+"""Timed phases are timed by the server: the slap of Hit the Deck.
+
+The seed is fixed (``Settings.new_seed``) so that seat 0 plays first and holds a With a
+Hand: its first move opens the slap. Every client gets the same signal at once (one phase
+id); a person's ``react`` is timed by the server from the moment the signal went out to
+the moment the react came in; a seat silent for the whole window gets the slowest slap; a
+client cannot claim a time, cannot slap twice, and a spectator cannot slap at all; bots
+slap at their own seeded times; a slap in progress survives a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from contextlib import contextmanager, suppress
+
+import pytest
+from server_kit import Player, app_client, create, join
+
+from parlour.bots import make_bot, observe_for
+from parlour.engine import derive_seed
+from parlour.games import get_game
+
+SEED = 0  # seat 0 holds a With a Hand and plays first (checked below)
+OPTIONS = {"hand_size": 3, "hit_hands": 8, "target": 1}
+PERSON = {"kind": "person"}
+RULE = {"kind": "bot", "bot": "rule"}
+WINDOW = 3.0
+GAME = get_game("hit-the-deck")
+
+
+def test_the_seed_opens_with_a_with_a_hand():
+    state = GAME.new(SEED, 2, **OPTIONS)
+    assert state.to_act == (0,) and "hit hand!" in state.view(0)["legal"]
+
+
+OPEN: list[Player] = []  # closed after each test, failed or not (else the app waits)
+
+
+def close_all() -> None:
+    while OPEN:
+        with suppress(Exception):
+            OPEN.pop().close()
+
+
+@pytest.fixture
+def client(tmp_path):
+    with app_client(tmp_path / "timed.sqlite3", new_seed=lambda: SEED) as c:
+        try:
+            yield c
+        finally:
+            close_all()
+
+
+@contextmanager
+def closing():
+    try:
+        yield
+    finally:
+        close_all()
+
+
+def connect(client, tid, token):
+    player = Player(client, tid, token)
+    OPEN.append(player)
+    return player
+
+
+def seat_table(client, seats):
+    """A Hit the Deck table; a connected Player for each person seat (by seat)."""
+    res = create(client, seats, options=OPTIONS, name="P0", seat=0, game="hit-the-deck")
+    tid = res["table"]["id"]
+    tokens = {0: res["token"]}
+    for s, spec in enumerate(seats):
+        if spec["kind"] == "person" and s:
+            tokens[s] = join(client, tid, f"P{s}", s)["token"]
+    players = {s: connect(client, tid, t) for s, t in tokens.items()}
+    for p in players.values():
+        p.view()
+    return tid, players, tokens
+
+
+def open_slap(players):
+    """Seat 0 plays its With a Hand, with the shout; every player gets the signal. Returns
+    the ``timed`` part of the view and, per seat, when its player saw the signal (``sent``:
+    when seat 0 sent its play, surely before the server's signal)."""
+    seen = {"sent": time.monotonic()}
+    players[0].act("hit hand!")
+    timed = None
+    for s, p in players.items():
+        msg = p.recv_until(lambda m: m["type"] == "view" and "timed" in m)
+        seen[s] = time.monotonic()
+        assert msg["view"]["phase"] == "slap"
+        assert timed in (None, msg["timed"]), "every client gets the same signal"
+        timed = msg["timed"]
+    assert timed["name"] == "slap" and timed["window_ms"] == 3000 and len(timed["phase"]) >= 12
+    return timed, seen
+
+
+def react(player, timed, at=None):
+    if at is not None:
+        time.sleep(max(0.0, at - time.monotonic()))
+    player.send({"type": "react", "phase": timed["phase"]})
+
+
+def resolved(player):
+    return player.recv_until(lambda m: m["type"] == "view" and m["view"]["last_slap"]
+                             is not None)["view"]
+
+
+def logged(client, tid):
+    """The table's action log, as the database holds it."""
+    return [tuple(row) for row in client.app.state.hub.store.load_actions(tid, 1)]
+
+
+def test_a_slap_is_timed_by_the_server_from_its_signal(client):
+    tid, players, _ = seat_table(client, [PERSON, PERSON])
+    timed, seen = open_slap(players)
+    react(players[0], timed, seen[0] + 0.25)
+    mine = players[0].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"] == [1])
+    other = players[1].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"] == [1])
+    first = mine["view"]["slap"]["mine"]
+    assert 250 <= first < 2000, "seat 0 sees its own measured time"
+    assert other["view"]["slap"]["mine"] is None and other["view"]["last_slap"] is None
+    shown = {k: v for k, v in other["view"].items() if k != "legal"}  # its own 300 slaps
+    assert f"{first}" not in json.dumps(shown["slap"]) and "ms" not in json.dumps(shown["events"])
+    react(players[1], timed, seen[1] + 0.8)
+    last = resolved(players[1])["last_slap"]
+    assert last["ms"][0] == first and last["ms"][1] >= 800 and last["ms"][1] < 2990
+    assert last["slowest"] == 1 and last["cards"] == 4
+    assert resolved(players[0])["hand_sizes"][1] == 3 + 4
+    slaps = [(s, a) for s, a in logged(client, tid) if a.startswith("slap")]
+    assert slaps == [(0, f"slap {first}ms"), (1, f"slap {last['ms'][1]}ms")]
+
+
+def test_a_seat_silent_for_the_window_slaps_slowest(client):
+    tid, players, _ = seat_table(client, [PERSON, PERSON])
+    timed, seen = open_slap(players)
+    react(players[0], timed)
+    view = resolved(players[1])
+    waited = time.monotonic() - seen[1]
+    assert WINDOW - 0.2 <= waited < WINDOW + 2.0, waited
+    last = view["last_slap"]
+    assert last["ms"][1] == 2990 and last["slowest"] == 1 and last["ms"][0] < 2000
+    assert view["hand_sizes"][1] == 3 + 4 and len(view["hand"]) == 7
+    assert (1, "slap 2990ms") in logged(client, tid)
+
+
+def test_a_client_cannot_claim_its_own_time(client):
+    _, players, _ = seat_table(client, [PERSON, PERSON])
+    timed, seen = open_slap(players)
+    version = players[0].last["version"]
+    players[0].act("slap 0ms")
+    err = players[0].error()
+    assert err["code"] == "timed" and "server times the slap" in err["message"]
+    players[0].send({"type": "react", "phase": timed["phase"], "ms": 0})
+    err = players[0].error()
+    assert err["code"] == "bad_message" and "no field 'ms'" in err["message"]
+    assert players[0].sync()["version"] == version, "nothing changed"
+    react(players[1], timed)
+    react(players[0], timed, seen[0] + 0.3)
+    last = resolved(players[0])["last_slap"]
+    assert last["ms"][0] >= 300, "the server's measure, not the claimed 0 ms"
+    assert last["slowest"] == 0
+
+
+def test_one_slap_each_and_only_for_the_phase_open(client):
+    tid, players, _ = seat_table(client, [PERSON, PERSON])
+    players[0].send({"type": "react", "phase": "nothing-open"})
+    assert players[0].error()["code"] == "no_reaction"
+    timed, _ = open_slap(players)
+    players[0].send({"type": "react", "phase": "x" * 12})
+    err = players[0].error()
+    assert err["code"] == "wrong_phase" and "not the slap now open" in err["message"]
+    players[0].send({"type": "react", "phase": "x" * 40})
+    assert players[0].error()["code"] == "wrong_phase"
+    react(players[0], timed)
+    version = players[0].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"]
+                                    == [1])["version"]
+    react(players[0], timed)
+    err = players[0].error()
+    assert err["code"] == "answered" and "one slap each" in err["message"]
+    assert players[0].sync()["version"] == version
+    react(players[1], timed)
+    resolved(players[1])
+    react(players[1], timed)  # the phase is over
+    assert players[1].error()["code"] == "no_reaction"
+    slaps = [s for s, a in logged(client, tid) if a.startswith("slap")]
+    assert slaps == [0, 1]
+
+
+def test_a_spectator_cannot_slap(client):
+    tid, players, _ = seat_table(client, [PERSON, PERSON])
+    watcher = connect(client, tid, None)
+    watcher.view()
+    timed, _ = open_slap(players)
+    msg = watcher.recv_until(lambda m: m["type"] == "view" and "timed" in m)
+    assert msg["timed"] == timed, "spectators get the signal too"
+    watcher.send({"type": "react", "phase": timed["phase"]})
+    assert watcher.error()["code"] == "spectator"
+    watcher.act("slap 0ms")
+    assert watcher.error()["code"] == "spectator"
+    assert players[0].sync()["view"]["to_act"] == [0, 1]
+
+
+def test_bots_slap_at_their_seeded_times_and_the_record_keeps_them(client):
+    tid, players, _ = seat_table(client, [PERSON, RULE, RULE])
+    timed, seen = open_slap(players)
+    react(players[0], timed)
+    left = {}
+    while len(left) < 2:
+        msg = players[0].recv_until(lambda m: m["type"] == "view")
+        for s in (1, 2):
+            if s not in left and s not in msg["view"]["to_act"]:
+                left[s] = time.monotonic() - seen["sent"]
+    slaps = dict((s, a) for s, a in logged(client, tid) if a.startswith("slap"))
+    state = GAME.new(SEED, 3, **OPTIONS)
+    state.apply(GAME.parse_action("hit hand!"), 0)
+    for s in (1, 2):
+        bot = make_bot(GAME, "rule", s, derive_seed(SEED, "bot", s))
+        chosen = bot.act(observe_for(bot, state, s, random.Random(0)))
+        assert slaps[s] == GAME.action_text(chosen), "the record holds the bot's own time"
+        ms = int(slaps[s].split()[1].removesuffix("ms"))
+        assert left[s] >= ms / 1000, f"bot {s} slapped before its time ({left[s]})"
+
+
+def test_a_slap_in_progress_survives_a_restart(tmp_path):
+    """The pending slap is in the log; the phase reopens with a new id and a full window."""
+    db = tmp_path / "restart.sqlite3"
+    with app_client(db, new_seed=lambda: SEED) as client:
+        try:
+            tid, players, tokens = seat_table(client, [PERSON, PERSON])
+            timed, seen = open_slap(players)
+            react(players[0], timed, seen[0] + 0.2)
+            msg = players[0].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"]
+                                        == [1])
+            first = msg["view"]["slap"]["mine"]
+        finally:
+            close_all()
+    with app_client(db, new_seed=lambda: SEED) as client, closing():
+        back = {s: connect(client, tid, tokens[s]) for s in (0, 1)}
+        views = {s: p.view() for s, p in back.items()}
+        again = views[1]["timed"]
+        assert views[1]["view"]["to_act"] == [1] and again["phase"] != timed["phase"]
+        assert views[0]["view"]["slap"]["mine"] == first
+        react(back[1], again)
+        last = resolved(back[0])["last_slap"]
+        assert last["ms"][0] == first
+        assert first >= 200 and logged(client, tid) == [
+            (0, "hit hand!"), (0, f"slap {first}ms"), (1, f"slap {last['ms'][1]}ms")]
