@@ -133,7 +133,7 @@ class ISMCTSBot(Bot):
             raise ValueError(f"ismcts level must be one of {', '.join(LEVELS)}, not {level!r}")
         hooks = search_hooks(game.id)
         self.level = level
-        self.iterations = iterations or GAME_LEVELS.get(game.id, LEVELS)[level]
+        self.iterations = iterations or hooks.get("levels", GAME_LEVELS.get(game.id, LEVELS))[level]
         self.seconds = TIME_CAP[level] if seconds is None else seconds
         self.exploration = exploration or hooks.get("exploration", 0.7)
         self.policy: Policy = hooks.get("policy", random_policy)
@@ -182,8 +182,9 @@ def search_hooks(game_id: str) -> dict[str, Any]:
     (a fast rollout policy on a full determinized state), ``values`` and ``values_unit``
     (values per action worked out outside the tree, e.g. Spades bids by simulation; a hook
     with a ``bot`` parameter is given the bot, for its ``seconds`` and ``memory``),
-    ``exploration`` (the UCB constant, which depends on how spread the game's values are)
-    and ``rollout_limit`` (actions before a rollout stops and ``value`` judges)."""
+    ``exploration`` (the UCB constant, which depends on how spread the game's values are),
+    ``rollout_limit`` (actions before a rollout stops and ``value`` judges) and ``levels``
+    (the iteration budget per level, where the game's iterations differ in cost)."""
     import importlib
 
     from parlour.games import module_name

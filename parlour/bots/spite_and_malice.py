@@ -1,4 +1,6 @@
-"""Spite & Malice bots. ``rule`` plans each turn as a whole from its seat's view alone.
+"""Spite & Malice bots. ``rule`` plans each turn as a whole from its seat's view alone;
+``ismcts`` (the generic bot, through the :data:`SEARCH` hooks at the bottom) weighs the rule
+bot's candidate plans by Monte Carlo playouts of sampled hidden cards.
 
 Planning a turn
     * The bot searches (depth first, remembering positions already seen, at most
@@ -31,6 +33,43 @@ Discarding (the move that ends the turn)
       start runs), then on a higher card; burying a lower card is the last resort.
     * High cards and duplicates are discarded before low, single cards (low cards are
       needed soon).
+
+The search (``ismcts``): Monte Carlo over whole-turn plans
+    Tree search over single moves is weak here: a turn is a chain of builds whose worth
+    shows only at its end, and the rule bot already finds the best chains by its weights.
+    So the search decides between *plans*, and keeps the rule bot's strengths:
+
+    * **Candidates.** At the start of a turn, and again whenever it learns something (a
+      new payoff top, five new cards), the bot lists every position its builds can reach
+      (the rule bot's planner with ``collect``), best by the rule bot's score first. Plans
+      far below the best (:data:`PLAN_GAP`) are dropped, and when the payoff top can be
+      played only plans that play it remain; at most :data:`WIDTH` plans are kept. When
+      the builds are done, the discard is a second decision among the distinct discards
+      (equal values onto identical piles are one), best by the rule bot's order first.
+    * **Playouts.** Each candidate is played on a determinization (``obs.sample``: the
+      opponent's hand, the stock's order and both payoff piles under their tops redealt
+      from the cards the bot has not seen), then the rest of the turn, the opponent's
+      turn and the bot's own next turn (:data:`HORIZON`) are played by the rule bot's
+      policy (:func:`rule_turn`, which plays exactly as the rule bot would with those
+      cards: against ``rule`` the opponent model is exact but for the hidden cards).
+    * **Leaf.** Where a playout stops, :func:`leaf_value` estimates the round's points
+      margin: a linear fit, on 89,000 positions of rule-bot play, of the final margin on
+      the payoff lead, the kings held and whether a centre pile is 0, 1 or 2 ranks short of
+      each payoff top. A round that ended in the playout counts its real points.
+    * **Comparison.** All candidates are played out on the same determinizations (common
+      random numbers, so differences come from the plans, not the deal), and successive
+      halving spends the :data:`PLAYOUTS` budget on the best. The rule bot's own choice
+      always stays in the race and is overruled only by a challenger whose paired
+      advantage is :data:`CONFIDENCE` standard errors clear of zero: with a small budget
+      the bot plays like the rule bot, and it departs from it where the playouts show why.
+    * **Memory.** The chosen plan is kept on the bot (``bot.memory``) and played one build
+      at a time while the table is as expected, so only a plan's first move costs a search.
+    * **Honesty.** Everything is computed from the observation: the view, and states
+      sampled from it. Sampled states are read freely (the opponent's hand in a sample is
+      a guess consistent with what the bot has seen, not the truth).
+    * **Levels** set the playouts per decision (:data:`PLAYOUTS`) and the width; the
+      generic time cap (``ismcts.TIME_CAP``) stops a search early, after at least
+      :data:`MIN_SAMPLES` determinizations.
 """
 
 from __future__ import annotations
@@ -452,17 +491,10 @@ def fast_policy(state: SpiteAndMaliceState, seat: Seat, rng: random.Random) -> A
     return hand_to_side(slot, pile)
 
 
-@dataclass(frozen=True)
-class Budget:
-    """How hard the plan search looks: playouts per decision, and at most how many build
-    plans and discards it compares."""
-
-    playouts: int
-    plans: int
-    discards: int
-
-
-BUDGETS = {"easy": Budget(16, 4, 3), "normal": Budget(48, 6, 4), "hard": Budget(160, 10, 6)}
+#: Playouts per decision by level (the ismcts bot's ``iterations``).
+PLAYOUTS = {"easy": 16, "normal": 48, "hard": 160}
+#: At most how many build plans, and how many discards, a decision compares, by level.
+WIDTH = {"easy": (4, 3), "normal": (6, 4), "hard": (10, 6)}
 #: Turns played out after a candidate (the opponent's, then the bot's own next one).
 HORIZON = 2
 #: Build plans scoring this far below the rule bot's best are not considered.
@@ -471,6 +503,8 @@ PLAN_GAP = 400.0
 PRIOR = 0.2
 #: The fewest determinizations evaluated before the time cap may stop the search.
 MIN_SAMPLES = 2
+#: Standard errors of paired advantage a challenger needs to overrule the rule bot.
+CONFIDENCE = 1.5
 
 # The evaluation where a playout stops: the expected points margin of the round, fitted by
 # least squares to 89,000 positions of rule-bot play (the fit explains 30% of the variance
@@ -567,34 +601,50 @@ def _evaluate(obs: Observation, rng: random.Random, cands: list[_Candidate], bud
               deadline: float) -> list[float]:
     """The value of each candidate: its mean playout result plus the rule bot's prior.
 
-    Successive halving: every candidate still in the race is played out on the same
-    determinizations (common random numbers: candidates are compared on identical hidden
-    cards), then the worse half drops out, until one is left or ``budget`` playouts are
-    spent. A dropped candidate keeps the mean it had, capped below the finalists."""
+    The first candidate is the rule bot's own choice. Successive halving: every candidate
+    still in the race is played out on the same determinizations (common random numbers:
+    candidates are compared on identical hidden cards), then the worse half of the others
+    drops out, until one challenger is left or ``budget`` playouts are spent. A dropped
+    candidate keeps the mean it had, capped below the finalists. A challenger beats the
+    rule bot's choice only if its paired advantage is clear (:data:`CONFIDENCE` standard
+    errors); otherwise the rule bot's choice is valued highest."""
     n = len(cands)
-    totals = [0.0] * n
-    counts = [0] * n
-    alive = list(range(n))
+    results: list[list[float]] = [[] for _ in range(n)]
+    alive = list(range(1, n))
     stages = max(1, math.ceil(math.log2(n)))
     done = 0
     for stage in range(stages):
-        per = max(1, budget // (len(alive) * stages))
+        per = max(1, budget // ((len(alive) + 1) * stages))
         for _ in range(per):
             if done >= MIN_SAMPLES and time.perf_counter() > deadline:
                 break
             base = obs.sample(rng)
             assert isinstance(base, SpiteAndMaliceState)
-            for i in alive:
-                totals[i] += _playout(base.clone(), obs.seat, cands[i], HORIZON)
-                counts[i] += 1
+            for i in (0, *alive):
+                results[i].append(_playout(base.clone(), obs.seat, cands[i], HORIZON))
             done += 1
-        if stage < stages - 1:
-            alive.sort(key=lambda i: -(totals[i] / max(1, counts[i]) + cands[i].prior))
-            alive = alive[:max(2, (len(alive) + 1) // 2)]
-    values = [(t / c if c else 0.0) + cand.prior
-              for t, c, cand in zip(totals, counts, cands, strict=True)]
-    floor = min(values[i] for i in alive)
-    return [v if i in alive else min(v, floor - 1e-3) for i, v in enumerate(values)]
+        if stage < stages - 1 and len(alive) > 1:
+            alive.sort(key=lambda i: -(_mean(results[i]) + cands[i].prior))
+            alive = alive[:(len(alive) + 1) // 2]
+    values = [_mean(r) + c.prior for r, c in zip(results, cands, strict=True)]
+    floor = min(values[i] for i in (0, *alive))
+    values = [v if i == 0 or i in alive else min(v, floor - 1e-3) for i, v in enumerate(values)]
+    best = max(range(n), key=lambda i: values[i])
+    if best != 0:
+        base_runs = results[0]
+        diffs = [x - base_runs[k] for k, x in enumerate(results[best])]
+        if len(diffs) < 2 or values[best] - values[0] <= CONFIDENCE * _stderr(diffs):
+            values[0] = values[best] + 1e-6
+    return values
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else -math.inf
+
+
+def _stderr(xs: list[float]) -> float:
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
 
 
 def _discard_candidates(table: Table, limit: int) -> list[tuple[Action, _Candidate]]:
@@ -621,7 +671,8 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
     step while the table is as expected."""
     me = obs.seat
     table = table_from_view(obs.view, me)
-    budget = BUDGETS.get(level, BUDGETS["normal"])
+    playouts = getattr(bot, "iterations", PLAYOUTS.get(level, PLAYOUTS["normal"]))
+    max_plans, max_discards = WIDTH.get(level, WIDTH["normal"])
     deadline = time.perf_counter() + getattr(bot, "seconds", math.inf)
     if bot is not None:
         memory = bot.memory.setdefault("plan", _Memory([]))
@@ -636,7 +687,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
                 return {action: 1.0}
         elif memory.then_discard:
             memory.expect = None
-            return _choose_discard(obs, rng, table, budget, deadline)
+            return _choose_discard(obs, rng, table, playouts, max_discards, deadline)
     memory.steps, memory.expect = [], None
     plans = table.search(RULE_WEIGHTS).candidates(table.payoff_size)
     if plans:
@@ -644,15 +695,15 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
         # dropped, and when the payoff top can be played, only plans that play it remain.
         first = plans[0]
         plans = [p for p in plans if p.score >= first.score - PLAN_GAP
-                 and (p.ending == PAYOFF or first.ending != PAYOFF)][:budget.plans]
+                 and (p.ending == PAYOFF or first.ending != PAYOFF)][:max_plans]
     if not plans:
-        return _choose_discard(obs, rng, table, budget, deadline)
+        return _choose_discard(obs, rng, table, playouts, max_discards, deadline)
     if len(plans) == 1:
         worth = [0.0]
     else:
         cands = [_Candidate([a for a, _ in p.path], "discard" if p.ending == STOP else "turn",
                             PRIOR * p.score / 1000.0) for p in plans]
-        worth = _evaluate(obs, rng, cands, budget.playouts, deadline)
+        worth = _evaluate(obs, rng, cands, playouts, deadline)
     best = max(range(len(plans)), key=lambda i: worth[i])
     values: dict[Action, float] = {}
     for plan, w in zip(plans, worth, strict=True):
@@ -661,7 +712,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
             values[first] = max(values.get(first, -math.inf), w)
     chosen = plans[best]
     if not chosen.path:
-        discards = _choose_discard(obs, rng, table, budget, deadline)
+        discards = _choose_discard(obs, rng, table, playouts, max_discards, deadline)
         top = max(discards.values())
         values.update({a: v - top + worth[best] + 1e-6 for a, v in discards.items()})
         return values
@@ -671,15 +722,15 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
     return values
 
 
-def _choose_discard(obs: Observation, rng: random.Random, table: Table, budget: Budget,
-                    deadline: float) -> dict[Action, float]:
-    options = _discard_candidates(table, budget.discards)
+def _choose_discard(obs: Observation, rng: random.Random, table: Table, playouts: int,
+                    limit: int, deadline: float) -> dict[Action, float]:
+    options = _discard_candidates(table, limit)
     if len(options) == 1:
         return {options[0][0]: 0.0}
-    worth = _evaluate(obs, rng, [c for _, c in options], budget.playouts, deadline)
+    worth = _evaluate(obs, rng, [c for _, c in options], playouts, deadline)
     return {action: w for (action, _), w in zip(options, worth, strict=True)}
 
 
-SEARCH = {"values": plan_values,
-          "values_unit": "expected lead in points and payoff cards after the next two turns",
+SEARCH = {"values": plan_values, "levels": PLAYOUTS,
+          "values_unit": "expected points margin of the round, by playouts of the next turns",
           "policy": fast_policy}
