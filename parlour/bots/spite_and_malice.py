@@ -55,7 +55,8 @@ The search (``ismcts``): Monte Carlo over whole-turn plans
     * **Leaf.** Where a playout stops, :func:`leaf_value` estimates the round's points
       margin: a linear fit, on 89,000 positions of rule-bot play, of the final margin on
       the payoff lead, the kings held and whether a centre pile is 0, 1 or 2 ranks short of
-      each payoff top. A round that ended in the playout counts its real points.
+      each payoff top (``bench/spite_and_malice_leaf.py`` refits it). A round that ended in
+      the playout counts its real points.
     * **Comparison.** All candidates are played out on the same determinizations (common
       random numbers, so differences come from the plans, not the deal), and successive
       halving spends the :data:`PLAYOUTS` budget on the best. The rule bot's own choice
@@ -387,7 +388,13 @@ class Table:
         return search
 
     def discards(self) -> list[tuple[float, int, int]]:
+        """Every allowed discard, best first (see :func:`discard_options`)."""
         return discard_options(self.hand, [s[-1] if s else 0 for s in self.side], self.centre)
+
+    def rule_discard(self) -> Action:
+        """The discard the rule bot makes."""
+        _, slot, pile = self.discards()[0]
+        return hand_to_side(slot, pile)
 
 
 def _value(text: str | None) -> int:
@@ -442,9 +449,7 @@ class SpiteAndMaliceRuleBot(Bot):
             if action in legal:
                 return action
         self._plan, self._expect = [], None
-        slot, pile = choose_discard(table.hand, [s[-1] if s else 0 for s in table.side],
-                                    table.centre)
-        action = hand_to_side(slot, pile)
+        action = table.rule_discard()
         if action in legal:
             return action
         return legal[-1]  # not reached: every held card may be discarded
@@ -470,9 +475,7 @@ def rule_turn(state: SpiteAndMaliceState, seat: Seat, node_limit: int = PLAYOUT_
         table = table_from_state(state, seat)
         path = table.search(RULE_WEIGHTS, node_limit).run(table.payoff_size)
         if not path:
-            slot, pile = choose_discard(table.hand, [s[-1] if s else 0 for s in table.side],
-                                        table.centre)
-            state.apply(hand_to_side(slot, pile), seat)
+            state.apply(table.rule_discard(), seat)
             return
         for action, _ in path:
             state.apply(action, seat)
@@ -484,11 +487,7 @@ def fast_policy(state: SpiteAndMaliceState, seat: Seat, rng: random.Random) -> A
     """One action of the rule bot's plan from a full state (for generic tree search)."""
     table = table_from_state(state, seat)
     path = table.search(RULE_WEIGHTS, PLAYOUT_NODES).run(table.payoff_size)
-    if path:
-        return path[0][0]
-    slot, pile = choose_discard(table.hand, [s[-1] if s else 0 for s in table.side],
-                                table.centre)
-    return hand_to_side(slot, pile)
+    return path[0][0] if path else table.rule_discard()
 
 
 #: Playouts per decision by level (the ismcts bot's ``iterations``).
@@ -581,10 +580,7 @@ def _playout(state: SpiteAndMaliceState, me: Seat, cand: _Candidate, horizon: in
             break
     else:
         if cand.finish == "discard":
-            table = table_from_state(state, me)
-            slot, pile = choose_discard(table.hand, [s[-1] if s else 0 for s in table.side],
-                                        table.centre)
-            state.apply(hand_to_side(slot, pile), me)
+            state.apply(table_from_state(state, me).rule_discard(), me)
         elif cand.finish == "turn":
             rule_turn(state, me)
     for _ in range(horizon):
@@ -687,7 +683,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
                 return {action: 1.0}
         elif memory.then_discard:
             memory.expect = None
-            return _choose_discard(obs, rng, table, playouts, max_discards, deadline)
+            return _discard_values(obs, rng, table, playouts, max_discards, deadline)
     memory.steps, memory.expect = [], None
     plans = table.search(RULE_WEIGHTS).candidates(table.payoff_size)
     if plans:
@@ -697,7 +693,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
         plans = [p for p in plans if p.score >= first.score - PLAN_GAP
                  and (p.ending == PAYOFF or first.ending != PAYOFF)][:max_plans]
     if not plans:
-        return _choose_discard(obs, rng, table, playouts, max_discards, deadline)
+        return _discard_values(obs, rng, table, playouts, max_discards, deadline)
     if len(plans) == 1:
         worth = [0.0]
     else:
@@ -712,7 +708,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
             values[first] = max(values.get(first, -math.inf), w)
     chosen = plans[best]
     if not chosen.path:
-        discards = _choose_discard(obs, rng, table, playouts, max_discards, deadline)
+        discards = _discard_values(obs, rng, table, playouts, max_discards, deadline)
         top = max(discards.values())
         values.update({a: v - top + worth[best] + 1e-6 for a, v in discards.items()})
         return values
@@ -722,7 +718,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
     return values
 
 
-def _choose_discard(obs: Observation, rng: random.Random, table: Table, playouts: int,
+def _discard_values(obs: Observation, rng: random.Random, table: Table, playouts: int,
                     limit: int, deadline: float) -> dict[Action, float]:
     options = _discard_candidates(table, limit)
     if len(options) == 1:
