@@ -22,6 +22,7 @@ level, so a seeded bot plays the same moves on any machine; a time cap guards th
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 import time
@@ -132,13 +133,17 @@ class ISMCTSBot(Bot):
             raise ValueError(f"ismcts level must be one of {', '.join(LEVELS)}, not {level!r}")
         hooks = search_hooks(game.id)
         self.level = level
-        self.iterations = iterations or GAME_LEVELS.get(game.id, LEVELS)[level]
+        self.iterations = iterations or hooks.get("levels", GAME_LEVELS.get(game.id, LEVELS))[level]
         self.seconds = TIME_CAP[level] if seconds is None else seconds
         self.exploration = exploration or hooks.get("exploration", 0.7)
         self.policy: Policy = hooks.get("policy", random_policy)
         self.rollout_limit: int = hooks.get("rollout_limit", 1_000_000)
         self.values_hook: ValuesHook | None = hooks.get("values")
         self.values_unit: str = hooks.get("values_unit", "")
+        #: What a stateful ``values`` hook keeps between moves (e.g. a plan being played).
+        self.memory: dict[str, Any] = {}
+        self._hook_takes_bot = self.values_hook is not None and (
+            "bot" in inspect.signature(self.values_hook).parameters)
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:
@@ -152,7 +157,10 @@ class ISMCTSBot(Bot):
         searched most is nudged to the top, since visits are the more reliable measure);
         a game's own ``values`` hook may answer instead (Spades bids)."""
         if self.values_hook is not None:
-            values = self.values_hook(obs, self.rng, self.level)
+            if self._hook_takes_bot:
+                values = self.values_hook(obs, self.rng, self.level, bot=self)
+            else:
+                values = self.values_hook(obs, self.rng, self.level)
             if values is not None:
                 return values, self.values_unit
         children = search(obs, self.rng, self.iterations, self.seconds, self.policy,
@@ -172,9 +180,11 @@ ValuesHook = Callable[[Observation, random.Random, str], "dict[Action, float] | 
 def search_hooks(game_id: str) -> dict[str, Any]:
     """A game's optional search helpers, from ``parlour.bots.<game>.SEARCH``: ``policy``
     (a fast rollout policy on a full determinized state), ``values`` and ``values_unit``
-    (values per action worked out outside the tree, e.g. Spades bids by simulation),
-    ``exploration`` (the UCB constant, which depends on how spread the game's values are)
-    and ``rollout_limit`` (actions before a rollout stops and ``value`` judges)."""
+    (values per action worked out outside the tree, e.g. Spades bids by simulation; a hook
+    with a ``bot`` parameter is given the bot, for its ``seconds`` and ``memory``),
+    ``exploration`` (the UCB constant, which depends on how spread the game's values are),
+    ``rollout_limit`` (actions before a rollout stops and ``value`` judges) and ``levels``
+    (the iteration budget per level, where the game's iterations differ in cost)."""
     import importlib
 
     from parlour.games import module_name
