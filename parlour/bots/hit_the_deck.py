@@ -199,6 +199,13 @@ def outside_values(obs: Observation, rng: random.Random, level: str
     return None
 
 
+#: Actions a playout may take before the state's value judges the round unfinished. A
+#: round between rule bots takes about 40 actions; a few fall into a loop (a Flip played
+#: on a Flip goes back into an otherwise empty draw pile, the next player draws it and
+#: plays it back, ...) that only the game's ``max_turns`` stop would end.
+PLAYOUT_LIMIT = 200
+
+
 def play_out(state: HitTheDeckState, seat: Seat, rng: random.Random) -> float:
     """The round played on with :func:`fast_policy`; ``seat``'s value at its end. The
     play of a last card is judged before it is made (the totals are then known), which
@@ -206,10 +213,10 @@ def play_out(state: HitTheDeckState, seat: Seat, rng: random.Random) -> float:
     start = state.round
     last = start >= state.options["max_rounds"]
     policy = fast_policy
-    while True:
+    for _ in range(PLAYOUT_LIMIT):
         to_act = state.to_act
         if not to_act or state.round != start:
-            return state.value(seat)
+            break
         acting = to_act[0]
         action = policy(state, acting, rng)
         if action <= HAND_SHOUT and state.sizes[acting] == 1 and not last:
@@ -217,6 +224,7 @@ def play_out(state: HitTheDeckState, seat: Seat, rng: random.Random) -> float:
                       for s, score in enumerate(state.scores)]
             return state.standing(seat, totals)
         state.apply(action, acting)
+    return state.value(seat)
 
 
 SEARCH = {"policy": fast_policy, "candidates": candidates, "values": outside_values,

@@ -146,33 +146,63 @@ def paired_search(obs: Observation, rng: random.Random, iterations: int,
     from the *same* determinizations (and the same policy randomness), so two moves'
     values differ by the move, not by the luck of their samples. Where moves differ by
     little against a large luck of the draw, this separates them with far fewer playouts
-    than a tree, which gives each move its own samples. ``iterations`` counts playouts;
-    returns each candidate's mean value (no sampled state leaves this function)."""
+    than a tree, which gives each move its own samples.
+
+    ``iterations`` counts playouts. At 64, 128, 256, ... samples a move is dropped once
+    its paired difference to the leader is more than three standard errors below zero,
+    so the playouts go to the moves still in doubt (and a clear choice ends early).
+    Returns each candidate's mean value (no sampled state leaves this function)."""
     seat = obs.seat
     deadline = time.perf_counter() + seconds
     moves: tuple[Action, ...] = ()
-    totals: list[float] = []
+    results: list[list[float]] = []  # per move, its value on each sample it was tried on
+    live: list[int] = []
     samples = done = 0
+    checkpoint = 64
     while done < iterations:
         if samples and time.perf_counter() > deadline:
             break
         state = obs.sample(rng)
         if not samples:
             moves = tuple(candidates(state, seat, obs.legal) if candidates else obs.legal)
-            totals = [0.0] * len(moves)
             if len(moves) == 1:
                 return {moves[0]: 0.5}
+            results = [[] for _ in moves]
+            live = list(range(len(moves)))
         luck = rng.getrandbits(63)
-        for i, action in enumerate(moves):
+        for i in live:
             child = state.clone()
-            child.apply(action, seat)
+            child.apply(moves[i], seat)
             if play_out is not None:
-                totals[i] += play_out(child, seat, random.Random(luck))
+                results[i].append(play_out(child, seat, random.Random(luck)))
             else:
-                totals[i] += playout(child, seat, random.Random(luck), policy, rollout_limit)
+                results[i].append(playout(child, seat, random.Random(luck), policy,
+                                          rollout_limit))
         samples += 1
-        done += len(moves)
-    return {a: t / samples for a, t in zip(moves, totals, strict=True)}
+        done += len(live)
+        if samples == checkpoint:
+            checkpoint *= 2
+            live = _still_in_doubt(results, live)
+            if len(live) == 1:
+                break
+    return {a: sum(r) / len(r) for a, r in zip(moves, results, strict=True)}
+
+
+def _still_in_doubt(results: list[list[float]], live: list[int], z: float = 3.0) -> list[int]:
+    """The live moves whose paired difference to the leader is not clearly negative."""
+    n = len(results[live[0]])
+    leader = max(live, key=lambda i: sum(results[i]))
+    best = results[leader]
+    keep = []
+    for i in live:
+        if i != leader:
+            diffs = [a - b for a, b in zip(results[i], best, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean + z * math.sqrt(var / n) < 0:
+                continue
+        keep.append(i)
+    return keep
 
 
 class ISMCTSBot(Bot):
