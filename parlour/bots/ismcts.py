@@ -26,13 +26,15 @@ import inspect
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from parlour.bots.base import Bot, Observation
 from parlour.engine import Action, Game, Seat, State
 
 Policy = Callable[[State, Seat, random.Random], Action]
+Candidates = Callable[[State, Seat, Sequence[Action]], Sequence[Action]]
+Playout = Callable[[State, Seat, random.Random], float]
 
 #: Iterations per move by level; games may override (their states differ in cost).
 LEVELS = {"easy": 200, "normal": 1500, "hard": 6000}
@@ -57,10 +59,12 @@ def random_policy(state: State, seat: Seat, rng: random.Random) -> Action:
 
 def search(obs: Observation, rng: random.Random, iterations: int, seconds: float = math.inf,
            policy: Policy = random_policy, exploration: float = 0.7,
-           rollout_limit: int = 1_000_000) -> dict[Action, Node]:
+           rollout_limit: int = 1_000_000,
+           candidates: Candidates | None = None) -> dict[Action, Node]:
     """Run ISMCTS from ``obs``; return the root's children (visits and total value).
     A rollout ends with the round, or after ``rollout_limit`` actions (then the state's
-    ``value`` judges the position)."""
+    ``value`` judges the position). ``candidates`` narrows the legal actions the tree
+    may try (dominated moves dropped, a wide choice collapsed to one representative)."""
     root = Node()
     deadline = time.perf_counter() + seconds
     log, sqrt = math.log, math.sqrt
@@ -79,6 +83,8 @@ def search(obs: Observation, rng: random.Random, iterations: int, seconds: float
                 break
             seat = to_act[0]
             legal = state.legal_actions(seat)
+            if candidates is not None:
+                legal = candidates(state, seat, legal)
             children = node.children
             best, best_score = -1, -1.0
             untried = []
@@ -119,6 +125,87 @@ def search(obs: Observation, rng: random.Random, iterations: int, seconds: float
     return root.children
 
 
+def playout(state: State, seat: Seat, rng: random.Random, policy: Policy = random_policy,
+            limit: int = 1_000_000) -> float:
+    """Play ``state`` on with ``policy`` to the end of the round (or ``limit`` actions) and
+    return ``seat``'s value there."""
+    start = state.round
+    for _ in range(limit):
+        to_act = state.to_act
+        if not to_act or state.round != start:
+            break
+        seat_to_act = to_act[0]
+        state.apply(policy(state, seat_to_act, rng), seat_to_act)
+    return state.value(seat)
+
+
+def paired_search(obs: Observation, rng: random.Random, iterations: int,
+                  seconds: float = math.inf, policy: Policy = random_policy,
+                  rollout_limit: int = 1_000_000, candidates: Candidates | None = None,
+                  play_out: Playout | None = None) -> dict[Action, float]:
+    """Determinized Monte Carlo with common samples: every candidate move is played out
+    from the *same* determinizations (and the same policy randomness), so two moves'
+    values differ by the move, not by the luck of their samples. Where moves differ by
+    little against a large luck of the draw, this separates them with far fewer playouts
+    than a tree, which gives each move its own samples.
+
+    ``iterations`` counts playouts. At 64, 128, 256, ... samples a move is dropped once
+    its paired difference to the leader is more than three standard errors below zero,
+    so the playouts go to the moves still in doubt (and a clear choice ends early).
+    Returns each candidate's mean value (no sampled state leaves this function)."""
+    seat = obs.seat
+    deadline = time.perf_counter() + seconds
+    moves: tuple[Action, ...] = ()
+    results: list[list[float]] = []  # per move, its value on each sample it was tried on
+    live: list[int] = []
+    samples = done = 0
+    checkpoint = 64
+    while done < iterations:
+        if samples and time.perf_counter() > deadline:
+            break
+        state = obs.sample(rng)
+        if not samples:
+            moves = tuple(candidates(state, seat, obs.legal) if candidates else obs.legal)
+            if len(moves) == 1:
+                return {moves[0]: 0.5}
+            results = [[] for _ in moves]
+            live = list(range(len(moves)))
+        luck = rng.getrandbits(63)
+        for i in live:
+            child = state.clone()
+            child.apply(moves[i], seat)
+            if play_out is not None:
+                results[i].append(play_out(child, seat, random.Random(luck)))
+            else:
+                results[i].append(playout(child, seat, random.Random(luck), policy,
+                                          rollout_limit))
+        samples += 1
+        done += len(live)
+        if samples == checkpoint:
+            checkpoint *= 2
+            live = _still_in_doubt(results, live)
+            if len(live) == 1:
+                break
+    return {a: sum(r) / len(r) for a, r in zip(moves, results, strict=True)}
+
+
+def _still_in_doubt(results: list[list[float]], live: list[int], z: float = 3.0) -> list[int]:
+    """The live moves whose paired difference to the leader is not clearly negative."""
+    n = len(results[live[0]])
+    leader = max(live, key=lambda i: sum(results[i]))
+    best = results[leader]
+    keep = []
+    for i in live:
+        if i != leader:
+            diffs = [a - b for a, b in zip(results[i], best, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean + z * math.sqrt(var / n) < 0:
+                continue
+        keep.append(i)
+    return keep
+
+
 class ISMCTSBot(Bot):
     """Searches with ISMCTS; ``level`` is ``easy``, ``normal`` or ``hard``."""
 
@@ -133,7 +220,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"ismcts level must be one of {', '.join(LEVELS)}, not {level!r}")
         hooks = search_hooks(game.id)
         self.level = level
-        self.iterations = iterations or hooks.get("levels", GAME_LEVELS.get(game.id, LEVELS))[level]
+        levels = hooks.get("levels") or GAME_LEVELS.get(game.id, LEVELS)
+        self.iterations = iterations or levels[level]
         self.seconds = TIME_CAP[level] if seconds is None else seconds
         self.exploration = exploration or hooks.get("exploration", 0.7)
         self.policy: Policy = hooks.get("policy", random_policy)
@@ -144,6 +232,9 @@ class ISMCTSBot(Bot):
         self.memory: dict[str, Any] = {}
         self._hook_takes_bot = self.values_hook is not None and (
             "bot" in inspect.signature(self.values_hook).parameters)
+        self.candidates: Candidates | None = hooks.get("candidates")
+        self.paired: bool = hooks.get("paired", False)
+        self.play_out: Playout | None = hooks.get("playout")
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:
@@ -163,8 +254,12 @@ class ISMCTSBot(Bot):
                 values = self.values_hook(obs, self.rng, self.level)
             if values is not None:
                 return values, self.values_unit
+        if self.paired:
+            return (paired_search(obs, self.rng, self.iterations, self.seconds, self.policy,
+                                  self.rollout_limit, self.candidates, self.play_out),
+                    "estimated chance to win")
         children = search(obs, self.rng, self.iterations, self.seconds, self.policy,
-                          self.exploration, self.rollout_limit)
+                          self.exploration, self.rollout_limit, self.candidates)
         stats = {a: children[a] for a in obs.legal if a in children and children[a].visits}
         if not stats:
             return {a: 0.5 for a in obs.legal}, "estimated chance to win"
@@ -183,8 +278,12 @@ def search_hooks(game_id: str) -> dict[str, Any]:
     (values per action worked out outside the tree, e.g. Spades bids by simulation; a hook
     with a ``bot`` parameter is given the bot, for its ``seconds`` and ``memory``),
     ``exploration`` (the UCB constant, which depends on how spread the game's values are),
-    ``rollout_limit`` (actions before a rollout stops and ``value`` judges) and ``levels``
-    (the iteration budget per level, where the game's iterations differ in cost)."""
+    ``rollout_limit`` (actions before a rollout stops and ``value`` judges), ``candidates``
+    (the legal actions the tree may try, from a full state: Hit the Deck collapses its 300
+    slap times to one), ``levels`` (iterations per level, when the game's states are
+    cheaper or dearer than the default budgets assume), ``paired`` (search by
+    :func:`paired_search` instead of the tree) and ``playout`` (a game's own playout to
+    the end of the round, returning the value, in place of :func:`playout`)."""
     import importlib
 
     from parlour.games import module_name

@@ -32,6 +32,7 @@ legal actions are computed once per turn as a mask and a cached tuple.
 from __future__ import annotations
 
 import hashlib
+import math
 import operator
 import random
 import re
@@ -244,6 +245,109 @@ def _build_deck(composition: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(deck))
 
 
+# ----------------------------------------------------------------------------- standing
+#: Points a player left holding cards scores in a round, on average, per card dealt: rule
+#: bots leave about 12.5 points (7 cards dealt) with two seats and with four.
+POINTS_PER_CARD_DEALT = 1.8
+
+
+@cache
+def standing_table(seats: int, target: int, mean: float) -> tuple[tuple[float, ...], ...]:
+    """``table[a][b]``: the chance that a player on total ``a`` ends the game ahead of one on
+    total ``b`` (a tie counts half), both under ``target``, if every later round is a fair
+    lottery: one seat goes out (each as likely) and every other seat scores points drawn from
+    a geometric law of the given mean (cut at four times the mean). With more than two seats
+    the pair may both score in a round; the game is taken to end when one of the pair
+    reaches the target. Exact for two seats under that model; a pairwise judgement beyond.
+
+    Worked backwards over the sum of the two totals (every round adds points), with the
+    two-round sums for the case where both score kept as a second table."""
+    cut = max(1, math.ceil(4 * mean))
+    q = 1.0 - 1.0 / max(mean, 1.0)
+    weights = [q ** (x - 1) for x in range(1, cut + 1)]
+    total = sum(weights)
+    law = [w / total for w in weights]  # law[x - 1]: the chance of scoring x
+    size = target + cut
+    mul = operator.mul
+    # f[a][b] and its transpose ft[b][a]: ends (a total at the target or over) are settled.
+    f = [[1.0 if a < b else 0.5 if a == b else 0.0 for b in range(size)] for a in range(size)]
+    ft = [list(column) for column in zip(*f, strict=True)]
+    alone, other = 1.0 / seats, (seats - 2) / seats
+    both = [[0.0] * size for _ in range(target)]  # both[b][a]: sum over y of law * f[a][b+y]
+    for s in range(size + target - 2, -1, -1):
+        if other:
+            for b in range(max(0, s - size + 1), min(target, s + 1)):
+                a = s - b
+                both[b][a] = sum(map(mul, law, f[a][b + 1:b + cut + 1]))
+        for b in range(max(0, s - target + 1), min(target, s + 1)):
+            a = s - b
+            v = alone * (sum(map(mul, law, f[a][b + 1:b + cut + 1]))
+                         + sum(map(mul, law, ft[b][a + 1:a + cut + 1])))
+            if other:
+                v += other * sum(map(mul, law, both[b][a + 1:a + cut + 1]))
+            f[a][b] = ft[b][a] = v
+    return tuple(tuple(f[a][:target]) for a in range(target))
+
+
+# ----------------------------------------------------------------------------- inference
+#: What a seat is known to lack: layers ``(mask, count)``, newest first, each covering
+#: ``count`` cards of its hand that fit none of the kinds in ``mask`` (a mask over actions
+#: 0..38, as ``ACCEPTS``). Layers nest: an older layer covers fewer cards (those still held
+#: from an earlier draw) and its mask includes every newer one's.
+Voids = tuple[tuple[int, int], ...]
+MAX_VOID_LAYERS = 3
+
+
+def _lacking(voids: Voids, mask: int, held: int) -> Voids:
+    """A seat holding ``held`` cards drew (or passed with nothing to draw): none of them
+    fits ``mask``. Older layers keep their (smaller) share of the hand."""
+    layers = [(mask, held)]
+    for old_mask, count in voids:
+        if count == layers[-1][1]:
+            layers[-1] = (old_mask | mask, count)
+        else:
+            layers.append((old_mask | mask, count))
+    return tuple(layers[:MAX_VOID_LAYERS])
+
+
+def _played_from(voids: Voids, kind: int) -> Voids:
+    """The seat played ``kind`` from its hand: every layer that could have held it is
+    taken to be one card smaller (so each count stays a sure lower bound), but never
+    smaller than the layer inside it."""
+    bit = KIND_BITS[kind]
+    layers = []
+    inside = 0  # the count of the layer inside this one: a layer holds at least as many
+    for mask, count in reversed(voids):
+        count = max(count - (not mask & bit), inside)
+        if count > inside:  # else the inner layer says all this one does, and more
+            layers.append((mask, count))
+        inside = count
+    return tuple(reversed(layers))
+
+
+def _deal_lacking(pool: list[int], voids: Voids) -> tuple[list[int], list[int]]:
+    """Pick, from the shuffled ``pool``, the cards that ``voids`` pins down: for each
+    layer, innermost first, the first cards in pool order that fit none of its mask.
+    Returns (picked, the rest of the pool, in order). A layer the pool cannot fill (never
+    with what a seat truly knows) takes what fits."""
+    picked: list[int] = []
+    taken = 0
+    for mask, count in reversed(voids):
+        need = count - taken
+        if need <= 0:
+            continue
+        rest = []
+        for card in pool:
+            if need and not KIND_BITS[card] & mask:
+                picked.append(card)
+                need -= 1
+            else:
+                rest.append(card)
+        pool = rest
+        taken = count - need
+    return picked, pool
+
+
 # ----------------------------------------------------------------------------- notation
 ACTION_TEXT = (*CARD_TEXT, "hit hand!", "draw", "pass", "cut", "swap",
                *(f"slap {slap_ms(a)}ms" for a in SLAP_ACTIONS))
@@ -365,6 +469,7 @@ class HitTheDeckState(State):
         "_slap_times",
         "_to_act",
         "_unseen",
+        "_voids",
         "dealer",
         "direction",
         "discard",
@@ -438,6 +543,7 @@ class HitTheDeckState(State):
         self._moves: list[tuple[Seat, Action]] = []
         self._events: list[JsonDict] = []
         self._unseen = 0
+        self._voids: list[Voids] = [()] * n
         self._passes = 0
         self.last_flip = False
         self.slapper = -1
@@ -559,6 +665,8 @@ class HitTheDeckState(State):
     # ------------------------------------------------------------------ playing
     def _play(self, turn: Seat, action: Action) -> None:
         kind = HAND if action == HAND_SHOUT else action
+        if self._voids[turn] and self.phase == PLAY:
+            self._voids[turn] = _played_from(self._voids[turn], kind)
         counts = self._counts[turn]
         left = counts[kind] - 1
         counts[kind] = left
@@ -635,6 +743,7 @@ class HitTheDeckState(State):
         return drawn
 
     def _draw(self, turn: Seat) -> None:
+        self._voids[turn] = _lacking(self._voids[turn], ACCEPTS[self.top], self.sizes[turn])
         card = self._take()  # legal only when a card can be taken
         self._counts[turn][card] += 1
         present = self._present[turn] | KIND_BITS[card]
@@ -649,6 +758,8 @@ class HitTheDeckState(State):
 
     def _pass(self, turn: Seat) -> None:
         if self.phase == PLAY:  # nothing to play and nothing to draw
+            self._voids[turn] = _lacking(self._voids[turn], ACCEPTS[self.top],
+                                         self.sizes[turn])
             self._passes += 1
             if self._passes >= self.num_seats:
                 self._events.append({"type": "blocked"})
@@ -755,6 +866,40 @@ class HitTheDeckState(State):
             return
         self._start_round()
 
+    def value(self, seat: Seat) -> float:
+        """For search that stops before the end: the reward once the game is over; else
+        :meth:`standing` of the totals. Between rounds the totals are judged as they
+        stand; in the middle of a round, each seat is taken to go out first with a chance
+        that halves with every card it holds, the others scoring the cards they hold now."""
+        if self._outcome is not None:
+            return self.reward(seat)
+        scores = self.scores
+        if not self._moves:
+            return self.standing(seat, scores)
+        n = self.num_seats
+        points = [self.hand_points(s) for s in range(n)]
+        chances = [0.5 ** size for size in self.sizes]
+        value = 0.0
+        for out in range(n):
+            totals = [scores[s] + (0 if s == out else points[s]) for s in range(n)]
+            value += chances[out] * self.standing(seat, totals)
+        return value / sum(chances)
+
+    def standing(self, seat: Seat, totals: Sequence[int]) -> float:
+        """How well ``seat`` stands with these totals after a round, from 0 to 1: the
+        chance, by :func:`standing_table`, that it ends ahead of each other seat,
+        averaged (as the reward counts the seats one beats); once a total reaches the
+        target, the settled result."""
+        n = self.num_seats
+        target = self.options["target"]
+        table = standing_table(n, target, POINTS_PER_CARD_DEALT * self.options["hand_size"])
+        mine = totals[seat]
+        if max(totals) < target:
+            row = table[mine]
+            return sum(row[totals[o]] for o in range(n) if o != seat) / (n - 1)
+        return sum(1.0 if mine < t else 0.5 if mine == t else 0.0
+                   for o, t in enumerate(totals) if o != seat) / (n - 1)
+
     # ------------------------------------------------------------------ explanations
     def _why_illegal(self, action: object, seat: Seat) -> str:
         try:
@@ -801,6 +946,11 @@ class HitTheDeckState(State):
         return f"{CARD_TEXT[kind]} does not match {CARD_TEXT[top]} in colour or number"
 
     # ------------------------------------------------------------------ views
+    def held(self, seat: Seat) -> list[int]:
+        """How many cards of each kind ``seat`` holds, indexed by kind: the live list, not
+        to be changed (the truth: for search on determinized states, not for bots)."""
+        return self._counts[seat]
+
     def hand(self, seat: Seat) -> list[int]:
         """The kinds in ``seat``'s hand, one entry per card, sorted (the truth: not for bots)."""
         counts, out = self._counts[seat], []
@@ -898,6 +1048,7 @@ class HitTheDeckState(State):
         new.discard = self.discard.copy()
         new.top = self.top
         new._unseen = self._unseen
+        new._voids = self._voids.copy()
         new._passes = self._passes
         new.last_flip = self.last_flip
         new.slapper = self.slapper
@@ -913,8 +1064,9 @@ class HitTheDeckState(State):
 
     def determinize(self, seat: Seat | None, rng: random.Random) -> HitTheDeckState:
         """Other hands, the draw pile and the discards no one has seen (those turned up by a
-        swap, under the top) are redealt at random; pending slaps of other seats get random
-        times; future shuffles are reseeded."""
+        swap, under the top) are redealt at random, but a seat that drew keeps clear of the
+        cards that would have fitted then (see :data:`Voids`); pending slaps of other seats
+        get random times; future shuffles are reseeded."""
         new = self.clone()
         new.seed = rng.getrandbits(63)
         if self.phase == OVER:
@@ -925,16 +1077,24 @@ class HitTheDeckState(State):
             + self.discard[:self._unseen]
         pool.sort()
         rng.shuffle(pool)
+        # Cards a seat is known to lack (it drew, so nothing it held fitted) are dealt
+        # first, from the cards it may hold; the rest of every hand comes after, at random.
+        dealt: dict[Seat, list[int]] = {}
+        for s in hidden:
+            if self._voids[s]:
+                dealt[s], pool = _deal_lacking(pool, self._voids[s])
         at = 0
         for s in hidden:
-            size = self.sizes[s]
+            hand = dealt.get(s, [])
+            size = self.sizes[s] - len(hand)
+            hand += pool[at:at + size]
+            at += size
             counts = [0] * NUM_KINDS
             present = 0
-            for k in pool[at:at + size]:
+            for k in hand:
                 counts[k] += 1
                 present |= KIND_BITS[k]
             new._counts[s], new._present[s] = counts, present
-            at += size
         new.draw = pool[at:at + len(self.draw)]
         at += len(self.draw)
         new.discard = pool[at:] + self.discard[self._unseen:]
