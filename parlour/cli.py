@@ -232,7 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="deal number (default: a random one)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--bots", default="rule", help="bot kinds for the other seats, e.g. rule")
-    p.add_argument("--players", type=int, help="number of seats, for games that vary")
+    p.add_argument("--seats", "--players", dest="players", type=int,
+                   help="number of seats, for games that vary")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
     p.add_argument("--record", type=Path, metavar="DIR", help="save the record in DIR")
     p.set_defaults(func=cmd_play)
