@@ -10,51 +10,23 @@ import re
 from pathlib import Path
 
 import pytest
-from server_kit import ARTIFACTS, server_thread
+from browser_kit import chromium, page_of, parlour, shot, version
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-SHOTS = ARTIFACTS / "browser"
 TURN = ".bid-panel:not([hidden]) .bid, .hand .card.playable, .endbar:not([hidden])"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def base(tmp_path):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with server_thread(tmp_path / "browser.sqlite3") as url:
+    with parlour(tmp_path) as url:
         yield url
-
-
-def page_of(browser, width=1280, height=900):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
-
-
-def shot(page, name):
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def version(page):
-    return page.evaluate("document.body.dataset.version || ''")
 
 
 def take_turn(page, bid="bid 3", keyboard=False) -> str | None:

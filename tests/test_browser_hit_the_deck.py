@@ -21,17 +21,15 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 import pytest
-from server_kit import ARTIFACTS, server_thread
+from browser_kit import SHOTS, chromium, page_of, version
+from browser_kit import shot as kit_shot
+from browser_kit import wait_moved_on as moved_on
+from server_kit import server_thread
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-SHOTS = ARTIFACTS / "browser"
 SEED = 787
 OPTIONS = {"hand_size": "4", "hit_hands": "8", "target": "1"}
 BO_WAITS = 1.5  # seconds before Bo slaps in the first slap: surely the last (bots: ~0.4 s)
@@ -39,36 +37,14 @@ BO_WAITS = 1.5  # seconds before Bo slaps in the first slap: surely the last (bo
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
-
-
-def page_of(browser, width, height, touch=False):
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=touch, is_mobile=touch)
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
 
 
 def shot(page, name):
-    page.screenshot(path=str(SHOTS / f"htd-{name}.png"), full_page=True)
+    kit_shot(page, f"htd-{name}")
 
 
-def version(page):
-    return page.evaluate("document.body.dataset.version || ''")
-
-
-def moved_on(page, before):
-    page.wait_for_selector(f"body:not([data-version='{before}'])", state="attached")
 
 
 def log_text(page):
