@@ -62,6 +62,9 @@ def test_the_same_deal_number_deals_the_same_game_on_this_server_and_after_a_res
         assert a["deal"] == b["deal"] == 4242 and c["deal"] == 4243
         assert views(seen_a) == views(seen_b) and len(views(seen_a)) > 5
         assert seed_of(db, a["id"]) == seed_of(db, b["id"]) != seed_of(db, c["id"])
+        assert seen_a[-1]["status"] == "finished"  # 40 placements at most: a whole game
+        replay = client.get(f"/api/tables/{a['id']}/matches/1/replay?step=1&seat=0").json()
+        assert replay["deal"] == 4242 and replay["narration"][0].startswith("Ann places")
         random_deal, _ = play_first_legal(client, None, moves=1)
         assert 1 <= random_deal["deal"] <= MAX_DEAL
     with app_client(db) as client:  # a restarted server keeps its deal key

@@ -231,7 +231,7 @@ def create_app(settings: Settings) -> FastAPI:
         answer = {"steps": len(history), "step": step, "seat": seat,
                   "action": None if last is None else
                   {"seat": last[0], "text": table.game.action_text(last[1])},
-                  "view": view}
+                  "view": view, "deal": table.matches[match].deal}
         told = narration(table.game, view, table.narration_names())
         if told is not None:
             answer["narration"] = told
@@ -250,6 +250,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/t/{table_id}/replay/{match}", include_in_schema=False)
     async def replay_page(table_id: str, match: int) -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/new/{game_id}", include_in_schema=False)
+    async def new_table_page(game_id: str) -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     @app.get("/rules/{game_id}", include_in_schema=False)

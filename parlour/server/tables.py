@@ -236,6 +236,12 @@ class Table:
     _views: dict[Seat | None, str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
 
+    @property
+    def deal(self) -> int | None:
+        """The deal number of the current match (games dealt by number), else None."""
+        info = self.matches.get(self.match)
+        return info.deal if info is not None else None
+
     # ------------------------------------------------------------------ seats
     def seat_for(self, token: str | None) -> Seat | None:
         """The seat this token holds, None for no token; ProtocolError for a wrong one."""
@@ -605,7 +611,7 @@ class Hub:
             table.touched = time.monotonic()
             if result is not None:
                 table.status = "finished"
-                table.matches[table.match] = MatchInfo(table.match, True, result)
+                table.matches[table.match] = MatchInfo(table.match, True, result, table.deal)
             self._sync_reaction(table)
         table.broadcast_views()
         self._start_clock(table)
