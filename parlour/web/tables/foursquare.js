@@ -208,7 +208,7 @@ export function mount(root, ctx) {
         stack.append(pile.up ? cardFace(top, { cls: "rankface fs-top" }) : cardBack({ cls: "fs-top" }));
         el.append(stack, h("span", { class: `fs-height h${n}`, "aria-hidden": "true", title: `${plural(n, "card")} in this pile` }, String(n)));
         // Every card of the pile, bottom first: on hover or focus (the player saw each one).
-        el.append(h("span", { class: "fs-fan", "aria-hidden": "true" },
+        if (n > 1 || !pile.up) el.append(h("span", { class: "fs-fan", "aria-hidden": "true" },
           ...pile.cards.map((card, k) => h("span", { class: `fs-fan-card${k === n - 1 ? " top" : ""}${k === n - 1 && !pile.up ? " facedown" : ""}` }, chip(card))),
           pile.up ? null : h("small", {}, "top face down")));
         label = `${name}: ${plural(n, "card")}, top ${pile.up ? `${cardName(top)} face up` : `face down (${cardName(top)})`}${under.length ? `; under it ${under.map(cardName).join(", ")}` : ""}`;
