@@ -13,7 +13,8 @@ Lobby (JSON over HTTP, errors as ``{"error": {"code", "message"}}``):
 * ``GET  /api/tables/{id}/matches/{n}/replay?step=&seat=``: a finished match, step by step.
 * ``GET  /api/games/{id}/rules``: a game's rules page, as HTML.
 
-Play: one websocket per client at ``/ws/tables/{id}``; see ``docs/protocol.md``.
+Play: one websocket per client at ``/ws/tables/{id}`` (intents, views, timed phases,
+hints); see ``docs/protocol.md``.
 """
 
 from __future__ import annotations
