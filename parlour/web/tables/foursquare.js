@@ -286,9 +286,10 @@ export function mount(root, ctx) {
       note.classList.add("result", view.result);
       return;
     }
-    const card = view.card ? pretty(view.card) : "";
-    if (view.placed === 0) note.textContent = playing() ? `Place the first card, ${card}, at d4: the grid starts there.` : `The first card, ${card}, starts the grid at d4.`;
-    else note.textContent = `Card ${view.placed + 1} of 40: ${card}${playing() ? ". Where does it go?" : ""}`;
+    clear(note);
+    const card = view.card ? chip(view.card) : "";
+    if (view.placed === 0) note.append(...(playing() ? ["Place the first card, ", card, ", at d4: the grid starts there."] : ["The first card, ", card, ", starts the grid at d4."]));
+    else note.append(`Card ${view.placed + 1} of 40: `, card, playing() ? ". Where does it go?" : "");
   }
 
   function resultText() {
