@@ -1,12 +1,14 @@
 """No message to a seat ever carries a card of another seat's hand, nor the seed.
 
-Spades, Spite & Malice, Clockwork Spades and Hit the Deck matches are played through the
-server: seats held by websocket clients playing random legal actions (each in its own
+All five games: Spades, Spite & Malice, Clockwork Spades and Hit the Deck matches are played
+through the server: seats held by websocket clients playing random legal actions (each in its own
 thread), the others by the server's rule bots, with a spectator watching. Afterwards each
 match is replayed from the database's seed and log, and every message each client received
 is checked against the true hands at the version it was sent for (for Hit the Deck also
 the pile order and the other seats' pending slap times, by a stronger check: every view is
 compared with the engine's, and with a determinization's, at the version it was sent for).
+Foursquare, a solitaire, has one secret, the order of the stock: no message names a stock
+card before it is drawn, and every view equals a determinization's (the stock reshuffled).
 """
 
 from __future__ import annotations
@@ -342,3 +344,56 @@ def test_hit_the_deck_messages_hold_nothing_a_seat_may_not_see(tmp_path):
                     state.apply(state.parse_action(action), seat)
             assert state.is_over
     assert checked > HTD_MATCHES * 100 and slap_views > HTD_MATCHES * 5, (checked, slap_views)
+
+
+# ----------------------------------------------------------------------------- Foursquare
+def test_foursquare_messages_name_no_stock_card_before_it_is_drawn(tmp_path):
+    """Foursquare through the server: a person placing at random (with a spectator), and
+    the solver bot watched by a spectator, under both flip readings. Every view is the
+    engine's at its version and a determinization's (the stock below the card in hand
+    reshuffled), so it depends on nothing unseen; no message names a card of the stock
+    before it is drawn, nor carries the seed."""
+    db = tmp_path / "leak-fs.sqlite3"
+    game = get_game("foursquare")
+    checked = 0
+    with app_client(db) as client:
+        for m in range(8):
+            options = {"flip": "seed" if m % 2 else "designer"}
+            if m < 6:
+                players, table = play_match(client, "foursquare", [{"kind": "person"}],
+                                            options, m)
+            else:
+                res = client.post("/api/tables", json={
+                    "game": "foursquare", "options": options,
+                    "seats": [{"kind": "bot", "bot": "solver:fast"}]})
+                assert res.status_code == 201, res.text
+                table = res.json()["table"]
+                watcher = Player(client, table["id"], None)
+                play_out(watcher, random.Random(m))
+                watcher.close()
+                players = [watcher]
+            seed, _ = truth(db, table["id"])
+            states = states_by_version("foursquare", db, table)
+            order = [card_text(c) for c in states[0].deal()]
+            rng = random.Random(m)
+            for p in players:
+                for msg in p.messages:
+                    assert seed not in numbers(msg), "the seed was sent to a client"
+                    text = json.dumps(msg)
+                    plain = text.replace('"flip": "seed"', "")  # the option's name for a rule
+                    assert "seed" not in plain.lower() and "token" not in text.lower()
+                    named = set(CARD.findall(text))
+                    if msg["type"] != "view":
+                        assert not named, f"a {msg['type']} message names a card"
+                        continue
+                    state, view = states[msg["version"]], msg["view"]
+                    drawn = set(order[:min(40, msg["version"] + 1)])
+                    assert named <= drawn, f"{named - drawn} named before it was drawn"
+                    assert view["seat"] == p.seat
+                    assert view == state.view(p.seat), "not the engine's view"
+                    assert view == state.determinize(p.seat, rng).view(p.seat), \
+                        "the view depends on the order of the stock"
+                    assert len(msg.get("narration") or ()) == len(view["events"])
+                    checked += 1
+            assert game.new(seed, 1, **table["options"]).deal() == states[0].deal()
+    assert checked > 60, checked

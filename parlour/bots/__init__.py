@@ -18,8 +18,8 @@ from parlour.bots.ismcts import ISMCTSBot
 from parlour.engine import Action, Game, OptionError, Seat, State
 from parlour.games import module_name
 
-__all__ = ["Bot", "Hint", "Observation", "RandomBot", "bot_kinds", "hint", "make_bot", "observe",
-           "observe_for"]
+__all__ = ["Bot", "Hint", "Observation", "RandomBot", "bot_kinds", "hint", "hint_bot", "make_bot",
+           "observe", "observe_for"]
 
 GENERIC: dict[str, type[Bot]] = {"random": RandomBot, "ismcts": ISMCTSBot}
 
@@ -75,6 +75,17 @@ def hint_kind(game_id: str) -> str:
     except ModuleNotFoundError:
         return "ismcts"
     return getattr(module, "HINT_BOT", "ismcts")
+
+
+def hint_bot(game_id: str) -> str | None:
+    """The bot kind a game names for hints (its ``HINT_BOT``), or None if it names none (the
+    web parlour offers hints only then; :func:`hint` falls back to ismcts)."""
+    try:
+        module = importlib.import_module(f"{__name__}.{module_name(game_id)}")
+    except ModuleNotFoundError:
+        return None
+    kind = getattr(module, "HINT_BOT", None)
+    return kind if isinstance(kind, str) else None
 
 
 def hint(source: State | Observation, seat: Seat | None = None, *, level: str = "normal",

@@ -431,6 +431,20 @@ class FoursquareState(State):
             last = {"action": self.game.action_text(action),
                     "card": card_text(self._deal[self.placed - 1]),
                     "flipped": [cell_name(c) for c in bits(self._flipped)]}
+        events: list[JsonDict] = []
+        if last is not None:
+            cell = self._history[-1][1] % STACK
+            events.append({"kind": "stack" if self._history[-1][1] >= STACK else "place",
+                           "n": self.placed, "card": last["card"], "cell": cell_name(cell),
+                           "height": self.height(cell),
+                           "turned": [{"cell": name, "up": bool(self.up >> c & 1)}
+                                      for c, name in zip(bits(self._flipped), last["flipped"],
+                                                         strict=True)]})
+        if self._outcome is not None:
+            events.append({"kind": "end", "result": "won" if self._outcome.placing[0] == 1
+                           else "lost", "reason": self._end,
+                           "score": NUM_CARDS - self.placed
+                           if self._outcome.placing[0] == 1 else None})
         legal = list(self._legal) if seat is not None else []
         rows, cols = used_lines(self.occ)
         box = None
@@ -460,6 +474,7 @@ class FoursquareState(State):
             "result": None if won is None else "won" if won else "lost",
             "reason": self._end,
             "score": None if not won else NUM_CARDS - self.placed,
+            "events": events,
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
 
@@ -506,6 +521,33 @@ class FoursquareState(State):
     def __repr__(self) -> str:
         return (f"<FoursquareState seed={self.seed} placed={self.placed} "
                 f"piles={self.occ.bit_count()} down={self.face_down()}>")
+
+
+def describe_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player",)) -> str:
+    """One line of plain English for an event of the view's ``events`` (the placement just
+    made and the tops it turned, or the end), for tables that narrate."""
+    who = names[0] if names else "player"
+    if event["kind"] == "end":
+        if event["result"] == "won":
+            left = event["score"]
+            return (f"Won: {event['reason']}, with {left} card{'' if left == 1 else 's'} left "
+                    f"in the stock.")
+        return f"Lost: {event['reason']}."
+    card, cell = event["card"], event["cell"]
+    if event["kind"] == "place":
+        text = f"{who} places {card} at {cell}, a new pile."
+    else:
+        text = f"{who} stacks {card} on {cell} ({event['height']} cards)."
+    turned = event["turned"]
+    if not turned:
+        return text + " Nothing turns over."
+    parts = []
+    for face in ("up", "down"):
+        cells = [t["cell"] for t in turned if t["up"] == (face == "up")]
+        if cells:
+            joined = cells[0] if len(cells) == 1 else ", ".join(cells[:-1]) + " and " + cells[-1]
+            parts.append(f"{joined} face {face}")
+    return f"{text} It turns {'; '.join(parts)}."
 
 
 def parse_deal(text: str) -> tuple[int, ...]:

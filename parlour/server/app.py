@@ -13,7 +13,8 @@ Lobby (JSON over HTTP, errors as ``{"error": {"code", "message"}}``):
 * ``GET  /api/tables/{id}/matches/{n}/replay?step=&seat=``: a finished match, step by step.
 * ``GET  /api/games/{id}/rules``: a game's rules page, as HTML.
 
-Play: one websocket per client at ``/ws/tables/{id}``; see ``docs/protocol.md``.
+Play: one websocket per client at ``/ws/tables/{id}`` (intents, views, timed phases,
+hints); see ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ MAX_BODY = 16 * 1024
 HELLO_TIMEOUT = 15.0
 MAX_REFUSED = 40  # messages refused for speed before the connection is closed
 
-STATUS = {"not_found": 404, "not_seated": 403, "bad_token": 403, "seat_taken": 409,
+STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403, "seat_taken": 409,
           "table_full": 409, "not_finished": 409, "not_playing": 409, "busy": 503,
           "unavailable": 503}
 
@@ -73,6 +74,7 @@ class CreateTable(BaseModel):
     seats: list[SeatSpec] = Field(default_factory=list, max_length=16)
     name: str | None = Field(default=None, max_length=200)
     seat: int | None = None
+    deal: int | None = None  # a deal number, for games dealt by number (Foursquare)
 
 
 class JoinTable(BaseModel):
@@ -177,7 +179,7 @@ def create_app(settings: Settings) -> FastAPI:
         hub = hub_of(request)
         table, seat, token = await hub.create(
             body.game.strip().lower(), dict(body.options),
-            [s.model_dump() for s in body.seats], body.name, body.seat)
+            [s.model_dump() for s in body.seats], body.name, body.seat, body.deal)
         return {"table": table.summary(), "seat": seat, "token": token,
                 "invite": f"/t/{table.id}"}
 
@@ -230,7 +232,7 @@ def create_app(settings: Settings) -> FastAPI:
         answer = {"steps": len(history), "step": step, "seat": seat,
                   "action": None if last is None else
                   {"seat": last[0], "text": table.game.action_text(last[1])},
-                  "view": view}
+                  "view": view, "deal": table.matches[match].deal}
         told = narration(table.game, view, table.narration_names())
         if told is not None:
             answer["narration"] = told
@@ -249,6 +251,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/t/{table_id}/replay/{match}", include_in_schema=False)
     async def replay_page(table_id: str, match: int) -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/new/{game_id}", include_in_schema=False)
+    async def new_table_page(game_id: str) -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
     @app.get("/rules/{game_id}", include_in_schema=False)
@@ -294,6 +300,7 @@ def create_app(settings: Settings) -> FastAPI:
             await ws.close(code=4408)
 
         conn = Connection(ws.send_text, seat, close)
+        asking: set[asyncio.Task[None]] = set()  # hints being worked out for this client
         table.conns.add(conn)
         table.touched = time.monotonic()
         pump = asyncio.create_task(conn.pump())
@@ -314,8 +321,13 @@ def create_app(settings: Settings) -> FastAPI:
                         break
                     continue
                 try:
-                    await handle(hub, table, conn,
-                                 parse_message(message.get("text", message.get("bytes"))), at)
+                    msg = parse_message(message.get("text", message.get("bytes")))
+                    if msg.type == "hint":  # answered when ready; the connection carries on
+                        task = asyncio.create_task(give_hint(hub, table, conn, msg))
+                        asking.add(task)
+                        task.add_done_callback(asking.discard)
+                        continue
+                    await handle(hub, table, conn, msg, at)
                 except Stale as err:
                     conn.push(encode(err.to_json()))
                     table.send_view(conn)
@@ -326,6 +338,8 @@ def create_app(settings: Settings) -> FastAPI:
         except Exception:
             log.exception("table %s: connection failed", table.id)
         finally:
+            for task in asking:
+                task.cancel()
             table.conns.discard(conn)
             table.touched = time.monotonic()
             conn.stop()
@@ -333,6 +347,23 @@ def create_app(settings: Settings) -> FastAPI:
                 await asyncio.wait_for(pump, 5)
             except (TimeoutError, Exception):
                 pump.cancel()
+
+    async def give_hint(hub: Hub, table: Table, conn: Connection, msg: Any) -> None:
+        try:
+            if conn.seat is None:
+                raise ProtocolError("spectator", "spectators get no hints: take a seat to "
+                                                 "play")
+            conn.push(encode(await hub.hint(table, conn.seat, msg.fields.get("version"))))
+        except Stale as err:
+            conn.push(encode(err.to_json()))
+            table.send_view(conn)
+        except ProtocolError as err:
+            conn.push(encode(err.to_json()))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a hint failed", table.id)
+            conn.push(encode(ProtocolError("internal", "no hint could be worked out").to_json()))
 
     async def handle(hub: Hub, table: Table, conn: Connection, msg: Any, at: float) -> None:
         if msg.type == "react":

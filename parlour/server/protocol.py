@@ -46,6 +46,7 @@ SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "sync": {},
     "ping": {},
     "react": {"phase": ((str,), True)},
+    "hint": {"version": ((int,), False)},
 }
 
 

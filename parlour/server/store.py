@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -38,6 +39,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    exc,
     insert,
     select,
     update,
@@ -76,6 +78,19 @@ matches_t = Table(
     Column("started", Float, nullable=False),
     Column("finished", Float),
     Column("result", Text),
+)
+
+deals_t = Table(  # a separate table, so that a database made before deal numbers still works
+    "parlour_deals", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("deal", BigInteger, nullable=False),  # the public deal number of the match
+)
+
+secrets_t = Table(  # the server's own keys, made once per database (never sent anywhere)
+    "parlour_secrets", metadata,
+    Column("name", String(40), primary_key=True),
+    Column("value", String(128), nullable=False),
 )
 
 actions_t = Table(
@@ -130,6 +145,7 @@ class MatchRow:
     finished: float | None
     result: str | None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    deal: int | None = None  # the deal number, for games dealt by number
 
 
 @dataclass
@@ -155,10 +171,28 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
+        self.deal_key = self.secret("deal-key")
         self._queue: queue.Queue[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]
                                  | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="parlour-db", daemon=True)
         self._thread.start()
+
+    def secret(self, name: str) -> str:
+        """The server's secret ``name`` (256 random bits), made the first time it is asked
+        for and kept in the database, so that a restarted server has the same one."""
+        for _ in range(3):
+            with self.engine.connect() as conn:
+                row = conn.execute(select(secrets_t.c.value)
+                                   .where(secrets_t.c.name == name)).first()
+            if row is not None:
+                return str(row[0])
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(secrets_t).values(name=name,
+                                                          value=secrets.token_hex(32)))
+            except exc.IntegrityError:  # another server made it first: read theirs
+                continue
+        raise RuntimeError(f"the server secret {name!r} could not be made")
 
     # ------------------------------------------------------------------ writing
     async def write(self, op: Op) -> None:
@@ -233,13 +267,17 @@ class Store:
         return op
 
     @staticmethod
-    def op_start_match(table_id: str, match: int, seed: int, result: str | None = None) -> Op:
-        """Deal match ``match``; with ``result``, the match was over at the deal."""
+    def op_start_match(table_id: str, match: int, seed: int, result: str | None = None,
+                       deal: int | None = None) -> Op:
+        """Deal match ``match`` (numbered ``deal``, for games dealt by number); with
+        ``result``, the match was over at the deal."""
         def op(conn: Connection) -> None:
             now = time.time()
             conn.execute(insert(matches_t).values(
                 table_id=table_id, match=match, seed=seed, started=now,
                 finished=None if result is None else now, result=result))
+            if deal is not None:
+                conn.execute(insert(deals_t).values(table_id=table_id, match=match, deal=deal))
             conn.execute(update(tables_t).where(tables_t.c.id == table_id)
                          .values(status="playing" if result is None else "finished",
                                  match=match))
@@ -278,6 +316,9 @@ class Store:
             matches = {r.match: MatchRow(r.match, r.seed, r.finished, r.result)
                        for r in conn.execute(select(matches_t)
                                              .where(matches_t.c.table_id == table_id))}
+            for r in conn.execute(select(deals_t).where(deals_t.c.table_id == table_id)):
+                if r.match in matches:
+                    matches[r.match].deal = r.deal
             if t.match in matches:
                 rows = conn.execute(select(actions_t.c.seat, actions_t.c.action, actions_t.c.idx)
                                     .where(actions_t.c.table_id == table_id,

@@ -34,7 +34,17 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from parlour.bots import Bot, Observation, bot_kinds, make_bot, observe_for
+from parlour.bots import (
+    Bot,
+    Hint,
+    Observation,
+    bot_kinds,
+    hint,
+    hint_bot,
+    make_bot,
+    observe,
+    observe_for,
+)
 from parlour.engine import (
     Game,
     IllegalAction,
@@ -59,6 +69,29 @@ NAME_MAX = 24
 MAX_OPEN_TABLES = 2000  # tables waiting or playing at once
 IDLE_FINISHED = 15 * 60.0  # seconds a finished table with no one watching stays in memory
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
+
+#: Games dealt by number: each match has a public deal number (1 to MAX_DEAL) and its seed
+#: is derived from it and the server's secret deal key, so that the same number gives the
+#: same deal on this server (restarts included) while the number tells nothing of the deal.
+NUMBERED_DEALS = frozenset({"foursquare"})
+MAX_DEAL = 1_000_000
+HINT_VALUES = 5  # the values a hint carries besides its choice (best first)
+
+
+def deal_seed(key: str, game_id: str, deal: int) -> int:
+    """The seed of deal number ``deal`` of ``game_id`` on the server whose key is ``key``."""
+    return derive_seed(key, f"{game_id}-deal", deal)
+
+
+def check_deal(game: Game, deal: object) -> int | None:
+    """A deal number asked for at ``game``'s table: None, or a number this game takes."""
+    if deal is None:
+        return None
+    if game.id not in NUMBERED_DEALS:
+        raise ProtocolError("bad_deal", f"{game.name} is not dealt by number")
+    if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= MAX_DEAL:
+        raise ProtocolError("bad_deal", f"a deal number is a whole number from 1 to {MAX_DEAL:,}")
+    return deal
 
 
 def new_token() -> str:
@@ -155,6 +188,7 @@ class MatchInfo:
     match: int
     finished: bool
     result: str | None
+    deal: int | None = None  # the public deal number, for games dealt by number
 
 
 @dataclass
@@ -196,9 +230,17 @@ class Table:
     bot_rng: random.Random = field(default_factory=random.Random)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     reaction: OpenReaction | None = None  # the timed phase being played, if any
+    next_deal: int | None = None  # the deal number asked for the next match (else random)
+    hints: dict[tuple[int, int, Seat], asyncio.Future[JsonDict]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last sign of life
     _views: dict[Seat | None, str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
+
+    @property
+    def deal(self) -> int | None:
+        """The deal number of the current match (games dealt by number), else None."""
+        info = self.matches.get(self.match)
+        return info.deal if info is not None else None
 
     # ------------------------------------------------------------------ seats
     def seat_for(self, token: str | None) -> Seat | None:
@@ -246,6 +288,8 @@ class Table:
             "finished_matches": sorted(m.match for m in self.matches.values() if m.finished),
             "result": (self.matches[self.match].result
                        if self.match in self.matches else None),
+            "deal": self.matches[self.match].deal if self.match in self.matches else None,
+            "hints": hint_bot(self.game.id) is not None,
         }
 
     # ------------------------------------------------------------------ views
@@ -349,7 +393,7 @@ class Hub:
         table = Table(row.id, game, row.num_seats, row.options, row.created,
                       [SeatInfo(s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
                       status=row.status, match=row.match)
-        table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result)
+        table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
                          for m in row.matches.values()}
         current = row.matches.get(row.match)
         if current is not None:
@@ -389,14 +433,17 @@ class Hub:
         return sorted(live, key=lambda t: -t.created)
 
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                     name: str | None, seat: Seat | None) -> tuple[Table, Seat | None, str | None]:
-        """A new table. The creator takes ``seat`` (default: the first person seat)."""
+                     name: str | None, seat: Seat | None, deal: int | None = None
+                     ) -> tuple[Table, Seat | None, str | None]:
+        """A new table. The creator takes ``seat`` (default: the first person seat); a game
+        dealt by number deals ``deal`` first (default: a random number)."""
         if len(self.open_tables()) >= MAX_OPEN_TABLES:
             raise ProtocolError("busy", "the parlour is full: try again later")
         if game_id not in game_ids():
             raise ProtocolError("bad_game", f"unknown game {game_id!r}: expected one of "
                                             f"{', '.join(game_ids())}")
         game = get_game(game_id)
+        deal = check_deal(game, deal)
         try:
             num_seats = game.check_seats(len(seats) if seats else None)
             resolved = game.resolve_options(options)
@@ -417,7 +464,8 @@ class Hub:
             infos[seat].token_hash = token_hash(token)
         else:
             seat = None
-        table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos)
+        table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
+                      next_deal=deal)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {})
         await self.store.write(Store.op_create_table(row))
@@ -477,14 +525,20 @@ class Hub:
             if table.status == "playing" or table.free_seats():
                 return
             match = table.match + 1
-            seed = self.settings.new_seed()
+            deal = None
+            if table.game.id in NUMBERED_DEALS:
+                deal = table.next_deal or self.settings.new_seed() % MAX_DEAL + 1
+                seed = deal_seed(self.store.deal_key, table.game.id, deal)
+            else:
+                seed = self.settings.new_seed()
             # A game may be over at the deal (Clockwork Spades can end with no decision).
             dealt = table.game.new(seed, table.num_seats, **table.options).outcome
             result = dealt.text() if dealt is not None else None
-            await self.store.write(Store.op_start_match(table.id, match, seed, result))
+            await self.store.write(Store.op_start_match(table.id, match, seed, result, deal))
+            table.next_deal = None
             table.match = match
             table.status = "playing" if result is None else "finished"
-            table.matches[match] = MatchInfo(match, result is not None, result)
+            table.matches[match] = MatchInfo(match, result is not None, result, deal)
             self._begin(table, seed)
             self._sync_reaction(table)
             log.info("table %s: match %d started", table.id, match)
@@ -557,7 +611,7 @@ class Hub:
             table.touched = time.monotonic()
             if result is not None:
                 table.status = "finished"
-                table.matches[table.match] = MatchInfo(table.match, True, result)
+                table.matches[table.match] = MatchInfo(table.match, True, result, table.deal)
             self._sync_reaction(table)
         table.broadcast_views()
         self._start_clock(table)
@@ -565,6 +619,53 @@ class Hub:
             table.broadcast_table()
         else:
             self.schedule_bots(table)
+
+    # ------------------------------------------------------------------ hints
+    async def hint(self, table: Table, seat: Seat, version: int | None) -> JsonDict:
+        """The game's hint bot's advice for ``seat`` at the current version: its choice, its
+        estimated chance to win (if its values are chances) and the best few values.
+
+        The bot gets the seat's :class:`Observation` (its view, and a determinization if it
+        samples), never the state, and thinks off the event loop like a bot seat. One
+        answer per seat and version: asking again while it thinks waits for the same one."""
+        kind = hint_bot(table.game.id)
+        if kind is None:
+            raise ProtocolError("no_hint", f"{table.game.name} has no hints")
+        state = table.state
+        if table.status != "playing" or state is None:
+            raise ProtocolError("not_playing", "the game is over" if table.status ==
+                                "finished" else "the game has not started")
+        if version is not None and version != table.version:
+            raise Stale(version, table.version)
+        if seat not in state.to_act or not state.legal_actions(seat):
+            raise ProtocolError("no_hint", "there is nothing for you to do now")
+        key = (table.match, table.version, seat)
+        pending = table.hints.get(key)
+        if pending is None:
+            table.hints = {k: f for k, f in table.hints.items() if k[:2] == key[:2]}
+            cls = bot_kinds(table.game.id)[kind]
+            obs = observe(state, seat, random.Random(secrets.randbits(63)), view=True,
+                          sample=cls.needs_sample)
+            pending = table.hints[key] = asyncio.ensure_future(
+                self._advise(obs, cls.needs_sample))
+            pending.add_done_callback(lambda f: f.cancelled() or f.exception())
+        answer = await asyncio.shield(pending)
+        return {"type": "hint", "match": key[0], "version": key[1], **answer}
+
+    async def _advise(self, obs: Observation, searching: bool) -> JsonDict:
+        loop = asyncio.get_running_loop()
+        seed = secrets.randbits(63)
+        if searching and self.settings.bot_processes > 0:
+            if self.procs is None:
+                self.procs = ProcessPoolExecutor(self.settings.bot_processes,
+                                                 mp_context=get_context("spawn"))
+            advice = await loop.run_in_executor(self.procs, advise, obs, seed)
+        else:
+            advice = await loop.run_in_executor(self.pool, advise, obs, seed)
+        values = list(advice.values.items())
+        chance = advice.values.get(advice.text) if "chance" in advice.unit else None
+        return {"action": advice.text, "chance": chance, "unit": advice.unit,
+                "values": dict(values[:HINT_VALUES])}
 
     # ------------------------------------------------------------------ timed phases
     def _sync_reaction(self, table: Table) -> None:
@@ -725,6 +826,11 @@ def think(bot: Bot, obs: Observation) -> tuple[int, Bot]:
     return bot.act(obs), bot
 
 
+def advise(obs: Observation, seed: int) -> Hint:
+    """Run in a worker: the hint bot's advice on ``obs``."""
+    return hint(obs, seed=seed)
+
+
 def bot_levels(cls: type[Bot]) -> list[str]:
     """The levels a bot kind takes (``kind:level``), if its constructor takes a level."""
     try:
@@ -749,5 +855,7 @@ def describe_games() -> list[JsonDict]:
                         for k, cls in bot_kinds(gid).items()]
         info["seat_names"] = {str(n): [game.seat_name(s, n) for s in range(n)]
                               for n in range(game.min_seats, game.max_seats + 1)}
+        info["deals"] = MAX_DEAL if gid in NUMBERED_DEALS else None  # dealt by number 1..
+        info["hints"] = hint_bot(gid) is not None
         out.append(info)
     return out

@@ -63,6 +63,7 @@ function route() {
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})\/replay\/(\d+)$/))) current = replayPage(m[1], Number(m[2]));
   else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})$/))) current = rulesPage(m[1]);
   else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) current = tablePage(m[1]);
+  else if ((m = path.match(/^\/new\/([a-z0-9-]{1,40})$/))) current = newTablePage(m[1], new URLSearchParams(location.search));
   else current = lobbyPage();
 }
 
@@ -161,12 +162,16 @@ async function buildCreateForm(form) {
   const optsBox = h("div", { class: "options-grid" });
   const seatsCount = h("select", { id: "new-seats", name: "seats" });
   const seatsCountWrap = h("label", { class: "field" }, "Players", seatsCount);
+  const dealIn = h("input", { id: "new-deal", name: "deal", type: "number", min: "1", step: "1", inputmode: "numeric", placeholder: "random" });
+  const dealWrap = h("label", { class: "field", for: "new-deal" }, "Deal number", dealIn,
+    h("small", { class: "muted" }, "Leave empty for a random deal; the same number gives the same deal on this server."));
   form.append(
     h("h2", { id: "create-title" }, "Open a table"),
     h("label", { class: "field", for: "new-game" }, "Game", gameSel),
     h("p", { class: "rules-line" }, rulesLink),
     h("label", { class: "field", for: "new-name" }, "Your name", nameIn),
     seatsCountWrap,
+    dealWrap,
     seatsBox,
     h("details", { class: "options" }, h("summary", {}, "Table options"), optsBox),
     h("button", { type: "submit", class: "button primary" }, "Open the table"));
@@ -179,6 +184,8 @@ async function buildCreateForm(form) {
     clear(seatsCount);
     for (let n = lo; n <= hi; n++) seatsCount.append(h("option", { value: String(n), selected: n === g.default_seats ? "" : null }, String(n)));
     seatsCountWrap.hidden = lo === hi;
+    dealWrap.hidden = !g.deals;
+    if (g.deals) dealIn.max = String(g.deals);
     fillSeats(g);
     clear(optsBox);
     for (const opt of g.options) {
@@ -235,11 +242,18 @@ async function buildCreateForm(form) {
     }
     const name = nameIn.value.trim();
     if (mine !== null && !name) { toast("Choose a name to sit at the table.", "error"); nameIn.focus(); return; }
+    let deal = null;
+    if (g.deals && dealIn.value.trim()) {
+      deal = Number(dealIn.value.trim());
+      if (!Number.isInteger(deal) || deal < 1 || deal > g.deals) { toast(`A deal number is a whole number from 1 to ${g.deals.toLocaleString("en")}.`, "error"); dealIn.focus(); return; }
+    }
     if (name) keepName(name);
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
-      const res = await api("POST", "/api/tables", { game: g.id, options, seats, name: name || null, seat: mine });
+      const body = { game: g.id, options, seats, name: name || null, seat: mine };
+      if (deal !== null) body.deal = deal;
+      const res = await api("POST", "/api/tables", body);
       if (res.token) keepSeat(res.table.id, res.seat, res.token);
       navigate(`/t/${res.table.id}`);
     } catch (err) {
@@ -248,6 +262,54 @@ async function buildCreateForm(form) {
       button.disabled = false;
     }
   });
+}
+
+// A shared link to a deal (/new/foursquare?deal=N, options as more parameters): a new table
+// with that deal, you in the seat. Asks for a name first if this browser has none yet.
+function newTablePage(gameId, params) {
+  const panel = h("section", { class: "card-panel new-table" }, h("p", { class: "muted" }, "Opening the table…"));
+  app.append(panel);
+  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, "New table"));
+  let gone = false;
+  (async () => {
+    try {
+      const g = (await games()).find((x) => x.id === gameId);
+      if (!g) throw new Error("There is no such game.");
+      const options = {};
+      for (const opt of g.options) if (params.has(opt.name)) options[opt.name] = params.get(opt.name);
+      const deal = params.has("deal") ? Number(params.get("deal")) : null;
+      const what = deal ? `${g.name}, deal #${deal}` : g.name;
+      document.title = `${what} · Parlour`;
+      const start = async (name) => {
+        keepName(name);
+        const seats = [{ kind: "person" }, ...Array.from({ length: g.default_seats - 1 }, () => ({ kind: "bot", bot: g.bots.some((b) => b.kind === "rule") ? "rule" : g.bots[g.bots.length - 1].kind }))];
+        const body = { game: g.id, options, seats, name, seat: 0 };
+        if (deal !== null) body.deal = deal;
+        const res = await api("POST", "/api/tables", body);
+        if (res.token) keepSeat(res.table.id, res.seat, res.token);
+        if (!gone) navigate(`/t/${res.table.id}`, true);
+      };
+      clear(panel);
+      const nameIn = h("input", { id: "new-name", maxlength: "24", autocomplete: "nickname", value: myName(), required: "" });
+      const form = h("form", { class: "join" },
+        h("h1", {}, `Play ${what}`),
+        h("p", { class: "muted" }, deal ? "Someone shared this deal with you: the same cards in the same order." : "A new table."),
+        h("label", { class: "field", for: "new-name" }, "Your name", nameIn),
+        h("button", { class: "button primary", type: "submit" }, "Deal"));
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const name = nameIn.value.trim();
+        if (!name) { toast("Choose a name first.", "error"); return; }
+        try { await start(name); } catch (err) { toast(err.message, "error"); }
+      });
+      panel.append(form);
+      nameIn.focus();
+    } catch (err) {
+      clear(panel);
+      panel.append(h("p", { class: "error" }, err.message));
+    }
+  })();
+  return { destroy() { gone = true; } };
 }
 
 // ----------------------------------------------------------------------------- the socket
@@ -348,6 +410,12 @@ function tablePage(tableId) {
       const timed = latest && latest.timed;
       return Boolean(timed && seat !== null && link.send({ type: "react", phase: timed.phase }));
     },
+    // A hint from the game's hint bot, worked out by the server from this seat's view; the
+    // answer comes to the renderer's hinted(msg).
+    hint() {
+      if (!latest || seat === null || !table || !table.hints) return false;
+      return link.send({ type: "hint", version: latest.version });
+    },
     say: toast,
   };
 
@@ -376,6 +444,8 @@ function tablePage(tableId) {
         pending = false;
         if (table) { table.status = msg.status; table.match = msg.match; }
         showView();
+      } else if (msg.type === "hint") {
+        if (renderer && renderer.hinted && latest && msg.match === latest.match && msg.version === latest.version) renderer.hinted(msg);
       } else if (msg.type === "error") {
         pending = false;
         if (msg.code !== "stale") toast(msg.message, "error");
@@ -513,6 +583,7 @@ function replayPage(tableId, match) {
     get table() { return info; },
     live: false,
     act() { return false; },
+    hint() { return false; },
     timed: null,
     react() { return false; },
     say: toast,
@@ -529,7 +600,7 @@ function replayPage(tableId, match) {
       const act = res.action ? `${info.seats[res.action.seat].label} ${res.action.text}` : "the deal";
       caption.textContent = `Step ${step} of ${steps}: ${act}`;
       ctx.seat = viewSeat;
-      renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action });
+      renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
     } catch (err) {
       toast(err.message, "error");
       stop();

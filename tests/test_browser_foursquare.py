@@ -1,0 +1,177 @@
+"""The Foursquare table in a real browser (Debian's Chromium): a whole game played through
+the page, by clicks, the keyboard and the hint; the deal number shown and shared; the best
+scores kept in this browser. Screenshots go to ``artifacts/browser/``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from browser_kit import (
+    check_record_and_replay,
+    check_rules_dialog,
+    chromium,
+    page_of,
+    parlour,
+    shot,
+    version,
+    wait_moved_on,
+)
+
+pytestmark = pytest.mark.browser
+
+DEAL = 777
+TURN = ".fs-frame.live .fs-cell.legal, .endbar:not([hidden])"
+COLS = "abcdefg"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def base(tmp_path):
+    with parlour(tmp_path) as url:
+        yield url
+
+
+def by_keys(page, target: str) -> None:
+    """Move the cursor to ``target`` with the arrow keys from where it is, press Enter."""
+    page.focus(".fs-cell.cursor")
+    here = page.get_attribute(".fs-cell.cursor", "data-cell")
+    dc = COLS.index(target[0]) - COLS.index(here[0])
+    dr = int(target[1]) - int(here[1])
+    for _ in range(abs(dc)):
+        page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+    for _ in range(abs(dr)):
+        page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+    assert page.get_attribute(".fs-cell.cursor", "data-cell") == target
+    assert page.evaluate("document.activeElement.dataset.cell") == target
+    page.keyboard.press("Enter")
+
+
+def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browser, base):
+    page = page_of(browser, 1280, 1000)
+    page.goto(base + "/")
+    page.select_option("#new-game", "foursquare")
+    assert page.is_visible("#new-deal")
+    page.fill("#new-name", "Sam")
+    page.fill("#new-deal", str(DEAL))
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    table_url = page.url
+    page.wait_for_selector(TURN)
+    assert page.inner_text(".fs-deal-no") == f"Deal #{DEAL}"
+    shared = page.get_attribute(".fs-copy", "data-url")
+    assert shared == f"{base}/new/foursquare?deal={DEAL}"
+    assert page.locator(".fs-cell").count() == 49
+    assert page.get_attribute(".fs-cell.legal", "data-cell") == "d4"
+    first_card = page.get_attribute(".fs-in-hand", "data-card")
+    assert page.inner_text(".fs-stock-count") == "39"
+    assert page.inner_text(".fs-down-count") == "0 of 4"
+    shot(page, "fs-01-deal")
+
+    hints: list[tuple[str, int]] = []
+    ways: set[str] = set()
+    turned_seen = 0
+    for move in range(40):
+        page.wait_for_selector(TURN)
+        if page.locator(".endbar:not([hidden])").count():
+            break
+        before = version(page)
+        legal = page.eval_on_selector_all(".fs-cell.legal", "els => els.map(e => e.dataset.cell)")
+        if move in (0, 3):
+            page.click(f".fs-cell.legal[data-cell='{legal[0]}']")
+            ways.add("click")
+        elif move == 1:
+            by_keys(page, legal[-1])
+            ways.add("keys")
+        else:
+            # the hint: the solver's cell lit, its chance shown; then play it
+            page.click(".fs-hint-button")
+            page.wait_for_selector(".fs-hint-chance")
+            text = page.inner_text(".fs-hint")
+            m = re.search(r"Hint: (place at|stack on) ([a-g][1-7]) · estimated chance to win "
+                          r"(\d+)%", text)
+            assert m, text
+            cell = page.get_attribute(".fs-cell.hinted", "data-cell")
+            assert cell == m.group(2) and page.get_attribute(".fs-cell.hinted", "data-action") \
+                == f"{m.group(1)} {cell}"
+            hints.append((cell, int(m.group(3))))
+            if len(hints) == 2:
+                shot(page, "fs-02-hint")
+            page.click(".fs-cell.hinted")
+            ways.add("hint")
+        wait_moved_on(page, before)
+        last = page.evaluate("() => [...document.querySelectorAll('.fs-log-list li')]"
+                             ".map(li => li.textContent).slice(-2).join(' | ')")
+        assert re.search(r"Sam (places|stacks) \S+ (at|on) [a-g][1-7]", last), last
+        if "It turns" in last.split(" | ")[-1] or "It turns" in last:
+            turned = page.locator(".fs-cell.turned").count()
+            if turned:
+                turned_seen += 1
+                if turned_seen == 1:
+                    shot(page, "fs-03-flips")
+    else:
+        pytest.fail("the game did not end")
+    assert {"keys", "click", "hint"} <= ways, ways
+    assert len(hints) >= 3 and all(0 <= c <= 100 for _, c in hints)
+    assert turned_seen >= 1, "no flip was shown"
+
+    page.wait_for_selector(".endbar .results .standings")
+    title = page.inner_text(".results-title")
+    won = re.fullmatch(r"You won with (\d+) cards? left", title)
+    assert won or re.fullmatch(r"You lost: .+", title), title
+    assert "Cards left" in page.inner_text(".standings thead")
+    record = page.inner_text(".results-history .fs-record")
+    assert "Best score" in record and "Wins" in record and f"Deal #{DEAL}" in record
+    assert page.inner_text(".fs-best-wins") == f"{1 if won else 0} of 1 game"
+    best = json.loads(page.evaluate("localStorage.getItem('parlour.foursquare.best')"))
+    assert best["Sam"]["games"] == 1 and best["Sam"]["deals"][str(DEAL)]["games"] == 1
+    if won:
+        assert best["Sam"]["best"] == int(won.group(1))
+        assert page.inner_text(".fs-best-score") == f"{won.group(1)} cards left"
+    assert page.locator(".fs-log-list li.ev-end").count() == 1
+    shot(page, "fs-04-results")
+    page.reload()  # a reloaded page does not count the game twice
+    page.wait_for_selector(".endbar .results .standings")
+    best = json.loads(page.evaluate("localStorage.getItem('parlour.foursquare.best')"))
+    assert best["Sam"]["games"] == 1
+
+    check_rules_dialog(page, "Foursquare", "fs-05")
+    text = check_record_and_replay(page, "foursquare", "fs-06")
+    assert re.search(r"^0 place at d4$", text, re.M)
+    page.wait_for_selector(".fs-deal-no")
+    assert page.inner_text(".fs-deal-no") == f"Deal #{DEAL}"
+    assert not page.errors, page.errors
+
+    # The shared link deals the same cards again, at a new table.
+    page.goto(shared)
+    page.wait_for_selector("#new-name")
+    assert page.input_value("#new-name") == "Sam"
+    page.click("button:has-text('Deal')")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    assert page.url != table_url
+    page.wait_for_selector(TURN)
+    assert page.inner_text(".fs-deal-no") == f"Deal #{DEAL}"
+    assert page.get_attribute(".fs-in-hand", "data-card") == first_card
+    here = page.inner_text(".fs-best-deal")
+    assert here.endswith("(1 game)") if won else here == "1 game, no win"
+    shot(page, "fs-07-shared-deal")
+    assert not page.errors, page.errors
+
+    phone = page_of(browser, 390, 844, touch=True)
+    phone.goto(base + "/")
+    phone.evaluate("s => localStorage.setItem('parlour.seats', s)",
+                   page.evaluate("localStorage.getItem('parlour.seats')"))
+    phone.goto(page.url)
+    phone.wait_for_selector(TURN)
+    before = version(phone)
+    phone.tap(".fs-cell.legal[data-cell='d4']")
+    wait_moved_on(phone, before)
+    assert phone.locator(".fs-cell.pile").count() == 1
+    shot(phone, "fs-08-phone")
+    assert not phone.errors, phone.errors
