@@ -43,6 +43,20 @@ def play_out(player: Player, rng: random.Random) -> None:
             player.act(rng.choice(view["legal"]), msg["version"])
 
 
+def play_all(players: list[Player], play, seed: int) -> None:
+    """Each player plays in its own thread (``play(player, rng)``) until the match ends;
+    then every connection is closed."""
+    threads = [threading.Thread(target=play, args=(p, random.Random(seed * 10 + i)))
+               for i, p in enumerate(players)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+        assert not t.is_alive(), "a match did not finish"
+    for p in players:
+        p.close()
+
+
 def truth(db, table_id: str) -> tuple[int, list[tuple[int, str]]]:
     with sqlite3.connect(db) as conn:
         seed = conn.execute("SELECT seed FROM parlour_matches WHERE table_id=? AND match=1",
@@ -66,15 +80,7 @@ def test_no_message_leaks_another_seats_cards(tmp_path):
             b = join(client, tid, "B", seat_b)
             players = [Player(client, tid, res["token"]), Player(client, tid, b["token"]),
                        Player(client, tid, None)]
-            threads = [threading.Thread(target=play_out, args=(p, random.Random(m * 10 + i)))
-                       for i, p in enumerate(players)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(120)
-                assert not t.is_alive(), "a match did not finish"
-            for p in players:
-                p.close()
+            play_all(players, play_out, m)
             seed, log = truth(db, tid)
             state = game.new(seed, 4, **res["table"]["options"])
             hands_at = [[card_text(c) for c in state.hand(s)] for s in range(4)]
@@ -134,15 +140,7 @@ def play_match(client, game: str, layout: list[dict], options: dict, seed: int
     tokens = [res.json()["token"]] + [join(client, tid, f"P{s}", s)["token"]
                                       for s in people[1:]]
     players = [Player(client, tid, t) for t in tokens] + [Player(client, tid, None)]
-    threads = [threading.Thread(target=play_out, args=(p, random.Random(seed * 10 + i)))
-               for i, p in enumerate(players)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-        assert not t.is_alive(), "a match did not finish"
-    for p in players:
-        p.close()
+    play_all(players, play_out, seed)
     return players, res.json()["table"]
 
 
@@ -300,16 +298,7 @@ def test_hit_the_deck_messages_hold_nothing_a_seat_may_not_see(tmp_path):
             b = join(client, tid, "B", people[1])
             players = [Player(client, tid, res["token"]), Player(client, tid, b["token"]),
                        Player(client, tid, None)]
-            threads = [threading.Thread(target=play_out_htd,
-                                        args=(p, random.Random(m * 10 + i)))
-                       for i, p in enumerate(players)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(120)
-                assert not t.is_alive(), "a match did not finish"
-            for p in players:
-                p.close()
+            play_all(players, play_out_htd, m)
             seed, log = truth(db, tid)
             wanted: dict[int, list[tuple[Player, dict]]] = {}
             for p in players:
