@@ -10,23 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_kit import chromium, page_of, parlour, shot, version
+from browser_kit import page_of, shot, version
 
 pytestmark = pytest.mark.browser
 
 TURN = ".bid-panel:not([hidden]) .bid, .hand .card.playable, .endbar:not([hidden])"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def base(tmp_path):
-    with parlour(tmp_path) as url:
-        yield url
 
 
 def take_turn(page, bid="bid 3", keyboard=False) -> str | None:

@@ -11,9 +11,7 @@ import pytest
 from browser_kit import (
     check_record_and_replay,
     check_rules_dialog,
-    chromium,
     page_of,
-    parlour,
     shot,
     version,
     wait_moved_on,
@@ -24,18 +22,6 @@ pytestmark = pytest.mark.browser
 DEAL = 777
 TURN = ".fs-frame.live .fs-cell.legal, .endbar:not([hidden])"
 COLS = "abcdefg"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def base(tmp_path):
-    with parlour(tmp_path) as url:
-        yield url
 
 
 def by_keys(page, target: str) -> None:

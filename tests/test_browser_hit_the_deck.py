@@ -23,7 +23,7 @@ import re
 import time
 
 import pytest
-from browser_kit import SHOTS, chromium, page_of, version
+from browser_kit import SHOTS, page_of, version
 from browser_kit import shot as kit_shot
 from browser_kit import wait_moved_on as moved_on
 from playwright.sync_api import Error as PlaywrightError
@@ -34,12 +34,6 @@ pytestmark = pytest.mark.browser
 SEED = 787
 OPTIONS = {"hand_size": "4", "hit_hands": "8", "target": "1"}
 BO_WAITS = 1.5  # seconds before Bo slaps in the first slap: surely the last (bots: ~0.4 s)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def shot(page, name):

@@ -14,28 +14,14 @@ import pytest
 from browser_kit import (
     check_record_and_replay,
     check_rules_dialog,
-    chromium,
     open_table,
     page_of,
-    parlour,
     shot,
     version,
     wait_moved_on,
 )
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def base(tmp_path):
-    with parlour(tmp_path) as url:
-        yield url
 
 
 SNM_DONE = ".snm-plate.mine.turn, .endbar:not([hidden])"

@@ -56,6 +56,7 @@ from parlour.games.foursquare import (
     parse_cell,
     place_on,
     used_lines,
+    value_range,
 )
 
 #: occ, g2, g3, full, up, vals: the board as :mod:`parlour.games.foursquare` keeps it.
@@ -179,16 +180,7 @@ def _line_outside(occ: int, up: int, vals: int, line: int, total: int, cum: list
     u = o & up
     if not u:
         return 0
-    hi, lo = 0, 11
-    m = u
-    while m:
-        low = m & -m
-        v = vals >> (4 * (low.bit_length() - 1)) & 15
-        if v > hi:
-            hi = v
-        if v < lo:
-            lo = v
-        m ^= low
+    lo, hi = value_range(u, vals)
     return _POP(u) * (total - cum[hi + 1] + cum[lo])
 
 

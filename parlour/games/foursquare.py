@@ -140,6 +140,20 @@ def legal_masks(occ: int, full: int) -> tuple[int, int]:
     return near & _ROW_BAND[rows] & _COL_BAND[cols], occ & ~full
 
 
+def value_range(cells: int, vals: int) -> tuple[int, int]:
+    """The lowest and the highest value among the tops of ``cells`` (a non-empty mask)."""
+    hi, lo = 0, 11
+    while cells:
+        low = cells & -cells
+        v = vals >> (4 * (low.bit_length() - 1)) & 15
+        if v > hi:
+            hi = v
+        if v < lo:
+            lo = v
+        cells ^= low
+    return lo, hi
+
+
 def flip_mask(occ: int, up: int, vals: int, cell: int, value: int, seed_mode: bool) -> int:
     """The pile tops a card of ``value`` just placed at ``cell`` turns over.
 
@@ -157,16 +171,7 @@ def flip_mask(occ: int, up: int, vals: int, cell: int, value: int, seed_mode: bo
             continue
         ups = others & up
         if ups:
-            hi, lo = 0, 11
-            m = ups
-            while m:
-                low = m & -m
-                v = vals >> (4 * (low.bit_length() - 1)) & 15
-                if v > hi:
-                    hi = v
-                if v < lo:
-                    lo = v
-                m ^= low
+            lo, hi = value_range(ups, vals)
             if lo <= value <= hi:
                 continue
             if seed_mode:
