@@ -13,7 +13,7 @@ simulate foursquare --seed <seed>`` plays):
 * every bot named plays the same deal as ``simulate`` would (same seeds), and we count its
   wins, overall and on the deals proven winnable.
 
-``parlour analyse foursquare --games 2000 --jobs 2 --png docs/foursquare-winnability.png``
+``parlour analyse foursquare --games 2000 --jobs 2 --png docs/img/foursquare-winnability.png``
 draws the chart in ``docs/``.
 """
 
