@@ -64,3 +64,28 @@ export function loadStyle(href) {
   }
   return styles.get(href);
 }
+
+// True unless the player is busy with a control outside the table `rootEl` (the chat of a
+// lobby, a dialog...): then a table must not steal the focus.
+export function focusIsFree(rootEl) {
+  const active = document.activeElement;
+  return !active || active === document.body || rootEl.contains(active) || active.id === "app";
+}
+
+// Move the focus to a control the player needs now, unless they are busy elsewhere.
+export function focusIfIdle(el, rootEl, live) {
+  if (!el || !live || !focusIsFree(rootEl)) return;
+  el.focus({ preventScroll: true });
+}
+
+// Overlap the cards (`selector`) in `row` just enough for all of them to fit its width:
+// sets the row's --gap, at most `maxGap` px apart, at most `maxOverlap` of a card covered.
+export function fitRow(row, selector, maxOverlap, maxGap) {
+  const cards = row.querySelectorAll(selector);
+  if (!cards.length) return;
+  const w = cards[0].offsetWidth;
+  const room = row.clientWidth - 16;
+  const n = cards.length;
+  const gap = n > 1 ? Math.max(-w * maxOverlap, Math.min(maxGap, (room - n * w) / (n - 1))) : 0;
+  row.style.setProperty("--gap", `${gap}px`);
+}

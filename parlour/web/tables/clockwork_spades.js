@@ -5,7 +5,7 @@
 // the game's own words (the server sends describe_event's sentence for each event). When
 // you can play nothing, the due spades become buttons: take one.
 
-import { h, clear, loadStyle, rovingFocus, setRoving } from "../dom.js";
+import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
 import { cardBack, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/clockwork_spades.css")]);
@@ -245,10 +245,7 @@ export function mount(root, ctx) {
   side.append(logBox);
 
   function focusIfIdle(el) {
-    const active = document.activeElement;
-    if (!el || !ctx.live) return;
-    if (active && active !== document.body && !rootEl.contains(active) && active.id !== "app") return;
-    el.focus({ preventScroll: true });
+    focusWhenIdle(el, rootEl, ctx.live);
   }
 
   function endTable(v) {

@@ -5,7 +5,7 @@
 // (with a link that deals it again), a hint from the solver, and this browser's best scores.
 // Click or tap a marked cell; or move over the cells with the arrow keys and press Enter.
 
-import { h, clear, loadStyle } from "../dom.js";
+import { h, clear, loadStyle, focusIsFree } from "../dom.js";
 import { cardBack, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/foursquare.css")]);
@@ -368,9 +368,8 @@ export function mount(root, ctx) {
   }
 
   function focusIfIdle() {
+    if (!ctx.live || !focusIsFree(rootEl)) return;
     const active = document.activeElement;
-    if (!ctx.live) return;
-    if (active && active !== document.body && !rootEl.contains(active) && active.id !== "app") return;
     const target = cells[cursor].dataset.action ? cursor : cells.findIndex((el) => el.dataset.action);
     if (target < 0) return;
     moveCursor(target, active && rootEl.contains(active));

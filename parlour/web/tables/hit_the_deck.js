@@ -21,7 +21,7 @@
 // the discard pile; on a swap the two piles trade places and the direction arrow turns.
 // A caption says what happened, and every event goes to the log (and to screen readers).
 
-import { h, clear, rovingFocus, setRoving } from "../dom.js";
+import { h, clear, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
 
 const SHOUT_MS = 1500;
 const SHOUT_TEXT = "Hit the Deck With a Hand!";
@@ -442,20 +442,11 @@ export function mount(root, ctx) {
   }
 
   function fitHand() {
-    const cards = hand.querySelectorAll(".hcard");
-    if (!cards.length) return;
-    const w = cards[0].offsetWidth;
-    const room = hand.clientWidth - 16;
-    const n = cards.length;
-    const gap = n > 1 ? Math.max(-w * 0.7, Math.min(8, (room - n * w) / (n - 1))) : 0;
-    hand.style.setProperty("--gap", `${gap}px`);
+    fitRow(hand, ".hcard", 0.7, 8);
   }
 
   function focusIfIdle(el) {
-    const active = document.activeElement;
-    if (!el || !ctx.live) return;
-    if (active && active !== document.body && !rootEl.contains(active) && active.id !== "app") return;
-    el.focus({ preventScroll: true });
+    focusWhenIdle(el, rootEl, ctx.live);
   }
 
   // ------------------------------------------------------------------ acting

@@ -3,7 +3,7 @@
 // for screen readers), the bidding panel, and the scores, bags and deal history beside.
 // Everything comes from view(seat); mount(root, ctx) -> {update(view), destroy()}.
 
-import { h, clear, rovingFocus, setRoving } from "../dom.js";
+import { h, clear, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
 
 const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -235,23 +235,12 @@ export function mount(root, ctx) {
     fitHand();
   }
 
-  // Overlap the cards just enough for the whole hand to fit the width available.
   function fitHand() {
-    const cards = hand.querySelectorAll(".card");
-    if (!cards.length) return;
-    const w = cards[0].offsetWidth;
-    const room = hand.clientWidth - 16;
-    const n = cards.length;
-    const gap = n > 1 ? Math.max(-w * 0.72, Math.min(6, (room - n * w) / (n - 1))) : 0;
-    hand.style.setProperty("--gap", `${gap}px`);
+    fitRow(hand, ".card", 0.72, 6);
   }
 
-  // Move the focus to a control the player needs, unless they are busy elsewhere.
   function focusIfIdle(el) {
-    const active = document.activeElement;
-    if (!el || !ctx.live) return;
-    if (active && active !== document.body && !rootEl.contains(active) && active.id !== "app") return;
-    el.focus({ preventScroll: true });
+    focusWhenIdle(el, rootEl, ctx.live);
   }
 
   function act(text) {

@@ -8,7 +8,7 @@
 // (keys 1-5 pick a hand card, P the payoff top, Escape lets go). A hand card put on a side
 // pile ends the turn. Everything shown comes from view(seat).
 
-import { h, clear, loadStyle, rovingFocus, setRoving } from "../dom.js";
+import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
 import { cardBack, cardFace, cardName, pretty, rankOf, RANK_WORD, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/spite_and_malice.css")]);
@@ -563,10 +563,7 @@ export function mount(root, ctx) {
   document.addEventListener("keydown", onKey);
 
   function focusIfIdle(el) {
-    const active = document.activeElement;
-    if (!el || !ctx.live) return;
-    if (active && active !== document.body && !rootEl.contains(active) && active.id !== "app") return;
-    el.focus({ preventScroll: true });
+    focusWhenIdle(el, rootEl, ctx.live);
   }
 
   return {
