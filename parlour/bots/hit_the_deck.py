@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from parlour.bots.base import Bot, Observation
 from parlour.engine import Action, Seat
@@ -209,7 +210,7 @@ def candidates(state: HitTheDeckState, seat: Seat, legal: Sequence[Action]
     return legal
 
 
-def outside_values(obs: Observation, rng: random.Random, level: str
+def outside_values(obs: Observation, rng: random.Random, level: str, bot: Any = None
                    ) -> dict[Action, float] | None:
     """Decisions settled without search: the bot's own slap is a human-like reaction time
     drawn exactly as the rule bot draws it, and a choice with one sensible move (a With a

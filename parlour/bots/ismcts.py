@@ -22,7 +22,6 @@ level, so a seeded bot plays the same moves on any machine; a time cap guards th
 
 from __future__ import annotations
 
-import inspect
 import math
 import random
 import time
@@ -230,8 +229,6 @@ class ISMCTSBot(Bot):
         self.values_unit: str = hooks.get("values_unit", "")
         #: What a stateful ``values`` hook keeps between moves (e.g. a plan being played).
         self.memory: dict[str, Any] = {}
-        self._hook_takes_bot = self.values_hook is not None and (
-            "bot" in inspect.signature(self.values_hook).parameters)
         self.candidates: Candidates | None = hooks.get("candidates")
         self.paired: bool = hooks.get("paired", False)
         self.play_out: Playout | None = hooks.get("playout")
@@ -248,10 +245,7 @@ class ISMCTSBot(Bot):
         searched most is nudged to the top, since visits are the more reliable measure);
         a game's own ``values`` hook may answer instead (Spades bids)."""
         if self.values_hook is not None:
-            if self._hook_takes_bot:
-                values = self.values_hook(obs, self.rng, self.level, bot=self)
-            else:
-                values = self.values_hook(obs, self.rng, self.level)
+            values = self.values_hook(obs, self.rng, self.level, self)
             if values is not None:
                 return values, self.values_unit
         if self.paired:
@@ -269,14 +263,16 @@ class ISMCTSBot(Bot):
         return values, "estimated chance to win"
 
 
-ValuesHook = Callable[[Observation, random.Random, str], "dict[Action, float] | None"]
+#: ``values(obs, rng, level, bot)``: the bot is passed for its ``seconds`` and ``memory``.
+ValuesHook = Callable[[Observation, random.Random, str, "ISMCTSBot"],
+                      "dict[Action, float] | None"]
 
 
 def search_hooks(game_id: str) -> dict[str, Any]:
     """A game's optional search helpers, from ``parlour.bots.<game>.SEARCH``: ``policy``
     (a fast rollout policy on a full determinized state), ``values`` and ``values_unit``
-    (values per action worked out outside the tree, e.g. Spades bids by simulation; a hook
-    with a ``bot`` parameter is given the bot, for its ``seconds`` and ``memory``),
+    (values per action worked out outside the tree, e.g. Spades bids by simulation; the hook
+    is given the bot too, for its ``seconds`` and ``memory``),
     ``exploration`` (the UCB constant, which depends on how spread the game's values are),
     ``rollout_limit`` (actions before a rollout stops and ``value`` judges), ``candidates``
     (the legal actions the tree may try, from a full state: Hit the Deck collapses its 300

@@ -37,6 +37,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from parlour.bots.base import Bot, Observation
 from parlour.bots.ismcts import TIME_CAP
@@ -329,7 +330,8 @@ SAMPLES = {"easy": 24, "normal": 80, "hard": 240}
 MIN_SAMPLES = 16  # below this the time cap does not stop the sampling
 
 
-def bid_values(obs: Observation, rng: random.Random, level: str) -> dict[Action, float] | None:
+def bid_values(obs: Observation, rng: random.Random, level: str,
+               bot: Any = None) -> dict[Action, float] | None:
     """Bids by simulation: play sampled deals of the unseen cards (the other seats bidding
     by count) with the fast policy, once as a trick-taker and once as a nil bidder, and
     value each bid by the team's average result: its score after the deal less the future
