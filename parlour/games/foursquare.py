@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from parlour.cards import RANKS, card_text, make_card, parse_card
+from parlour.cards import RANKS, card_text, cards_of, make_card, parse_card
 from parlour.engine import (
     Action,
     Game,
@@ -119,14 +119,8 @@ def used_lines(occ: int) -> tuple[int, int]:
     return rows, cols
 
 
-def bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+#: The set bits of a mask, lowest first (cells here; the same walk as a hand's cards).
+bits = cards_of
 
 
 # --------------------------------------------------------------------------- rule kernel
