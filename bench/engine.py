@@ -77,54 +77,20 @@ def spades_openspiel(seconds: float) -> float | None:
     return rate(deal, seconds)
 
 
-# ----------------------------------------------------------------------------- clockwork spades
-def clockwork_spades_parlour(seconds: float) -> float:
-    """Whole random games per second: the deal, every automatic turn and each choice of
-    spade (uniform over the due spades) until the game ends. No peer engine has the game."""
-    game = get_game("clockwork-spades")
-    rng = random.Random(1)
-    choice = rng.choice
-
-    def one_game(i: int) -> None:
-        state = game.new(i)
-        legal, apply = state.legal_actions, state.apply
-        while state.to_act:
-            apply(choice(legal()))
-
-    return rate(one_game, seconds)
-
-
-# ----------------------------------------------------------------------------- spite & malice
-def spite_and_malice_parlour(seconds: float) -> float:
-    """Rounds per second: a seeded deal played at random until the round is won or drawn
-    (at random most rounds end when the stock runs out)."""
-    game = get_game("spite-and-malice")
-    rng = random.Random(1)
-    choice = rng.choice
-
-    def one_round(i: int) -> None:
-        state = game.new(i)
-        legal, apply = state.legal_actions, state.apply
-        while state.round == 1:  # type: ignore[attr-defined]
-            apply(choice(legal()))
-
-    return rate(one_round, seconds)
-
-
-# ----------------------------------------------------------------------------- hit the deck
-def hit_the_deck_parlour(seats: int) -> Rate:
-    """Whole rounds per second: a seeded deal, random play to the last card, slaps included.
-
-    The target of 1 point makes a game exactly one round (someone always scores)."""
-    def measure_rounds(seconds: float) -> float:
-        game = get_game("hit-the-deck")
-        rng = random.Random(1)
-        choice = rng.choice
+# ----------------------------------------------------------------------------- other games
+def first_rounds(game_id: str, seats: int | None = None, **options: object) -> Rate:
+    """Whole first rounds (or whole games, for games of one round) per second: a seeded
+    deal played by uniformly random legal actions, every seat's (slaps included), until
+    the game ends or its second round begins. No peer engine has these games but for Hit
+    the Deck's nearest, RLCard's UNO."""
+    def measure(seconds: float) -> float:
+        game = get_game(game_id)
+        choice = random.Random(1).choice
 
         def one_round(i: int) -> None:
-            state = game.new(i, seats, target=1)
+            state = game.new(i, seats, **options)
             legal, apply = state.legal_actions, state.apply
-            while True:
+            while state.round == 1:
                 to_act = state.to_act
                 if not to_act:
                     return
@@ -133,7 +99,7 @@ def hit_the_deck_parlour(seats: int) -> Rate:
 
         return rate(one_round, seconds)
 
-    return measure_rounds
+    return measure
 
 
 def hit_the_deck_rlcard_uno(seconds: float) -> float | None:
@@ -149,33 +115,19 @@ def hit_the_deck_rlcard_uno(seconds: float) -> float | None:
     return rate(lambda _: env.run(is_training=False), seconds)
 
 
-# ----------------------------------------------------------------------------- foursquare
-def foursquare_parlour(seconds: float) -> float:
-    """Games per second: a seeded deal played to its end by uniformly random placements
-    (no peer engine exists)."""
-    game = get_game("foursquare")
-    rng = random.Random(1)
-    choice = rng.choice
-
-    def one(i: int) -> None:
-        state = game.new(i)
-        legal, apply = state.legal_actions, state.apply
-        while state.to_act:
-            apply(choice(legal()))
-
-    return rate(one, seconds)
-
-
 # ----------------------------------------------------------------------------- registry
 #: game -> (unit, Parlour workload, {peer name: peer workload})
 WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]]] = {
     "spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel}),
-    "clockwork_spades": ("games/s", clockwork_spades_parlour, {}),
-    "spite_and_malice": ("rounds/s", spite_and_malice_parlour, {}),
+    "clockwork_spades": ("games/s", first_rounds("clockwork-spades"), {}),
+    # At random most rounds end when the stock runs out (a drawn round).
+    "spite_and_malice": ("rounds/s", first_rounds("spite-and-malice"), {}),
     # Two-seat rounds are what is compared with RLCard's two-player UNO games.
-    "hit_the_deck": ("rounds/s", hit_the_deck_parlour(2), {"rlcard_uno": hit_the_deck_rlcard_uno}),
-    "hit_the_deck_4": ("rounds/s", hit_the_deck_parlour(4), {}),
-    "foursquare": ("games/s", foursquare_parlour, {}),
+    # A target of 1 point makes a game exactly one round (someone always scores).
+    "hit_the_deck": ("rounds/s", first_rounds("hit-the-deck", 2, target=1),
+                     {"rlcard_uno": hit_the_deck_rlcard_uno}),
+    "hit_the_deck_4": ("rounds/s", first_rounds("hit-the-deck", 4, target=1), {}),
+    "foursquare": ("games/s", first_rounds("foursquare"), {}),
 }
 
 

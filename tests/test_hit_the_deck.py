@@ -1019,4 +1019,6 @@ def test_the_benchmark_workload_runs():
     import engine as bench
 
     assert bench.WORKLOADS["hit_the_deck"][0] == "rounds/s"
-    assert bench.hit_the_deck_parlour(2)(0.05) > 0
+    for name in ("hit_the_deck", "hit_the_deck_4", "clockwork_spades", "spite_and_malice",
+                 "foursquare"):
+        assert bench.WORKLOADS[name][1](0.05) > 0, name
