@@ -129,21 +129,6 @@ def _kind_text(kind: int) -> str:
     return "hit hand"
 
 
-def card_name(kind: int) -> str:
-    """The printed name: ``red 3``, ``blue Cut the Deck``, ``Hit the Deck With a Number 4``."""
-    if kind < CUT_BASE:
-        return f"{COLOUR_NAMES[kind // 5]} {kind % 5 + 1}"
-    if kind < FLIP_BASE:
-        return f"{COLOUR_NAMES[kind - CUT_BASE]} Cut the Deck"
-    if kind < HIT_NUMBER_BASE:
-        return f"{COLOUR_NAMES[kind - FLIP_BASE]} Flip the Deck"
-    if kind < HIT_COLOUR_BASE:
-        return f"Hit the Deck With a Number {kind - HIT_NUMBER_BASE + 1}"
-    if kind < HAND:
-        return f"Hit the Deck With a Colour ({COLOUR_NAMES[kind - HIT_COLOUR_BASE]})"
-    return "Hit the Deck With a Hand"
-
-
 CARD_TEXT = tuple(_kind_text(k) for k in range(NUM_KINDS))
 VALUE = tuple(card_value(k) for k in range(NUM_KINDS))
 _EFFECT = tuple(CUTS if CUT_BASE <= k < FLIP_BASE else FLIPS if FLIP_BASE <= k < HIT_NUMBER_BASE
