@@ -24,6 +24,7 @@ from browser_kit import (
 pytestmark = pytest.mark.browser
 
 
+INPUTS = ("drag", "keys", "click")  # the mouse and keyboard inputs to try, in this order
 SNM_DONE = ".snm-plate.mine.turn, .endbar:not([hidden])"
 BANNERS = """() => {
   window.__banners = [];
@@ -103,7 +104,6 @@ def test_spite_and_malice_a_whole_match_by_drag_click_keys_and_touch(browser, ba
     shot(page, "snm-01-deal")
 
     moves: list[tuple[str, str, str]] = []
-    plan = ["drag", "keys", "click", "drag", "keys"]
     tapped = False
     matches = 1
     for _ in range(400):
@@ -117,9 +117,10 @@ def test_spite_and_malice_a_whole_match_by_drag_click_keys_and_touch(browser, ba
             matches += 1
             continue
         src, dst = snm_choose(page)
-        how = plan[len(moves)] if len(moves) < len(plan) else "click"
-        if how == "keys" and src.startswith("s"):
-            how = "click"
+        # each input at its first chance (keys cannot pick a side pile's card), then clicks
+        used = {how for _, _, how in moves}
+        how = next((h for h in INPUTS if h not in used
+                    and not (h == "keys" and src.startswith("s"))), "click")
         snm_move(page, src, dst, how)
         moves.append((src, dst, how))
         if len(moves) == 1:
