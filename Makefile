@@ -36,7 +36,7 @@ run: $(WEB_STAMP)
 
 test: $(STAMP) $(CHROMIUM)
 	$(VENV)/bin/ruff check parlour tests bench
-	$(PY) -m pytest -n 2 -rf
+	$(PY) -m pytest -n 2 -rf --timeout 300
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check parlour tests bench
