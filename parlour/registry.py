@@ -87,6 +87,8 @@ class GameSpec:
     describe_event: Describe | None = None
     #: The game's deeper study (``parlour analyse``): a function returning it, or None.
     analysis: Callable[[], Study] | None = None
+    #: Options that make a match short (a few deals), for the checks every game passes.
+    short_match: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def id(self) -> str:
@@ -107,7 +109,8 @@ def _spades() -> GameSpec:
         from parlour.terminal.spades import UI
         return UI
 
-    return GameSpec(GAME, WebRenderer("tables/spades.js"), terminal, BOTS, SEARCH)
+    return GameSpec(GAME, WebRenderer("tables/spades.js"), terminal, BOTS, SEARCH,
+                    short_match={"max_deals": 2})
 
 
 def _spite_and_malice() -> GameSpec:
@@ -119,7 +122,9 @@ def _spite_and_malice() -> GameSpec:
         return UI
 
     return GameSpec(GAME, WebRenderer("tables/spite_and_malice.js",
-                                      "tables/spite_and_malice.css"), terminal, BOTS, SEARCH)
+                                      "tables/spite_and_malice.css"), terminal, BOTS, SEARCH,
+                    short_match={"payoff_size": 3, "target": 3, "max_rounds": 2,
+                                 "max_turns": 30})
 
 
 def _hit_the_deck() -> GameSpec:
@@ -131,7 +136,7 @@ def _hit_the_deck() -> GameSpec:
         return UI
 
     return GameSpec(GAME, WebRenderer("tables/hit_the_deck.js", "tables/hit_the_deck.css"),
-                    terminal, BOTS, SEARCH)
+                    terminal, BOTS, SEARCH, short_match={"target": 1})
 
 
 def _clockwork_spades() -> GameSpec:
