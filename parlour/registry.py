@@ -16,7 +16,7 @@ broken add-on raises where it is first needed instead of turning into "no hints"
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from parlour.terminal import TableUI
 
 #: ``describe_event(event, names)``: one line of plain English for an event of a view.
-Describe = Callable[[JsonDict, Sequence[str]], str]
+Describe = Callable[[JsonDict, list[str]], str]
 
 WEB = Path(__file__).resolve().parent / "web"
 
@@ -42,8 +42,8 @@ class Study(Protocol):
     """A deeper study of one game (``parlour analyse <game>``); see
     :mod:`parlour.analysis.foursquare`."""
 
-    def analyse(self, games: int, seed: int, jobs: int,
-                progress: Callable[[int], None] | None, **settings: Any) -> JsonDict: ...
+    #: ``analyse(games, seed, jobs, progress, **settings)``: the study's summary (JSON).
+    analyse: Callable[..., JsonDict]
 
     def report(self, summary: JsonDict, console: Console) -> None: ...
 
@@ -76,7 +76,7 @@ class GameSpec:
     #: play every game and are not listed.
     bots: Mapping[str, type[Bot]] = field(default_factory=lambda: MappingProxyType({}))
     #: The generic search's helpers for this game (None: plain ISMCTS).
-    search: SearchHooks | None = None
+    search: SearchHooks[Any] | None = None
     #: The bot kind that gives hints, or None (the web parlour then offers none; the
     #: terminal's ``?`` asks ismcts).
     hint_bot: str | None = None

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from parlour.bots.base import Bot, Observation
 from parlour.engine import Action, Game, Seat, State
@@ -221,7 +221,7 @@ class ISMCTSBot(Bot):
         super().__init__(game, seat, seed, **params)
         if level not in LEVELS:
             raise ValueError(f"ismcts level must be one of {', '.join(LEVELS)}, not {level!r}")
-        hooks = spec(game.id).search or PLAIN
+        hooks: SearchHooks[Any] = spec(game.id).search or PLAIN
         self.level = level
         self.iterations = iterations or hooks.levels[level]
         self.seconds = TIME_CAP[level] if seconds is None else seconds
@@ -271,13 +271,17 @@ ValuesHook = Callable[[Observation, random.Random, str, "ISMCTSBot"],
                       "dict[Action, float] | None"]
 
 
+S = TypeVar("S", bound=State)
+
+
 @dataclass(frozen=True)
-class SearchHooks:
+class SearchHooks(Generic[S]):
     """A game's helpers for the generic search (its :class:`~parlour.registry.GameSpec`
-    carries one; the defaults are plain ISMCTS)."""
+    carries one; the defaults are plain ISMCTS). ``S`` is the game's state class, which the
+    helpers are given (a determinization: a full state)."""
 
     #: A fast rollout policy on a full determinized state.
-    policy: Policy = random_policy
+    policy: Callable[[S, Seat, random.Random], Action] = random_policy
     #: Values per action worked out outside the tree (Spades bids by simulation), or None
     #: to let the tree decide; given the bot too, for its ``seconds`` and ``memory``.
     values: ValuesHook | None = None
@@ -289,7 +293,7 @@ class SearchHooks:
     rollout_limit: int = 1_000_000
     #: The legal actions the tree may try, from a full state (Hit the Deck collapses its
     #: 300 slap times to one).
-    candidates: Candidates | None = None
+    candidates: Callable[[S, Seat, Sequence[Action]], Sequence[Action]] | None = None
     #: Iterations per level, when the game's states are cheaper or dearer than
     #: :data:`LEVELS` assumes.
     levels: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(LEVELS))
@@ -297,7 +301,7 @@ class SearchHooks:
     paired: bool = False
     #: The game's own playout to the end of the round, returning the value, in place of
     #: :func:`playout`.
-    playout: Playout | None = None
+    playout: Callable[[S, Seat, random.Random], float] | None = None
 
     def __post_init__(self) -> None:
         if set(self.levels) != set(LEVELS):
@@ -306,4 +310,4 @@ class SearchHooks:
 
 
 #: Plain ISMCTS: the hooks of a game that sets none.
-PLAIN = SearchHooks()
+PLAIN: SearchHooks[State] = SearchHooks()

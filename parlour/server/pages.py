@@ -57,7 +57,8 @@ def narration(game: Game, view: JsonDict, names: Sequence[str]) -> list[str] | N
     events: Any = view.get("events")
     if describe is None or not isinstance(events, list):
         return None
-    return [describe(ev, names) for ev in events]
+    told = list(names)
+    return [describe(ev, told) for ev in events]
 
 
 def seat_names(labels: Sequence[str], people: Sequence[str | None]) -> list[str]:
