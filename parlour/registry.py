@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 Describe = Callable[[JsonDict, list[str]], str]
 
 WEB = Path(__file__).resolve().parent / "web"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 class Study(Protocol):
@@ -93,6 +94,11 @@ class GameSpec:
     @property
     def id(self) -> str:
         return self.game.id
+
+    @property
+    def rules_page(self) -> Path:
+        """The game's rules page (``parlour rules``, the web page's Rules), in Markdown."""
+        return DOCS / "rules" / f"{self.game.id}.md"
 
     def __post_init__(self) -> None:
         if self.hint_bot is not None and self.hint_bot not in self.bots:

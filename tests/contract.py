@@ -16,7 +16,6 @@ import io
 import json
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +26,6 @@ from parlour.games import get_game
 from parlour.record import parse_record, record_text, replay
 from parlour.registry import WEB, spec
 from parlour.terminal import TableUI
-
-RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
 Invariant = Callable[[State], None]
 #: Called with (state, seat or None, that seat's view, the view as JSON text): a game's
@@ -159,7 +156,7 @@ def check_plugged_in(game_id: str) -> None:
     """What a registered game needs beyond its rules: a rules page, a terminal table that
     draws its opening view, and a web table (its own ES module exporting ``mount``)."""
     found = spec(game_id)
-    page = RULES / f"{game_id}.md"
+    page = found.rules_page
     assert page.is_file(), f"{game_id} has no rules page: write {page}"
     assert page.read_text(encoding="utf-8").startswith("# "), f"{page} needs a title"
     table = found.terminal()

@@ -19,11 +19,9 @@ from typing import Any
 from parlour.engine import Game, JsonDict
 from parlour.registry import Describe, spec
 
-DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
-
 
 def rules_path(game: Game) -> Path:
-    return DOCS / "rules" / f"{game.id}.md"
+    return spec(game.id).rules_page
 
 
 def rules_html(game: Game) -> str | None:
