@@ -138,3 +138,26 @@ def test_importing_a_game_loads_nothing_above_the_engine():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_sixth_game_is_told_what_it_lacks(monkeypatch):
+    """A game registered with its rules alone fails the plug-in checks, naming the part."""
+    from parlour.games.spades import SpadesGame
+    from parlour.terminal import TableUI
+
+    sixth = type("SixthGame", (SpadesGame,), {"id": "sixth", "name": "Sixth"})()
+    monkeypatch.setitem(registry.REGISTERED, "sixth", lambda: GameSpec(
+        sixth, WebRenderer("tables/sixth.js"), lambda: TableUI))
+    with pytest.raises(AssertionError, match=r"sixth has no rules page: write .*sixth\.md"):
+        check_plugged_in("sixth")
+    monkeypatch.setattr(GameSpec, "rules_page", spec("spades").rules_page)
+    with pytest.raises(AssertionError, match="must be its own TableUI subclass"):
+        check_plugged_in("sixth")
+    monkeypatch.setitem(registry.REGISTERED, "sixth", lambda: GameSpec(
+        sixth, WebRenderer("tables/sixth.js"), spec("spades").terminal))
+    registry._build.cache_clear()
+    try:
+        with pytest.raises(AssertionError, match=r"names .*sixth\.js, which does not exist"):
+            check_plugged_in("sixth")
+    finally:
+        registry._build.cache_clear()
