@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from parlour.games import get_game
+from parlour.games import game_ids, get_game
 
 Rate = Callable[[float], float]
 
@@ -115,20 +115,38 @@ def hit_the_deck_rlcard_uno(seconds: float) -> float | None:
     return rate(lambda _: env.run(is_training=False), seconds)
 
 
-# ----------------------------------------------------------------------------- registry
-#: game -> (unit, Parlour workload, {peer name: peer workload})
-WORKLOADS: dict[str, tuple[str, Rate, dict[str, Callable[[float], float | None]]]] = {
-    "spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel}),
-    "clockwork_spades": ("games/s", first_rounds("clockwork-spades"), {}),
-    # At random most rounds end when the stock runs out (a drawn round).
-    "spite_and_malice": ("rounds/s", first_rounds("spite-and-malice"), {}),
+# ----------------------------------------------------------------------------- workloads
+#: unit, Parlour workload, {peer name: peer workload}
+Workload = tuple[str, Rate, dict[str, Callable[[float], float | None]]]
+
+#: The games whose workloads differ from the default (whole first rounds, in rounds/s):
+#: game id -> {workload name: workload}.
+SPECIAL: dict[str, dict[str, Workload]] = {
+    "spades": {"spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel})},
+    "clockwork-spades": {"clockwork_spades": ("games/s", first_rounds("clockwork-spades"), {})},
     # Two-seat rounds are what is compared with RLCard's two-player UNO games.
     # A target of 1 point makes a game exactly one round (someone always scores).
-    "hit_the_deck": ("rounds/s", first_rounds("hit-the-deck", 2, target=1),
-                     {"rlcard_uno": hit_the_deck_rlcard_uno}),
-    "hit_the_deck_4": ("rounds/s", first_rounds("hit-the-deck", 4, target=1), {}),
-    "foursquare": ("games/s", first_rounds("foursquare"), {}),
+    "hit-the-deck": {
+        "hit_the_deck": ("rounds/s", first_rounds("hit-the-deck", 2, target=1),
+                         {"rlcard_uno": hit_the_deck_rlcard_uno}),
+        "hit_the_deck_4": ("rounds/s", first_rounds("hit-the-deck", 4, target=1), {}),
+    },
+    "foursquare": {"foursquare": ("games/s", first_rounds("foursquare"), {})},
 }
+
+
+def workloads() -> dict[str, Workload]:
+    """The workloads of every registered game, in menu order: its entries in
+    :data:`SPECIAL`, else its first rounds (at random most Spite & Malice rounds end when
+    the stock runs out, a drawn round)."""
+    out: dict[str, Workload] = {}
+    for gid in game_ids():
+        default = {gid.replace("-", "_"): ("rounds/s", first_rounds(gid), {})}
+        out.update(SPECIAL.get(gid, default))
+    return out
+
+
+WORKLOADS = workloads()
 
 
 def measure(name: str, rounds: int, seconds: float) -> dict[str, float | None]:

@@ -16,8 +16,7 @@ from rich.table import Table
 
 from parlour.engine import OptionError, format_options, parse_option_pairs
 from parlour.games import game_ids, get_game
-
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+from parlour.registry import spec
 
 
 def _options(pairs: Sequence[str] | None) -> dict[str, Any]:
@@ -155,7 +154,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    page = DOCS / "rules" / f"{game.id}.md"
+    page = spec(game.id).rules_page
     if not page.exists():
         print(f"no rules page for {game.id} at {page}", file=sys.stderr)
         return 1

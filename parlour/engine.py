@@ -428,5 +428,3 @@ def play_random(state: State, rng: random.Random, limit: int = 1_000_000) -> Sta
         state.apply(rng.choice(state.legal_actions(seat)), seat)
     raise RuntimeError(f"game did not end within {limit} actions")
 
-
-Policy = Callable[[State, Seat], Action]

@@ -5,21 +5,27 @@
 must not change when the cards its seat has not seen are redealt), illegal actions raise and
 change nothing, clones are independent, determinizations agree with the seat's view, and a
 replay from the seed and history reproduces the game. Game-specific invariants (cards
-accounted for, scores) are passed in as ``invariant``.
+accounted for, scores) are passed in as ``invariant``. ``check_plugged_in`` checks the
+parts a registered game needs beyond its rules. tests/test_registry.py runs both over every
+registered game.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from parlour.engine import IllegalAction, Outcome, State
 from parlour.games import get_game
 from parlour.record import parse_record, record_text, replay
+from parlour.registry import WEB, spec
+from parlour.terminal import TableUI
 
 Invariant = Callable[[State], None]
 #: Called with (state, seat or None, that seat's view, the view as JSON text): a game's
@@ -144,3 +150,25 @@ def check_random_games(game_id: str, games: int, seed: int = 0, deep_every: int 
             check_replay(state)
         finished.append(state)
     return finished
+
+
+def check_plugged_in(game_id: str) -> None:
+    """What a registered game needs beyond its rules: a rules page, a terminal table that
+    draws its opening view, and a web table (its own ES module exporting ``mount``)."""
+    found = spec(game_id)
+    page = found.rules_page
+    assert page.is_file(), f"{game_id} has no rules page: write {page}"
+    assert page.read_text(encoding="utf-8").startswith("# "), f"{page} needs a title"
+    table = found.terminal()
+    assert issubclass(table, TableUI) and table is not TableUI, \
+        f"{game_id}'s terminal table must be its own TableUI subclass"
+    out = io.StringIO()
+    state = found.game.new(1)
+    table(found.game, Console(file=out, width=100), 0, state.num_seats).render(state.view(0))
+    assert out.getvalue().strip(), f"{game_id}'s terminal table drew nothing"
+    web = found.web
+    assert web.script != "tables/generic.js", f"{game_id} needs a web table of its own"
+    for path in web.files():
+        assert path.is_file(), f"{game_id}'s web table names {path}, which does not exist"
+    assert "export function mount(" in (WEB / web.script).read_text(encoding="utf-8"), \
+        f"{web.script} must export mount(root, ctx)"

@@ -184,7 +184,7 @@ def test_hints_come_from_the_paired_search():
     state = rig(["R1, R5, B1", "G3, G4"], "Y1, Y2, Y3, Y4", "R3")
     advice = hint(state, level="easy")
     assert advice.text in {"R1", "R5"} and "chance" in advice.unit
-    assert SEARCH["paired"]
+    assert SEARCH.paired
 
 
 # ----------------------------------------------------------------------------- inference

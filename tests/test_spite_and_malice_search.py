@@ -142,7 +142,7 @@ def test_leaf_value_rewards_a_payoff_lead_kings_and_a_playable_top():
 def test_levels_set_the_playouts_and_hints_come_from_the_plan_search():
     easy, hard = make_bot(GAME, "ismcts:easy", 0, 1), make_bot(GAME, "ismcts:hard", 0, 1)
     assert isinstance(easy, ISMCTSBot) and isinstance(hard, ISMCTSBot)
-    assert easy.iterations == SEARCH["levels"]["easy"] < hard.iterations
+    assert easy.iterations == SEARCH.levels["easy"] < hard.iterations
     state = GAME.new(9)
     advice = hint(state, level="easy")
     assert advice.action in state.legal_actions()
@@ -153,7 +153,7 @@ def test_levels_set_the_playouts_and_hints_come_from_the_plan_search():
 def test_the_fast_policy_serves_generic_tree_search():
     state = GAME.new(9)
     obs = observe(state, state.to_act[0], random.Random(1), sample=True)
-    children = search(obs, random.Random(2), 60, policy=SEARCH["policy"], rollout_limit=30)
+    children = search(obs, random.Random(2), 60, policy=SEARCH.policy, rollout_limit=30)
     assert set(children) <= set(state.legal_actions())
     assert sum(c.visits for c in children.values()) == 60
 

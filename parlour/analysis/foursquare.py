@@ -234,10 +234,8 @@ def _fmt(x: float | None) -> str:
 def draw(summary: JsonDict, path: Path) -> None:
     """Win rates with their 95% intervals, and the clairvoyant bounds, as a PNG: the whole
     scale on the left, and on the right a close-up of the bars near 100%."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise OptionError("drawing needs matplotlib: pip install 'parlour[plots]'") from None
+    import matplotlib  # a dependency of parlour (pyproject.toml), loaded only to draw
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

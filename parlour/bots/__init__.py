@@ -1,13 +1,12 @@
 """Bots for every game, found by kind.
 
-``random`` and ``ismcts`` play every game. Per-game kinds live in
-``parlour.bots.<game module>`` as a ``BOTS`` dict (``{"rule": SpadesRuleBot}``);
-:func:`make_bot` finds them by game id.
+``random`` and ``ismcts`` play every game. A game's own kinds are listed in its spec
+(:func:`parlour.registry.spec`, ``bots``: ``{"rule": SpadesRuleBot}``); :func:`make_bot`
+finds them by game id.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Any
 from parlour.bots.base import Bot, Observation, RandomBot, observe, observe_for
 from parlour.bots.ismcts import ISMCTSBot
 from parlour.engine import Action, Game, OptionError, Seat, State
-from parlour.games import module_name
+from parlour.registry import spec
 
 __all__ = ["Bot", "Hint", "Observation", "RandomBot", "bot_kinds", "hint", "hint_bot", "make_bot",
            "observe", "observe_for"]
@@ -24,19 +23,9 @@ __all__ = ["Bot", "Hint", "Observation", "RandomBot", "bot_kinds", "hint", "hint
 GENERIC: dict[str, type[Bot]] = {"random": RandomBot, "ismcts": ISMCTSBot}
 
 
-def _game_bots(game_id: str) -> dict[str, type[Bot]]:
-    try:
-        module = importlib.import_module(f"{__name__}.{module_name(game_id)}")
-    except ModuleNotFoundError as err:
-        if err.name != f"{__name__}.{module_name(game_id)}":
-            raise
-        return {}
-    return dict(getattr(module, "BOTS", {}))
-
-
 def bot_kinds(game_id: str) -> dict[str, type[Bot]]:
     """Every bot kind that plays ``game_id``: the generic ones, then the game's own."""
-    return GENERIC | _game_bots(game_id)
+    return GENERIC | dict(spec(game_id).bots)
 
 
 def make_bot(game: Game, kind: str, seat: Seat, seed: int, **params: Any) -> Bot:
@@ -68,24 +57,10 @@ def _fmt(value: float, unit: str) -> str:
     return f"{value:.0%}" if "chance" in unit else f"{value:g}"
 
 
-def hint_kind(game_id: str) -> str:
-    """The bot kind that gives hints: a game's ``HINT_BOT`` if it names one, else ismcts."""
-    try:
-        module = importlib.import_module(f"{__name__}.{module_name(game_id)}")
-    except ModuleNotFoundError:
-        return "ismcts"
-    return getattr(module, "HINT_BOT", "ismcts")
-
-
 def hint_bot(game_id: str) -> str | None:
-    """The bot kind a game names for hints (its ``HINT_BOT``), or None if it names none (the
-    web parlour offers hints only then; :func:`hint` falls back to ismcts)."""
-    try:
-        module = importlib.import_module(f"{__name__}.{module_name(game_id)}")
-    except ModuleNotFoundError:
-        return None
-    kind = getattr(module, "HINT_BOT", None)
-    return kind if isinstance(kind, str) else None
+    """The bot kind a game names for hints (its spec's ``hint_bot``), or None if it names
+    none (the web parlour offers hints only then; :func:`hint` asks ismcts)."""
+    return spec(game_id).hint_bot
 
 
 def hint(source: State | Observation, seat: Seat | None = None, *, level: str = "normal",
@@ -102,7 +77,8 @@ def hint(source: State | Observation, seat: Seat | None = None, *, level: str = 
         obs = observe(source, seat, random.Random(seed), sample=True)
     if not obs.legal:
         raise ValueError(f"seat {obs.seat} has nothing to do now")
-    bot = make_bot(obs.game, f"{hint_kind(obs.game.id)}:{level}", obs.seat, seed)
+    kind = hint_bot(obs.game.id) or "ismcts"
+    bot = make_bot(obs.game, f"{kind}:{level}", obs.seat, seed)
     analyse = getattr(bot, "analyse", None)
     if analyse is None:
         raise ValueError(f"the {bot.kind} bot gives no hints")

@@ -10,6 +10,7 @@ observation, even by introspection, holds a card the seat has not seen.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -57,6 +58,8 @@ class Bot:
     needs_view: ClassVar[bool] = True
     #: Whether :meth:`act` calls ``obs.sample`` (making one costs a determinization).
     needs_sample: ClassVar[bool] = False
+    #: The levels the kind takes (``kind:level``), if its constructor takes a ``level``.
+    levels: ClassVar[Collection[str]] = ()
 
     def __init__(self, game: Game, seat: Seat, seed: int, **params: Any) -> None:
         self.game = game

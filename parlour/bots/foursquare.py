@@ -665,6 +665,3 @@ BOTS: dict[str, type[Bot]] = {
     "solver": FoursquareSolverBot,
     "clairvoyant": ClairvoyantBot,
 }
-
-#: ``parlour.bots.hint`` asks the solver (its choice and chance to win).
-HINT_BOT = "solver"

@@ -55,6 +55,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from parlour.bots.base import Bot, Observation
+from parlour.bots.ismcts import SearchHooks
 from parlour.engine import Action, Seat
 from parlour.games.hit_the_deck import (
     CUT_BASE,
@@ -256,6 +257,6 @@ def play_out(state: HitTheDeckState, seat: Seat, rng: random.Random) -> float:
 #: Playouts per move by level (see the module docstring).
 LEVELS = {"easy": 300, "normal": 2000, "hard": 8000}
 
-SEARCH = {"policy": fast_policy, "candidates": candidates, "values": outside_values,
-          "values_unit": "the only sensible move", "paired": True, "playout": play_out,
-          "levels": LEVELS}
+SEARCH = SearchHooks(policy=fast_policy, candidates=candidates, values=outside_values,
+                     values_unit="the only sensible move", paired=True, playout=play_out,
+                     levels=LEVELS)

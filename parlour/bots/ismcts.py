@@ -25,19 +25,22 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
 
 from parlour.bots.base import Bot, Observation
 from parlour.engine import Action, Game, Seat, State
+from parlour.registry import spec
 
 Policy = Callable[[State, Seat, random.Random], Action]
 Candidates = Callable[[State, Seat, Sequence[Action]], Sequence[Action]]
 Playout = Callable[[State, Seat, random.Random], float]
 
-#: Iterations per move by level; games may override (their states differ in cost).
+#: Iterations per move by level; a game's :class:`SearchHooks` may set its own (its states
+#: differ in cost).
 LEVELS = {"easy": 200, "normal": 1500, "hard": 6000}
-GAME_LEVELS: dict[str, dict[str, int]] = {}
 #: Seconds a move may take at most, whatever the budget.
 TIME_CAP = {"easy": 0.1, "normal": 0.22, "hard": 2.0}
 
@@ -210,6 +213,7 @@ class ISMCTSBot(Bot):
 
     kind = "ismcts"
     needs_sample = True
+    levels = tuple(LEVELS)
 
     def __init__(self, game: Game, seat: Seat, seed: int, level: str = "normal",
                  iterations: int | None = None, seconds: float | None = None,
@@ -217,21 +221,20 @@ class ISMCTSBot(Bot):
         super().__init__(game, seat, seed, **params)
         if level not in LEVELS:
             raise ValueError(f"ismcts level must be one of {', '.join(LEVELS)}, not {level!r}")
-        hooks = search_hooks(game.id)
+        hooks: SearchHooks[Any] = spec(game.id).search or PLAIN
         self.level = level
-        levels = hooks.get("levels") or GAME_LEVELS.get(game.id, LEVELS)
-        self.iterations = iterations or levels[level]
+        self.iterations = iterations or hooks.levels[level]
         self.seconds = TIME_CAP[level] if seconds is None else seconds
-        self.exploration = exploration or hooks.get("exploration", 0.7)
-        self.policy: Policy = hooks.get("policy", random_policy)
-        self.rollout_limit: int = hooks.get("rollout_limit", 1_000_000)
-        self.values_hook: ValuesHook | None = hooks.get("values")
-        self.values_unit: str = hooks.get("values_unit", "")
+        self.exploration = exploration or hooks.exploration
+        self.policy: Policy = hooks.policy
+        self.rollout_limit = hooks.rollout_limit
+        self.values_hook: ValuesHook | None = hooks.values
+        self.values_unit = hooks.values_unit
         #: What a stateful ``values`` hook keeps between moves (e.g. a plan being played).
         self.memory: dict[str, Any] = {}
-        self.candidates: Candidates | None = hooks.get("candidates")
-        self.paired: bool = hooks.get("paired", False)
-        self.play_out: Playout | None = hooks.get("playout")
+        self.candidates: Candidates | None = hooks.candidates
+        self.paired = hooks.paired
+        self.play_out: Playout | None = hooks.playout
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:
@@ -268,24 +271,43 @@ ValuesHook = Callable[[Observation, random.Random, str, "ISMCTSBot"],
                       "dict[Action, float] | None"]
 
 
-def search_hooks(game_id: str) -> dict[str, Any]:
-    """A game's optional search helpers, from ``parlour.bots.<game>.SEARCH``: ``policy``
-    (a fast rollout policy on a full determinized state), ``values`` and ``values_unit``
-    (values per action worked out outside the tree, e.g. Spades bids by simulation; the hook
-    is given the bot too, for its ``seconds`` and ``memory``),
-    ``exploration`` (the UCB constant, which depends on how spread the game's values are),
-    ``rollout_limit`` (actions before a rollout stops and ``value`` judges), ``candidates``
-    (the legal actions the tree may try, from a full state: Hit the Deck collapses its 300
-    slap times to one), ``levels`` (iterations per level, when the game's states are
-    cheaper or dearer than the default budgets assume), ``paired`` (search by
-    :func:`paired_search` instead of the tree) and ``playout`` (a game's own playout to
-    the end of the round, returning the value, in place of :func:`playout`)."""
-    import importlib
+S = TypeVar("S", bound=State)
 
-    from parlour.games import module_name
 
-    try:
-        module = importlib.import_module(f"parlour.bots.{module_name(game_id)}")
-    except ModuleNotFoundError:
-        return {}
-    return dict(getattr(module, "SEARCH", {}))
+@dataclass(frozen=True)
+class SearchHooks(Generic[S]):
+    """A game's helpers for the generic search (its :class:`~parlour.registry.GameSpec`
+    carries one; the defaults are plain ISMCTS). ``S`` is the game's state class, which the
+    helpers are given (a determinization: a full state)."""
+
+    #: A fast rollout policy on a full determinized state.
+    policy: Callable[[S, Seat, random.Random], Action] = random_policy
+    #: Values per action worked out outside the tree (Spades bids by simulation), or None
+    #: to let the tree decide; given the bot too, for its ``seconds`` and ``memory``.
+    values: ValuesHook | None = None
+    #: What the ``values`` hook's numbers measure (shown with a hint).
+    values_unit: str = ""
+    #: The UCB constant, which depends on how spread the game's values are.
+    exploration: float = 0.7
+    #: Actions before a rollout stops and ``state.value`` judges.
+    rollout_limit: int = 1_000_000
+    #: The legal actions the tree may try, from a full state (Hit the Deck collapses its
+    #: 300 slap times to one).
+    candidates: Callable[[S, Seat, Sequence[Action]], Sequence[Action]] | None = None
+    #: Iterations per level, when the game's states are cheaper or dearer than
+    #: :data:`LEVELS` assumes.
+    levels: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(LEVELS))
+    #: Search by :func:`paired_search` instead of the tree.
+    paired: bool = False
+    #: The game's own playout to the end of the round, returning the value, in place of
+    #: :func:`playout`.
+    playout: Callable[[S, Seat, random.Random], float] | None = None
+
+    def __post_init__(self) -> None:
+        if set(self.levels) != set(LEVELS):
+            raise ValueError(f"search levels must be {', '.join(LEVELS)}, not "
+                             f"{', '.join(self.levels)}")
+
+
+#: Plain ISMCTS: the hooks of a game that sets none.
+PLAIN: SearchHooks[State] = SearchHooks()

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots.base import Bot, Observation
-from parlour.bots.ismcts import TIME_CAP
+from parlour.bots.ismcts import TIME_CAP, SearchHooks
 from parlour.cards import ACE, JACK, KING, QUEEN, SPADES, TEN, parse_card
 from parlour.engine import Action, Seat
 from parlour.games.spades import BID_BASE, BIDDING, BLIND_NIL, LOOK, NIL, SpadesState, score_team
@@ -398,6 +398,7 @@ def _play_out(state: SpadesState, rng: random.Random) -> list[int]:
     return state.deals[-1]["tricks"] if state.deals else list(state.tricks)
 
 
-SEARCH = {"policy": fast_policy, "values": bid_values,
-          "values_unit": "expected team score after this deal, less the cost of its bags",
-          "exploration": 0.3}
+SEARCH = SearchHooks(policy=fast_policy, values=bid_values,
+                     values_unit="expected team score after this deal, less the cost of its "
+                                 "bags",
+                     exploration=0.3)

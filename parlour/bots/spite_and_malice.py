@@ -82,6 +82,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots.base import Bot, Observation
+from parlour.bots.ismcts import SearchHooks
 from parlour.engine import Action, Game, JsonDict, Seat
 from parlour.games.spite_and_malice import (
     COMPLETE,
@@ -727,6 +728,7 @@ def _discard_values(obs: Observation, rng: random.Random, table: Table, playouts
     return {action: w for (action, _), w in zip(options, worth, strict=True)}
 
 
-SEARCH = {"values": plan_values, "levels": PLAYOUTS,
-          "values_unit": "expected points margin of the round, by playouts of the next turns",
-          "policy": fast_policy}
+SEARCH = SearchHooks(values=plan_values, levels=PLAYOUTS,
+                     values_unit="expected points margin of the round, by playouts of the "
+                                 "next turns",
+                     policy=fast_policy)

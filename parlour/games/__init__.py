@@ -1,37 +1,13 @@
-"""The games. Each module ``parlour.games.<name>`` exposes ``GAME``, a :class:`Game`.
+"""The games: one module ``parlour.games.<name>`` of rules per game, each exposing ``GAME``,
+a :class:`~parlour.engine.Game`. A game module imports nothing above the engine.
 
-Game ids use hyphens (``spite-and-malice``); module names use underscores.
+The games Parlour plays, and everything built on each (bots, tables, narration), are
+registered in :mod:`parlour.registry`; :func:`get_game` and :func:`game_ids` are its lookups,
+here for the callers that want a game alone.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from functools import cache
+from parlour.registry import game_ids, get_game
 
-from parlour.engine import Game, OptionError
-
-#: The order games are listed in menus; games found but not listed here follow.
-PREFERRED_ORDER = ("spades", "spite-and-malice", "hit-the-deck", "clockwork-spades",
-                   "foursquare")
-
-
-def module_name(game_id: str) -> str:
-    return game_id.replace("-", "_")
-
-
-@cache
-def game_ids() -> tuple[str, ...]:
-    """Ids of every game installed, in menu order."""
-    found = {m.name.replace("_", "-") for m in pkgutil.iter_modules(__path__)
-             if not m.name.startswith("_")}
-    listed = [g for g in PREFERRED_ORDER if g in found]
-    return tuple(listed + sorted(found - set(listed)))
-
-
-def get_game(game_id: str) -> Game:
-    """The game with this id (``spades``); a clear error naming the known ids otherwise."""
-    gid = game_id.strip().lower().replace("_", "-")
-    if gid not in game_ids():
-        raise OptionError(f"unknown game {game_id!r}: expected one of {', '.join(game_ids())}")
-    return importlib.import_module(f"{__name__}.{module_name(gid)}").GAME
+__all__ = ["game_ids", "get_game"]

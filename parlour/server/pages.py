@@ -4,28 +4,24 @@ HTML, and the game's own sentence for each event of a view.
 Rules pages are the Markdown files ``docs/rules/<game-id>.md`` (the same pages ``parlour
 rules`` prints), rendered with markdown-it (CommonMark plus tables, raw HTML escaped).
 
-A game module may define ``describe_event(event, names) -> str``, one line of plain English
+A game's spec may name ``describe_event(event, names) -> str``, one line of plain English
 for an event of its view's ``events`` list. The server then sends those lines with each
 view (``narration``), so that every client tells the play in the game's own words.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from parlour.engine import Game, JsonDict
-
-DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
-
-Describe = Callable[[JsonDict, Sequence[str]], str]
+from parlour.registry import Describe, spec
 
 
 def rules_path(game: Game) -> Path:
-    return DOCS / "rules" / f"{game.id}.md"
+    return spec(game.id).rules_page
 
 
 def rules_html(game: Game) -> str | None:
@@ -47,10 +43,8 @@ def _render(path: str, mtime: float) -> str:
 
 
 def describer(game: Game) -> Describe | None:
-    """The game module's ``describe_event``, if it has one."""
-    module = importlib.import_module(type(game).__module__)
-    fn = getattr(module, "describe_event", None)
-    return fn if callable(fn) else None
+    """The game's ``describe_event`` (from its spec), if it has one."""
+    return spec(game.id).describe_event
 
 
 def narration(game: Game, view: JsonDict, names: Sequence[str]) -> list[str] | None:
@@ -61,7 +55,8 @@ def narration(game: Game, view: JsonDict, names: Sequence[str]) -> list[str] | N
     events: Any = view.get("events")
     if describe is None or not isinstance(events, list):
         return None
-    return [describe(ev, names) for ev in events]
+    told = list(names)
+    return [describe(ev, told) for ev in events]
 
 
 def seat_names(labels: Sequence[str], people: Sequence[str | None]) -> list[str]:

@@ -21,12 +21,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import inspect
 import logging
 import random
 import re
 import secrets
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -58,6 +56,7 @@ from parlour.engine import (
 )
 from parlour.games import game_ids, get_game
 from parlour.record import record_text
+from parlour.registry import spec
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.store import SeatRow, Store, StoreError, TableRow
@@ -70,10 +69,10 @@ MAX_OPEN_TABLES = 2000  # tables waiting or playing at once
 IDLE_FINISHED = 15 * 60.0  # seconds a finished table with no one watching stays in memory
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
 
-#: Games dealt by number: each match has a public deal number (1 to MAX_DEAL) and its seed
-#: is derived from it and the server's secret deal key, so that the same number gives the
-#: same deal on this server (restarts included) while the number tells nothing of the deal.
-NUMBERED_DEALS = frozenset({"foursquare"})
+#: Games dealt by number (their spec's ``numbered_deals``): each match has a public deal
+#: number (1 to MAX_DEAL) and its seed is derived from it and the server's secret deal key,
+#: so that the same number gives the same deal on this server (restarts included) while the
+#: number tells nothing of the deal.
 MAX_DEAL = 1_000_000
 HINT_VALUES = 5  # the values a hint carries besides its choice (best first)
 
@@ -87,7 +86,7 @@ def check_deal(game: Game, deal: object) -> int | None:
     """A deal number asked for at ``game``'s table: None, or a number this game takes."""
     if deal is None:
         return None
-    if game.id not in NUMBERED_DEALS:
+    if not spec(game.id).numbered_deals:
         raise ProtocolError("bad_deal", f"{game.name} is not dealt by number")
     if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= MAX_DEAL:
         raise ProtocolError("bad_deal", f"a deal number is a whole number from 1 to {MAX_DEAL:,}")
@@ -526,7 +525,7 @@ class Hub:
                 return
             match = table.match + 1
             deal = None
-            if table.game.id in NUMBERED_DEALS:
+            if spec(table.game.id).numbered_deals:
                 deal = table.next_deal or self.settings.new_seed() % MAX_DEAL + 1
                 seed = deal_seed(self.store.deal_key, table.game.id, deal)
             else:
@@ -833,29 +832,23 @@ def advise(obs: Observation, seed: int) -> Hint:
 
 def bot_levels(cls: type[Bot]) -> list[str]:
     """The levels a bot kind takes (``kind:level``), if its constructor takes a level."""
-    try:
-        takes = "level" in inspect.signature(cls.__init__).parameters
-    except (TypeError, ValueError):
-        return []
-    if not takes:
-        return []
-    levels = getattr(cls, "LEVELS", None) or getattr(sys.modules.get(cls.__module__),
-                                                      "LEVELS", None)
-    return [str(x) for x in levels] if isinstance(levels, dict | list | tuple) else []
+    return [str(x) for x in cls.levels]
 
 
 def describe_games() -> list[JsonDict]:
     """Every game with its options and the bot kinds (and their levels) that play it."""
     out = []
     for gid in game_ids():
-        game = get_game(gid)
+        found = spec(gid)
+        game = found.game
         info = game.describe()
         info["bots"] = [{"kind": k, "levels": bot_levels(cls),
                          "help": (cls.__doc__ or k).strip().splitlines()[0].replace("``", "")}
                         for k, cls in bot_kinds(gid).items()]
         info["seat_names"] = {str(n): [game.seat_name(s, n) for s in range(n)]
                               for n in range(game.min_seats, game.max_seats + 1)}
-        info["deals"] = MAX_DEAL if gid in NUMBERED_DEALS else None  # dealt by number 1..
-        info["hints"] = hint_bot(gid) is not None
+        info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
+        info["hints"] = found.hint_bot is not None
+        info["renderer"] = found.web.script
         out.append(info)
     return out

@@ -1,13 +1,13 @@
 """Terminal play: one person at one seat, bots at the others.
 
-The loop is the same for every game; what differs lives in ``parlour.terminal.<game
-module>``, a :class:`TableUI` subclass named ``UI`` that draws the table from the person's
-view and narrates what each action did. Everything shown comes from ``view(seat)``.
+The loop is the same for every game; what differs is the game's :class:`TableUI` subclass
+(its spec's ``terminal``, by convention ``UI`` in ``parlour.terminal.<game module>``), which
+draws the table from the person's view and narrates what each action did. Everything shown
+comes from ``view(seat)``.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -27,8 +27,9 @@ from parlour.engine import (
     State,
     derive_seed,
 )
-from parlour.games import get_game, module_name
+from parlour.games import get_game
 from parlour.record import record_text
+from parlour.registry import spec
 
 ReadLine = Callable[[str], str]
 
@@ -93,12 +94,8 @@ class TableUI:
 
 
 def load_ui(game: Game, console: Console, seat: Seat, seats: int) -> TableUI:
-    try:
-        module = importlib.import_module(f"{__name__}.{module_name(game.id)}")
-    except ModuleNotFoundError:
-        return TableUI(game, console, seat, seats)
-    ui: TableUI = module.UI(game, console, seat, seats)
-    return ui
+    """The game's own table (its spec's ``terminal``) for ``seat`` of ``seats``."""
+    return spec(game.id).terminal()(game, console, seat, seats)
 
 
 class Quit(Exception):

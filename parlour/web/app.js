@@ -1,6 +1,7 @@
 // Parlour in the browser: the lobby, the table page (one websocket per page), replays.
-// Generic over the games: each game's table is drawn by /static/tables/<module>.js, which
-// exports mount(root, ctx) -> {update(view), destroy()}; games without one get generic.js.
+// Generic over the games: each game's table is drawn by the ES module its spec names (the
+// game list's "renderer", e.g. tables/spades.js), which exports mount(root, ctx) ->
+// {update(view), destroy()}.
 // Everything shown at a table comes from the view the server sent for this seat.
 
 import { h, toast, clear } from "./dom.js";
@@ -44,7 +45,6 @@ async function games() {
   if (!gamesCache) gamesCache = await api("GET", "/api/games");
   return gamesCache;
 }
-const moduleOf = (gameId) => gameId.replace(/-/g, "_");
 
 // ----------------------------------------------------------------------------- routing
 let current = null; // the page being shown: {destroy()}
@@ -357,11 +357,9 @@ class Link {
 }
 
 async function loadRenderer(gameId) {
-  try {
-    return await import(`./tables/${moduleOf(gameId)}.js`);
-  } catch {
-    return await import("./tables/generic.js");
-  }
+  const game = (await games()).find((g) => g.id === gameId);
+  if (!game) throw new Error(`unknown game ${gameId}`);
+  return await import(`./${game.renderer}`);
 }
 
 function displayNames(table, mySeat) {
