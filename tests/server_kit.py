@@ -30,9 +30,23 @@ BOTS3 = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
 PEOPLE4 = [{"kind": "person"}] * 4
 
 
-def app_client(db: Path, **settings: Any) -> TestClient:
+class AppClient(TestClient):
+    """The in-process app. On exit it first closes every websocket a test left open (a
+    failed assertion skips a test's own close): the app's shutdown waits for open
+    sessions, so one forgotten socket would hang the run instead of reporting the
+    failure."""
+
+    players: list[Player]
+
+    def __exit__(self, *exc: Any) -> None:
+        for player in getattr(self, "players", []):
+            player.close()
+        super().__exit__(*exc)
+
+
+def app_client(db: Path, **settings: Any) -> AppClient:
     opts = {"bot_pause": 0.0, "rate": 1000.0, "burst": 1000} | settings
-    return TestClient(create_app(Settings(db_url=f"sqlite:///{db}", **opts)))
+    return AppClient(create_app(Settings(db_url=f"sqlite:///{db}", **opts)))
 
 
 def create(client: TestClient | httpx.Client, seats: list[dict[str, Any]] = BOTS3,
@@ -57,6 +71,9 @@ class Player:
     def __init__(self, client: TestClient, table_id: str, token: str | None) -> None:
         self._cm = client.websocket_connect(f"/ws/tables/{table_id}")
         self.ws = self._cm.__enter__()
+        self.open = True
+        if isinstance(client, AppClient):
+            client.__dict__.setdefault("players", []).append(self)
         self.ws.send_text(json.dumps({"type": "hello", "token": token}))
         self.messages: list[dict[str, Any]] = []
         self.welcome = self.recv_until(lambda m: m["type"] == "welcome")
@@ -96,7 +113,9 @@ class Player:
         return self.view()
 
     def close(self) -> None:
-        self._cm.__exit__(None, None, None)
+        if self.open:
+            self.open = False
+            self._cm.__exit__(None, None, None)
 
 
 def strings(obj: Any) -> Iterator[str]:

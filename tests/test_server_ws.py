@@ -160,6 +160,7 @@ def test_reconnecting_with_the_token_gives_the_current_view(client, four):
     south.close()
     players[1].view()
     players[1].act("bid 2")
+    assert players[1].view()["version"] == 2  # the bid is in before South comes back
     back = Player(client, tid, tokens[0])
     assert back.seat == 0
     v = back.view()
