@@ -52,6 +52,7 @@ def check_step(state: State, rng: random.Random, deep: bool,
     if not deep:
         return
     before = snapshot(state)
+    check_no_bool_action(state)
     # An illegal action raises IllegalAction and changes nothing.
     if to_act:
         seat = to_act[0]
@@ -142,5 +143,69 @@ def check_random_games(game_id: str, games: int, seed: int = 0, deep_every: int 
         play_checked(state, rng, deep_every, invariant, view_check=view_check)
         if replay_every and i % replay_every == 0:
             check_replay(state)
+        finished.append(state)
+    return finished
+
+
+def check_no_bool_action(state: State) -> None:
+    """A bool is never an action (``True == 1`` in Python): ``apply(True)`` and
+    ``apply(False)`` raise :class:`IllegalAction` for every seat to act, and change
+    nothing."""
+    before = snapshot(state)
+    for seat in [*state.to_act, None]:
+        for flag in (True, False):
+            with pytest.raises(IllegalAction):
+                state.apply(flag, seat)  # type: ignore[arg-type]
+            assert snapshot(state) == before, f"apply({flag}, {seat}) changed the state"
+
+
+def check_determinized(state: State, rng: random.Random,
+                       invariant: Invariant | None = None, tries: int = 4) -> None:
+    """``determinize`` for every seat and for ``None`` makes a state that holds together
+    on its own: the game's invariant holds in it; each seat to act there has legal actions,
+    shown as such in its view; and applying any of them (up to ``tries``, at random) keeps
+    the invariant (so every card stays in exactly one place) and a view that is JSON. The
+    real state is left as it was."""
+    before = snapshot(state)
+    for seat in [*range(state.num_seats), None]:
+        det = state.determinize(seat, random.Random(rng.getrandbits(32)))
+        if invariant:
+            invariant(det)
+        assert det.to_act == state.to_act
+        for actor in det.to_act:
+            legal = list(det.legal_actions(actor))
+            assert legal, f"determinize({seat}): seat {actor} must act but has no action"
+            view = det.view(actor)
+            json.dumps(view)
+            assert view["legal"] == [det.action_text(a) for a in legal], (
+                f"determinize({seat}): seat {actor}'s view disagrees with its legal actions")
+            for action in rng.sample(legal, min(tries, len(legal))):
+                twin = det.clone()
+                twin.apply(action, actor)
+                if invariant:
+                    invariant(twin)
+                json.dumps(twin.view(actor))
+    assert snapshot(state) == before, "determinize changed the state"
+
+
+def check_determinized_games(game_id: str, games: int, seed: int = 0,
+                             invariant: Invariant | None = None, limit: int = 200_000,
+                             **new_kwargs: Any) -> list[State]:
+    """Play ``games`` random games of ``game_id`` and run :func:`check_determinized` and
+    :func:`check_no_bool_action` at every step."""
+    game = get_game(game_id)
+    finished = []
+    for i in range(games):
+        rng = random.Random(seed * 100_003 + i)
+        state = game.new(seed * 100_003 + i, **new_kwargs)
+        steps = 0
+        while state.to_act:
+            check_determinized(state, rng, invariant)
+            check_no_bool_action(state)
+            seat = rng.choice(state.to_act)
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+            steps += 1
+            assert steps < limit, "the game did not end"
+        check_determinized(state, rng, invariant)
         finished.append(state)
     return finished

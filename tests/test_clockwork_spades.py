@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from contract import check_random_games, check_step
+from contract import check_determinized_games, check_random_games, check_step
 from rich.console import Console
 
 from parlour.arena import simulate
@@ -499,6 +499,10 @@ def test_thousands_of_random_games_keep_every_invariant():
 def test_deep_contract_checks_on_random_games():
     check_random_games("clockwork-spades", 150, seed=7, deep_every=1,
                        invariant=cards_accounted_for, replay_every=1)
+
+
+def test_determinize_for_any_seat_keeps_the_state_whole():
+    check_determinized_games("clockwork-spades", 6, seed=11, invariant=cards_accounted_for)
 
 
 def test_records_replay():

@@ -9,7 +9,7 @@ import json
 import random
 
 import pytest
-from contract import check_random_games, check_step
+from contract import check_determinized_games, check_random_games, check_step
 from rich.console import Console
 
 from parlour.arena import simulate
@@ -504,6 +504,10 @@ def test_deep_contract_checks_on_random_games():
                        replay_every=1)
     check_random_games("foursquare", 10, seed=8, deep_every=3, invariant=game_invariants,
                        replay_every=1, flip="seed")
+
+
+def test_determinize_keeps_the_state_whole():
+    check_determinized_games("foursquare", 4, seed=12, invariant=game_invariants)
 
 
 def test_records_replay_a_won_game():

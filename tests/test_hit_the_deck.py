@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from contract import check_random_games, check_step, snapshot
+from contract import check_determinized_games, check_random_games, check_step, snapshot
 from rich.console import Console
 
 from parlour.arena import play_game, simulate
@@ -841,6 +841,12 @@ def test_deep_contract_checks_on_random_games():
         check_random_games("hit-the-deck", 2, seed=40 + seats, deep_every=9,
                            invariant=cards_accounted_for, replay_every=1, seats=seats,
                            target=40)
+
+
+def test_determinize_for_any_seat_keeps_the_state_whole():
+    for seats in (2, 3, 5):
+        check_determinized_games("hit-the-deck", 1, seed=90 + seats,
+                                 invariant=cards_accounted_for, seats=seats, target=1)
 
 
 def test_whole_games_to_100_end_and_replay():

@@ -7,9 +7,9 @@ import random
 import re
 
 import pytest
-from contract import check_random_games, check_step
+from contract import check_determinized_games, check_random_games, check_step
 
-from parlour.cards import card_text, mask_of, parse_card, parse_cards
+from parlour.cards import card_text, cards_of, mask_of, parse_card, parse_cards
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE, BLIND_NIL, LOOK, NIL, SpadesState, deal_hands, score_team
@@ -517,6 +517,45 @@ def test_deep_contract_checks_on_random_matches():
                        replay_every=1, max_deals=2, blind_nil=True)
 
 
+
+
+
+def legal_by_the_rules(state: SpadesState) -> None:
+    """The cached legal cards are the ones the rules give for the cards held now: follow
+    the lead if you can; lead a spade only when spades are broken or you hold nothing else."""
+    if state.phase != 1:  # playing
+        return
+    hand = state.hands[state.turn]
+    plays = state.plays()
+    trick = plays[len(plays) - len(plays) % 4:]
+    spades = 0x1FFF << 39
+    if trick:
+        lead = 0x1FFF << 13 * (trick[0][1] // 13)
+        allowed = hand & lead or hand
+    else:
+        allowed = hand & ~spades if not state.broken and hand & ~spades else hand
+    assert set(state.legal_actions()) == set(cards_of(allowed))
+
+
+def spades_invariant(state: SpadesState) -> None:
+    cards_accounted_for(state)
+    legal_by_the_rules(state)
+
+
+def test_determinize_for_any_seat_leaves_legal_cards_the_redealt_hand_holds():
+    # The issue's case: South plays; a determinization for South (or anyone but West, or
+    # for nobody) redeals West, whose legal cards must come from the new hand.
+    state = get_game("spades").new(7)
+    for _ in range(4):
+        state.apply(state.parse_action("bid 3"))
+    state.apply(state.legal_actions()[0])
+    for seat in (0, 2, 3, None):
+        det = state.determinize(seat, random.Random(1))
+        assert set(det.legal_actions()) <= set(det.hand(1))
+        det.apply(det.legal_actions()[0])
+        cards_accounted_for(det)
+    check_determinized_games("spades", 2, seed=3, invariant=spades_invariant, max_deals=1,
+                             blind_nil=True, blind_nil_deficit=0)
 
 
 def test_determinize_respects_voids_and_sizes():

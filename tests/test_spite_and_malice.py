@@ -13,7 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from contract import check_random_games, check_replay, check_step, snapshot
+from contract import (
+    check_determinized_games,
+    check_random_games,
+    check_replay,
+    check_step,
+    snapshot,
+)
 from rich.console import Console
 
 from parlour.arena import play_game
@@ -518,6 +524,8 @@ def cards_accounted_for(state: SpiteAndMaliceState) -> None:
         assert state.hand(state.turn), "the player to act holds a card"
         assert all(len(p) < 12 for p in state.centre)
     assert sum(r["points"] for r in state.rounds) == sum(state.scores)
+    for pile in state.centre:  # built up from the ace, a king or joker standing for any
+        assert all(VALUE[f] in (WILD, i + 1) for i, f in enumerate(pile))
 
 
 SORTED_DECKS = {n: sorted(new_deck(n)) for n in range(5)}
@@ -551,6 +559,11 @@ def test_deep_contract_checks_on_random_matches():
     check_random_games("spite-and-malice", 6, seed=99, deep_every=5,
                        invariant=cards_accounted_for, replay_every=1, payoff_size=3,
                        target=3, max_rounds=2, max_turns=30)
+
+
+def test_determinize_for_any_seat_keeps_the_state_whole():
+    check_determinized_games("spite-and-malice", 3, seed=13, invariant=cards_accounted_for,
+                             payoff_size=3, target=3, max_rounds=2, max_turns=30)
 
 
 def test_bot_matches_keep_every_invariant_and_replay():

@@ -365,11 +365,7 @@ class FoursquareState(State):
     def apply(self, action: Action, seat: Seat | None = None) -> None:
         if (seat is not None and seat != 0) or self._outcome:
             self.acting_seat(seat)  # raises with the reason
-        try:
-            legal = self._legal_mask >> action & 1
-        except (TypeError, ValueError):  # not an int, or negative
-            legal = 0
-        if not legal:
+        if type(action) is not int or action < 0 or not self._legal_mask >> action & 1:
             raise IllegalAction(self._why_illegal(action))
         card = self._deal[self.placed]
         (self.occ, self.g2, self.g3, self.full, self.up, self.vals,

@@ -102,17 +102,8 @@ def new_deck(jokers: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- actions
-def hand_to_centre(slot: int, pile: int) -> Action:
-    """Action for hand slot ``slot`` (0-4) onto centre pile ``pile`` (0-3)."""
-    return HAND_TO_CENTRE + slot * 4 + pile
-
-
 def payoff_to_centre(pile: int) -> Action:
     return PAYOFF_TO_CENTRE + pile
-
-
-def side_to_centre(side: int, pile: int) -> Action:
-    return SIDE_TO_CENTRE + side * 4 + pile
 
 
 def hand_to_side(slot: int, side: int) -> Action:
@@ -621,6 +612,8 @@ class SpiteAndMaliceState(State):
             if p:
                 new.payoff[s] = [next(it) for _ in range(len(p) - 1)] + [p[-1]]
         new.stock = list(it)
+        if self.turn in hidden_hands:
+            new._legal = None  # computed again from the hand just redealt
         return new
 
     def __repr__(self) -> str:
