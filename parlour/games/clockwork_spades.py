@@ -33,7 +33,19 @@ import heapq
 import random
 from typing import Any
 
-from parlour.cards import ACE, KING, SPADES, card_text, make_card, parse_card
+from parlour.cards import (
+    ACE,
+    DECK,
+    KING,
+    SPADES,
+    card_text,
+    is_rank,
+    is_spade,
+    make_card,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from parlour.engine import (
     Action,
     Game,
@@ -60,7 +72,7 @@ PHASE_NAMES = ("take", "over")
 def position_of(card: int) -> int:
     """The clock position a card is played on: Ace 1, 2..10 as themselves, Jack 11,
     Queen 12; 0 for a King (Kings are never played)."""
-    rank = card % 13
+    rank = rank_of(card)
     if rank == ACE:
         return 1
     if rank == KING:
@@ -69,16 +81,16 @@ def position_of(card: int) -> int:
 
 
 _POS = tuple(position_of(c) for c in range(52))
-SPADE_AT = (-1, *(next(c for c in range(39, 52) if _POS[c] == p) for p in POSITIONS))
-STOCK_CARDS = tuple(c for c in range(39))  # clubs, diamonds, hearts: 39 cards
-_IS_KING = tuple(c % 13 == KING for c in range(52))
+SPADE_AT = (-1, *(make_card(ACE if p == 1 else p - 2, SPADES) for p in POSITIONS))
+STOCK_CARDS = tuple(c for c in DECK if not is_spade(c))  # clubs, diamonds, hearts: 39 cards
+_IS_KING = tuple(is_rank(c, KING) for c in DECK)
 _TO_ACT = ((0,), (1,))
 _RANK_WORDS = {"a": 1, "ace": 1, "j": 11, "jack": 11, "q": 12, "queen": 12}
 
 
 def card_order(card: int) -> tuple[int, int]:
     """Sort key: by clock position, then suit."""
-    return (_POS[card], card // 13)
+    return (_POS[card], suit_of(card))
 
 
 class ClockworkGame(Game):

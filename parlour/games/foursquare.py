@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from parlour.cards import RANKS, card_text, cards_of, make_card, parse_card
+from parlour.cards import ACE, TEN, TWO, card_text, cards_of, make_card, parse_card, rank_of
 from parlour.engine import (
     Action,
     Game,
@@ -52,14 +52,14 @@ COLUMNS = "abcdefg"
 
 #: The 40 cards: ace to ten of each suit, as :mod:`parlour.cards` numbers them.
 DECK: tuple[int, ...] = tuple(sorted(make_card(r, s) for s in range(4)
-                                     for r in (*range(9), RANKS.index("A"))))
+                                     for r in (*range(TWO, TEN + 1), ACE)))
 NUM_CARDS = len(DECK)
 
 
 def card_value(card: int) -> int:
     """Ace 1, two 2, ... ten 10 (suits do not matter)."""
-    rank = card % 13
-    return 1 if rank == 12 else rank + 2
+    rank = rank_of(card)
+    return 1 if rank == ACE else rank + 2
 
 
 VALUE = {c: card_value(c) for c in DECK}

@@ -33,7 +33,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from parlour.cards import ACE, KING, card_text, parse_card
+from parlour.cards import ACE, KING, card_text, is_rank, parse_card, rank_of
 from parlour.engine import (
     Action,
     Game,
@@ -70,11 +70,11 @@ JOKER_TEXT = "Joker"
 
 
 def _value(face: int) -> int:
-    if face == JOKER or face % 13 == KING:
+    if face == JOKER or is_rank(face, KING):
         return WILD
-    if face % 13 == ACE:
+    if is_rank(face, ACE):
         return 1
-    return face % 13 + 2
+    return rank_of(face) + 2
 
 
 #: Building value of each face: 1 (ace) .. 12 (queen), or WILD.
