@@ -38,26 +38,15 @@ def k(text: str) -> int:
     return GAME.parse_action(text)
 
 
-def rig(hands: list[str], draw: str, top: str, seed: int = 1, **options: object
-        ) -> HitTheDeckState:
+def rig(hands: list[str], draw: str, top: str, seed: int = 1, scores: str = "",
+        **options: object) -> HitTheDeckState:
     """Round 1 with chosen hands (cards separated by commas), draw pile (its last card is
-    drawn first) and top card; seat 0 to play."""
-    state = GAME.new(seed, len(hands), **options)
+    drawn first) and top card; seat 0 to play (the game's position text)."""
+    text = f"hands: {' | '.join(hands)}; draw: {draw}; discard: {top}"
+    if scores:
+        text += f"; scores: {scores}"
+    state = GAME.from_position(text, seed, **options)
     assert isinstance(state, HitTheDeckState)
-    state._counts = [[0] * 38 for _ in hands]
-    state._present = [0] * len(hands)
-    state.sizes = [0] * len(hands)
-    for seat, hand in enumerate(hands):
-        for text in hand.split(","):
-            kind = k(text.strip())
-            state._counts[seat][kind] += 1
-            state._present[seat] |= KIND_BITS[kind]
-            state.sizes[seat] += 1
-    state.draw = [k(t.strip()) for t in draw.split(",")]
-    state.discard = [k(top)]
-    state.top = state.discard[-1]
-    state._unseen = 0
-    state._turn(0)
     return state
 
 
@@ -236,14 +225,13 @@ def test_the_standing_table():
         for a, b in ((0, 10), (30, 70), (95, 60)):
             assert math.isclose(table[a][b] + table[b][a], 1.0)
         assert all(table[a][50] >= table[a + 1][50] for a in range(99))
-    state = GAME.new(3, 2)
-    state.scores = [20, 60]
+    state = rig(["R1, R2", "G3"], "Y1", "R3", scores="20, 60")
     assert state.value(0) == standing_table(2, 100, 12.6)[20][60]
 
 
 def test_the_value_in_the_middle_of_a_round_favours_the_seat_with_fewer_cards():
-    state = rig(["R1", "G3, G4, B5, B1, Y2"], "Y1, Y2, Y3", "R3", target=40)
-    state._moves = [(0, k("R2"))]
+    state = rig(["R1, R2", "G3, G4, B5, B1, Y2"], "Y1, Y2, Y3", "R3", target=40)
+    state.apply(k("R2"))  # a round under way: seat 0 holds one card, seat 1 five
     assert state.value(0) > 0.6 > 0.4 > state.value(1)
 
 
