@@ -718,6 +718,8 @@ def test_a_position_round_trips_at_every_turn_of_random_rounds():
         rng = random.Random(seats)
         turns = 0
         while state.to_act:
+            # the shout window is the game's, in every view of every phase
+            assert {state.view(s)["shout_window_ms"] for s in [*range(seats), None]} == {1500}
             if state.view(None)["phase"] in ("play", "cut", "swap"):
                 text = state.position_text()
                 built = GAME.from_position(text, 5, **state.options)
