@@ -34,6 +34,7 @@ Play: what the team needs decides the style
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -415,6 +416,22 @@ def _play_out(state: SpadesState, rng: random.Random) -> list[int]:
     return state.deals[-1]["tricks"] if state.deals else list(state.tricks)
 
 
-SEARCH = {"policy": fast_policy, "values": bid_values,
+def value(state: SpadesState, seat: Seat) -> float:
+    """How well ``seat``'s team stands where a playout stopped (search's ``value`` hook):
+    the result once the match is over, else a logistic curve of the score lead, where each
+    bag counts as the 10 points it will cost at the limit."""
+    if state.outcome is not None:
+        return state.reward(seat)
+    team = seat & 1
+    cost = state.options["bag_penalty"] / state.options["bag_limit"]
+
+    def worth(t: int) -> float:
+        return state.scores[t] - cost * state.bags[t]
+
+    lead = worth(team) - worth(1 - team)
+    return 1.0 / (1.0 + math.exp(-lead / 150.0))
+
+
+SEARCH = {"policy": fast_policy, "values": bid_values, "value": value,
           "values_unit": "expected team score after this deal, less the cost of its bags",
           "exploration": 0.3}

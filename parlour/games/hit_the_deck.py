@@ -32,7 +32,6 @@ legal actions are computed once per turn as a mask and a cached tuple.
 from __future__ import annotations
 
 import hashlib
-import math
 import operator
 import random
 import re
@@ -231,50 +230,6 @@ def _build_deck(composition: tuple[int, ...]) -> tuple[int, ...]:
         deck += [HIT_NUMBER_BASE + number - 1] * options["hit_numbers"]
     deck += [HAND] * options["hit_hands"]
     return tuple(sorted(deck))
-
-
-# ----------------------------------------------------------------------------- standing
-#: Points a player left holding cards scores in a round, on average, per card dealt: rule
-#: bots leave about 12.5 points (7 cards dealt) with two seats and with four.
-POINTS_PER_CARD_DEALT = 1.8
-
-
-@cache
-def standing_table(seats: int, target: int, mean: float) -> tuple[tuple[float, ...], ...]:
-    """``table[a][b]``: the chance that a player on total ``a`` ends the game ahead of one on
-    total ``b`` (a tie counts half), both under ``target``, if every later round is a fair
-    lottery: one seat goes out (each as likely) and every other seat scores points drawn from
-    a geometric law of the given mean (cut at four times the mean). With more than two seats
-    the pair may both score in a round; the game is taken to end when one of the pair
-    reaches the target. Exact for two seats under that model; a pairwise judgement beyond.
-
-    Worked backwards over the sum of the two totals (every round adds points), with the
-    two-round sums for the case where both score kept as a second table."""
-    cut = max(1, math.ceil(4 * mean))
-    q = 1.0 - 1.0 / max(mean, 1.0)
-    weights = [q ** (x - 1) for x in range(1, cut + 1)]
-    total = sum(weights)
-    law = [w / total for w in weights]  # law[x - 1]: the chance of scoring x
-    size = target + cut
-    mul = operator.mul
-    # f[a][b] and its transpose ft[b][a]: ends (a total at the target or over) are settled.
-    f = [[1.0 if a < b else 0.5 if a == b else 0.0 for b in range(size)] for a in range(size)]
-    ft = [list(column) for column in zip(*f, strict=True)]
-    alone, other = 1.0 / seats, (seats - 2) / seats
-    both = [[0.0] * size for _ in range(target)]  # both[b][a]: sum over y of law * f[a][b+y]
-    for s in range(size + target - 2, -1, -1):
-        if other:
-            for b in range(max(0, s - size + 1), min(target, s + 1)):
-                a = s - b
-                both[b][a] = sum(map(mul, law, f[a][b + 1:b + cut + 1]))
-        for b in range(max(0, s - target + 1), min(target, s + 1)):
-            a = s - b
-            v = alone * (sum(map(mul, law, f[a][b + 1:b + cut + 1]))
-                         + sum(map(mul, law, ft[b][a + 1:a + cut + 1])))
-            if other:
-                v += other * sum(map(mul, law, both[b][a + 1:a + cut + 1]))
-            f[a][b] = ft[b][a] = v
-    return tuple(tuple(f[a][:target]) for a in range(target))
 
 
 # ----------------------------------------------------------------------------- inference
@@ -994,39 +949,10 @@ class HitTheDeckState(State):
             return
         self._start_round()
 
-    def value(self, seat: Seat) -> float:
-        """For search that stops before the end: the reward once the game is over; else
-        :meth:`standing` of the totals. Between rounds the totals are judged as they
-        stand; in the middle of a round, each seat is taken to go out first with a chance
-        that halves with every card it holds, the others scoring the cards they hold now."""
-        if self._outcome is not None:
-            return self.reward(seat)
-        scores = self.scores
-        if not self._moves:
-            return self.standing(seat, scores)
-        n = self.num_seats
-        points = [self.hand_points(s) for s in range(n)]
-        chances = [0.5 ** size for size in self.sizes]
-        value = 0.0
-        for out in range(n):
-            totals = [scores[s] + (0 if s == out else points[s]) for s in range(n)]
-            value += chances[out] * self.standing(seat, totals)
-        return value / sum(chances)
-
-    def standing(self, seat: Seat, totals: Sequence[int]) -> float:
-        """How well ``seat`` stands with these totals after a round, from 0 to 1: the
-        chance, by :func:`standing_table`, that it ends ahead of each other seat,
-        averaged (as the reward counts the seats one beats); once a total reaches the
-        target, the settled result."""
-        n = self.num_seats
-        target = self.options["target"]
-        table = standing_table(n, target, POINTS_PER_CARD_DEALT * self.options["hand_size"])
-        mine = totals[seat]
-        if max(totals) < target:
-            row = table[mine]
-            return sum(row[totals[o]] for o in range(n) if o != seat) / (n - 1)
-        return sum(1.0 if mine < t else 0.5 if mine == t else 0.0
-                   for o, t in enumerate(totals) if o != seat) / (n - 1)
+    @property
+    def round_actions(self) -> int:
+        """How many actions this round has seen (slaps count once all are in)."""
+        return len(self._moves)
 
     # ------------------------------------------------------------------ explanations
     def _why_illegal(self, action: object, seat: Seat) -> str:

@@ -19,7 +19,6 @@ as a mask plus a cached tuple, and ``apply`` checks legality against that mask.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from typing import Any
 
@@ -346,21 +345,6 @@ class SpadesState(State):
     @property
     def round(self) -> int:
         return self.deal
-
-    def value(self, seat: Seat) -> float:
-        """The chance the match score suggests for ``seat``'s team: a logistic curve of the
-        score lead, where each bag counts as the 10 points it will cost at the limit."""
-        if self._outcome is not None:
-            return self.reward(seat)
-        team = seat & 1
-        limit = self.options["bag_limit"]
-        cost = self.options["bag_penalty"] / limit
-
-        def worth(t: int) -> float:
-            return self.scores[t] - cost * self.bags[t]
-
-        lead = worth(team) - worth(1 - team)
-        return 1.0 / (1.0 + math.exp(-lead / 150.0))
 
     def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
         if seat is None or seat == self.turn:

@@ -28,7 +28,6 @@ the turn starts by drawing to five, an emptied hand is refilled at once, and a r
 
 from __future__ import annotations
 
-import math
 import random
 from itertools import combinations
 from typing import Any
@@ -495,16 +494,6 @@ class SpiteAndMaliceState(State):
             self._outcome = Outcome((float(a), float(b)), placing_by((a, b)))
             return
         self._start_round()
-
-    def value(self, seat: Seat) -> float:
-        """For search that stops early: a logistic curve of the match-score lead plus half
-        the lead in payoff cards still to play (a round's winner scores the loser's)."""
-        if self._outcome is not None:
-            return self.reward(seat)
-        other = 1 - seat
-        lead = (self.scores[seat] - self.scores[other]
-                + 0.5 * (len(self.payoff[other]) - len(self.payoff[seat])))
-        return 1.0 / (1.0 + math.exp(-lead / 10.0))
 
     # ------------------------------------------------------------------ views
     def hand(self, seat: Seat) -> list[int]:
