@@ -209,3 +209,43 @@ def check_determinized_games(game_id: str, games: int, seed: int = 0,
         check_determinized(state, rng, invariant)
         finished.append(state)
     return finished
+
+
+#: Called with (state, seat, action, message) for an action ``seat`` may not take: checks
+#: that the message gives the reason the rules refuse it (a game's own check).
+Explains = Callable[[State, int, int, str], None]
+
+
+def check_every_illegal_action_explained(state: State, explains: Explains) -> int:
+    """Every action of the game's space that a seat to act may not take is refused with an
+    explanation, and ``explains`` finds that explanation true of the state; the legal ones
+    are not refused. Returns how many refusals were checked."""
+    before = snapshot(state)
+    checked = 0
+    for seat in state.to_act:
+        legal = set(state.legal_actions(seat))
+        for action in range(state.game.num_actions):
+            if action in legal:
+                continue
+            with pytest.raises(IllegalAction) as err:
+                state.apply(action, seat)
+            explains(state, seat, action, str(err.value))
+            checked += 1
+    assert snapshot(state) == before
+    return checked
+
+
+def check_explanations_games(game_id: str, games: int, explains: Explains, seed: int = 0,
+                             **new_kwargs: Any) -> int:
+    """:func:`check_every_illegal_action_explained` at every step of ``games`` random games;
+    returns how many refusals were checked."""
+    game = get_game(game_id)
+    checked = 0
+    for i in range(games):
+        rng = random.Random(seed * 100_003 + i)
+        state = game.new(seed * 100_003 + i, **new_kwargs)
+        while state.to_act:
+            checked += check_every_illegal_action_explained(state, explains)
+            seat = rng.choice(state.to_act)
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    return checked

@@ -10,7 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
-from contract import check_determinized_games, check_random_games, check_step
+from contract import (
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_step,
+)
 from rich.console import Console
 
 from parlour.arena import simulate
@@ -580,3 +585,19 @@ def test_bench_workload_runs():
     unit, work, peers = bench.WORKLOADS["clockwork_spades"]
     assert unit == "games/s" and peers == {}
     assert work(0.05) > 10
+
+
+# ----------------------------------------------------------------------------- explanations
+def clockwork_explains(state: ClockworkState, seat: int, action: int, message: str) -> None:
+    """A refused take names the true reason: the position is empty, or not due."""
+    position = action + 1
+    if state.clock[position] is None:
+        assert message.startswith(f"position {position} is empty: its spade was taken")
+    else:
+        assert position not in state.due
+        assert message.startswith(f"position {position} is not due this turn")
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = check_explanations_games("clockwork-spades", 12, clockwork_explains, seed=6)
+    assert checked > 500

@@ -9,7 +9,12 @@ import json
 import random
 
 import pytest
-from contract import check_determinized_games, check_random_games, check_step
+from contract import (
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_step,
+)
 from rich.console import Console
 
 from parlour.arena import simulate
@@ -789,3 +794,41 @@ def test_bench_has_a_foursquare_workload():
 def test_frame_is_seven_by_seven_with_the_first_card_in_the_middle():
     assert FRAME == 7 and cell_name(0) == "a1" and cell_name(48) == "g7"
     assert parse_cell("D4") == CENTRE
+
+
+# ----------------------------------------------------------------------------- explanations
+def foursquare_explains(state: FoursquareState, seat: int, action: int, message: str) -> None:
+    """A refused placement names the true reason, from the board's masks."""
+    where = action % STACK
+    name = cell_name(where)
+    occupied = state.occ >> where & 1
+    if not state.occ:
+        assert action != CENTRE and message == "the first card starts the grid at d4"
+    elif action >= STACK and not occupied:
+        assert message == f"there is no pile at {name} to stack on"
+    elif action >= STACK:
+        assert state.height(where) == HEIGHT
+        assert message == f"the pile at {name} already holds {HEIGHT} cards"
+    elif occupied:
+        assert message == f"there is already a pile at {name}: stack on it instead"
+    else:
+        row, col = divmod(where, FRAME)
+        beside = [(row + dr) * FRAME + col + dc for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                  if 0 <= row + dr < FRAME and 0 <= col + dc < FRAME]
+        if not any(state.occ >> c & 1 for c in beside):
+            assert message.startswith(f"{name} is not next to a pile")
+            return
+        rows, cols = used_lines(state.occ | 1 << where)
+        tall = rows.bit_length() - (rows & -rows).bit_length() + 1
+        wide = cols.bit_length() - (cols & -cols).bit_length() + 1
+        if tall > 4:
+            assert message == f"a new pile at {name} would make the grid more than 4 rows tall"
+        else:
+            assert wide > 4
+            assert message == (f"a new pile at {name} would make the grid more than 4 "
+                               f"columns wide")
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = check_explanations_games("foursquare", 6, foursquare_explains, seed=6)
+    assert checked > 5000

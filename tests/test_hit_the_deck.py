@@ -13,7 +13,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from contract import check_determinized_games, check_random_games, check_step, snapshot
+from contract import (
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_step,
+    snapshot,
+)
 from rich.console import Console
 
 from parlour.arena import play_game, simulate
@@ -22,11 +28,14 @@ from parlour.bots.hit_the_deck import reaction_ms
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
 from parlour.games.hit_the_deck import (
+    ACCEPTS,
     CUT,
     DRAW,
     HAND,
     HAND_SHOUT,
     NUM_ACTIONS,
+    PASS,
+    PHASE_NAMES,
     SLAP_ACTIONS,
     SLAP_BASE,
     SWAP,
@@ -1069,3 +1078,51 @@ def test_the_benchmark_workload_runs():
     for name in ("hit_the_deck", "hit_the_deck_4", "clockwork_spades", "spite_and_malice",
                  "foursquare"):
         assert bench.WORKLOADS[name][1](0.05) > 0, name
+
+
+# ----------------------------------------------------------------------------- explanations
+def htd_explains(state: HitTheDeckState, seat: int, action: int, message: str) -> None:
+    """A refused action names the true reason, checked against the cards: a card held and
+    refused is one that does not fit the top card."""
+    phase = PHASE_NAMES[state.phase]
+    text = GAME.action_text(action)
+    legal = set(state.legal_actions(seat))
+    if phase == "slap":
+        assert action not in SLAP_ACTIONS
+        assert message == f"everyone slaps the pile now: {text} is not a slap"
+    elif action in SLAP_ACTIONS:
+        assert message == "no slapping now: the slap follows a Hit the Deck With a Hand"
+    elif phase in ("cut", "swap"):
+        assert message.startswith(f"you must {phase}")
+        assert message.endswith(f"is on the pile), not {text}")
+    elif action in (CUT, SWAP):
+        assert message.startswith(f"there is nothing to {text}")
+    elif action == DRAW and phase == "drawn":
+        assert message == "you have drawn already: play the card you drew, or pass"
+    elif action == DRAW and legal == {PASS}:
+        assert not state.draw and len(state.discard) < 2
+        assert message == "the draw pile is empty and nothing can be reshuffled: pass"
+    elif action == DRAW:
+        assert any(state.held(seat)[c] for c in legal if c <= HAND)
+        assert message == "you may draw only when no card in your hand can be played"
+    elif action == PASS:
+        assert phase == "play" and legal != {PASS}
+        assert message == "you may pass only after drawing, or when there is nothing to draw"
+    else:
+        kind = HAND if action == HAND_SHOUT else action
+        if not state.held(seat)[kind]:
+            assert message == f"you do not hold {GAME.action_text(kind)}"
+            return
+        assert not ACCEPTS[state.top] >> kind & 1, "a held card that fits is legal"
+        if phase == "drawn":
+            assert message.startswith("after drawing you may play only the card you drew")
+        else:
+            assert message.startswith(f"{GAME.action_text(kind)} does not ")
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = 0
+    for seats in (2, 3, 5):
+        checked += check_explanations_games("hit-the-deck", 1, htd_explains, seed=30 + seats,
+                                            seats=seats, target=1)
+    assert checked > 10_000

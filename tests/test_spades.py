@@ -7,9 +7,14 @@ import random
 import re
 
 import pytest
-from contract import check_determinized_games, check_random_games, check_step
+from contract import (
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_step,
+)
 
-from parlour.cards import card_text, cards_of, mask_of, parse_card, parse_cards
+from parlour.cards import card_text, cards_of, is_spade, mask_of, parse_card, parse_cards, suit_of
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE, BLIND_NIL, LOOK, NIL, SpadesState, deal_hands, score_team
@@ -585,3 +590,49 @@ def test_determinize_depends_only_on_what_the_seat_knows():
         s.apply(bid(3))
     da, db = a.determinize(0, random.Random(5)), b.determinize(0, random.Random(5))
     assert da.hands == db.hands
+
+
+# ----------------------------------------------------------------------------- explanations
+def spades_explains(state: SpadesState, seat: int, action: int, message: str) -> None:
+    """The reason given for refusing ``action`` is true of the state (each message once)."""
+    hand = state.hands[seat]
+    plays = state.plays()
+    trick = plays[len(plays) - len(plays) % 4:]
+    suits = {suit_of(c) for c in cards_of(hand)}
+    team_behind = state.scores[seat & 1] <= state.scores[1 - seat & 1] - \
+        state.options["blind_nil_deficit"]
+    if state.phase == 0:  # bidding
+        if action < 52:
+            assert message == "bidding is not over: bid before playing a card"
+        elif not state.looked[seat]:
+            assert action not in (BLIND_NIL, LOOK)
+            assert message == "look at your cards first, or bid blind nil without looking"
+        elif action == BLIND_NIL and not state.options["blind_nil"]:
+            assert message == "blind nil is not played at this table"
+        elif action == BLIND_NIL and not team_behind:
+            assert message.startswith("blind nil is only allowed to a team behind by ")
+        elif action == BLIND_NIL:
+            assert message == "blind nil must be bid before looking at your cards"
+        else:
+            assert action == LOOK and message == "you have already seen your cards"
+        return
+    if action >= 52:
+        assert message == "bidding is over: play a card"
+    elif not hand >> action & 1:
+        assert message == f"you do not hold {card_text(action)}"
+    elif trick:
+        lead = suit_of(trick[0][1])
+        assert lead in suits and suit_of(action) != lead
+        assert message == f"must follow {('clubs', 'diamonds', 'hearts', 'spades')[lead]}"
+    else:
+        assert is_spade(action) and not state.broken and suits != {3}
+        assert message == "spades not broken: lead another suit"
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = check_explanations_games("spades", 1, spades_explains, seed=4, max_deals=1)
+    checked += check_explanations_games("spades", 1, spades_explains, seed=5, max_deals=1,
+                                        blind_nil=True, blind_nil_deficit=0)
+    checked += check_explanations_games("spades", 1, spades_explains, seed=6, max_deals=1,
+                                        blind_nil=True)
+    assert checked > 5000

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from contract import (
     check_determinized_games,
+    check_explanations_games,
     check_random_games,
     check_replay,
     check_step,
@@ -35,6 +36,7 @@ from parlour.games.spite_and_malice import (
     VALUE,
     WILD,
     SpiteAndMaliceState,
+    decode,
     face_text,
     new_deck,
     parse_face,
@@ -732,3 +734,49 @@ def test_cli_play_finishes_a_match_and_saves_the_record(tmp_path):
     assert record.exists()
     replayed = run_cli(["replay", str(record)], "", tmp_path)
     assert replayed.returncode == 0 and "verified" in replayed.stdout
+
+
+# ----------------------------------------------------------------------------- explanations
+def spite_explains(state: SpiteAndMaliceState, seat: int, action: int, message: str) -> None:
+    """A refused move names the true reason: an empty source, a missing pile, or a card
+    that does not build on the centre pile."""
+    kind, src, dst = decode(action)
+    hand = state.hands[seat]
+    if kind in ("hc", "hs") and hand[src] == EMPTY:
+        assert message == f"hand slot {src + 1} is empty"
+        return
+    assert kind != "hs", "a held card may always go onto a side pile"
+    if dst >= len(state.centre):
+        assert message == (f"there is no centre pile {dst + 1}: this table has "
+                           f"{len(state.centre)}")
+        return
+    if kind == "pc":
+        if not state.payoff[seat]:
+            assert message == "your payoff pile is empty"
+            return
+        face = state.payoff[seat][-1]
+    elif kind == "sc":
+        if not state.side[seat][src]:
+            assert message == f"side pile {src + 1} is empty"
+            return
+        face = state.side[seat][src][-1]
+    else:
+        face = hand[src]
+    pile = state.centre[dst]
+    if VALUE[face] == WILD:
+        assert not pile and not state.options["king_starts"]
+        assert message.endswith(f"may not start an empty centre pile: centre pile {dst + 1} "
+                                f"needs an ace")
+    else:
+        assert VALUE[face] != len(pile) + 1
+        assert message.startswith(f"centre pile {dst + 1} needs ")
+        assert message.endswith(f"not the {face_text(face)}")
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = check_explanations_games("spite-and-malice", 2, spite_explains, seed=6,
+                                       payoff_size=3, target=3, max_rounds=2, max_turns=30)
+    checked += check_explanations_games("spite-and-malice", 1, spite_explains, seed=7,
+                                        payoff_size=3, target=3, max_rounds=2, max_turns=30,
+                                        centre_piles=4, jokers=2)
+    assert checked > 3000
