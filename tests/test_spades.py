@@ -27,13 +27,13 @@ def bid(n: int) -> int:
     return NIL if n == 0 else BID_BASE + n
 
 
-def with_hands(hands: list[str], **options: object) -> SpadesState:
-    """A new match whose first deal has the given hands (13 cards each)."""
-    state = GAME.new(1, **options)
+def with_hands(hands: list[str], scores: tuple[int, int] = (0, 0), **options: object
+               ) -> SpadesState:
+    """A new match whose first deal has the given hands (13 cards each), from its position
+    text (``GAME.from_position``)."""
+    state = GAME.from_position(f"hands: {' | '.join(hands)}; scores: {scores[0]}, {scores[1]}",
+                               1, **options)
     assert isinstance(state, SpadesState)
-    cards = [parse_cards(h) for h in hands]
-    assert sorted(c for h in cards for c in h) == list(range(52))
-    state._hands = [mask_of(h) for h in cards]
     return state
 
 
@@ -311,23 +311,22 @@ def test_a_whole_deal_scores_both_teams():
 
 
 # ----------------------------------------------------------------------------- winning
-def finish_deal_with_scores(state: SpadesState, a: int, b: int) -> None:
-    """Set the team scores, then play the current deal out with everyone bidding so that
-    the deal scores exactly: South takes all 13 tricks on a 13 bid, the rest bid nil
-    (North-South +230, East-West +200)."""
-    state.scores = [a, b]
-    state._hands = [mask_of(parse_cards(h)) for h in ONE_SUIT]
+def finish_deal_with_scores(a: int, b: int, **options: object) -> SpadesState:
+    """A match standing at the team scores ``a`` and ``b``, its deal then played out with
+    everyone bidding so that the deal scores exactly: South takes all 13 tricks on a 13
+    bid, the rest bid nil (North-South +230, East-West +200)."""
+    state = with_hands(ONE_SUIT, (a, b), **options)
     for n in (13, 0, 0, 0):
         state.apply(bid(n))
     for _ in range(13):
         state.apply(max(state.legal_actions()))
         for _ in range(3):
             state.apply(min(state.legal_actions()))
+    return state
 
 
 def test_first_team_to_reach_500_wins():
-    state = GAME.new(3)
-    finish_deal_with_scores(state, 400, 0)
+    state = finish_deal_with_scores(400, 0)
     assert state.scores == [630, 200]
     assert state.outcome is not None
     assert state.outcome.placing == (1, 2, 1, 2)
@@ -337,46 +336,91 @@ def test_first_team_to_reach_500_wins():
 
 
 def test_both_teams_over_500_the_higher_wins():
-    state = GAME.new(3)
-    finish_deal_with_scores(state, 300, 350)  # 530 against 550
+    state = finish_deal_with_scores(300, 350)  # 530 against 550
     assert state.outcome is not None and state.outcome.winners == (1, 3)
 
 
 def test_equal_scores_over_500_play_another_deal():
-    state = GAME.new(3)
-    finish_deal_with_scores(state, 370, 400)  # 600 and 600
+    state = finish_deal_with_scores(370, 400)  # 600 and 600
     assert state.scores == [600, 600]
     assert state.outcome is None and state.deal == 2
 
 
 def test_option_target():
-    state = GAME.new(3, target=100)
-    finish_deal_with_scores(state, 0, -300)
+    state = finish_deal_with_scores(0, -300, target=100)
     assert state.outcome is not None and state.outcome.winners == (0, 2)
 
 
 def test_option_mercy_threshold():
-    state = GAME.new(3, mercy=-200)
-    finish_deal_with_scores(state, -200, -600)  # 30 against -400
+    state = finish_deal_with_scores(-200, -600, mercy=-200)  # 30 against -400
     assert state.outcome is not None and state.outcome.winners == (0, 2)
-    state = GAME.new(3)
-    finish_deal_with_scores(state, -200, -600)
+    state = finish_deal_with_scores(-200, -600)
     assert state.outcome is None
 
 
 def test_option_max_deals_stops_the_match():
-    state = GAME.new(3, max_deals=1)
-    finish_deal_with_scores(state, 0, 30)  # 230 against 230: a drawn match
+    state = finish_deal_with_scores(0, 30, max_deals=1)  # 230 against 230: a drawn match
     assert state.outcome is not None and state.outcome.is_draw
+
+
+# ----------------------------------------------------------------------------- positions
+def test_a_position_round_trips_at_every_deal_of_random_matches():
+    rng = random.Random(8)
+    deals = 0
+    for seed in range(4):
+        state = GAME.new(seed, target=150, mercy=-150)
+        while state.to_act:
+            text = state.position_text()
+            if not state.history or (state.deals and state.bids == [None] * 4):
+                built = GAME.from_position(text, 77, target=150, mercy=-150)
+                assert built.position_text() == text
+                mine = {**state.view(0), "deals": None, "last_trick": None}
+                assert {**built.view(0), "deals": None, "last_trick": None} == mine
+                assert built.legal_actions() == state.legal_actions()
+                deals += 1
+            state.apply(rng.choice(state.legal_actions()))
+            if state.to_act and state.bids != [None] * 4:
+                assert state.position_text() == text  # a deal's position is its start
+    assert deals >= 5
+
+
+def test_a_position_names_its_fields():
+    state = GAME.from_position(f"hands: {' | '.join(ONE_SUIT)}\ndeal: 3; scores: 120, -40;"
+                               f" bags: 2, 9", 5)
+    assert (state.deal, state.dealer, state.scores, state.bags) == (3, 1, [120, -40], [2, 9])
+    assert state.to_act == (2,) and state.hand(0) == sorted(parse_cards(ONE_SUIT[0]))
+    assert state.history == [] and state.deals == []
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("deal: 1", "needs its hands"),
+    ("hands: AS KS", "four hands of 13 cards"),
+    ("hands: " + " | ".join(["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S"] * 4), "exactly once"),
+    ("hands: ZZ", "not a card"),
+    ("hands: x; deal: 0", "not a card"),
+    ("scores: 1, 2; bags: 0", "hands"),
+    ("hands: x; trumps: hearts", "not a position field"),
+])
+def test_a_bad_position_is_refused_with_its_reason(text, error):
+    with pytest.raises(ValueError, match=error):
+        GAME.from_position(text)
+
+
+def test_a_bad_position_field_is_refused():
+    good = f"hands: {' | '.join(ONE_SUIT)}"
+    for extra, error in (("deal: 0", "number from 1"), ("scores: 1", "two whole numbers"),
+                         ("bags: -1, 0", "two whole numbers"), ("deal: 101", "max_deals"),
+                         ("deal: 2; deal: 3", "given twice")):
+        with pytest.raises(ValueError, match=error):
+            GAME.from_position(f"{good}; {extra}")
 
 
 # ----------------------------------------------------------------------------- blind nil
 def test_blind_nil_offered_only_to_a_team_behind_by_100():
     state = GAME.new(4, blind_nil=True)
     assert LOOK not in state.legal_actions()  # level at the start: no blind nil
-    state.scores = [0, 150]
-    state.deal = 0
-    state._start_deal()  # (test set-up: redeal the first deal with these scores)
+    behind = state.position_text().replace("scores: 0, 0", "scores: 0, 150")  # same cards
+    state = GAME.from_position(behind, 4, blind_nil=True)
     assert set(state.legal_actions()) == {BLIND_NIL, LOOK}
     assert state.view(0)["hand"] is None and state.view(0)["hand_hidden"]
     with pytest.raises(IllegalAction, match="look at your cards first"):

@@ -242,7 +242,71 @@ class SpadesGame(Game):
                 f"a bid like 'bid 4' or 'nil', 'blind nil' or 'look')") from None
 
 
+    def from_position(self, text: str, seed: int = 0, **options: Any) -> SpadesState:
+        """A match standing at the start of a deal, before any bid: the position ``text``
+        (see :func:`parse_position`). For tests, puzzles and analysis: ``seed`` keys the
+        later deals; the match has no record of its own."""
+        position = parse_position(text)
+        state = self.new(seed, **options)
+        assert isinstance(state, SpadesState)
+        state._set_position(position)
+        return state
+
+
 GAME = SpadesGame()
+
+#: The fields of a position's text, in the order it is written.
+POSITION_FIELDS = ("hands", "deal", "scores", "bags")
+
+
+def parse_position(text: str) -> JsonDict:
+    """Read a position: the start of a deal, written (FEN-like) as ``name: value`` fields
+    separated by ``;`` or new lines, in any order::
+
+        hands: AS KS ... | AH KH ... | AD KD ... | AC KC ...; deal: 3; scores: 120, -40;
+        bags: 2, 0
+
+    ``hands`` (required): South's, West's, North's and East's thirteen cards, ``|`` between
+    seats, every card of the deck once; ``deal``: its number in the match (1 by default; the
+    dealer follows from it); ``scores`` and ``bags``: each team's (North-South first) before
+    the deal (0 by default). A clear ``ValueError`` for anything else."""
+    fields: dict[str, str] = {}
+    for part in text.replace("\n", ";").split(";"):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition(":")
+        name = name.strip().lower()
+        if not sep or name not in POSITION_FIELDS:
+            raise ValueError(f"not a position field: {part.strip()!r} (fields: "
+                             f"{', '.join(POSITION_FIELDS)})")
+        if name in fields:
+            raise ValueError(f"the field {name!r} is given twice")
+        fields[name] = value.strip()
+    if "hands" not in fields:
+        raise ValueError("a position needs its hands ('hands: AS KS ... | ... | ... | ...')")
+    try:
+        hands = [[parse_card(c) for c in h.split()] for h in fields["hands"].split("|")]
+    except ValueError as err:
+        raise ValueError(f"hands: {err}") from None
+    if len(hands) != 4 or any(len(h) != 13 for h in hands):
+        raise ValueError("hands: four hands of 13 cards each, '|' between them")
+    if len({c for h in hands for c in h}) != 52:
+        raise ValueError("hands: every card of the deck exactly once")
+    deal = fields.get("deal", "1")
+    if not deal.isdigit() or int(deal) < 1:
+        raise ValueError(f"deal is a number from 1, not {deal!r}")
+    out: JsonDict = {"hands": [mask_of(h) for h in hands], "deal": int(deal)}
+    for name in ("scores", "bags"):
+        words = [w.strip() for w in fields.get(name, "0, 0").split(",")]
+        try:
+            pair = [int(w) for w in words]
+        except ValueError:
+            pair = []
+        if len(pair) != 2 or (name == "bags" and min(pair) < 0):
+            raise ValueError(f"{name} are two whole numbers (North-South, East-West), not "
+                             f"{fields[name]!r}")
+        out[name] = pair
+    return out
 
 
 class SpadesState(State):
@@ -291,6 +355,33 @@ class SpadesState(State):
         self._outcome: Outcome | None = None
         self.deal = 0
         self._start_deal()
+
+    # ------------------------------------------------------------------ positions
+    def position_text(self) -> str:
+        """The deal being played as a position (see :func:`parse_position`): the hands as
+        they were dealt, the deal number and the scores and bags before it. The whole
+        truth: not for bots."""
+        if self.phase == OVER:
+            raise ValueError("the match is over: there is no deal to write")
+        dealt = list(self.hands)
+        for seat, card in self.plays():
+            dealt[seat] |= 1 << card
+        hands = " | ".join(" ".join(card_text(c) for c in sort_hand(cards_of(h)))
+                           for h in dealt)
+        return (f"hands: {hands}; deal: {self.deal}; "
+                f"scores: {self.scores[0]}, {self.scores[1]}; "
+                f"bags: {self.bags[0]}, {self.bags[1]}")
+
+    def _set_position(self, position: JsonDict) -> None:
+        """Stand the match at the start of the deal ``position`` describes."""
+        if position["deal"] > self.options["max_deals"]:
+            raise ValueError(f"deal {position['deal']} is past this match's max_deals "
+                             f"({self.options['max_deals']})")
+        self.scores = list(position["scores"])
+        self.bags = list(position["bags"])
+        self.deal = position["deal"] - 1
+        self._start_deal()
+        self._hands = list(position["hands"])
 
     # ------------------------------------------------------------------ dealing
     def _start_deal(self) -> None:
