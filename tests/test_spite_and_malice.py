@@ -67,17 +67,18 @@ def ladder(n: int) -> str:
 def table(hands: tuple[str, str] = ("", ""), payoff: tuple[str, str] = ("9C 9D", "9H 9S"),
           side: tuple[list[str], list[str]] | None = None, centre: tuple[str, ...] = ("",) * 3,
           stock: str | None = None, turn: int = 0, **options: object) -> SpiteAndMaliceState:
-    """A match whose table is laid out by hand (the cards need not add up to 104)."""
-    state = GAME.new(1, **options)
-    assert isinstance(state, SpiteAndMaliceState)
-    state.hands = [slots(hands[0]), slots(hands[1])]
-    state.payoff = [faces(payoff[0]), faces(payoff[1])]
+    """A match whose table is laid out by hand (the cards need not add up to 104), from the
+    game's position text (``GAME.from_position``)."""
     piles = side or (["", "", "", ""], ["", "", "", ""])
-    state.side = [[faces(p) for p in piles[s]] for s in (0, 1)]
-    state.centre = [faces(c) for c in centre]
-    state.stock = faces(stock) if stock is not None else faces("2C 3C 4C 5C 6C 7C 8C 9C " * 3)
-    state.turn = turn
-    state._legal = None
+    text = "; ".join([
+        f"hands: {hands[0] or '-'} | {hands[1] or '-'}",
+        f"payoffs: {payoff[0]} | {payoff[1]}",
+        "sides: " + " | ".join(", ".join(p or "-" for p in piles[s]) for s in (0, 1)),
+        "centre: " + ", ".join(c or "-" for c in centre),
+        f"stock: {'2C 3C 4C 5C 6C 7C 8C 9C ' * 3 if stock is None else stock or '-'}",
+        f"to act: {turn}"])
+    state = GAME.from_position(text, 1, **options)
+    assert isinstance(state, SpiteAndMaliceState)
     return state
 
 
@@ -454,6 +455,46 @@ def test_a_player_always_has_a_move():
 
 
 # ----------------------------------------------------------------------------- views
+def test_a_position_round_trips_at_every_move_of_random_rounds():
+    rng = random.Random(5)
+    for seed in range(3):
+        state = GAME.new(seed, payoff_size=4, target=3, max_turns=40, max_rounds=2)
+        moves = 0
+        while state.to_act:
+            text = state.position_text()
+            built = GAME.from_position(text, 9, payoff_size=4, target=3, max_turns=40)
+            assert built.position_text() == text
+            assert built.legal_actions() == state.legal_actions()
+            view, again = state.view(state.turn), built.view(state.turn)
+            for key in ("hand", "payoff", "side_piles", "centre", "stock", "scores", "legal",
+                        "to_act"):
+                assert again[key] == view[key], key
+            state.apply(rng.choice(state.legal_actions()))
+            moves += 1
+        assert moves > 20
+        with pytest.raises(ValueError, match="match is over"):
+            state.position_text()
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("hands: AH | -", "needs its payoff piles"),
+    ("payoffs: 9C | 9H; hands: AH", "one for each seat"),
+    ("payoffs: 9C | -; hands: AH | -", "never empty"),
+    ("payoffs: 9C | 9H; hands: - | AH", "holds a card"),
+    ("payoffs: 9C | 9H; hands: AH 2H 3H 4H 5H 6H | -", "5 slots"),
+    ("payoffs: 9C | 9H; hands: ZZ | -", "hand 0"),
+    ("payoffs: 9C | 9H; hands: AH | -; sides: -, - | -, -, -, -", "4 side piles"),
+    ("payoffs: 9C | 9H; hands: AH | -; centre: AS 3S, -, -", "not built up"),
+    ("payoffs: 9C | 9H; hands: AH | -; centre: -, -", "3 centre piles"),
+    ("payoffs: 9C | 9H; hands: AH | -; to act: 2", "seat 0 or 1"),
+    ("payoffs: 9C | 9H; hands: AH | -; scores: 1", "two whole numbers"),
+    ("payoffs: 9C | 9H; hands: AH | -; trumps: S", "not a position field"),
+])
+def test_a_bad_position_is_refused_with_its_reason(text, error):
+    with pytest.raises(ValueError, match=error):
+        GAME.from_position(text)
+
+
 def test_the_view_shows_the_table():
     side = (["9C 8D", "", "", ""], ["QS", "", "", "KH 4C"])
     state = table(hands=("7C - KD 2S 2S", "AH 3H"), payoff=("3S 4S", "5D 5H 6H"), side=side,
