@@ -71,9 +71,7 @@ def setup(piles: str, hand: int, flip: str = "designer", extra: int = 0) -> Four
     marks a face-down top), ``hand`` the value of the card to place. The cards were placed
     pile by pile (the flips that led here are not replayed: this is a position to test a
     rule on). ``extra`` more cards of the deck lie buried at the bottom of the piles (for
-    positions near the end of the stock)."""
-    state = GAME.new(1, flip=flip)
-    assert isinstance(state, FoursquareState)
+    positions near the end of the stock). Built from the game's position text."""
     spec: list[tuple[int, list[int], bool]] = []
     for word in piles.split():
         name, _, values = word.partition("=")
@@ -95,25 +93,13 @@ def setup(piles: str, hand: int, flip: str = "designer", extra: int = 0) -> Four
     for k, (c, vs, _) in enumerate(spec):
         table.append((c, under[k] + tops[i:i + len(vs)]))
         i += len(vs)
-    history = []
-    deal = []
-    occ = g2 = g3 = full = up = vals = 0
-    for (c, cards), (_, _, is_up) in zip(table, spec, strict=True):
-        for h, card in enumerate(cards, start=1):
-            history.append((0, c if h == 1 else STACK + c))
-            deal.append(card)
-        bit = 1 << c
-        occ |= bit
-        g2 |= bit if len(cards) >= 2 else 0
-        g3 |= bit if len(cards) >= 3 else 0
-        full |= bit if len(cards) >= 4 else 0
-        up |= bit if is_up else 0
-        vals |= VALUE[cards[-1]] << (4 * c)
-    state._deal = (*deal, hand_card, *rest)
-    state.placed = len(history)
-    state._history = history
-    state.occ, state.g2, state.g3, state.full, state.up, state.vals = occ, g2, g3, full, up, vals
-    state._set_legal()
+    piles = ", ".join(f"{cell_name(c)}={' '.join(card_text(x) for x in cards)}"
+                      f"{'' if is_up else '*'}"
+                      for (c, cards), (_, _, is_up) in zip(table, spec, strict=True))
+    stock = " ".join(card_text(c) for c in rest)
+    state = GAME.from_position(f"piles: {piles}; hand: {card_text(hand_card)}; stock: {stock}",
+                               1, flip=flip)
+    assert isinstance(state, FoursquareState)
     return state
 
 
@@ -504,6 +490,61 @@ def test_thousands_of_random_games_keep_every_invariant():
     assert f"more than {MAX_DOWN} face-down tops" in reasons
 
 
+def test_a_position_round_trips_at_every_placement_of_random_games():
+    rng = random.Random(3)
+    for seed in range(6):
+        state = GAME.new(seed, flip="seed" if seed % 2 else "designer")
+        while state.to_act:
+            text = state.position_text()
+            built = GAME.from_position(text, 0, **state.options)
+            assert built.position_text() == text
+            assert built.legal_actions() == state.legal_actions()
+            view, again = state.view(0), built.view(0)
+            for key in ("piles", "box", "card", "stock", "placed", "face_down", "legal"):
+                assert again[key] == view[key], key
+            action = rng.choice(state.legal_actions())
+            assert snap(built, action) == snap(state, action)  # the same flips follow
+            state.apply(action)
+        with pytest.raises(ValueError, match="game is over"):
+            state.position_text()
+
+
+def snap(state: FoursquareState, action: int) -> tuple:
+    after = state.clone()
+    after.apply(action)
+    return after.occ, after.up, after.vals, after.outcome
+
+
+def test_upcoming_cards_reorder_only_the_hand_and_stock():
+    state = GAME.new(2)
+    state.apply(state.legal_actions()[0])
+    order = tuple(reversed(state.deal()[state.placed:]))
+    other = state.with_upcoming(order)
+    assert other.deal()[state.placed:] == order and other.view(0)["piles"] == \
+        state.view(0)["piles"] and state.deal()[state.placed:] != order
+    with pytest.raises(ValueError, match="same cards"):
+        state.with_upcoming(order[1:])
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("hand: 5S", "needs its piles"),
+    ("piles: d4=7H", "needs its hand"),
+    ("piles: d4=7H; hand: 5S 6S", "one card"),
+    ("piles: d4=7H; hand: KS", "not in the Foursquare deck"),
+    ("piles: d4=7H; hand: 7H", "used twice"),
+    ("piles: d4=7H, d4=8H; hand: 5S", "named twice"),
+    ("piles: d4 7H; hand: 5S", "not a pile"),
+    ("piles: d4=7H 2H 3H 4H 5H; hand: 5S", "1 to 4 cards"),
+    ("piles: a4=7H, e4=8H; hand: 5S", "at most 4 x 4"),
+    ("piles: c4=2H*, d4=3H*, e4=4H*, f4=5H*, d5=6H*; hand: 5S", "face-down tops"),
+    ("piles: d4=7H; hand: 5S; turn: 1", "not a position field"),
+    ("piles: z9=7H; hand: 5S", "not a cell"),
+])
+def test_a_bad_position_is_refused_with_its_reason(text, error):
+    with pytest.raises(ValueError, match=error):
+        GAME.from_position(text)
+
+
 def test_deep_contract_checks_on_random_games():
     check_random_games("foursquare", 20, seed=7, deep_every=3, invariant=game_invariants,
                        replay_every=1)
@@ -594,8 +635,7 @@ def exact_after(state: FoursquareState) -> float:
     for i in range(len(stock)):
         order = list(stock)
         order[0], order[i] = order[i], order[0]
-        turned = state.clone()
-        turned._deal = state.deal()[:state.placed] + tuple(order)
+        turned = state.with_upcoming(tuple(order))
         total += exact_chance(turned)
     return total / len(stock)
 
