@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from parlour.engine import IllegalAction, Outcome, State
+from parlour.engine import IllegalAction, NotationError, Outcome, State
 from parlour.games import get_game
 from parlour.record import parse_record, record_text, replay
 
@@ -150,8 +150,11 @@ def check_random_games(game_id: str, games: int, seed: int = 0, deep_every: int 
 def check_no_bool_action(state: State) -> None:
     """A bool is never an action (``True == 1`` in Python): ``apply(True)`` and
     ``apply(False)`` raise :class:`IllegalAction` for every seat to act, and change
-    nothing."""
+    nothing; ``action_text(True)`` raises :class:`NotationError`."""
     before = snapshot(state)
+    for flag in (True, False):
+        with pytest.raises(NotationError):
+            state.game.action_text(flag)  # type: ignore[arg-type]
     for seat in [*state.to_act, None]:
         for flag in (True, False):
             with pytest.raises(IllegalAction):

@@ -208,6 +208,8 @@ class SpadesGame(Game):
         return SEAT_NAMES[seat] if 0 <= seat < 4 else f"seat {seat}"
 
     def action_text(self, action: Action) -> str:
+        if type(action) is not int:
+            raise NotationError(f"unknown Spades action {action!r}")
         if 0 <= action < 52:
             return card_text(action)
         if action == NIL:
