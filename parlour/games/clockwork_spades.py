@@ -57,6 +57,7 @@ from parlour.engine import (
     State,
     check_action_range,
     derive_rng,
+    position_fields,
 )
 
 NUM_ACTIONS = 12  # action a takes the spade at position a + 1
@@ -182,18 +183,7 @@ def parse_position(text: str) -> JsonDict:
     the next ones, by itself up to a decision) or ``choose`` (the seat holds nothing due
     and picks one of the due spades now). The cards need not add up to the deck (a
     puzzle may use a few), but each is used once. A clear ``ValueError`` otherwise."""
-    fields: dict[str, str] = {}
-    for part in text.replace("\n", ";").split(";"):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition(":")
-        name = " ".join(name.lower().split())
-        if not sep or name not in POSITION_FIELDS:
-            raise ValueError(f"not a position field: {part.strip()!r} (fields: "
-                             f"{', '.join(POSITION_FIELDS)})")
-        if name in fields:
-            raise ValueError(f"the field {name!r} is given twice")
-        fields[name] = value.strip()
+    fields = position_fields(text, POSITION_FIELDS)
 
     def per_seat(name: str) -> list[str]:
         parts = fields.get(name, "- | -").split("|")

@@ -38,6 +38,7 @@ from parlour.engine import (
     State,
     check_action_range,
     derive_rng,
+    position_fields,
 )
 
 SIZE = 4  # the grid is at most SIZE x SIZE piles
@@ -298,18 +299,7 @@ def parse_position(text: str) -> JsonDict:
     the deck's order. The piles lie within 4 x 4 (not necessarily a grid play could
     reach: a position may set up one line to test a rule on), hold 1 to 4 cards, show at
     most four tops face down, and use every card once. A clear ``ValueError`` otherwise."""
-    fields: dict[str, str] = {}
-    for part in text.replace("\n", ";").split(";"):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition(":")
-        name = name.strip().lower()
-        if not sep or name not in POSITION_FIELDS:
-            raise ValueError(f"not a position field: {part.strip()!r} (fields: "
-                             f"{', '.join(POSITION_FIELDS)})")
-        if name in fields:
-            raise ValueError(f"the field {name!r} is given twice")
-        fields[name] = value.strip()
+    fields = position_fields(text, POSITION_FIELDS)
     for name in ("piles", "hand"):
         if name not in fields:
             raise ValueError(f"a position needs its {name} (like 'piles: d4=7H, e4=3C 5D*; "

@@ -56,6 +56,7 @@ from parlour.engine import (
     check_action_range,
     derive_seed,
     placing_by,
+    position_fields,
 )
 
 # ----------------------------------------------------------------------------- cards
@@ -435,18 +436,7 @@ def parse_position(text: str) -> JsonDict:
     ``scores`` (the totals of earlier rounds); ``last flip`` (``yes`` when the last card
     played was a Flip the Deck, so that another goes back into the draw pile). A clear
     ``ValueError`` for anything else."""
-    fields: dict[str, str] = {}
-    for part in text.replace("\n", ";").split(";"):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition(":")
-        name = " ".join(name.lower().split())
-        if not sep or name not in POSITION_FIELDS:
-            raise ValueError(f"not a position field: {part.strip()!r} (fields: "
-                             f"{', '.join(POSITION_FIELDS)})")
-        if name in fields:
-            raise ValueError(f"the field {name!r} is given twice")
-        fields[name] = value.strip()
+    fields = position_fields(text, POSITION_FIELDS)
     if "hands" not in fields:
         raise ValueError("a position needs its hands ('hands: R1, G2 | Y3')")
     hands = [_parse_cards(h, f"hand {i}") for i, h in enumerate(fields["hands"].split("|"))]

@@ -47,6 +47,7 @@ from parlour.engine import (
     Seat,
     State,
     check_action_range,
+    position_fields,
 )
 from parlour.sampling import deal_by_kind
 
@@ -272,18 +273,7 @@ def parse_position(text: str) -> JsonDict:
     seats, every card of the deck once; ``deal``: its number in the match (1 by default; the
     dealer follows from it); ``scores`` and ``bags``: each team's (North-South first) before
     the deal (0 by default). A clear ``ValueError`` for anything else."""
-    fields: dict[str, str] = {}
-    for part in text.replace("\n", ";").split(";"):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition(":")
-        name = name.strip().lower()
-        if not sep or name not in POSITION_FIELDS:
-            raise ValueError(f"not a position field: {part.strip()!r} (fields: "
-                             f"{', '.join(POSITION_FIELDS)})")
-        if name in fields:
-            raise ValueError(f"the field {name!r} is given twice")
-        fields[name] = value.strip()
+    fields = position_fields(text, POSITION_FIELDS)
     if "hands" not in fields:
         raise ValueError("a position needs its hands ('hands: AS KS ... | ... | ... | ...')")
     try:

@@ -46,6 +46,7 @@ from parlour.engine import (
     check_action_range,
     derive_rng,
     placing_by,
+    position_fields,
 )
 
 JOKER = 52
@@ -274,18 +275,7 @@ def parse_position(text: str) -> JsonDict:
     top of a pile is its last card; the stock is drawn from its end); ``-`` for an empty
     pile. ``to act``: the seat to move (0), who holds a card. ``scores``: the match's so far
     (0 each). A clear ``ValueError`` for anything else."""
-    fields: dict[str, str] = {}
-    for part in text.replace("\n", ";").split(";"):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition(":")
-        name = " ".join(name.lower().split())
-        if not sep or name not in POSITION_FIELDS:
-            raise ValueError(f"not a position field: {part.strip()!r} (fields: "
-                             f"{', '.join(POSITION_FIELDS)})")
-        if name in fields:
-            raise ValueError(f"the field {name!r} is given twice")
-        fields[name] = value.strip()
+    fields = position_fields(text, POSITION_FIELDS)
     if "payoffs" not in fields:
         raise ValueError("a position needs its payoff piles ('payoffs: 9C 9D | 9H 9S')")
     hands = []
