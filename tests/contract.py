@@ -221,8 +221,8 @@ Explains = Callable[[State, int, int, str], None]
 
 def check_every_illegal_action_explained(state: State, explains: Explains) -> int:
     """Every action of the game's space that a seat to act may not take is refused with an
-    explanation, and ``explains`` finds that explanation true of the state; the legal ones
-    are not refused. Returns how many refusals were checked."""
+    explanation, which ``explains`` finds true of the state; nothing changes. Returns how
+    many refusals were checked."""
     before = snapshot(state)
     checked = 0
     for seat in state.to_act:
