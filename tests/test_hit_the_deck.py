@@ -165,7 +165,7 @@ def test_dealer_rotates_left_and_the_player_left_of_the_dealer_starts():
         assert state.dealer == (2 + rnd - 1) % 3
         assert state.direction == 1  # every round starts going left
         # The player left of the dealer acts first (a cut or swap is also their turn).
-        assert not state._moves and state.to_act == ((state.dealer + 1) % 3,)
+        assert state.round_actions == 0 and state.to_act == ((state.dealer + 1) % 3,)
         while state.round == rnd and state.to_act:
             seat = state.to_act[0]
             state.apply(rng.choice(state.legal_actions(seat)), seat)
@@ -843,7 +843,8 @@ def test_a_round_that_runs_too_long_ends_as_blocked():
         state.apply(rng.choice(state.legal_actions(seat)), seat)
     summary = state.rounds[0]
     assert summary["out"] is None and summary["blocked"]
-    assert 20 <= len(state._past[0]) <= 20 + 3 + 6  # stops at the first turn after the limit
+    first_round = len(state.history) - state.round_actions
+    assert 20 <= first_round <= 20 + 3 + 6  # stops at the first turn after the limit
     assert summary["points"] == state.scores and all(p > 0 for p in summary["points"])
 
 
