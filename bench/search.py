@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Search speed: ISMCTS iterations per second from a fixed Spades first-trick position.
 
-Parlour's ISMCTS (``parlour.bots.ismcts.search``, random rollouts to the end of the deal)
+Parlour's ISMCTS (``parlour.bots.ismcts.search``, random rollouts to the end of the deal,
+valued by the Spades bot's ``value`` hook)
 against OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts``, random-rollout
 evaluator, observation strings as keys since OpenSpiel's Spades has no information-state
 string) with a resampler written here, on the same deal and bids, in the same run.
@@ -20,6 +21,7 @@ import time
 
 from parlour.bots import observe
 from parlour.bots.ismcts import search
+from parlour.bots.spades import value as spades_value
 from parlour.cards import cards_of
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE, SpadesState
@@ -42,7 +44,7 @@ def parlour_rate(iterations: int) -> float:
     state = parlour_position()
     obs = observe(state, state.to_act[0], random.Random(1), sample=True)
     start = time.perf_counter()
-    search(obs, random.Random(2), iterations)
+    search(obs, random.Random(2), iterations, value=spades_value)
     return iterations / (time.perf_counter() - start)
 
 

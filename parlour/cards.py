@@ -22,27 +22,42 @@ SUITS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-              "jack", "queen", "king", "ace")
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
 
 DECK: tuple[Card, ...] = tuple(range(52))
 FULL_MASK = (1 << 52) - 1
 SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+_FIRST_SPADE = 13 * SPADES
 
 _TEXT = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)
 _BY_TEXT = {t: c for c, t in enumerate(_TEXT)}
 _RANK_INPUT = {r: i for i, r in enumerate(RANKS)} | {"T": TEN}
 
 
+# The card predicates: every rule that asks what a card is asks one of these.
 def suit_of(card: Card) -> int:
+    """0 to 3 for clubs, diamonds, hearts, spades."""
     return card // 13
 
 
 def rank_of(card: Card) -> int:
     """0 for a two up to 12 for an ace."""
     return card % 13
+
+
+def is_spade(card: Card) -> bool:
+    """Spades are the last suit, so every spade is above every other card."""
+    return card >= _FIRST_SPADE
+
+
+def same_suit(a: Card, b: Card) -> bool:
+    return a // 13 == b // 13
+
+
+def is_rank(card: Card, rank: int) -> bool:
+    """``is_rank(card, KING)``: the card is a king (of any suit)."""
+    return card % 13 == rank
 
 
 def make_card(rank: int, suit: int) -> Card:
@@ -52,11 +67,6 @@ def make_card(rank: int, suit: int) -> Card:
 def card_text(card: Card) -> str:
     """``QS``, ``10H``."""
     return _TEXT[card]
-
-
-def card_symbol(card: Card) -> str:
-    """``Q\u2660``: the rank with the suit's symbol, for people."""
-    return RANKS[card % 13] + SUIT_SYMBOLS[card // 13]
 
 
 def parse_rank(text: str) -> int:
@@ -96,10 +106,6 @@ def parse_cards(text: str) -> list[Card]:
     return [parse_card(t) for t in text.replace(",", " ").split()]
 
 
-def cards_text(cards: Iterable[Card]) -> str:
-    return " ".join(_TEXT[c] for c in cards)
-
-
 def mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for c in cards:
@@ -120,4 +126,4 @@ def cards_of(mask: int) -> list[Card]:
 def sort_hand(cards: Iterable[Card]) -> list[Card]:
     """Suits grouped (spades, hearts, clubs, diamonds: alternating colours), high first."""
     order = {SPADES: 0, HEARTS: 1, CLUBS: 2, DIAMONDS: 3}
-    return sorted(cards, key=lambda c: (order[c // 13], -(c % 13)))
+    return sorted(cards, key=lambda c: (order[suit_of(c)], -rank_of(c)))

@@ -418,6 +418,25 @@ def check_action_range(game: Game, action: object) -> int:
     return action
 
 
+def position_fields(text: str, names: Sequence[str]) -> dict[str, str]:
+    """The ``name: value`` fields of a game's position text (``;`` or new lines between
+    them, any order, names in any case and spacing), each one of ``names`` and given once;
+    a :class:`ValueError` naming the field otherwise. Each game reads the values."""
+    fields: dict[str, str] = {}
+    for part in text.replace("\n", ";").split(";"):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition(":")
+        name = " ".join(name.lower().split())
+        if not sep or name not in names:
+            raise ValueError(f"not a position field: {part.strip()!r} (fields: "
+                             f"{', '.join(names)})")
+        if name in fields:
+            raise ValueError(f"the field {name!r} is given twice")
+        fields[name] = value.strip()
+    return fields
+
+
 def play_random(state: State, rng: random.Random, limit: int = 1_000_000) -> State:
     """Play uniformly random legal actions until the game ends (for tests and rollouts)."""
     for _ in range(limit):

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from parlour.engine import IllegalAction, Outcome, State
+from parlour.engine import IllegalAction, NotationError, Outcome, State
 from parlour.games import get_game
 from parlour.record import parse_record, record_text, replay
 from parlour.registry import WEB, spec
@@ -58,6 +58,7 @@ def check_step(state: State, rng: random.Random, deep: bool,
     if not deep:
         return
     before = snapshot(state)
+    check_no_bool_action(state)
     # An illegal action raises IllegalAction and changes nothing.
     if to_act:
         seat = to_act[0]
@@ -172,3 +173,108 @@ def check_plugged_in(game_id: str) -> None:
         assert path.is_file(), f"{game_id}'s web table names {path}, which does not exist"
     assert "export function mount(" in (WEB / web.script).read_text(encoding="utf-8"), \
         f"{web.script} must export mount(root, ctx)"
+def check_no_bool_action(state: State) -> None:
+    """A bool is never an action (``True == 1`` in Python): ``apply(True)`` and
+    ``apply(False)`` raise :class:`IllegalAction` for every seat to act, and change
+    nothing; ``action_text(True)`` raises :class:`NotationError`."""
+    before = snapshot(state)
+    for flag in (True, False):
+        with pytest.raises(NotationError):
+            state.game.action_text(flag)  # type: ignore[arg-type]
+    for seat in [*state.to_act, None]:
+        for flag in (True, False):
+            with pytest.raises(IllegalAction):
+                state.apply(flag, seat)  # type: ignore[arg-type]
+            assert snapshot(state) == before, f"apply({flag}, {seat}) changed the state"
+
+
+def check_determinized(state: State, rng: random.Random,
+                       invariant: Invariant | None = None, tries: int = 4) -> None:
+    """``determinize`` for every seat and for ``None`` makes a state that holds together
+    on its own: the game's invariant holds in it; each seat to act there has legal actions,
+    shown as such in its view; and applying any of them (up to ``tries``, at random) keeps
+    the invariant (so every card stays in exactly one place) and a view that is JSON. The
+    real state is left as it was."""
+    before = snapshot(state)
+    for seat in [*range(state.num_seats), None]:
+        det = state.determinize(seat, random.Random(rng.getrandbits(32)))
+        if invariant:
+            invariant(det)
+        assert det.to_act == state.to_act
+        for actor in det.to_act:
+            legal = list(det.legal_actions(actor))
+            assert legal, f"determinize({seat}): seat {actor} must act but has no action"
+            view = det.view(actor)
+            json.dumps(view)
+            assert view["legal"] == [det.action_text(a) for a in legal], (
+                f"determinize({seat}): seat {actor}'s view disagrees with its legal actions")
+            for action in rng.sample(legal, min(tries, len(legal))):
+                twin = det.clone()
+                twin.apply(action, actor)
+                if invariant:
+                    invariant(twin)
+                json.dumps(twin.view(actor))
+    assert snapshot(state) == before, "determinize changed the state"
+
+
+def check_determinized_games(game_id: str, games: int, seed: int = 0,
+                             invariant: Invariant | None = None, limit: int = 200_000,
+                             **new_kwargs: Any) -> list[State]:
+    """Play ``games`` random games of ``game_id`` and run :func:`check_determinized` and
+    :func:`check_no_bool_action` at every step."""
+    game = get_game(game_id)
+    finished = []
+    for i in range(games):
+        rng = random.Random(seed * 100_003 + i)
+        state = game.new(seed * 100_003 + i, **new_kwargs)
+        steps = 0
+        while state.to_act:
+            check_determinized(state, rng, invariant)
+            check_no_bool_action(state)
+            seat = rng.choice(state.to_act)
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+            steps += 1
+            assert steps < limit, "the game did not end"
+        check_determinized(state, rng, invariant)
+        finished.append(state)
+    return finished
+
+
+#: Called with (state, seat, action, message) for an action ``seat`` may not take: checks
+#: that the message gives the reason the rules refuse it (a game's own check).
+Explains = Callable[[State, int, int, str], None]
+
+
+def check_every_illegal_action_explained(state: State, explains: Explains) -> int:
+    """Every action of the game's space that a seat to act may not take is refused with an
+    explanation, which ``explains`` finds true of the state; nothing changes. Returns how
+    many refusals were checked."""
+    before = snapshot(state)
+    checked = 0
+    for seat in state.to_act:
+        legal = set(state.legal_actions(seat))
+        for action in range(state.game.num_actions):
+            if action in legal:
+                continue
+            with pytest.raises(IllegalAction) as err:
+                state.apply(action, seat)
+            explains(state, seat, action, str(err.value))
+            checked += 1
+    assert snapshot(state) == before
+    return checked
+
+
+def check_explanations_games(game_id: str, games: int, explains: Explains, seed: int = 0,
+                             **new_kwargs: Any) -> int:
+    """:func:`check_every_illegal_action_explained` at every step of ``games`` random games;
+    returns how many refusals were checked."""
+    game = get_game(game_id)
+    checked = 0
+    for i in range(games):
+        rng = random.Random(seed * 100_003 + i)
+        state = game.new(seed * 100_003 + i, **new_kwargs)
+        while state.to_act:
+            checked += check_every_illegal_action_explained(state, explains)
+            seat = rng.choice(state.to_act)
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    return checked

@@ -5,7 +5,7 @@ import pytest
 from parlour.arena import play_game, simulate
 from parlour.bots import RandomBot, bot_kinds, make_bot, observe
 from parlour.bots.spades import SpadesRuleBot, count_tricks, wants_nil
-from parlour.cards import parse_cards
+from parlour.cards import card_text, parse_cards
 from parlour.engine import OptionError
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE, NIL
@@ -58,6 +58,15 @@ def hand(text: str) -> list[int]:
     return cards
 
 
+def south_holds(text: str):
+    """A Spades match whose first deal gives South these cards (the rest dealt in order),
+    built from its position text."""
+    south = hand(text)
+    rest = [card_text(c) for c in range(52) if c not in south]
+    hands = [text] + [" ".join(rest[i:i + 13]) for i in (0, 13, 26)]
+    return GAME.from_position("hands: " + " | ".join(hands))
+
+
 def test_counting_tricks():
     strong = hand("AS KS QS JS 10S AH KH AD KD AC 2C 3C 4C")
     assert count_tricks(strong) >= 8
@@ -69,13 +78,10 @@ def test_counting_tricks():
 
 
 def test_rule_bot_bids_nil_with_a_weak_hand_and_counts_otherwise():
-    state = GAME.new(1)
-    state._hands = [0, 0, 0, 0]
-    from parlour.cards import mask_of
-    state._hands[0] = mask_of(hand("2S 3S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C"))
     bot = SpadesRuleBot(GAME, 0, 1)
+    state = south_holds("2S 3S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C")
     assert bot.act(observe(state, 0, random.Random(0))) == NIL
-    state._hands[0] = mask_of(hand("AS KS QS JS 10S AH KH AD KD AC 2C 3C 4C"))
+    state = south_holds("AS KS QS JS 10S AH KH AD KD AC 2C 3C 4C")
     assert bot.act(observe(state, 0, random.Random(0))) >= BID_BASE + 8
 
 

@@ -2,16 +2,21 @@ import pytest
 
 from parlour.cards import (
     ACE,
+    KING,
     SPADES,
     TEN,
-    card_symbol,
     card_text,
     cards_of,
+    is_rank,
+    is_spade,
     make_card,
     mask_of,
     parse_card,
     parse_cards,
+    rank_of,
+    same_suit,
     sort_hand,
+    suit_of,
 )
 
 
@@ -44,4 +49,15 @@ def test_masks_and_sorting():
     cards = parse_cards("2C AS 10H QD")
     assert cards_of(mask_of(cards)) == sorted(cards)
     assert [card_text(c) for c in sort_hand(cards)] == ["AS", "10H", "2C", "QD"]
-    assert card_symbol(parse_card("QS")) == "Q♠"
+
+
+def test_card_predicates_agree_with_the_notation():
+    for c in range(52):
+        text = card_text(c)
+        assert suit_of(c) == "CDHS".index(text[-1])
+        assert is_spade(c) == text.endswith("S")
+        assert rank_of(c) == ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+                              "A").index(text[:-1])
+        assert is_rank(c, KING) == text.startswith("K")
+        for d in range(52):
+            assert same_suit(c, d) == (text[-1] == card_text(d)[-1])

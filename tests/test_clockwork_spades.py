@@ -10,7 +10,13 @@ import re
 from pathlib import Path
 
 import pytest
-from contract import check_random_games, check_step
+from contract import (
+    check_determinized,
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_step,
+)
 from rich.console import Console
 
 from parlour.arena import simulate
@@ -46,24 +52,15 @@ def arrange(south: str, north: str, stock: str = "", taken: tuple[str, str] = ("
             pointer: int = 12, seat: int = 0) -> ClockworkState:
     """A game from a position: the hands, the stock (top first, the King of Spades under
     it), the positions each seat has taken, cards on the clock, the Kings each seat holds;
-    then ``seat``'s turn is played as far as the engine goes by itself."""
-    state = GAME.new(1)
+    then ``seat``'s turn is played as far as the engine goes by itself (the game's position
+    text, ``GAME.from_position``)."""
+    clock = ", ".join(f"{p}={cards}" for p, cards in (piles or {}).items())
+    text = (f"hands: {south or '-'} | {north or '-'}; stock: {stock or '-'}; "
+            f"clock: {clock}; taken: {taken[0] or '-'} | {taken[1] or '-'}; "
+            f"kings: {kings[0] or '-'} | {kings[1] or '-'}; pointer: {pointer}; "
+            f"to act: {seat}")
+    state = GAME.from_position(text, 1)
     assert isinstance(state, ClockworkState)
-    state.hands = [parse_cards(south), parse_cards(north)]
-    state.stock = [KING_OF_SPADES, *reversed(parse_cards(stock))]
-    state.kings = [parse_cards(k) for k in kings]
-    state.clock = [None] + [[] for _ in range(12)]
-    state.penalty = [[], []]
-    for s, positions in enumerate(taken):
-        for p in map(int, positions.split()):
-            state.clock[p] = None
-            state.penalty[s].append(SPADE_AT[p])
-    for p, cards in (piles or {}).items():
-        state.clock[p] = parse_cards(cards)
-    state.discard, state.events, state._moves = [], [], []
-    state._draws, state._checks, state._left = [[0], [0]], [[], []], [[], []]
-    state.turn, state._window, state.pointer = 0, 0, pointer
-    state._play_turns(seat)
     return state
 
 
@@ -230,7 +227,7 @@ def test_dead_cards_are_discarded_at_the_start_of_a_turn_and_replaced():  # seed
 
 def test_a_dead_replacement_waits_for_the_next_turn():  # D12
     state = arrange("7H 2C 9D", "QC 10D 3D", taken=("7 8", ""),
-                    stock="8C 5C 6C 2D 3D 4D 5D")
+                    stock="8C 5C 6C 2D 3H 4D 5D")
     assert hand(state, 0) == ["5C", "8C", "9D"]  # 8C is dead, and kept
     assert state.to_act == (1,)  # North can play nothing on 4, 5, 6
     state.apply(take(4))
@@ -501,6 +498,62 @@ def test_deep_contract_checks_on_random_games():
                        invariant=cards_accounted_for, replay_every=1)
 
 
+def test_determinize_for_any_seat_keeps_the_state_whole():
+    check_determinized_games("clockwork-spades", 6, seed=11, invariant=cards_accounted_for)
+
+
+def test_a_position_round_trips_at_every_decision_of_random_games():
+    rng = random.Random(4)
+    decisions = 0
+    for seed in range(20):
+        state = GAME.new(seed)
+        while state.to_act:
+            text = state.position_text()
+            built = GAME.from_position(text, 3)
+            assert built.position_text() == text
+            assert built.legal_actions() == state.legal_actions()
+            for seat in (0, 1):
+                view, again = state.view(seat), built.view(seat)
+                for key in ("clock", "due", "pointer", "hand", "hand_sizes", "penalty",
+                            "kings", "stock_size", "discard", "legal", "to_act"):
+                    assert again[key] == view[key], key
+            action = rng.choice(state.legal_actions())
+            twin = built.clone()
+            twin.apply(action)
+            state.apply(action)
+            cards_accounted_for(built)
+            cards_accounted_for(twin)
+            if decisions % 10 == 0:  # what a built game infers is sound for search too
+                check_determinized(built, rng, cards_accounted_for)
+            assert twin.penalty == state.penalty and twin.hands == state.hands
+            decisions += 1
+    assert decisions > 50
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("hands: 2C", "one for each seat"),
+    ("hands: 2C 3C 4C 5C | -", "at most 3 cards"),
+    ("hands: KC | -", "no King"),
+    ("kings: KS | -", "Kings of clubs"),
+    ("taken: 1 1 | -", "each taken at most once"),
+    ("taken: 13 | -", "positions 1 to 12"),
+    ("taken: x | -", "positions 1 to 12, not"),
+    ("clock: 5=6H", "only cards of that position's rank"),
+    ("clock: five=5H", "not like 5=5H"),
+    ("hands: 2C | 2C", "used once"),
+    ("hands: 2S | -", "used once"),
+    ("pointer: 0", "a position 1 to 12"),
+    ("to act: 2", "seat 0 or 1"),
+    ("step: later", "start or choose"),
+    ("hands: 2C 3C 4C | -; step: choose", "none due"),
+    ("taken: 1 2 3 4 5 6 | 7 8 9 10 11 12", "game is over"),
+    ("hands: 2C; turn: 3", "not a position field"),
+])
+def test_a_bad_position_is_refused_with_its_reason(text, error):
+    with pytest.raises(ValueError, match=error):
+        GAME.from_position(text)
+
+
 def test_records_replay():
     state = GAME.new(2247)
     while state.to_act:
@@ -576,3 +629,19 @@ def test_bench_workload_runs():
     unit, work, peers = bench.WORKLOADS["clockwork_spades"]
     assert unit == "games/s" and peers == {}
     assert work(0.05) > 10
+
+
+# ----------------------------------------------------------------------------- explanations
+def clockwork_explains(state: ClockworkState, seat: int, action: int, message: str) -> None:
+    """A refused take names the true reason: the position is empty, or not due."""
+    position = action + 1
+    if state.clock[position] is None:
+        assert message.startswith(f"position {position} is empty: its spade was taken")
+    else:
+        assert position not in state.due
+        assert message.startswith(f"position {position} is not due this turn")
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = check_explanations_games("clockwork-spades", 12, clockwork_explains, seed=6)
+    assert checked > 500

@@ -13,6 +13,7 @@ from parlour.engine import (
     parse_option_pairs,
     placing_by,
     play_random,
+    position_fields,
 )
 from parlour.games import game_ids, get_game
 
@@ -87,3 +88,16 @@ def test_same_seed_and_actions_reproduce_the_game():
     b = game.replay(5, None, a.options, a.history)
     assert b.history == a.history and b.outcome == a.outcome
     assert [b.view(s) for s in range(4)] == [a.view(s) for s in range(4)]
+
+
+def test_position_fields_read_names_and_values_and_refuse_the_rest():
+    names = ("hands", "to act")
+    assert position_fields("hands: R1, G2 | Y3\n To  Act : 1;", names) == {
+        "hands": "R1, G2 | Y3", "to act": "1"}
+    assert position_fields("", names) == {}
+    with pytest.raises(ValueError, match="not a position field: 'turn: 1'"):
+        position_fields("hands: R1; turn: 1", names)
+    with pytest.raises(ValueError, match="not a position field: 'hands R1'"):
+        position_fields("hands R1", names)
+    with pytest.raises(ValueError, match="'hands' is given twice"):
+        position_fields("hands: R1; hands: G2", names)

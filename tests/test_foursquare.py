@@ -9,7 +9,12 @@ import json
 import random
 
 import pytest
-from contract import check_random_games, check_step
+from contract import (
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_step,
+)
 from rich.console import Console
 
 from parlour.arena import simulate
@@ -66,9 +71,7 @@ def setup(piles: str, hand: int, flip: str = "designer", extra: int = 0) -> Four
     marks a face-down top), ``hand`` the value of the card to place. The cards were placed
     pile by pile (the flips that led here are not replayed: this is a position to test a
     rule on). ``extra`` more cards of the deck lie buried at the bottom of the piles (for
-    positions near the end of the stock)."""
-    state = GAME.new(1, flip=flip)
-    assert isinstance(state, FoursquareState)
+    positions near the end of the stock). Built from the game's position text."""
     spec: list[tuple[int, list[int], bool]] = []
     for word in piles.split():
         name, _, values = word.partition("=")
@@ -90,25 +93,13 @@ def setup(piles: str, hand: int, flip: str = "designer", extra: int = 0) -> Four
     for k, (c, vs, _) in enumerate(spec):
         table.append((c, under[k] + tops[i:i + len(vs)]))
         i += len(vs)
-    history = []
-    deal = []
-    occ = g2 = g3 = full = up = vals = 0
-    for (c, cards), (_, _, is_up) in zip(table, spec, strict=True):
-        for h, card in enumerate(cards, start=1):
-            history.append((0, c if h == 1 else STACK + c))
-            deal.append(card)
-        bit = 1 << c
-        occ |= bit
-        g2 |= bit if len(cards) >= 2 else 0
-        g3 |= bit if len(cards) >= 3 else 0
-        full |= bit if len(cards) >= 4 else 0
-        up |= bit if is_up else 0
-        vals |= VALUE[cards[-1]] << (4 * c)
-    state._deal = (*deal, hand_card, *rest)
-    state.placed = len(history)
-    state._history = history
-    state.occ, state.g2, state.g3, state.full, state.up, state.vals = occ, g2, g3, full, up, vals
-    state._set_legal()
+    piles = ", ".join(f"{cell_name(c)}={' '.join(card_text(x) for x in cards)}"
+                      f"{'' if is_up else '*'}"
+                      for (c, cards), (_, _, is_up) in zip(table, spec, strict=True))
+    stock = " ".join(card_text(c) for c in rest)
+    state = GAME.from_position(f"piles: {piles}; hand: {card_text(hand_card)}; stock: {stock}",
+                               1, flip=flip)
+    assert isinstance(state, FoursquareState)
     return state
 
 
@@ -499,11 +490,70 @@ def test_thousands_of_random_games_keep_every_invariant():
     assert f"more than {MAX_DOWN} face-down tops" in reasons
 
 
+def test_a_position_round_trips_at_every_placement_of_random_games():
+    rng = random.Random(3)
+    for seed in range(6):
+        state = GAME.new(seed, flip="seed" if seed % 2 else "designer")
+        while state.to_act:
+            text = state.position_text()
+            built = GAME.from_position(text, 0, **state.options)
+            assert built.position_text() == text
+            assert built.legal_actions() == state.legal_actions()
+            view, again = state.view(0), built.view(0)
+            for key in ("piles", "box", "card", "stock", "placed", "face_down", "legal"):
+                assert again[key] == view[key], key
+            action = rng.choice(state.legal_actions())
+            assert snap(built, action) == snap(state, action)  # the same flips follow
+            state.apply(action)
+        with pytest.raises(ValueError, match="game is over"):
+            state.position_text()
+
+
+def snap(state: FoursquareState, action: int) -> tuple:
+    after = state.clone()
+    after.apply(action)
+    return after.occ, after.up, after.vals, after.outcome
+
+
+def test_upcoming_cards_reorder_only_the_hand_and_stock():
+    state = GAME.new(2)
+    state.apply(state.legal_actions()[0])
+    order = tuple(reversed(state.deal()[state.placed:]))
+    other = state.with_upcoming(order)
+    assert other.deal()[state.placed:] == order and other.view(0)["piles"] == \
+        state.view(0)["piles"] and state.deal()[state.placed:] != order
+    with pytest.raises(ValueError, match="same cards"):
+        state.with_upcoming(order[1:])
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("hand: 5S", "needs its piles"),
+    ("piles: d4=7H", "needs its hand"),
+    ("piles: d4=7H; hand: 5S 6S", "one card"),
+    ("piles: d4=7H; hand: KS", "not in the Foursquare deck"),
+    ("piles: d4=7H; hand: 7H", "used twice"),
+    ("piles: d4=7H, d4=8H; hand: 5S", "named twice"),
+    ("piles: d4 7H; hand: 5S", "not a pile"),
+    ("piles: d4=7H 2H 3H 4H 5H; hand: 5S", "1 to 4 cards"),
+    ("piles: a4=7H, e4=8H; hand: 5S", "at most 4 x 4"),
+    ("piles: c4=2H*, d4=3H*, e4=4H*, f4=5H*, d5=6H*; hand: 5S", "face-down tops"),
+    ("piles: d4=7H; hand: 5S; turn: 1", "not a position field"),
+    ("piles: z9=7H; hand: 5S", "not a cell"),
+])
+def test_a_bad_position_is_refused_with_its_reason(text, error):
+    with pytest.raises(ValueError, match=error):
+        GAME.from_position(text)
+
+
 def test_deep_contract_checks_on_random_games():
     check_random_games("foursquare", 20, seed=7, deep_every=3, invariant=game_invariants,
                        replay_every=1)
     check_random_games("foursquare", 10, seed=8, deep_every=3, invariant=game_invariants,
                        replay_every=1, flip="seed")
+
+
+def test_determinize_keeps_the_state_whole():
+    check_determinized_games("foursquare", 4, seed=12, invariant=game_invariants)
 
 
 def test_records_replay_a_won_game():
@@ -585,8 +635,7 @@ def exact_after(state: FoursquareState) -> float:
     for i in range(len(stock)):
         order = list(stock)
         order[0], order[i] = order[i], order[0]
-        turned = state.clone()
-        turned._deal = state.deal()[:state.placed] + tuple(order)
+        turned = state.with_upcoming(tuple(order))
         total += exact_chance(turned)
     return total / len(stock)
 
@@ -785,3 +834,41 @@ def test_bench_has_a_foursquare_workload():
 def test_frame_is_seven_by_seven_with_the_first_card_in_the_middle():
     assert FRAME == 7 and cell_name(0) == "a1" and cell_name(48) == "g7"
     assert parse_cell("D4") == CENTRE
+
+
+# ----------------------------------------------------------------------------- explanations
+def foursquare_explains(state: FoursquareState, seat: int, action: int, message: str) -> None:
+    """A refused placement names the true reason, from the board's masks."""
+    where = action % STACK
+    name = cell_name(where)
+    occupied = state.occ >> where & 1
+    if not state.occ:
+        assert action != CENTRE and message == "the first card starts the grid at d4"
+    elif action >= STACK and not occupied:
+        assert message == f"there is no pile at {name} to stack on"
+    elif action >= STACK:
+        assert state.height(where) == HEIGHT
+        assert message == f"the pile at {name} already holds {HEIGHT} cards"
+    elif occupied:
+        assert message == f"there is already a pile at {name}: stack on it instead"
+    else:
+        row, col = divmod(where, FRAME)
+        beside = [(row + dr) * FRAME + col + dc for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                  if 0 <= row + dr < FRAME and 0 <= col + dc < FRAME]
+        if not any(state.occ >> c & 1 for c in beside):
+            assert message.startswith(f"{name} is not next to a pile")
+            return
+        rows, cols = used_lines(state.occ | 1 << where)
+        tall = rows.bit_length() - (rows & -rows).bit_length() + 1
+        wide = cols.bit_length() - (cols & -cols).bit_length() + 1
+        if tall > 4:
+            assert message == f"a new pile at {name} would make the grid more than 4 rows tall"
+        else:
+            assert wide > 4
+            assert message == (f"a new pile at {name} would make the grid more than 4 "
+                               f"columns wide")
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = check_explanations_games("foursquare", 6, foursquare_explains, seed=6)
+    assert checked > 5000

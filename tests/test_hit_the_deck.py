@@ -13,7 +13,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from contract import check_random_games, check_step, snapshot
+from contract import (
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_step,
+    snapshot,
+)
 from rich.console import Console
 
 from parlour.arena import play_game, simulate
@@ -22,11 +28,14 @@ from parlour.bots.hit_the_deck import reaction_ms
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
 from parlour.games.hit_the_deck import (
+    ACCEPTS,
     CUT,
     DRAW,
     HAND,
     HAND_SHOUT,
     NUM_ACTIONS,
+    PASS,
+    PHASE_NAMES,
     SLAP_ACTIONS,
     SLAP_BASE,
     SWAP,
@@ -55,29 +64,17 @@ def cards(text: str) -> list[int]:
 
 
 def rig(hands: list[str], draw: str = "", discard: str = "R1", turn: int = 0,
-        direction: int = 1, seed: int = 1, **options: object) -> HitTheDeckState:
+        direction: int = 1, seed: int = 1, phase: str = "play", scores: str = "",
+        **options: object) -> HitTheDeckState:
     """A state in round 1 with chosen hands, piles (``draw`` listed bottom to top, its last
-    card drawn first; ``discard`` bottom to top) and seat to play."""
-    state = GAME.new(seed, len(hands), **options)
+    card drawn first; ``discard`` bottom to top) and seat to play: the game's position text
+    (``GAME.from_position``) with the tests' defaults."""
+    text = (f"hands: {' | '.join(hands)}; draw: {draw or '-'}; discard: {discard}; "
+            f"to act: {turn}; phase: {phase}; direction: {'left' if direction == 1 else 'right'}")
+    if scores:
+        text += f"; scores: {scores}"
+    state = GAME.from_position(text, seed, **options)
     assert isinstance(state, HitTheDeckState)
-    state._counts = [[0] * 38 for _ in hands]
-    state._present = [0] * len(hands)
-    state.sizes = [0] * len(hands)
-    for seat, hand in enumerate(hands):
-        for kind in cards(hand):
-            state._counts[seat][kind] += 1
-            state.sizes[seat] += 1
-        state._present[seat] = 0
-        for kind, count in enumerate(state._counts[seat]):
-            if count:
-                state._present[seat] |= 1 << kind | (1 << HAND_SHOUT if kind == HAND else 0)
-    state.draw = cards(draw)
-    state.discard = cards(discard)
-    state.top = state.discard[-1]
-    state.direction = direction
-    state._unseen = 0
-    state._events = []
-    state._turn(turn)
     return state
 
 
@@ -104,7 +101,7 @@ def find_seed(predicate, seats: int = 4, limit: int = 5000, **options: object) -
 
 
 def first_card(state: HitTheDeckState) -> str:
-    return next(e["card"] for e in state._events if e["type"] == "first")
+    return next(e["card"] for e in state.view(None)["events"] if e["type"] == "first")
 
 
 # ----------------------------------------------------------------------------- the cards
@@ -168,7 +165,7 @@ def test_dealer_rotates_left_and_the_player_left_of_the_dealer_starts():
         assert state.dealer == (2 + rnd - 1) % 3
         assert state.direction == 1  # every round starts going left
         # The player left of the dealer acts first (a cut or swap is also their turn).
-        assert not state._moves and state.to_act == ((state.dealer + 1) % 3,)
+        assert state.round_actions == 0 and state.to_act == ((state.dealer + 1) % 3,)
         while state.round == rnd and state.to_act:
             seat = state.to_act[0]
             state.apply(rng.choice(state.legal_actions(seat)), seat)
@@ -183,7 +180,7 @@ def test_the_deal_comes_from_the_seed():
 
 # ----------------------------------------------------------------------------- the first card
 def test_a_first_with_a_hand_goes_back_into_the_draw_pile_and_another_is_turned():
-    seed = find_seed(lambda s: any(e["type"] == "reburied" for e in s._events))
+    seed = find_seed(lambda s: any(e["type"] == "reburied" for e in s.view(None)["events"]))
     state = GAME.new(seed, 4)
     assert state.top != HAND
     assert len(state.discard) == 1
@@ -211,7 +208,7 @@ def test_a_first_flip_makes_the_first_player_swap_then_the_dealer_plays():
     assert state.to_act == (3,)  # the dealer "played" the Flip and plays again
     assert state.draw[0] == k(first_card(state))  # the Flip is at the bottom of the draw pile
     assert state.discard[-1] == draw_before[0] or any(
-        e["type"] == "swap" and e["buried"] for e in state._events)
+        e["type"] == "swap" and e["buried"] for e in state.view(None)["events"])
 
 
 def test_a_first_hit_with_a_number_obliges_the_first_player():
@@ -291,7 +288,7 @@ def test_an_empty_draw_pile_is_replaced_by_the_discards_except_the_top():
     assert sorted(state.draw + [c for c in state.hand(0) if c not in cards("G2, B4")]) == \
         sorted(cards("Y1, Y2, B5, G4"))
     assert len(state.draw) == 3
-    assert any(e["type"] == "reshuffle" and e["cards"] == 4 for e in state._events)
+    assert any(e["type"] == "reshuffle" and e["cards"] == 4 for e in state.view(None)["events"])
 
 
 def test_reshuffles_come_from_the_seed():
@@ -350,8 +347,8 @@ def test_the_last_cards_instruction_is_not_carried_out():
 
 
 def test_the_game_ends_when_a_player_reaches_100_and_the_lowest_total_wins():
-    state = rig(["R4", "hit 1, hit 2, hit 3", "B5", "G1"], discard="R3")
-    state.scores = [60, 75, 10, 98]
+    state = rig(["R4", "hit 1, hit 2, hit 3", "B5", "G1"], discard="R3",
+                scores="60, 75, 10, 98")
     act(state, "R4")  # seat 1 reaches 105, seat 3 99
     assert state.outcome is not None
     assert state.outcome.points == (60, 105, 15, 99)
@@ -361,8 +358,8 @@ def test_the_game_ends_when_a_player_reaches_100_and_the_lowest_total_wins():
 
 
 def test_equal_lowest_totals_share_first_place():
-    state = rig(["R4", "hit 1, hit 2, hit 3, hit 4, hit 5, B5, G5", "B5"], discard="R3")
-    state.scores = [5, 40, 0]
+    state = rig(["R4", "hit 1, hit 2, hit 3, hit 4, hit 5, B5, G5", "B5"], discard="R3",
+                scores="5, 40, 0")
     act(state, "R4")
     assert state.outcome is not None and state.outcome.placing == (1, 3, 1)
 
@@ -383,7 +380,7 @@ def test_cut_the_deck_the_next_player_cuts_and_the_middle_of_the_lifted_half_tur
         act(state, "G5")
     before = list(state.draw)
     act(state, "cut")
-    event = next(e for e in state._events if e["type"] == "cut")
+    event = next(e for e in state.view(None)["events"] if e["type"] == "cut")
     lifted = event["lifted"]
     assert 4 <= lifted <= 8  # between a third and two thirds of 12
     depth = (lifted + 1) // 2
@@ -414,11 +411,11 @@ def test_cutting_a_tiny_draw_pile(pile, turned):
 
 
 def test_with_nothing_to_cut_the_cut_stays_on_top_as_an_ordinary_card():
-    state = rig(["R5", "G5", "B5, R2"], draw="", discard="R cut", turn=1)
-    state._forced(1, 2)  # (set-up: seat 1 must cut; there is no other card at all)
+    # seat 1 must cut; there is no other card at all
+    state = rig(["R5", "G5", "B5, R2"], draw="", discard="R cut", turn=1, phase="cut")
     act(state, "cut")
     assert state.top == k("R cut") and state.to_act == (2,)
-    assert any(e["type"] == "cut" and e["card"] is None for e in state._events)
+    assert any(e["type"] == "cut" and e["card"] is None for e in state.view(None)["events"])
     assert legal(state) == {"R2"}  # the Cut is matched by colour
 
 
@@ -485,7 +482,7 @@ def test_a_flip_turned_up_by_a_swap_goes_back_and_the_card_beneath_is_the_top():
     act(state, "R flip", "swap")
     assert state.top == k("G4")
     assert sorted(state.draw) == sorted(cards("R3, R flip, B flip"))
-    assert any(e["type"] == "swap" and e["buried"] == 1 for e in state._events)
+    assert any(e["type"] == "swap" and e["buried"] == 1 for e in state.view(None)["events"])
 
 
 def test_two_flips_played_in_a_row_the_second_goes_back_into_the_pile():
@@ -498,7 +495,7 @@ def test_two_flips_played_in_a_row_the_second_goes_back_into_the_pile():
     assert len(state.draw) == draw_before + 1 and k("Y flip") in state.draw
     assert state.direction == -1  # no second reversal, no swap
     assert state.to_act == (2,)  # the turn passes on (to the right)
-    assert any(e["type"] == "flip back" for e in state._events)
+    assert any(e["type"] == "flip back" for e in state.view(None)["events"])
 
 
 def test_a_flip_after_another_card_is_not_in_a_row():
@@ -515,12 +512,8 @@ def test_a_flip_with_nothing_to_swap_still_turns_play_round():
     act(state, "R flip")
     act(state, "swap")  # draw pile empty; the discards (R3) refill it, then swap
     assert state.top == k("R3") and state.draw == [k("R flip")]
-    state = rig(["R flip, R5, G2", "G5", "B5"], draw="", discard="R3")
-    state.discard = [k("R flip")]  # (set-up: nothing at all under the Flip)
-    state.sizes[0] -= 1
-    state._counts[0][k("R flip")] = 0
-    state.top = k("R flip")
-    state._forced(1, 3)
+    # nothing at all under the Flip
+    state = rig(["R5, G2", "G5", "B5"], draw="", discard="R flip", turn=1, phase="swap")
     act(state, "swap")
     assert state.top == k("R flip") and state.direction == -1 and state.to_act == (0,)
 
@@ -587,7 +580,7 @@ def test_a_missed_shout_costs_four_cards():
     state = rig(["hit hand, R1", "G3", "B5"], draw=", ".join(["Y1"] * 10), discard="R3")
     act(state, "hit hand")
     assert state.sizes[0] == 1 + 4  # at once, before the slap
-    assert any(e["type"] == "penalty" and e["seat"] == 0 for e in state._events)
+    assert any(e["type"] == "penalty" and e["seat"] == 0 for e in state.view(None)["events"])
     slap_all(state, {0: 900, 1: 300, 2: 300})  # and the slowest draws four too
     assert state.sizes == [9, 1, 1]
 
@@ -727,10 +720,73 @@ def test_bad_options_are_refused():
         GAME.new(1, 2, target=0)
 
 
+# ----------------------------------------------------------------------------- positions
+def test_a_position_round_trips_at_every_turn_of_random_rounds():
+    for seats in (2, 4, 6):
+        state = GAME.new(seats, seats, target=1)
+        rng = random.Random(seats)
+        turns = 0
+        while state.to_act:
+            # the shout window is the game's, in every view of every phase
+            assert {state.view(s)["shout_window_ms"] for s in [*range(seats), None]} == {1500}
+            if state.view(None)["phase"] in ("play", "cut", "swap"):
+                text = state.position_text()
+                built = GAME.from_position(text, 5, **state.options)
+                assert built.position_text() == text
+                assert built.to_act == state.to_act
+                assert built.legal_actions() == state.legal_actions()
+                assert [built.hand(s) for s in range(seats)] == \
+                    [state.hand(s) for s in range(seats)]
+                assert (built.draw, built.discard, built.top, built.direction, built.scores,
+                        built.last_flip) == (state.draw, state.discard, state.top,
+                                             state.direction, state.scores, state.last_flip)
+                turns += 1
+            else:
+                with pytest.raises(ValueError, match="between turns"):
+                    state.position_text()
+            seat = rng.choice(state.to_act)
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+        assert turns > 10
+
+
+def test_a_position_names_every_field():
+    state = GAME.from_position("hands: hit 3, R1 | G3, G4 | B5\ndraw: Y1, Y2\n"
+                               "discard: B1, R cut; to act: 2; phase: cut; direction: right; "
+                               "scores: 4, 7, 9; last flip: yes", seed=3, target=50)
+    assert state.hand(0) == cards("R1, hit 3") and state.hand(2) == cards("B5")
+    assert state.draw == cards("Y1, Y2") and state.discard == cards("B1, R cut")
+    assert state.to_act == (2,) and legal(state) == {"cut"}
+    assert state.direction == -1 and state.scores == [4, 7, 9] and state.last_flip
+    assert state.options["target"] == 50 and state.history == []
+    assert state.position_text() == (
+        "hands: R1, hit 3 | G3, G4 | B5; draw: Y1, Y2; discard: B1, R cut; to act: 2; "
+        "phase: cut; direction: right; scores: 4, 7, 9; last flip: yes")
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("draw: R1", "needs its hands"),
+    ("hands: R1", "2 to 6 seats"),
+    ("hands: R1 | ", "every hand holds a card"),
+    ("hands: R1 | Z9", "'Z9' is not a card"),
+    ("hands: R1 | G2; discard: -", "always shows a top card"),
+    ("hands: R1 | G2; to act: 2", "seat from 0 to 1"),
+    ("hands: R1 | G2; phase: drawn", "play, cut or swap"),
+    ("hands: R1 | G2; phase: cut", "needs a Cut the Deck on top"),
+    ("hands: R1 | G2; direction: up", "left or right"),
+    ("hands: R1 | G2; scores: 1", "2 whole numbers"),
+    ("hands: R1 | G2; last flip: maybe", "yes or no"),
+    ("hands: R1 | G2; trump: R", "not a position field"),
+    ("hands: R1 | G2; hands: R1 | G2", "given twice"),
+])
+def test_a_bad_position_is_refused_with_its_reason(text, error):
+    with pytest.raises(ValueError, match=error):
+        GAME.from_position(text)
+
+
 # ----------------------------------------------------------------------------- views
 def test_the_view_shows_what_the_seat_may_see():
-    state = rig(["hit 3, R1, R1", "G3, G4", "B5"], draw="Y1, Y2", discard="B1, R3")
-    state.scores = [4, 7, 9]
+    state = rig(["hit 3, R1, R1", "G3, G4", "B5"], draw="Y1, Y2", discard="B1, R3",
+                scores="4, 7, 9")
     act(state, "hit 3")
     v = state.view(1)
     assert v["hand"] == ["G3", "G4"]
@@ -749,14 +805,8 @@ def test_views_hide_other_hands_and_the_order_of_the_piles():
     state = rig(["R1, G2", "Y1, Y2, B3", "B5, hit hand, G1"],
                 draw="Y4, Y5, B1, G5", discard="B4, R3")
     mine = json.dumps(state.view(0), sort_keys=True)
-    other = state.clone()
-    other._counts[1], other._counts[2] = [0] * 38, [0] * 38
-    for kind in cards("B5, hit hand, G1"):
-        other._counts[1][kind] += 1
-    for kind in cards("Y1, Y2, B3"):
-        other._counts[2][kind] += 1
-    other.sizes = [2, 3, 3]
-    other.draw = list(reversed(other.draw))
+    other = rig(["R1, G2", "B5, hit hand, G1", "Y1, Y2, B3"],  # other hands swapped,
+                draw="G5, B1, Y5, Y4", discard="B4, R3")  # the draw pile reversed
     assert json.dumps(other.view(0), sort_keys=True) == mine
     for seat in (None, 0):
         text = json.dumps(state.view(seat))
@@ -793,7 +843,8 @@ def test_a_round_that_runs_too_long_ends_as_blocked():
         state.apply(rng.choice(state.legal_actions(seat)), seat)
     summary = state.rounds[0]
     assert summary["out"] is None and summary["blocked"]
-    assert 20 <= len(state._past[0]) <= 20 + 3 + 6  # stops at the first turn after the limit
+    first_round = len(state.history) - state.round_actions
+    assert 20 <= first_round <= 20 + 3 + 6  # stops at the first turn after the limit
     assert summary["points"] == state.scores and all(p > 0 for p in summary["points"])
 
 
@@ -810,13 +861,13 @@ def test_max_rounds_ends_the_game():
 def cards_accounted_for(state: HitTheDeckState) -> None:
     """Every card of the deck is in exactly one place; sizes, top and scores agree."""
     held = [c for s in range(state.num_seats) for c in state.hand(s)]
-    assert sorted(held + state.draw + state.discard) == list(state._deck)
+    assert sorted(held + state.draw + state.discard) == build_deck(state.options)
     assert state.sizes == [len(state.hand(s)) for s in range(state.num_seats)]
     assert state.top == state.discard[-1]
     for s in range(state.num_seats):
         assert state.scores[s] == sum(r["points"][s] for r in state.rounds)
         present = 0
-        for kind, count in enumerate(state._counts[s]):
+        for kind, count in enumerate(state.held(s)):
             if count:
                 present |= 1 << kind | (1 << HAND_SHOUT if kind == HAND else 0)
         assert state._present[s] == present
@@ -841,6 +892,12 @@ def test_deep_contract_checks_on_random_games():
         check_random_games("hit-the-deck", 2, seed=40 + seats, deep_every=9,
                            invariant=cards_accounted_for, replay_every=1, seats=seats,
                            target=40)
+
+
+def test_determinize_for_any_seat_keeps_the_state_whole():
+    for seats in (2, 3, 5):
+        check_determinized_games("hit-the-deck", 1, seed=90 + seats,
+                                 invariant=cards_accounted_for, seats=seats, target=1)
 
 
 def test_whole_games_to_100_end_and_replay():
@@ -1022,3 +1079,51 @@ def test_the_benchmark_workload_runs():
     for name in ("hit_the_deck", "hit_the_deck_4", "clockwork_spades", "spite_and_malice",
                  "foursquare"):
         assert bench.WORKLOADS[name][1](0.05) > 0, name
+
+
+# ----------------------------------------------------------------------------- explanations
+def htd_explains(state: HitTheDeckState, seat: int, action: int, message: str) -> None:
+    """A refused action names the true reason, checked against the cards: a card held and
+    refused is one that does not fit the top card."""
+    phase = PHASE_NAMES[state.phase]
+    text = GAME.action_text(action)
+    legal = set(state.legal_actions(seat))
+    if phase == "slap":
+        assert action not in SLAP_ACTIONS
+        assert message == f"everyone slaps the pile now: {text} is not a slap"
+    elif action in SLAP_ACTIONS:
+        assert message == "no slapping now: the slap follows a Hit the Deck With a Hand"
+    elif phase in ("cut", "swap"):
+        assert message.startswith(f"you must {phase}")
+        assert message.endswith(f"is on the pile), not {text}")
+    elif action in (CUT, SWAP):
+        assert message.startswith(f"there is nothing to {text}")
+    elif action == DRAW and phase == "drawn":
+        assert message == "you have drawn already: play the card you drew, or pass"
+    elif action == DRAW and legal == {PASS}:
+        assert not state.draw and len(state.discard) < 2
+        assert message == "the draw pile is empty and nothing can be reshuffled: pass"
+    elif action == DRAW:
+        assert any(state.held(seat)[c] for c in legal if c <= HAND)
+        assert message == "you may draw only when no card in your hand can be played"
+    elif action == PASS:
+        assert phase == "play" and legal != {PASS}
+        assert message == "you may pass only after drawing, or when there is nothing to draw"
+    else:
+        kind = HAND if action == HAND_SHOUT else action
+        if not state.held(seat)[kind]:
+            assert message == f"you do not hold {GAME.action_text(kind)}"
+            return
+        assert not ACCEPTS[state.top] >> kind & 1, "a held card that fits is legal"
+        if phase == "drawn":
+            assert message.startswith("after drawing you may play only the card you drew")
+        else:
+            assert message.startswith(f"{GAME.action_text(kind)} does not ")
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = 0
+    for seats in (2, 3, 5):
+        checked += check_explanations_games("hit-the-deck", 1, htd_explains, seed=30 + seats,
+                                            seats=seats, target=1)
+    assert checked > 10_000

@@ -15,6 +15,9 @@ from parlour.bots.hit_the_deck import (
     candidates,
     fast_policy,
     play_out,
+    standing,
+    standing_table,
+    value,
 )
 from parlour.bots.ismcts import ISMCTSBot, paired_search, search
 from parlour.games import get_game
@@ -28,7 +31,6 @@ from parlour.games.hit_the_deck import (
     SLAP_BASE,
     HitTheDeckState,
     slap_ms,
-    standing_table,
 )
 
 GAME = get_game("hit-the-deck")
@@ -38,26 +40,15 @@ def k(text: str) -> int:
     return GAME.parse_action(text)
 
 
-def rig(hands: list[str], draw: str, top: str, seed: int = 1, **options: object
-        ) -> HitTheDeckState:
+def rig(hands: list[str], draw: str, top: str, seed: int = 1, scores: str = "",
+        **options: object) -> HitTheDeckState:
     """Round 1 with chosen hands (cards separated by commas), draw pile (its last card is
-    drawn first) and top card; seat 0 to play."""
-    state = GAME.new(seed, len(hands), **options)
+    drawn first) and top card; seat 0 to play (the game's position text)."""
+    text = f"hands: {' | '.join(hands)}; draw: {draw}; discard: {top}"
+    if scores:
+        text += f"; scores: {scores}"
+    state = GAME.from_position(text, seed, **options)
     assert isinstance(state, HitTheDeckState)
-    state._counts = [[0] * 38 for _ in hands]
-    state._present = [0] * len(hands)
-    state.sizes = [0] * len(hands)
-    for seat, hand in enumerate(hands):
-        for text in hand.split(","):
-            kind = k(text.strip())
-            state._counts[seat][kind] += 1
-            state._present[seat] |= KIND_BITS[kind]
-            state.sizes[seat] += 1
-    state.draw = [k(t.strip()) for t in draw.split(",")]
-    state.discard = [k(top)]
-    state.top = state.discard[-1]
-    state._unseen = 0
-    state._turn(0)
     return state
 
 
@@ -131,7 +122,7 @@ def test_the_tree_expands_one_slap_not_three_hundred():
     state = rig(["R1, hit hand, R2, G2", "G3, G4, B3"], "Y1, Y2, Y3, Y4, Y5, G1, B1", "R3")
     obs = observe(state, 0, random.Random(1), sample=True)
     children = search(obs, random.Random(2), 200, policy=fast_policy, exploration=0.2,
-                      candidates=candidates)
+                      candidates=candidates, value=value)
     assert set(children) == {k("R1"), k("R2"), HAND_SHOUT}  # never the silent With a Hand
     after = children[HAND_SHOUT].children
     assert set(after) <= {MODEL_SLAP}
@@ -159,7 +150,7 @@ def test_paired_search_gives_equal_moves_equal_values():
     common samples the two moves get exactly the same value."""
     state = rig(["hit hand", "G3, G4, B5"], "Y1, Y2, Y3", "R3")
     obs = observe(state, 0, random.Random(1), sample=True)
-    values = paired_search(obs, random.Random(2), 40, policy=fast_policy)
+    values = paired_search(obs, random.Random(2), 40, policy=fast_policy, value=value)
     assert set(values) == {HAND, HAND_SHOUT} and values[HAND] == values[HAND_SHOUT]
 
 
@@ -175,9 +166,9 @@ def test_the_search_defends_when_the_next_player_is_about_to_go_out():
 
 def test_the_playout_judges_the_last_card_without_dealing_on():
     state = rig(["R2", "G3, G4, B5"], "Y1, Y2, Y3", "R3", target=40)
-    assert play_out(state.clone(), 0, random.Random(0)) == state.standing(0, [0, 12])
-    assert state.standing(0, [0, 12]) > 0.5 > state.standing(1, [0, 12])
-    assert state.standing(0, [45, 12]) == 0.0 and state.standing(1, [45, 12]) == 1.0
+    assert play_out(state.clone(), 0, random.Random(0)) == standing(state, 0, [0, 12])
+    assert standing(state, 0, [0, 12]) > 0.5 > standing(state, 1, [0, 12])
+    assert standing(state, 0, [45, 12]) == 0.0 and standing(state, 1, [45, 12]) == 1.0
 
 
 def test_hints_come_from_the_paired_search():
@@ -236,15 +227,14 @@ def test_the_standing_table():
         for a, b in ((0, 10), (30, 70), (95, 60)):
             assert math.isclose(table[a][b] + table[b][a], 1.0)
         assert all(table[a][50] >= table[a + 1][50] for a in range(99))
-    state = GAME.new(3, 2)
-    state.scores = [20, 60]
-    assert state.value(0) == standing_table(2, 100, 12.6)[20][60]
+    state = rig(["R1, R2", "G3"], "Y1", "R3", scores="20, 60")
+    assert value(state, 0) == standing_table(2, 100, 12.6)[20][60]
 
 
 def test_the_value_in_the_middle_of_a_round_favours_the_seat_with_fewer_cards():
-    state = rig(["R1", "G3, G4, B5, B1, Y2"], "Y1, Y2, Y3", "R3", target=40)
-    state._moves = [(0, k("R2"))]
-    assert state.value(0) > 0.6 > 0.4 > state.value(1)
+    state = rig(["R1, R2", "G3, G4, B5, B1, Y2"], "Y1, Y2, Y3", "R3", target=40)
+    state.apply(k("R2"))  # a round under way: seat 0 holds one card, seat 1 five
+    assert value(state, 0) > 0.6 > 0.4 > value(state, 1)
 
 
 # ----------------------------------------------------------------------------- strength

@@ -7,9 +7,14 @@ import random
 import re
 
 import pytest
-from contract import check_random_games, check_step
+from contract import (
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_step,
+)
 
-from parlour.cards import card_text, mask_of, parse_card, parse_cards
+from parlour.cards import card_text, cards_of, is_spade, mask_of, parse_card, parse_cards, suit_of
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE, BLIND_NIL, LOOK, NIL, SpadesState, deal_hands, score_team
@@ -22,13 +27,13 @@ def bid(n: int) -> int:
     return NIL if n == 0 else BID_BASE + n
 
 
-def with_hands(hands: list[str], **options: object) -> SpadesState:
-    """A new match whose first deal has the given hands (13 cards each)."""
-    state = GAME.new(1, **options)
+def with_hands(hands: list[str], scores: tuple[int, int] = (0, 0), **options: object
+               ) -> SpadesState:
+    """A new match whose first deal has the given hands (13 cards each), from its position
+    text (``GAME.from_position``)."""
+    state = GAME.from_position(f"hands: {' | '.join(hands)}; scores: {scores[0]}, {scores[1]}",
+                               1, **options)
     assert isinstance(state, SpadesState)
-    cards = [parse_cards(h) for h in hands]
-    assert sorted(c for h in cards for c in h) == list(range(52))
-    state._hands = [mask_of(h) for h in cards]
     return state
 
 
@@ -306,23 +311,22 @@ def test_a_whole_deal_scores_both_teams():
 
 
 # ----------------------------------------------------------------------------- winning
-def finish_deal_with_scores(state: SpadesState, a: int, b: int) -> None:
-    """Set the team scores, then play the current deal out with everyone bidding so that
-    the deal scores exactly: South takes all 13 tricks on a 13 bid, the rest bid nil
-    (North-South +230, East-West +200)."""
-    state.scores = [a, b]
-    state._hands = [mask_of(parse_cards(h)) for h in ONE_SUIT]
+def finish_deal_with_scores(a: int, b: int, **options: object) -> SpadesState:
+    """A match standing at the team scores ``a`` and ``b``, its deal then played out with
+    everyone bidding so that the deal scores exactly: South takes all 13 tricks on a 13
+    bid, the rest bid nil (North-South +230, East-West +200)."""
+    state = with_hands(ONE_SUIT, (a, b), **options)
     for n in (13, 0, 0, 0):
         state.apply(bid(n))
     for _ in range(13):
         state.apply(max(state.legal_actions()))
         for _ in range(3):
             state.apply(min(state.legal_actions()))
+    return state
 
 
 def test_first_team_to_reach_500_wins():
-    state = GAME.new(3)
-    finish_deal_with_scores(state, 400, 0)
+    state = finish_deal_with_scores(400, 0)
     assert state.scores == [630, 200]
     assert state.outcome is not None
     assert state.outcome.placing == (1, 2, 1, 2)
@@ -332,46 +336,91 @@ def test_first_team_to_reach_500_wins():
 
 
 def test_both_teams_over_500_the_higher_wins():
-    state = GAME.new(3)
-    finish_deal_with_scores(state, 300, 350)  # 530 against 550
+    state = finish_deal_with_scores(300, 350)  # 530 against 550
     assert state.outcome is not None and state.outcome.winners == (1, 3)
 
 
 def test_equal_scores_over_500_play_another_deal():
-    state = GAME.new(3)
-    finish_deal_with_scores(state, 370, 400)  # 600 and 600
+    state = finish_deal_with_scores(370, 400)  # 600 and 600
     assert state.scores == [600, 600]
     assert state.outcome is None and state.deal == 2
 
 
 def test_option_target():
-    state = GAME.new(3, target=100)
-    finish_deal_with_scores(state, 0, -300)
+    state = finish_deal_with_scores(0, -300, target=100)
     assert state.outcome is not None and state.outcome.winners == (0, 2)
 
 
 def test_option_mercy_threshold():
-    state = GAME.new(3, mercy=-200)
-    finish_deal_with_scores(state, -200, -600)  # 30 against -400
+    state = finish_deal_with_scores(-200, -600, mercy=-200)  # 30 against -400
     assert state.outcome is not None and state.outcome.winners == (0, 2)
-    state = GAME.new(3)
-    finish_deal_with_scores(state, -200, -600)
+    state = finish_deal_with_scores(-200, -600)
     assert state.outcome is None
 
 
 def test_option_max_deals_stops_the_match():
-    state = GAME.new(3, max_deals=1)
-    finish_deal_with_scores(state, 0, 30)  # 230 against 230: a drawn match
+    state = finish_deal_with_scores(0, 30, max_deals=1)  # 230 against 230: a drawn match
     assert state.outcome is not None and state.outcome.is_draw
+
+
+# ----------------------------------------------------------------------------- positions
+def test_a_position_round_trips_at_every_deal_of_random_matches():
+    rng = random.Random(8)
+    deals = 0
+    for seed in range(4):
+        state = GAME.new(seed, target=150, mercy=-150)
+        while state.to_act:
+            text = state.position_text()
+            if not state.history or (state.deals and state.bids == [None] * 4):
+                built = GAME.from_position(text, 77, target=150, mercy=-150)
+                assert built.position_text() == text
+                mine = {**state.view(0), "deals": None, "last_trick": None}
+                assert {**built.view(0), "deals": None, "last_trick": None} == mine
+                assert built.legal_actions() == state.legal_actions()
+                deals += 1
+            state.apply(rng.choice(state.legal_actions()))
+            if state.to_act and state.bids != [None] * 4:
+                assert state.position_text() == text  # a deal's position is its start
+    assert deals >= 5
+
+
+def test_a_position_names_its_fields():
+    state = GAME.from_position(f"hands: {' | '.join(ONE_SUIT)}\ndeal: 3; scores: 120, -40;"
+                               f" bags: 2, 9", 5)
+    assert (state.deal, state.dealer, state.scores, state.bags) == (3, 1, [120, -40], [2, 9])
+    assert state.to_act == (2,) and state.hand(0) == sorted(parse_cards(ONE_SUIT[0]))
+    assert state.history == [] and state.deals == []
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("deal: 1", "needs its hands"),
+    ("hands: AS KS", "four hands of 13 cards"),
+    ("hands: " + " | ".join(["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S"] * 4), "exactly once"),
+    ("hands: ZZ", "not a card"),
+    ("hands: x; deal: 0", "not a card"),
+    ("scores: 1, 2; bags: 0", "hands"),
+    ("hands: x; trumps: hearts", "not a position field"),
+])
+def test_a_bad_position_is_refused_with_its_reason(text, error):
+    with pytest.raises(ValueError, match=error):
+        GAME.from_position(text)
+
+
+def test_a_bad_position_field_is_refused():
+    good = f"hands: {' | '.join(ONE_SUIT)}"
+    for extra, error in (("deal: 0", "number from 1"), ("scores: 1", "two whole numbers"),
+                         ("bags: -1, 0", "two whole numbers"), ("deal: 101", "max_deals"),
+                         ("deal: 2; deal: 3", "given twice")):
+        with pytest.raises(ValueError, match=error):
+            GAME.from_position(f"{good}; {extra}")
 
 
 # ----------------------------------------------------------------------------- blind nil
 def test_blind_nil_offered_only_to_a_team_behind_by_100():
     state = GAME.new(4, blind_nil=True)
     assert LOOK not in state.legal_actions()  # level at the start: no blind nil
-    state.scores = [0, 150]
-    state.deal = 0
-    state._start_deal()  # (test set-up: redeal the first deal with these scores)
+    behind = state.position_text().replace("scores: 0, 0", "scores: 0, 150")  # same cards
+    state = GAME.from_position(behind, 4, blind_nil=True)
     assert set(state.legal_actions()) == {BLIND_NIL, LOOK}
     assert state.view(0)["hand"] is None and state.view(0)["hand_hidden"]
     with pytest.raises(IllegalAction, match="look at your cards first"):
@@ -519,6 +568,45 @@ def test_deep_contract_checks_on_random_matches():
 
 
 
+
+def legal_by_the_rules(state: SpadesState) -> None:
+    """The cached legal cards are the ones the rules give for the cards held now: follow
+    the lead if you can; lead a spade only when spades are broken or you hold nothing else."""
+    if state.phase != 1:  # playing
+        return
+    hand = state.hands[state.turn]
+    plays = state.plays()
+    trick = plays[len(plays) - len(plays) % 4:]
+    spades = 0x1FFF << 39
+    if trick:
+        lead = 0x1FFF << 13 * (trick[0][1] // 13)
+        allowed = hand & lead or hand
+    else:
+        allowed = hand & ~spades if not state.broken and hand & ~spades else hand
+    assert set(state.legal_actions()) == set(cards_of(allowed))
+
+
+def spades_invariant(state: SpadesState) -> None:
+    cards_accounted_for(state)
+    legal_by_the_rules(state)
+
+
+def test_determinize_for_any_seat_leaves_legal_cards_the_redealt_hand_holds():
+    # The issue's case: South plays; a determinization for South (or anyone but West, or
+    # for nobody) redeals West, whose legal cards must come from the new hand.
+    state = get_game("spades").new(7)
+    for _ in range(4):
+        state.apply(state.parse_action("bid 3"))
+    state.apply(state.legal_actions()[0])
+    for seat in (0, 2, 3, None):
+        det = state.determinize(seat, random.Random(1))
+        assert set(det.legal_actions()) <= set(det.hand(1))
+        det.apply(det.legal_actions()[0])
+        cards_accounted_for(det)
+    check_determinized_games("spades", 2, seed=3, invariant=spades_invariant, max_deals=1,
+                             blind_nil=True, blind_nil_deficit=0)
+
+
 def test_determinize_respects_voids_and_sizes():
     state = with_hands(VOIDS)
     bid_all(state, [1, 4, 4, 4])
@@ -546,3 +634,49 @@ def test_determinize_depends_only_on_what_the_seat_knows():
         s.apply(bid(3))
     da, db = a.determinize(0, random.Random(5)), b.determinize(0, random.Random(5))
     assert da.hands == db.hands
+
+
+# ----------------------------------------------------------------------------- explanations
+def spades_explains(state: SpadesState, seat: int, action: int, message: str) -> None:
+    """The reason given for refusing ``action`` is true of the state (each message once)."""
+    hand = state.hands[seat]
+    plays = state.plays()
+    trick = plays[len(plays) - len(plays) % 4:]
+    suits = {suit_of(c) for c in cards_of(hand)}
+    team_behind = state.scores[seat & 1] <= state.scores[1 - seat & 1] - \
+        state.options["blind_nil_deficit"]
+    if state.phase == 0:  # bidding
+        if action < 52:
+            assert message == "bidding is not over: bid before playing a card"
+        elif not state.looked[seat]:
+            assert action not in (BLIND_NIL, LOOK)
+            assert message == "look at your cards first, or bid blind nil without looking"
+        elif action == BLIND_NIL and not state.options["blind_nil"]:
+            assert message == "blind nil is not played at this table"
+        elif action == BLIND_NIL and not team_behind:
+            assert message.startswith("blind nil is only allowed to a team behind by ")
+        elif action == BLIND_NIL:
+            assert message == "blind nil must be bid before looking at your cards"
+        else:
+            assert action == LOOK and message == "you have already seen your cards"
+        return
+    if action >= 52:
+        assert message == "bidding is over: play a card"
+    elif not hand >> action & 1:
+        assert message == f"you do not hold {card_text(action)}"
+    elif trick:
+        lead = suit_of(trick[0][1])
+        assert lead in suits and suit_of(action) != lead
+        assert message == f"must follow {('clubs', 'diamonds', 'hearts', 'spades')[lead]}"
+    else:
+        assert is_spade(action) and not state.broken and suits != {3}
+        assert message == "spades not broken: lead another suit"
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = check_explanations_games("spades", 1, spades_explains, seed=4, max_deals=1)
+    checked += check_explanations_games("spades", 1, spades_explains, seed=5, max_deals=1,
+                                        blind_nil=True, blind_nil_deficit=0)
+    checked += check_explanations_games("spades", 1, spades_explains, seed=6, max_deals=1,
+                                        blind_nil=True)
+    assert checked > 5000

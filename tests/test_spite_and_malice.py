@@ -13,7 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from contract import check_random_games, check_replay, check_step, snapshot
+from contract import (
+    check_determinized_games,
+    check_explanations_games,
+    check_random_games,
+    check_replay,
+    check_step,
+    snapshot,
+)
 from rich.console import Console
 
 from parlour.arena import play_game
@@ -29,6 +36,7 @@ from parlour.games.spite_and_malice import (
     VALUE,
     WILD,
     SpiteAndMaliceState,
+    decode,
     face_text,
     new_deck,
     parse_face,
@@ -59,17 +67,18 @@ def ladder(n: int) -> str:
 def table(hands: tuple[str, str] = ("", ""), payoff: tuple[str, str] = ("9C 9D", "9H 9S"),
           side: tuple[list[str], list[str]] | None = None, centre: tuple[str, ...] = ("",) * 3,
           stock: str | None = None, turn: int = 0, **options: object) -> SpiteAndMaliceState:
-    """A match whose table is laid out by hand (the cards need not add up to 104)."""
-    state = GAME.new(1, **options)
-    assert isinstance(state, SpiteAndMaliceState)
-    state.hands = [slots(hands[0]), slots(hands[1])]
-    state.payoff = [faces(payoff[0]), faces(payoff[1])]
+    """A match whose table is laid out by hand (the cards need not add up to 104), from the
+    game's position text (``GAME.from_position``)."""
     piles = side or (["", "", "", ""], ["", "", "", ""])
-    state.side = [[faces(p) for p in piles[s]] for s in (0, 1)]
-    state.centre = [faces(c) for c in centre]
-    state.stock = faces(stock) if stock is not None else faces("2C 3C 4C 5C 6C 7C 8C 9C " * 3)
-    state.turn = turn
-    state._legal = None
+    text = "; ".join([
+        f"hands: {hands[0] or '-'} | {hands[1] or '-'}",
+        f"payoffs: {payoff[0]} | {payoff[1]}",
+        "sides: " + " | ".join(", ".join(p or "-" for p in piles[s]) for s in (0, 1)),
+        "centre: " + ", ".join(c or "-" for c in centre),
+        f"stock: {'2C 3C 4C 5C 6C 7C 8C 9C ' * 3 if stock is None else stock or '-'}",
+        f"to act: {turn}"])
+    state = GAME.from_position(text, 1, **options)
+    assert isinstance(state, SpiteAndMaliceState)
     return state
 
 
@@ -446,6 +455,46 @@ def test_a_player_always_has_a_move():
 
 
 # ----------------------------------------------------------------------------- views
+def test_a_position_round_trips_at_every_move_of_random_rounds():
+    rng = random.Random(5)
+    for seed in range(3):
+        state = GAME.new(seed, payoff_size=4, target=3, max_turns=40, max_rounds=2)
+        moves = 0
+        while state.to_act:
+            text = state.position_text()
+            built = GAME.from_position(text, 9, payoff_size=4, target=3, max_turns=40)
+            assert built.position_text() == text
+            assert built.legal_actions() == state.legal_actions()
+            view, again = state.view(state.turn), built.view(state.turn)
+            for key in ("hand", "payoff", "side_piles", "centre", "stock", "scores", "legal",
+                        "to_act"):
+                assert again[key] == view[key], key
+            state.apply(rng.choice(state.legal_actions()))
+            moves += 1
+        assert moves > 20
+        with pytest.raises(ValueError, match="match is over"):
+            state.position_text()
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("hands: AH | -", "needs its payoff piles"),
+    ("payoffs: 9C | 9H; hands: AH", "one for each seat"),
+    ("payoffs: 9C | -; hands: AH | -", "never empty"),
+    ("payoffs: 9C | 9H; hands: - | AH", "holds a card"),
+    ("payoffs: 9C | 9H; hands: AH 2H 3H 4H 5H 6H | -", "5 slots"),
+    ("payoffs: 9C | 9H; hands: ZZ | -", "hand 0"),
+    ("payoffs: 9C | 9H; hands: AH | -; sides: -, - | -, -, -, -", "4 side piles"),
+    ("payoffs: 9C | 9H; hands: AH | -; centre: AS 3S, -, -", "not built up"),
+    ("payoffs: 9C | 9H; hands: AH | -; centre: -, -", "3 centre piles"),
+    ("payoffs: 9C | 9H; hands: AH | -; to act: 2", "seat 0 or 1"),
+    ("payoffs: 9C | 9H; hands: AH | -; scores: 1", "two whole numbers"),
+    ("payoffs: 9C | 9H; hands: AH | -; trumps: S", "not a position field"),
+])
+def test_a_bad_position_is_refused_with_its_reason(text, error):
+    with pytest.raises(ValueError, match=error):
+        GAME.from_position(text)
+
+
 def test_the_view_shows_the_table():
     side = (["9C 8D", "", "", ""], ["QS", "", "", "KH 4C"])
     state = table(hands=("7C - KD 2S 2S", "AH 3H"), payoff=("3S 4S", "5D 5H 6H"), side=side,
@@ -518,6 +567,8 @@ def cards_accounted_for(state: SpiteAndMaliceState) -> None:
         assert state.hand(state.turn), "the player to act holds a card"
         assert all(len(p) < 12 for p in state.centre)
     assert sum(r["points"] for r in state.rounds) == sum(state.scores)
+    for pile in state.centre:  # built up from the ace, a king or joker standing for any
+        assert all(VALUE[f] in (WILD, i + 1) for i, f in enumerate(pile))
 
 
 SORTED_DECKS = {n: sorted(new_deck(n)) for n in range(5)}
@@ -551,6 +602,11 @@ def test_deep_contract_checks_on_random_matches():
     check_random_games("spite-and-malice", 6, seed=99, deep_every=5,
                        invariant=cards_accounted_for, replay_every=1, payoff_size=3,
                        target=3, max_rounds=2, max_turns=30)
+
+
+def test_determinize_for_any_seat_keeps_the_state_whole():
+    check_determinized_games("spite-and-malice", 3, seed=13, invariant=cards_accounted_for,
+                             payoff_size=3, target=3, max_rounds=2, max_turns=30)
 
 
 def test_bot_matches_keep_every_invariant_and_replay():
@@ -719,3 +775,49 @@ def test_cli_play_finishes_a_match_and_saves_the_record(tmp_path):
     assert record.exists()
     replayed = run_cli(["replay", str(record)], "", tmp_path)
     assert replayed.returncode == 0 and "verified" in replayed.stdout
+
+
+# ----------------------------------------------------------------------------- explanations
+def spite_explains(state: SpiteAndMaliceState, seat: int, action: int, message: str) -> None:
+    """A refused move names the true reason: an empty source, a missing pile, or a card
+    that does not build on the centre pile."""
+    kind, src, dst = decode(action)
+    hand = state.hands[seat]
+    if kind in ("hc", "hs") and hand[src] == EMPTY:
+        assert message == f"hand slot {src + 1} is empty"
+        return
+    assert kind != "hs", "a held card may always go onto a side pile"
+    if dst >= len(state.centre):
+        assert message == (f"there is no centre pile {dst + 1}: this table has "
+                           f"{len(state.centre)}")
+        return
+    if kind == "pc":
+        if not state.payoff[seat]:
+            assert message == "your payoff pile is empty"
+            return
+        face = state.payoff[seat][-1]
+    elif kind == "sc":
+        if not state.side[seat][src]:
+            assert message == f"side pile {src + 1} is empty"
+            return
+        face = state.side[seat][src][-1]
+    else:
+        face = hand[src]
+    pile = state.centre[dst]
+    if VALUE[face] == WILD:
+        assert not pile and not state.options["king_starts"]
+        assert message.endswith(f"may not start an empty centre pile: centre pile {dst + 1} "
+                                f"needs an ace")
+    else:
+        assert VALUE[face] != len(pile) + 1
+        assert message.startswith(f"centre pile {dst + 1} needs ")
+        assert message.endswith(f"not the {face_text(face)}")
+
+
+def test_every_refused_action_is_explained_by_the_rule_that_refuses_it():
+    checked = check_explanations_games("spite-and-malice", 2, spite_explains, seed=6,
+                                       payoff_size=3, target=3, max_rounds=2, max_turns=30)
+    checked += check_explanations_games("spite-and-malice", 1, spite_explains, seed=7,
+                                        payoff_size=3, target=3, max_rounds=2, max_turns=30,
+                                        centre_piles=4, jokers=2)
+    assert checked > 3000

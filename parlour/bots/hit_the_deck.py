@@ -37,7 +37,7 @@ through the hooks in :data:`SEARCH`:
   each draw revealed, see the rules page) with :func:`fast_policy`, the rule bot's choices
   read off the full state, for every seat, to the end of the round (:func:`play_out`; at
   most :data:`PLAYOUT_LIMIT` actions). A move's value is the mean of
-  ``HitTheDeckState.standing``: the chance of winning the game from the totals the round
+  the bot module's ``standing``: the chance of winning the game from the totals the round
   leaves (a table worked out backwards from the target, so points near 100 weigh more). The
   luck of the draw is large and moves differ by little; on common samples the differences
   show with a few hundred playouts, where a tree (which gives each move its own samples)
@@ -52,6 +52,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import cache
+from operator import mul
 from typing import Any
 
 from parlour.bots.base import Bot, Observation
@@ -226,7 +228,88 @@ def outside_values(obs: Observation, rng: random.Random, level: str, bot: Any = 
     return None
 
 
-#: Actions a playout may take before the state's value judges the round unfinished. A
+# ----------------------------------------------------------------------------- standing
+# The estimates search judges an unfinished game by (the ``value`` hook, and play_out).
+
+#: Points a player left holding cards scores in a round, on average, per card dealt: rule
+#: bots leave about 12.5 points (7 cards dealt) with two seats and with four.
+POINTS_PER_CARD_DEALT = 1.8
+
+
+@cache
+def standing_table(seats: int, target: int, mean: float) -> tuple[tuple[float, ...], ...]:
+    """``table[a][b]``: the chance that a player on total ``a`` ends the game ahead of one on
+    total ``b`` (a tie counts half), both under ``target``, if every later round is a fair
+    lottery: one seat goes out (each as likely) and every other seat scores points drawn from
+    a geometric law of the given mean (cut at four times the mean). With more than two seats
+    the pair may both score in a round; the game is taken to end when one of the pair
+    reaches the target. Exact for two seats under that model; a pairwise judgement beyond.
+
+    Worked backwards over the sum of the two totals (every round adds points), with the
+    two-round sums for the case where both score kept as a second table."""
+    cut = max(1, math.ceil(4 * mean))
+    q = 1.0 - 1.0 / max(mean, 1.0)
+    weights = [q ** (x - 1) for x in range(1, cut + 1)]
+    total = sum(weights)
+    law = [w / total for w in weights]  # law[x - 1]: the chance of scoring x
+    size = target + cut
+    # f[a][b] and its transpose ft[b][a]: ends (a total at the target or over) are settled.
+    f = [[1.0 if a < b else 0.5 if a == b else 0.0 for b in range(size)] for a in range(size)]
+    ft = [list(column) for column in zip(*f, strict=True)]
+    alone, other = 1.0 / seats, (seats - 2) / seats
+    both = [[0.0] * size for _ in range(target)]  # both[b][a]: sum over y of law * f[a][b+y]
+    for s in range(size + target - 2, -1, -1):
+        if other:
+            for b in range(max(0, s - size + 1), min(target, s + 1)):
+                a = s - b
+                both[b][a] = sum(map(mul, law, f[a][b + 1:b + cut + 1]))
+        for b in range(max(0, s - target + 1), min(target, s + 1)):
+            a = s - b
+            v = alone * (sum(map(mul, law, f[a][b + 1:b + cut + 1]))
+                         + sum(map(mul, law, ft[b][a + 1:a + cut + 1])))
+            if other:
+                v += other * sum(map(mul, law, both[b][a + 1:a + cut + 1]))
+            f[a][b] = ft[b][a] = v
+    return tuple(tuple(f[a][:target]) for a in range(target))
+
+
+def standing(state: HitTheDeckState, seat: Seat, totals: Sequence[int]) -> float:
+    """How well ``seat`` stands with these totals after a round, from 0 to 1: the chance,
+    by :func:`standing_table`, that it ends ahead of each other seat, averaged (as the
+    reward counts the seats one beats); once a total reaches the target, the settled
+    result."""
+    n = state.num_seats
+    target = state.options["target"]
+    table = standing_table(n, target, POINTS_PER_CARD_DEALT * state.options["hand_size"])
+    mine = totals[seat]
+    if max(totals) < target:
+        row = table[mine]
+        return sum(row[totals[o]] for o in range(n) if o != seat) / (n - 1)
+    return sum(1.0 if mine < t else 0.5 if mine == t else 0.0
+               for o, t in enumerate(totals) if o != seat) / (n - 1)
+
+
+def value(state: HitTheDeckState, seat: Seat) -> float:
+    """For search that stops before the end: the reward once the game is over; else
+    :func:`standing` of the totals. Between rounds the totals are judged as they stand; in
+    the middle of a round, each seat is taken to go out first with a chance that halves
+    with every card it holds, the others scoring the cards they hold now."""
+    if state.outcome is not None:
+        return state.reward(seat)
+    scores = state.scores
+    if not state.round_actions:
+        return standing(state, seat, scores)
+    n = state.num_seats
+    points = [state.hand_points(s) for s in range(n)]
+    chances = [0.5 ** size for size in state.sizes]
+    total = 0.0
+    for out in range(n):
+        totals = [scores[s] + (0 if s == out else points[s]) for s in range(n)]
+        total += chances[out] * standing(state, seat, totals)
+    return total / sum(chances)
+
+
+#: Actions a playout may take before :func:`value` judges the round unfinished. A
 #: round between rule bots takes about 40 actions; a few fall into a loop (a Flip played
 #: on a Flip goes back into an otherwise empty draw pile, the next player draws it and
 #: plays it back, ...) that only the game's ``max_turns`` stop would end.
@@ -249,9 +332,9 @@ def play_out(state: HitTheDeckState, seat: Seat, rng: random.Random) -> float:
         if action <= HAND_SHOUT and state.sizes[acting] == 1 and not last:
             totals = [score if s == acting else score + state.hand_points(s)
                       for s, score in enumerate(state.scores)]
-            return state.standing(seat, totals)
+            return standing(state, seat, totals)
         state.apply(action, acting)
-    return state.value(seat)
+    return value(state, seat)
 
 
 #: Playouts per move by level (see the module docstring).
@@ -259,4 +342,4 @@ LEVELS = {"easy": 300, "normal": 2000, "hard": 8000}
 
 SEARCH = SearchHooks(policy=fast_policy, candidates=candidates, values=outside_values,
                      values_unit="the only sensible move", paired=True, playout=play_out,
-                     levels=LEVELS)
+                     value=value, levels=LEVELS)

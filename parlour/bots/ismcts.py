@@ -10,9 +10,10 @@ This is single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iter
    offer different actions;
 3. adds one new node, then plays the rest of the current round (deal) with a fast rollout
    policy (uniform random unless the game supplies a cheaper heuristic);
-4. scores the result for every seat with ``state.value(seat)`` (the match result if the
-   game ended, else the game's judgement of the match score: Spades weighs the score lead
-   and the bags, not the deal's points alone) and backs it up, each node keeping the value
+4. scores the result for every seat with the game's ``value`` hook (the match result if
+   the game ended, else the bot module's judgement of the match score: Spades weighs the
+   score lead and the bags, not the deal's points alone; without a hook the engine's
+   ``state.value(seat)``) and backs it up, each node keeping the value
    of the seat whose move led to it. Partners share a value, so a partnership cooperates.
 
 Seats that act at once (a simultaneous phase) are treated one after another in seat order.
@@ -37,6 +38,8 @@ from parlour.registry import spec
 Policy = Callable[[State, Seat, random.Random], Action]
 Candidates = Callable[[State, Seat, Sequence[Action]], Sequence[Action]]
 Playout = Callable[[State, Seat, random.Random], float]
+#: How well a seat stands in a state a playout stopped in, 0 to 1 (a game's ``value`` hook).
+Value = Callable[[State, Seat], float]
 
 #: Iterations per move by level; a game's :class:`SearchHooks` may set its own (its states
 #: differ in cost).
@@ -59,10 +62,16 @@ def random_policy(state: State, seat: Seat, rng: random.Random) -> Action:
     return rng.choice(state.legal_actions(seat))
 
 
+def state_value(state: State, seat: Seat) -> float:
+    """The engine's judgement: the reward once the game is over, else 0.5."""
+    return state.value(seat)
+
+
 def search(obs: Observation, rng: random.Random, iterations: int, seconds: float = math.inf,
            policy: Policy = random_policy, exploration: float = 0.7,
            rollout_limit: int = 1_000_000,
-           candidates: Candidates | None = None) -> dict[Action, Node]:
+           candidates: Candidates | None = None,
+           value: Value = state_value) -> dict[Action, Node]:
     """Run ISMCTS from ``obs``; return the root's children (visits and total value).
     A rollout ends with the round, or after ``rollout_limit`` actions (then the state's
     ``value`` judges the position). ``candidates`` narrows the legal actions the tree
@@ -120,7 +129,7 @@ def search(obs: Observation, rng: random.Random, iterations: int, seconds: float
                 state.apply(legal[int(rand() * len(legal))], seat)
             else:
                 state.apply(policy(state, seat, rng), seat)
-        values = [state.value(s) for s in range(state.num_seats)]
+        values = [value(state, s) for s in range(state.num_seats)]
         for node, seat in path:
             node.visits += 1
             node.total += values[seat]
@@ -128,7 +137,7 @@ def search(obs: Observation, rng: random.Random, iterations: int, seconds: float
 
 
 def playout(state: State, seat: Seat, rng: random.Random, policy: Policy = random_policy,
-            limit: int = 1_000_000) -> float:
+            limit: int = 1_000_000, value: Value = state_value) -> float:
     """Play ``state`` on with ``policy`` to the end of the round (or ``limit`` actions) and
     return ``seat``'s value there."""
     start = state.round
@@ -138,13 +147,14 @@ def playout(state: State, seat: Seat, rng: random.Random, policy: Policy = rando
             break
         seat_to_act = to_act[0]
         state.apply(policy(state, seat_to_act, rng), seat_to_act)
-    return state.value(seat)
+    return value(state, seat)
 
 
 def paired_search(obs: Observation, rng: random.Random, iterations: int,
                   seconds: float = math.inf, policy: Policy = random_policy,
                   rollout_limit: int = 1_000_000, candidates: Candidates | None = None,
-                  play_out: Playout | None = None) -> dict[Action, float]:
+                  play_out: Playout | None = None,
+                  value: Value = state_value) -> dict[Action, float]:
     """Determinized Monte Carlo with common samples: every candidate move is played out
     from the *same* determinizations (and the same policy randomness), so two moves'
     values differ by the move, not by the luck of their samples. Where moves differ by
@@ -180,7 +190,7 @@ def paired_search(obs: Observation, rng: random.Random, iterations: int,
                 results[i].append(play_out(child, seat, random.Random(luck)))
             else:
                 results[i].append(playout(child, seat, random.Random(luck), policy,
-                                          rollout_limit))
+                                          rollout_limit, value))
         samples += 1
         done += len(live)
         if samples == checkpoint:
@@ -235,6 +245,7 @@ class ISMCTSBot(Bot):
         self.candidates: Candidates | None = hooks.candidates
         self.paired = hooks.paired
         self.play_out: Playout | None = hooks.playout
+        self.value: Value = hooks.value
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:
@@ -253,10 +264,11 @@ class ISMCTSBot(Bot):
                 return values, self.values_unit
         if self.paired:
             return (paired_search(obs, self.rng, self.iterations, self.seconds, self.policy,
-                                  self.rollout_limit, self.candidates, self.play_out),
+                                  self.rollout_limit, self.candidates, self.play_out,
+                                  self.value),
                     "estimated chance to win")
         children = search(obs, self.rng, self.iterations, self.seconds, self.policy,
-                          self.exploration, self.rollout_limit, self.candidates)
+                          self.exploration, self.rollout_limit, self.candidates, self.value)
         stats = {a: children[a] for a in obs.legal if a in children and children[a].visits}
         if not stats:
             return {a: 0.5 for a in obs.legal}, "estimated chance to win"
@@ -289,8 +301,11 @@ class SearchHooks(Generic[S]):
     values_unit: str = ""
     #: The UCB constant, which depends on how spread the game's values are.
     exploration: float = 0.7
-    #: Actions before a rollout stops and ``state.value`` judges.
+    #: Actions before a rollout stops and ``value`` judges.
     rollout_limit: int = 1_000_000
+    #: How well a seat stands where a playout stopped, 0 to 1: the game's estimate of the
+    #: match score, tuned to its bots (the engine's result, else 0.5, by default).
+    value: Callable[[S, Seat], float] = state_value
     #: The legal actions the tree may try, from a full state (Hit the Deck collapses its
     #: 300 slap times to one).
     candidates: Callable[[S, Seat, Sequence[Action]], Sequence[Action]] | None = None

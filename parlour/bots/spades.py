@@ -34,6 +34,7 @@ Play: what the team needs decides the style
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -41,16 +42,36 @@ from typing import Any
 
 from parlour.bots.base import Bot, Observation
 from parlour.bots.ismcts import TIME_CAP, SearchHooks
-from parlour.cards import ACE, JACK, KING, QUEEN, SPADES, TEN, parse_card
+from parlour.cards import (
+    ACE,
+    JACK,
+    KING,
+    QUEEN,
+    SPADES,
+    TEN,
+    is_spade,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from parlour.engine import Action, Seat
-from parlour.games.spades import BID_BASE, BIDDING, BLIND_NIL, LOOK, NIL, SpadesState, score_team
+from parlour.games.spades import (
+    BID_BASE,
+    BIDDING,
+    BLIND_NIL,
+    LOOK,
+    NIL,
+    SpadesState,
+    beats,
+    score_team,
+)
 
 
 def count_tricks(hand: list[int]) -> float:
     """The bidding count described in the module docstring."""
     by_suit: list[list[int]] = [[], [], [], []]
     for c in hand:
-        by_suit[c // 13].append(c % 13)
+        by_suit[suit_of(c)].append(rank_of(c))
     total = 0.0
     spades = sorted(by_suit[SPADES], reverse=True)
     n_spades = len(spades)
@@ -92,12 +113,12 @@ def count_tricks(hand: list[int]) -> float:
 
 
 def wants_nil(hand: list[int]) -> bool:
-    spades = [c % 13 for c in hand if c // 13 == SPADES]
+    spades = [rank_of(c) for c in hand if suit_of(c) == SPADES]
     if any(r > TEN for r in spades) or len(spades) > 3:
         return False
-    if any(c % 13 == ACE for c in hand):
+    if any(rank_of(c) == ACE for c in hand):
         return False
-    high = sum(1 for c in hand if c % 13 >= JACK)
+    high = sum(1 for c in hand if rank_of(c) >= JACK)
     return count_tricks(hand) < 1.5 and high <= 2
 
 
@@ -123,10 +144,6 @@ def read_view(obs: Observation) -> _Table:
     unseen = set(range(52)) - played - set(hand)
     broken = view["spades_broken"]
     return _Table(obs.seat, hand, trick, unseen, bids, list(view["tricks"]), broken)
-
-
-def beats(card: int, best: int) -> bool:
-    return card > best and (card >= 39 or card // 13 == best // 13)
 
 
 class SpadesRuleBot(Bot):
@@ -196,32 +213,33 @@ class SpadesRuleBot(Bot):
 
     def _top_unseen(self, t: _Table, suit: int) -> int:
         """Highest card of ``suit`` not yet played (held by us or unseen); -1 if none."""
-        live = [c for c in t.unseen | set(t.hand) if c // 13 == suit]
+        live = [c for c in t.unseen | set(t.hand) if suit_of(c) == suit]
         return max(live, default=-1)
 
     def _sure(self, t: _Table, card: int) -> bool:
         """No unseen card can beat ``card`` when it is led (spades ignore ruffs)."""
-        suit = card // 13
-        higher = any(c // 13 == suit and c > card for c in t.unseen)
+        suit = suit_of(card)
+        higher = any(suit_of(c) == suit and c > card for c in t.unseen)
         if higher:
             return False
         if suit == SPADES:
             return True
-        return not any(c >= 39 for c in t.unseen) or (card % 13 == ACE and len(t.trick) == 0)
+        return (not any(is_spade(c) for c in t.unseen)
+                or (rank_of(card) == ACE and len(t.trick) == 0))
 
     def _duck_for_nil(self, t: _Table, legal: list[int]) -> Action:
         if not t.trick:
-            return min(legal, key=lambda c: (c % 13, c >= 39))
+            return min(legal, key=lambda c: (rank_of(c), is_spade(c)))
         _, best = self._winner(t.trick)
         losing = [c for c in legal if not beats(c, best)]
         if losing:
-            return max(losing, key=lambda c: (c % 13, c < 39))
-        return min(legal, key=lambda c: c % 13)
+            return max(losing, key=lambda c: (rank_of(c), not is_spade(c)))
+        return min(legal, key=rank_of)
 
     def _cover(self, t: _Table, legal: list[int], partner: Seat) -> Action:
         played = {s for s, _ in t.trick}
         if not t.trick:
-            return max(legal, key=lambda c: (c % 13, c < 39))
+            return max(legal, key=lambda c: (rank_of(c), not is_spade(c)))
         seat, best = self._winner(t.trick)
         winners = [c for c in legal if beats(c, best)]
         if winners and (seat == partner or partner not in played):
@@ -230,27 +248,27 @@ class SpadesRuleBot(Bot):
 
     def _lead(self, t: _Table, legal: list[int], want: bool) -> Action:
         if not want:
-            return min(legal, key=lambda c: (c % 13, c >= 39))
+            return min(legal, key=lambda c: (rank_of(c), is_spade(c)))
         sure = [c for c in legal if self._sure(t, c)]
         if sure:
-            return max(sure, key=lambda c: (c < 39, c % 13))
-        spades = [c for c in legal if c >= 39]
+            return max(sure, key=lambda c: (not is_spade(c), rank_of(c)))
+        spades = [c for c in legal if is_spade(c)]
         if spades and len(spades) >= 4 and max(spades) == self._top_unseen(t, SPADES):
             return max(spades)
-        side = [c for c in legal if c < 39] or legal
+        side = [c for c in legal if not is_spade(c)] or legal
         counts = [0, 0, 0, 0]
         for c in t.hand:
-            counts[c // 13] += 1
-        longest = max(side, key=lambda c: (counts[c // 13], -(c % 13)))
-        low = [c for c in side if c // 13 == longest // 13]
+            counts[suit_of(c)] += 1
+        longest = max(side, key=lambda c: (counts[suit_of(c)], -rank_of(c)))
+        low = [c for c in side if suit_of(c) == suit_of(longest)]
         return min(low)
 
     def _follow(self, t: _Table, legal: list[int], want: bool, partner: Seat) -> Action:
         seat, best = self._winner(t.trick)
-        lead_suit = t.trick[0][1] // 13
+        lead_suit = suit_of(t.trick[0][1])
         winners = [c for c in legal if beats(c, best)]
         last = len(t.trick) == 3
-        following = legal[0] // 13 == lead_suit
+        following = suit_of(legal[0]) == lead_suit
         if not want or not winners:
             return self._shed(t, legal, best, want)
         if seat == partner and (last or self._holds(t, best)):
@@ -262,29 +280,29 @@ class SpadesRuleBot(Bot):
             if top in winners:
                 return top
             return self._shed(t, legal, best, want)
-        spade_winners = [c for c in winners if c >= 39]
+        spade_winners = [c for c in winners if is_spade(c)]
         return min(spade_winners) if spade_winners else min(winners)
 
     def _holds(self, t: _Table, card: int) -> bool:
         """Whether ``card``, now winning, is likely to stay winning."""
-        suit = card // 13
+        suit = suit_of(card)
         if suit == SPADES:
-            return not any(c > card for c in t.unseen if c >= 39)
-        return not any(c > card and c // 13 == suit for c in t.unseen)
+            return not any(c > card for c in t.unseen if is_spade(c))
+        return not any(c > card and suit_of(c) == suit for c in t.unseen)
 
     def _cheapest(self, legal: list[int], best: int) -> Action:
         losing = [c for c in legal if not beats(c, best)]
         pool = losing or legal
-        return min(pool, key=lambda c: (c >= 39, c % 13))
+        return min(pool, key=lambda c: (is_spade(c), rank_of(c)))
 
     def _shed(self, t: _Table, legal: list[int], best: int, want: bool) -> Action:
         """Lose the trick: with bags to avoid, throw the highest card that still loses."""
         losing = [c for c in legal if not beats(c, best)]
         if not losing:
-            return min(legal, key=lambda c: c % 13)
+            return min(legal, key=rank_of)
         if want:
-            return min(losing, key=lambda c: (c >= 39, c % 13))
-        return max(losing, key=lambda c: (c < 39, c % 13))
+            return min(losing, key=lambda c: (is_spade(c), rank_of(c)))
+        return max(losing, key=lambda c: (not is_spade(c), rank_of(c)))
 
 
 BOTS = {"rule": SpadesRuleBot}
@@ -319,11 +337,11 @@ def fast_policy(state: SpadesState, seat: Seat, rng: random.Random) -> Action:
     winners = [c for c in legal if beats(c, win)]
     if not winners:
         return min(legal, key=_rank)
-    return min(winners) if n == 3 or legal[0] // 13 != win // 13 else max(winners)
+    return min(winners) if n == 3 or suit_of(legal[0]) != suit_of(win) else max(winners)
 
 
 def _rank(card: int) -> tuple[bool, int]:
-    return card >= 39, card % 13
+    return is_spade(card), rank_of(card)
 
 
 SAMPLES = {"easy": 24, "normal": 80, "hard": 240}
@@ -398,7 +416,23 @@ def _play_out(state: SpadesState, rng: random.Random) -> list[int]:
     return state.deals[-1]["tricks"] if state.deals else list(state.tricks)
 
 
-SEARCH = SearchHooks(policy=fast_policy, values=bid_values,
+def value(state: SpadesState, seat: Seat) -> float:
+    """How well ``seat``'s team stands where a playout stopped (search's ``value`` hook):
+    the result once the match is over, else a logistic curve of the score lead, where each
+    bag counts as the 10 points it will cost at the limit."""
+    if state.outcome is not None:
+        return state.reward(seat)
+    team = seat & 1
+    cost = state.options["bag_penalty"] / state.options["bag_limit"]
+
+    def worth(t: int) -> float:
+        return state.scores[t] - cost * state.bags[t]
+
+    lead = worth(team) - worth(1 - team)
+    return 1.0 / (1.0 + math.exp(-lead / 150.0))
+
+
+SEARCH = SearchHooks(policy=fast_policy, values=bid_values, value=value,
                      values_unit="expected team score after this deal, less the cost of its "
                                  "bags",
                      exploration=0.3)

@@ -728,7 +728,19 @@ def _discard_values(obs: Observation, rng: random.Random, table: Table, playouts
     return {action: w for (action, _), w in zip(options, worth, strict=True)}
 
 
-SEARCH = SearchHooks(values=plan_values, levels=PLAYOUTS,
+def value(state: SpiteAndMaliceState, seat: Seat) -> float:
+    """For search that stops early (its ``value`` hook): the result once the match is
+    over, else a logistic curve of the match-score lead plus half the lead in payoff cards
+    still to play (a round's winner scores the loser's)."""
+    if state.outcome is not None:
+        return state.reward(seat)
+    other = 1 - seat
+    lead = (state.scores[seat] - state.scores[other]
+            + 0.5 * (len(state.payoff[other]) - len(state.payoff[seat])))
+    return 1.0 / (1.0 + math.exp(-lead / 10.0))
+
+
+SEARCH = SearchHooks(values=plan_values, levels=PLAYOUTS, value=value,
                      values_unit="expected points margin of the round, by playouts of the "
                                  "next turns",
                      policy=fast_policy)

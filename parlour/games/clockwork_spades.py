@@ -33,7 +33,19 @@ import heapq
 import random
 from typing import Any
 
-from parlour.cards import ACE, KING, SPADES, card_text, make_card, parse_card
+from parlour.cards import (
+    ACE,
+    DECK,
+    KING,
+    SPADES,
+    card_text,
+    is_rank,
+    is_spade,
+    make_card,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from parlour.engine import (
     Action,
     Game,
@@ -45,6 +57,7 @@ from parlour.engine import (
     State,
     check_action_range,
     derive_rng,
+    position_fields,
 )
 
 NUM_ACTIONS = 12  # action a takes the spade at position a + 1
@@ -60,7 +73,7 @@ PHASE_NAMES = ("take", "over")
 def position_of(card: int) -> int:
     """The clock position a card is played on: Ace 1, 2..10 as themselves, Jack 11,
     Queen 12; 0 for a King (Kings are never played)."""
-    rank = card % 13
+    rank = rank_of(card)
     if rank == ACE:
         return 1
     if rank == KING:
@@ -69,16 +82,16 @@ def position_of(card: int) -> int:
 
 
 _POS = tuple(position_of(c) for c in range(52))
-SPADE_AT = (-1, *(next(c for c in range(39, 52) if _POS[c] == p) for p in POSITIONS))
-STOCK_CARDS = tuple(c for c in range(39))  # clubs, diamonds, hearts: 39 cards
-_IS_KING = tuple(c % 13 == KING for c in range(52))
+SPADE_AT = (-1, *(make_card(ACE if p == 1 else p - 2, SPADES) for p in POSITIONS))
+STOCK_CARDS = tuple(c for c in DECK if not is_spade(c))  # clubs, diamonds, hearts: 39 cards
+_IS_KING = tuple(is_rank(c, KING) for c in DECK)
 _TO_ACT = ((0,), (1,))
 _RANK_WORDS = {"a": 1, "ace": 1, "j": 11, "jack": 11, "q": 12, "queen": 12}
 
 
 def card_order(card: int) -> tuple[int, int]:
     """Sort key: by clock position, then suit."""
-    return (_POS[card], card // 13)
+    return (_POS[card], suit_of(card))
 
 
 class ClockworkGame(Game):
@@ -127,7 +140,102 @@ class ClockworkGame(Game):
         return position - 1
 
 
+    def from_position(self, text: str, seed: int = 0) -> ClockworkState:
+        """A game standing at the position ``text`` (see :func:`parse_position`), played on
+        by the engine to the next decision: for tests, puzzles and analysis. It has no
+        record of its own; ``seed`` is only its name."""
+        position = parse_position(text)
+        state = self.new(seed)
+        assert isinstance(state, ClockworkState)
+        state._set_position(position)
+        return state
+
+
 GAME = ClockworkGame()
+
+# --------------------------------------------------------------------------- positions
+#: The fields of a position's text, in the order it is written.
+POSITION_FIELDS = ("hands", "stock", "clock", "taken", "kings", "discard", "pointer",
+                   "to act", "step")
+
+
+def _cards(text: str, what: str) -> list[int]:
+    try:
+        return [parse_card(t) for t in text.split() if t != "-"]
+    except ValueError as err:
+        raise ValueError(f"{what}: {err}") from None
+
+
+def parse_position(text: str) -> JsonDict:
+    """Read a position, written (FEN-like) as ``name: value`` fields separated by ``;`` or
+    new lines, in any order::
+
+        hands: 9C 10C JC | QC 8D 3D; stock: 4C 5C; clock: 5=5H 5D; taken: 2 | 7;
+        kings: KH | -; discard: 7H; pointer: 3; to act: 0; step: start
+
+    ``hands``: South's and North's cards (``|`` between them; at most three, no King).
+    ``stock``: the cards on top of the King of Spades, the next drawn first. ``clock``:
+    cards played on positions (``position=cards``, ``,`` between positions). ``taken``:
+    the positions each seat took its penalty spade from. ``kings``: the Kings each holds.
+    ``discard``: the discard pile. ``pointer``: the last position of the previous turn
+    (12 by default, so the turn is due on 1, 2 and 3). ``to act``: the seat whose turn it
+    is (0). ``step``: ``start`` (default: the turn begins, and the engine plays it, and
+    the next ones, by itself up to a decision) or ``choose`` (the seat holds nothing due
+    and picks one of the due spades now). The cards need not add up to the deck (a
+    puzzle may use a few), but each is used once. A clear ``ValueError`` otherwise."""
+    fields = position_fields(text, POSITION_FIELDS)
+
+    def per_seat(name: str) -> list[str]:
+        parts = fields.get(name, "- | -").split("|")
+        if len(parts) != 2:
+            raise ValueError(f"{name}: one for each seat, '|' between them")
+        return parts
+
+    hands = [_cards(h, "hands") for h in per_seat("hands")]
+    if any(len(h) > HAND_SIZE or any(_IS_KING[c] for c in h) for h in hands):
+        raise ValueError(f"hands: at most {HAND_SIZE} cards each, and no King")
+    kings = [_cards(k, "kings") for k in per_seat("kings")]
+    if not all(_IS_KING[c] and c != KING_OF_SPADES for k in kings for c in k):
+        raise ValueError("kings: Kings of clubs, diamonds and hearts only")
+    taken: list[list[int]] = []
+    for words in per_seat("taken"):
+        try:
+            taken.append([int(w) for w in words.split() if w != "-"])
+        except ValueError:
+            raise ValueError(f"taken: positions 1 to 12, not {words.strip()!r}") from None
+    clock: dict[int, list[int]] = {}
+    for part in fields.get("clock", "").split(","):
+        if part.strip() in ("", "-"):
+            continue
+        where, sep, cards = part.partition("=")
+        if not sep or not where.strip().isdigit():
+            raise ValueError(f"clock: {part.strip()!r} is not like 5=5H 5D")
+        clock[int(where)] = _cards(cards, f"clock {where.strip()}")
+    gone = [p for t in taken for p in t]
+    if not all(1 <= p <= 12 for p in [*gone, *clock]) or len(set(gone)) != len(gone) \
+            or set(gone) & set(clock):
+        raise ValueError("taken and clock: positions 1 to 12, each taken at most once, and "
+                         "no card on a position whose spade was taken")
+    for p, cards in clock.items():
+        if any(_POS[c] != p or is_spade(c) for c in cards):
+            raise ValueError(f"clock {p}: only cards of that position's rank (no spade)")
+    stock = _cards(fields.get("stock", "-"), "stock")
+    discard = _cards(fields.get("discard", "-"), "discard")
+    used = [c for h in hands for c in h] + [c for k in kings for c in k] + stock + discard \
+        + [c for cards in clock.values() for c in cards]
+    if any(is_spade(c) for c in used) or len(set(used)) != len(used):
+        raise ValueError("every card is used once, and the spades are the clock's own")
+    pointer, to_act, step = (fields.get("pointer", "12"), fields.get("to act", "0"),
+                             fields.get("step", "start"))
+    if not pointer.isdigit() or not 1 <= int(pointer) <= 12:
+        raise ValueError(f"pointer: a position 1 to 12, not {pointer!r}")
+    if to_act not in ("0", "1"):
+        raise ValueError(f"'to act' is the seat 0 or 1, not {to_act!r}")
+    if step not in ("start", "choose"):
+        raise ValueError(f"step: start or choose, not {step!r}")
+    return {"hands": hands, "stock": stock, "clock": clock, "taken": taken, "kings": kings,
+            "discard": discard, "pointer": int(pointer), "to_act": int(to_act),
+            "step": step}
 
 
 def feasible(draws: list[int], items: list[tuple[int, int]]) -> bool:
@@ -226,6 +334,63 @@ class ClockworkState(State):
             for _ in range(HAND_SIZE):
                 self._draw(seat)
         self._play_turns(0)
+
+    # ------------------------------------------------------------------ positions
+    def position_text(self) -> str:
+        """The game at its decision as a position (see :func:`parse_position`, step
+        ``choose``). The whole truth: not for bots."""
+        if self.phase == OVER:
+            raise ValueError("the game is over: there is no decision to write")
+
+        def cards(cs: list[int]) -> str:
+            return " ".join(card_text(c) for c in cs) or "-"
+
+        clock = ", ".join(f"{p}={cards(pile)}" for p, pile in enumerate(self.clock)
+                          if pile)
+        taken = " | ".join(" ".join(str(SPADE_AT.index(c)) for c in pen) or "-"
+                           for pen in self.penalty)
+        return (f"hands: {cards(self.hands[0])} | {cards(self.hands[1])}; "
+                f"stock: {cards(self.stock[:0:-1])}; clock: {clock or '-'}; "
+                f"taken: {taken}; kings: {cards(self.kings[0])} | {cards(self.kings[1])}; "
+                f"discard: {cards(self.discard)}; pointer: {self.pointer}; "
+                f"to act: {self.seat}; step: choose")
+
+    def _set_position(self, position: JsonDict) -> None:
+        """Lay the game out as ``position`` says; play on to a decision from the start of
+        the turn, or stop at the choice it names."""
+        self.hands = [list(h) for h in position["hands"]]
+        self.stock = [KING_OF_SPADES, *reversed(position["stock"])]
+        self.kings = [list(k) for k in position["kings"]]
+        self.clock = [None] + [list(position["clock"].get(p, [])) for p in POSITIONS]
+        self.penalty = [[], []]
+        for seat, positions in enumerate(position["taken"]):
+            for p in positions:
+                self.clock[p] = None
+                self.penalty[seat].append(SPADE_AT[p])
+        if all(p is None for p in self.clock):
+            raise ValueError("taken: every spade is taken: the game is over")
+        self.discard = list(position["discard"])
+        self.events, self._moves = [], []
+        self._draws = [[len(self.hands[0])], [len(self.hands[1])]]
+        self._checks, self._left = [[], []], [[], []]
+        self.turn, self._window, self.pointer = 0, 0, position["pointer"]
+        self._legal = ()
+        seat = position["to_act"]
+        if position["step"] == "start":
+            self._play_turns(seat)
+            return
+        self.turn = 1
+        self.seat = seat
+        self.due = due = self.due_positions()
+        if len(due) < 2 or len(self.hands[seat]) != HAND_SIZE or any(
+                _POS[c] in due for c in self.hands[seat]):
+            raise ValueError(f"step choose: the seat to act holds {HAND_SIZE} cards, none "
+                             f"due, with a choice of spades (due: {list(due)})")
+        self._turn_start = 0
+        self._log("turn", seat, due=list(due))
+        self._check(seat, sum(1 << p for p in due))
+        self._legal = tuple(p - 1 for p in due)
+        self._log("choose", seat, options=list(due))
 
     # ------------------------------------------------------------------ contract
     @property

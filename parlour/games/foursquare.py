@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from parlour.cards import RANKS, card_text, cards_of, make_card, parse_card
+from parlour.cards import ACE, TEN, TWO, card_text, cards_of, make_card, parse_card, rank_of
 from parlour.engine import (
     Action,
     Game,
@@ -38,6 +38,7 @@ from parlour.engine import (
     State,
     check_action_range,
     derive_rng,
+    position_fields,
 )
 
 SIZE = 4  # the grid is at most SIZE x SIZE piles
@@ -52,14 +53,14 @@ COLUMNS = "abcdefg"
 
 #: The 40 cards: ace to ten of each suit, as :mod:`parlour.cards` numbers them.
 DECK: tuple[int, ...] = tuple(sorted(make_card(r, s) for s in range(4)
-                                     for r in (*range(9), RANKS.index("A"))))
+                                     for r in (*range(TWO, TEN + 1), ACE)))
 NUM_CARDS = len(DECK)
 
 
 def card_value(card: int) -> int:
     """Ace 1, two 2, ... ten 10 (suits do not matter)."""
-    rank = card % 13
-    return 1 if rank == 12 else rank + 2
+    rank = rank_of(card)
+    return 1 if rank == ACE else rank + 2
 
 
 VALUE = {c: card_value(c) for c in DECK}
@@ -267,7 +268,90 @@ class FoursquareGame(Game):
         return cell if kind == "place" else STACK + cell
 
 
+    def from_position(self, text: str, seed: int = 0, **options: Any) -> FoursquareState:
+        """A game standing at the position ``text`` (see :func:`parse_position`), the card
+        in hand to place: for tests, puzzles and analysis. Its history places the cards pile
+        by pile, a route to the position, not a game (the flips are not replayed), so it has
+        no record; ``seed`` is only its name."""
+        position = parse_position(text)
+        state = self.new(seed, **options)
+        assert isinstance(state, FoursquareState)
+        state._set_position(position)
+        return state
+
+
 GAME = FoursquareGame()
+
+# --------------------------------------------------------------------------- positions
+#: The fields of a position's text, in the order it is written.
+POSITION_FIELDS = ("piles", "hand", "stock")
+
+
+def parse_position(text: str) -> JsonDict:
+    """Read a position, written (FEN-like) as ``name: value`` fields separated by ``;`` or
+    new lines, in any order::
+
+        piles: c4=3C 5D, d4=7H*; hand: 9S; stock: 2C 4H
+
+    ``piles`` (required): each pile as its cell, ``=`` and its cards bottom first, ``*``
+    after a face-down top; ``,`` between piles. ``hand``: the card to place (required).
+    ``stock``: the cards under it, the next first; the cards not named anywhere follow in
+    the deck's order. The piles lie within 4 x 4 (not necessarily a grid play could
+    reach: a position may set up one line to test a rule on), hold 1 to 4 cards, show at
+    most four tops face down, and use every card once. A clear ``ValueError`` otherwise."""
+    fields = position_fields(text, POSITION_FIELDS)
+    for name in ("piles", "hand"):
+        if name not in fields:
+            raise ValueError(f"a position needs its {name} (like 'piles: d4=7H, e4=3C 5D*; "
+                             f"hand: 9S')")
+    used: list[int] = []
+
+    def cards(words: str, what: str) -> list[int]:
+        try:
+            out = [parse_card(w) for w in words.split()]
+        except ValueError as err:
+            raise ValueError(f"{what}: {err}") from None
+        for c in out:
+            if c not in VALUE:
+                raise ValueError(f"{what}: {card_text(c)} is not in the Foursquare deck")
+        used.extend(out)
+        return out
+
+    piles: list[tuple[int, list[int], bool]] = []
+    for word in fields["piles"].split(","):
+        if word.strip() in ("", "-") and fields["piles"].strip() in ("", "-"):
+            break  # no pile yet: the first card starts the grid
+        name, sep, pile = word.partition("=")
+        if not sep:
+            raise ValueError(f"piles: {word.strip()!r} is not a pile like d4=7H 3C*")
+        where = parse_cell(name)
+        down = pile.strip().endswith("*")
+        stack = cards(pile.strip().rstrip("*"), f"pile {cell_name(where)}")
+        if not 1 <= len(stack) <= HEIGHT:
+            raise ValueError(f"piles: a pile holds 1 to {HEIGHT} cards, not {len(stack)}")
+        piles.append((where, stack, not down))
+    hand = cards(fields["hand"], "hand")
+    if len(hand) != 1:
+        raise ValueError("hand: one card")
+    stock = cards(fields.get("stock", ""), "stock")
+    if len(set(used)) != len(used):
+        raise ValueError("a card is used twice")
+    occ = sum(1 << where for where, _, _ in piles)
+    if len(piles) != occ.bit_count():
+        raise ValueError("piles: a cell is named twice")
+    _check_grid(occ)
+    if sum(not up for _, _, up in piles) > MAX_DOWN:
+        raise ValueError(f"piles: more than {MAX_DOWN} face-down tops end the game")
+    rest = [c for c in DECK if c not in set(used)]
+    return {"piles": piles, "hand": hand[0], "stock": stock + rest}
+
+
+def _check_grid(occ: int) -> None:
+    """Piles within a 4 x 4 box (they need not be ones play could reach: a position may
+    set up just the line a rule is tested on)."""
+    for lines in used_lines(occ):
+        if lines.bit_length() - (lines & -lines).bit_length() >= SIZE:
+            raise ValueError(f"piles: the grid is at most {SIZE} x {SIZE}")
 
 
 class FoursquareState(State):
@@ -365,11 +449,7 @@ class FoursquareState(State):
     def apply(self, action: Action, seat: Seat | None = None) -> None:
         if (seat is not None and seat != 0) or self._outcome:
             self.acting_seat(seat)  # raises with the reason
-        try:
-            legal = self._legal_mask >> action & 1
-        except (TypeError, ValueError):  # not an int, or negative
-            legal = 0
-        if not legal:
+        if type(action) is not int or action < 0 or not self._legal_mask >> action & 1:
             raise IllegalAction(self._why_illegal(action))
         card = self._deal[self.placed]
         (self.occ, self.g2, self.g3, self.full, self.up, self.vals,
@@ -507,6 +587,53 @@ class FoursquareState(State):
         unseen = sorted(self._deal[seen:])
         rng.shuffle(unseen)
         new._deal = self._deal[:seen] + tuple(unseen)
+        return new
+
+    def position_text(self) -> str:
+        """The game as a position (see :func:`parse_position`): the piles by cell, the card
+        in hand and the whole stock. The whole truth: not for bots."""
+        if self._outcome:
+            raise ValueError("the game is over: there is no card to place")
+        piles = ", ".join(f"{cell_name(c)}={' '.join(card_text(x) for x in cards)}"
+                          f"{'' if self.up >> c & 1 else '*'}"
+                          for c, cards in sorted(self.piles().items())) or "-"
+        stock = " ".join(card_text(c) for c in self._deal[self.placed + 1:])
+        return f"piles: {piles}; hand: {card_text(self._deal[self.placed])}; stock: {stock}"
+
+    def _set_position(self, position: JsonDict) -> None:
+        """Lay the piles down pile by pile (no flips), then turn the tops as written."""
+        deal: list[int] = []
+        history: list[tuple[Seat, Action]] = []
+        occ = g2 = g3 = full = up = vals = 0
+        for where, cards, face_up in position["piles"]:
+            for height, card in enumerate(cards, start=1):
+                history.append((0, where if height == 1 else STACK + where))
+                deal.append(card)
+            bit = 1 << where
+            occ |= bit
+            g2 |= bit if len(cards) >= 2 else 0
+            g3 |= bit if len(cards) >= 3 else 0
+            full |= bit if len(cards) >= 4 else 0
+            up |= bit if face_up else 0
+            vals |= VALUE[cards[-1]] << (4 * where)
+        self._deal = (*deal, position["hand"], *position["stock"])
+        self.placed = len(history)
+        self._history = history
+        self.occ, self.g2, self.g3, self.full, self.up, self.vals = occ, g2, g3, full, up, vals
+        self._flipped = 0
+        if is_win(occ, up):
+            raise ValueError("piles: sixteen piles face up: the game is already won")
+        self._set_legal()
+
+    def with_upcoming(self, order: tuple[int, ...]) -> FoursquareState:
+        """This table with the card in hand and the stock under it in ``order`` (the same
+        cards, any order): for analysis of what the stock may turn up."""
+        if self._outcome:
+            raise ValueError("the game is over: there is no stock")
+        if sorted(order) != sorted(self._deal[self.placed:]):
+            raise ValueError("the card in hand and the stock hold the same cards, reordered")
+        new = self.clone()
+        new._deal = self._deal[:self.placed] + tuple(order)
         return new
 
     def with_deal(self, order: tuple[int, ...]) -> FoursquareState:

@@ -32,7 +32,6 @@ legal actions are computed once per turn as a mask and a cached tuple.
 from __future__ import annotations
 
 import hashlib
-import math
 import operator
 import random
 import re
@@ -57,6 +56,7 @@ from parlour.engine import (
     check_action_range,
     derive_seed,
     placing_by,
+    position_fields,
 )
 
 # ----------------------------------------------------------------------------- cards
@@ -72,6 +72,9 @@ SLAP_STEP_MS = 10
 SLAP_BUCKETS = 300
 NUM_ACTIONS = SLAP_BASE + SLAP_BUCKETS
 SHOUT = "HIT THE DECK WITH A HAND!"
+#: How close together the shout and the With a Hand must come, in either order, where an
+#: interface times them (the web table does; the view sends it as ``shout_window_ms``).
+SHOUT_WINDOW_MS = 1500
 
 PLAY, DRAWN, CUTTING, SWAPPING, SLAP, OVER = range(6)
 PHASE_NAMES = ("play", "drawn", "cut", "swap", "slap", "over")
@@ -230,50 +233,6 @@ def _build_deck(composition: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(deck))
 
 
-# ----------------------------------------------------------------------------- standing
-#: Points a player left holding cards scores in a round, on average, per card dealt: rule
-#: bots leave about 12.5 points (7 cards dealt) with two seats and with four.
-POINTS_PER_CARD_DEALT = 1.8
-
-
-@cache
-def standing_table(seats: int, target: int, mean: float) -> tuple[tuple[float, ...], ...]:
-    """``table[a][b]``: the chance that a player on total ``a`` ends the game ahead of one on
-    total ``b`` (a tie counts half), both under ``target``, if every later round is a fair
-    lottery: one seat goes out (each as likely) and every other seat scores points drawn from
-    a geometric law of the given mean (cut at four times the mean). With more than two seats
-    the pair may both score in a round; the game is taken to end when one of the pair
-    reaches the target. Exact for two seats under that model; a pairwise judgement beyond.
-
-    Worked backwards over the sum of the two totals (every round adds points), with the
-    two-round sums for the case where both score kept as a second table."""
-    cut = max(1, math.ceil(4 * mean))
-    q = 1.0 - 1.0 / max(mean, 1.0)
-    weights = [q ** (x - 1) for x in range(1, cut + 1)]
-    total = sum(weights)
-    law = [w / total for w in weights]  # law[x - 1]: the chance of scoring x
-    size = target + cut
-    mul = operator.mul
-    # f[a][b] and its transpose ft[b][a]: ends (a total at the target or over) are settled.
-    f = [[1.0 if a < b else 0.5 if a == b else 0.0 for b in range(size)] for a in range(size)]
-    ft = [list(column) for column in zip(*f, strict=True)]
-    alone, other = 1.0 / seats, (seats - 2) / seats
-    both = [[0.0] * size for _ in range(target)]  # both[b][a]: sum over y of law * f[a][b+y]
-    for s in range(size + target - 2, -1, -1):
-        if other:
-            for b in range(max(0, s - size + 1), min(target, s + 1)):
-                a = s - b
-                both[b][a] = sum(map(mul, law, f[a][b + 1:b + cut + 1]))
-        for b in range(max(0, s - target + 1), min(target, s + 1)):
-            a = s - b
-            v = alone * (sum(map(mul, law, f[a][b + 1:b + cut + 1]))
-                         + sum(map(mul, law, ft[b][a + 1:a + cut + 1])))
-            if other:
-                v += other * sum(map(mul, law, both[b][a + 1:a + cut + 1]))
-            f[a][b] = ft[b][a] = v
-    return tuple(tuple(f[a][:target]) for a in range(target))
-
-
 # ----------------------------------------------------------------------------- inference
 #: What a seat is known to lack: layers ``(mask, count)``, newest first, each covering
 #: ``count`` cards of its hand that fit none of the kinds in ``mask`` (a mask over actions
@@ -425,7 +384,95 @@ class HitTheDeckGame(Game):
             f"draw, pass, cut, swap, or a slap like 'slap 350ms')")
 
 
+    def from_position(self, text: str, seed: int = 0, **options: Any) -> HitTheDeckState:
+        """A game whose first round stands at the position ``text`` (see
+        :func:`parse_position`): for tests, puzzles and analysis. ``seed`` keys what happens
+        next (reshuffles, cuts, later deals); the position has no record of its own."""
+        position = parse_position(text)
+        state = self.new(seed, len(position["hands"]), **options)
+        assert isinstance(state, HitTheDeckState)
+        state._set_position(position)
+        return state
+
+
 GAME = HitTheDeckGame()
+
+# ----------------------------------------------------------------------------- positions
+#: The fields of a position's text, in the order it is written.
+POSITION_FIELDS = ("hands", "draw", "discard", "to act", "phase", "direction", "scores",
+                   "last flip")
+_POSITION_PHASES = {"play": PLAY, "cut": CUTTING, "swap": SWAPPING}
+
+
+def _cards_text(kinds: Sequence[int]) -> str:
+    return ", ".join(CARD_TEXT[k] for k in kinds) or "-"
+
+
+def _parse_cards(text: str, what: str) -> list[int]:
+    if text.strip() in ("", "-"):
+        return []
+    out = []
+    for word in text.split(","):
+        kind = _PARSE.get(" ".join(word.strip().lower().split()), -1)
+        if not 0 <= kind < NUM_KINDS:
+            raise ValueError(f"{what}: {word.strip()!r} is not a card (like R3, 'B cut', "
+                             f"'G flip', 'hit 4', 'hit Y' or 'hit hand')")
+        out.append(kind)
+    return out
+
+
+def parse_position(text: str) -> JsonDict:
+    """Read a position, the text form of a round between turns (FEN-like): fields
+    ``name: value`` separated by ``;`` or new lines, in any order::
+
+        hands: R1, hit 3 | G3, G4 | B5; draw: Y1, Y2; discard: B1, R3; to act: 0;
+        phase: play; direction: left; scores: 4, 7, 9; last flip: no
+
+    ``hands`` (required: one per seat, ``|`` between seats, cards by ``,``), ``draw`` and
+    ``discard`` (bottom card first: the draw pile's last card is drawn next, the discard
+    pile's last card is the top; ``-`` for none; the discard pile is never empty); ``to
+    act`` (the seat to play, 0 by default); ``phase`` (``play``, or ``cut``/``swap`` when a
+    Cut or Flip on top calls for it); ``direction`` (``left``: to the next seat number);
+    ``scores`` (the totals of earlier rounds); ``last flip`` (``yes`` when the last card
+    played was a Flip the Deck, so that another goes back into the draw pile). A clear
+    ``ValueError`` for anything else."""
+    fields = position_fields(text, POSITION_FIELDS)
+    if "hands" not in fields:
+        raise ValueError("a position needs its hands ('hands: R1, G2 | Y3')")
+    hands = [_parse_cards(h, f"hand {i}") for i, h in enumerate(fields["hands"].split("|"))]
+    if not HitTheDeckGame.min_seats <= len(hands) <= HitTheDeckGame.max_seats:
+        raise ValueError(f"Hit the Deck is played by 2 to 6 seats, not {len(hands)}")
+    if not all(hands):
+        raise ValueError("every hand holds a card between turns (going out ends the round)")
+    discard = _parse_cards(fields.get("discard", "R1"), "discard")
+    if not discard:
+        raise ValueError("the discard pile always shows a top card")
+    to_act = fields.get("to act", "0")
+    if not to_act.isdigit() or int(to_act) >= len(hands):
+        raise ValueError(f"'to act' is a seat from 0 to {len(hands) - 1}, not {to_act!r}")
+    phase = fields.get("phase", "play")
+    if phase not in _POSITION_PHASES:
+        raise ValueError(f"a position's phase is play, cut or swap, not {phase!r}")
+    need = {"play": None, "cut": CUTS, "swap": FLIPS}[phase]
+    if need is not None and _EFFECT[discard[-1]] != need:
+        raise ValueError(f"the phase {phase} needs a {'Cut' if need == CUTS else 'Flip'} "
+                         f"the Deck on top")
+    direction = fields.get("direction", "left")
+    if direction not in ("left", "right"):
+        raise ValueError(f"the direction is left or right, not {direction!r}")
+    scores_text = fields.get("scores", ", ".join("0" * len(hands)))
+    scores = [w.strip() for w in scores_text.split(",")]
+    if len(scores) != len(hands) or not all(w.isdigit() for w in scores):
+        raise ValueError(f"scores are {len(hands)} whole numbers, not {scores_text!r}")
+    last_flip = fields.get("last flip", "no")
+    if last_flip not in ("yes", "no"):
+        raise ValueError(f"'last flip' is yes or no, not {last_flip!r}")
+    return {"hands": hands, "draw": _parse_cards(fields.get("draw", "-"), "draw"),
+            "discard": discard, "to_act": int(to_act), "phase": phase,
+            "direction": 1 if direction == "left" else -1,
+            "scores": [int(w) for w in scores], "last_flip": last_flip == "yes"}
+
+
 _TO_ACT = tuple(tuple((s,) for s in range(n)) for n in range(7))
 
 
@@ -492,6 +539,47 @@ class HitTheDeckState(State):
         self.last_slap: JsonDict | None = None
         self.round = 0
         self._start_round()
+
+    # ------------------------------------------------------------------ positions
+    def position_text(self) -> str:
+        """This round as a position (see :func:`parse_position`): between turns only (the
+        phases play, cut and swap); hands sorted. The whole truth: not for bots."""
+        phase = next((name for name, p in _POSITION_PHASES.items() if p == self.phase), None)
+        if phase is None:
+            raise ValueError(f"a position is written between turns, not in the "
+                             f"{PHASE_NAMES[self.phase]} phase")
+        hands = " | ".join(_cards_text(self.hand(s)) for s in range(self.num_seats))
+        return (f"hands: {hands}; draw: {_cards_text(self.draw)}; "
+                f"discard: {_cards_text(self.discard)}; to act: {self.turn}; "
+                f"phase: {phase}; direction: {'left' if self.direction == 1 else 'right'}; "
+                f"scores: {', '.join(map(str, self.scores))}; "
+                f"last flip: {'yes' if self.last_flip else 'no'}")
+
+    def _set_position(self, position: JsonDict) -> None:
+        """Stand the round (just dealt) at ``position``, as :func:`parse_position` reads it."""
+        n = self.num_seats
+        self._counts = [[0] * NUM_KINDS for _ in range(n)]
+        self._present = [0] * n
+        for seat, hand in enumerate(position["hands"]):
+            for kind in hand:
+                self._counts[seat][kind] += 1
+                self._present[seat] |= KIND_BITS[kind]
+        self.sizes = [len(h) for h in position["hands"]]
+        self.draw = list(position["draw"])
+        self.discard = list(position["discard"])
+        self.top = self.discard[-1]
+        self.direction = position["direction"]
+        self.scores = list(position["scores"])
+        self.last_flip = position["last_flip"]
+        self._events = []
+        self._unseen = 0
+        self._voids = [()] * n
+        self._passes = 0
+        seat, phase = position["to_act"], _POSITION_PHASES[position["phase"]]
+        if phase == PLAY:
+            self._turn(seat)
+        else:
+            self._forced(seat, phase)
 
     # ------------------------------------------------------------------ randomness
     def _below(self, event: str, n: int) -> int:
@@ -851,39 +939,10 @@ class HitTheDeckState(State):
             return
         self._start_round()
 
-    def value(self, seat: Seat) -> float:
-        """For search that stops before the end: the reward once the game is over; else
-        :meth:`standing` of the totals. Between rounds the totals are judged as they
-        stand; in the middle of a round, each seat is taken to go out first with a chance
-        that halves with every card it holds, the others scoring the cards they hold now."""
-        if self._outcome is not None:
-            return self.reward(seat)
-        scores = self.scores
-        if not self._moves:
-            return self.standing(seat, scores)
-        n = self.num_seats
-        points = [self.hand_points(s) for s in range(n)]
-        chances = [0.5 ** size for size in self.sizes]
-        value = 0.0
-        for out in range(n):
-            totals = [scores[s] + (0 if s == out else points[s]) for s in range(n)]
-            value += chances[out] * self.standing(seat, totals)
-        return value / sum(chances)
-
-    def standing(self, seat: Seat, totals: Sequence[int]) -> float:
-        """How well ``seat`` stands with these totals after a round, from 0 to 1: the
-        chance, by :func:`standing_table`, that it ends ahead of each other seat,
-        averaged (as the reward counts the seats one beats); once a total reaches the
-        target, the settled result."""
-        n = self.num_seats
-        target = self.options["target"]
-        table = standing_table(n, target, POINTS_PER_CARD_DEALT * self.options["hand_size"])
-        mine = totals[seat]
-        if max(totals) < target:
-            row = table[mine]
-            return sum(row[totals[o]] for o in range(n) if o != seat) / (n - 1)
-        return sum(1.0 if mine < t else 0.5 if mine == t else 0.0
-                   for o, t in enumerate(totals) if o != seat) / (n - 1)
+    @property
+    def round_actions(self) -> int:
+        """How many actions this round has seen (slaps count once all are in)."""
+        return len(self._moves)
 
     # ------------------------------------------------------------------ explanations
     def _why_illegal(self, action: object, seat: Seat) -> str:
@@ -997,6 +1056,7 @@ class HitTheDeckState(State):
             "played": [[s, action_text[a]] for s, a in self._moves if a <= HAND_SHOUT],
             "events": [dict(e) for e in self._events],
             "slap": slap,
+            "shout_window_ms": SHOUT_WINDOW_MS,
             "last_slap": None if self.last_slap is None else dict(self.last_slap),
             "scores": list(self.scores),
             "rounds": [dict(r) for r in self.rounds],

@@ -19,19 +19,22 @@ as a mask plus a cached tuple, and ``apply`` checks legality against that mask.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from typing import Any
 
 from parlour.cards import (
+    FULL_MASK,
     SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
     card_text,
     cards_of,
+    is_spade,
     mask_of,
     parse_card,
+    same_suit,
     sort_hand,
+    suit_of,
 )
 from parlour.engine import (
     Action,
@@ -44,6 +47,7 @@ from parlour.engine import (
     Seat,
     State,
     check_action_range,
+    position_fields,
 )
 from parlour.sampling import deal_by_kind
 
@@ -60,7 +64,7 @@ TEAM_NAMES = ("North-South", "East-West")
 FIRST_DEALER = 3  # so that South (seat 0) bids and leads first in the first deal
 
 _SPADE_MASK = SUIT_MASKS[SPADES]
-_NON_SPADES = ((1 << 52) - 1) ^ _SPADE_MASK
+_NON_SPADES = FULL_MASK ^ _SPADE_MASK
 _BID_MASK = sum(1 << (BID_BASE + n) for n in range(0, 14))  # nil and 1..13
 _BLIND_CHOICE_MASK = (1 << BLIND_NIL) | (1 << LOOK)
 _TO_ACT = tuple((s,) for s in range(4))
@@ -76,17 +80,11 @@ def _suit_table(suit: int) -> list[tuple[int, ...]]:
     return table
 
 
-_T0, _T1, _T2, _T3 = _TABLES = tuple(_suit_table(s) for s in range(4))
+_T0, _T1, _T2, _T3 = (_suit_table(s) for s in range(4))
 _BIDS = tuple(range(NIL, BID_BASE + 14))
 _BLIND_CHOICE = (BLIND_NIL, LOOK)
 _BIT = tuple(1 << c for c in range(52))
-_SHIFTS = (0, 13, 26, 39)
 _CARDS = range(52)
-
-
-def _hand_actions(hand: int) -> tuple[int, ...]:
-    return (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF] + _T2[hand >> 26 & 0x1FFF]
-            + _T3[hand >> 39])
 
 
 def deal_hands(seed: int, deal: int) -> list[int]:
@@ -102,8 +100,31 @@ def deal_hands(seed: int, deal: int) -> list[int]:
     return [sum(map(bit, order[i:i + 13])) for i in (0, 13, 26, 39)]
 
 
-def team_of(seat: Seat) -> int:
-    return seat & 1
+# --------------------------------------------------------------------------- the play rules
+def beats(card: int, best: int) -> bool:
+    """Whether ``card`` takes a trick that ``best`` is winning: a higher card of its suit, or
+    a spade (the trumps) on a card of another suit; a card of any other suit never does."""
+    return card > best and (is_spade(card) or same_suit(card, best))
+
+
+def trick_winner(trick: list[tuple[Seat, int]]) -> Seat:
+    """The seat whose card wins a trick (``(seat, card)`` pairs in the order played)."""
+    win_seat, win = trick[0]
+    for seat, card in trick[1:]:
+        if beats(card, win):
+            win_seat, win = seat, card
+    return win_seat
+
+
+def playable(hand: int, lead_suit: int | None, broken: bool) -> int:
+    """The cards of ``hand`` (a mask) that may be played: to a trick led in ``lead_suit``,
+    one of that suit if the hand holds any, else any card; to lead (``lead_suit`` None), any
+    card but a spade until spades are ``broken``, unless the hand holds only spades."""
+    if lead_suit is not None:
+        return hand & SUIT_MASKS[lead_suit] or hand
+    if broken or hand & _SPADE_MASK == hand:
+        return hand
+    return hand & _NON_SPADES
 
 
 def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[int, int],
@@ -188,6 +209,8 @@ class SpadesGame(Game):
         return SEAT_NAMES[seat] if 0 <= seat < 4 else f"seat {seat}"
 
     def action_text(self, action: Action) -> str:
+        if type(action) is not int:
+            raise NotationError(f"unknown Spades action {action!r}")
         if 0 <= action < 52:
             return card_text(action)
         if action == NIL:
@@ -222,7 +245,60 @@ class SpadesGame(Game):
                 f"a bid like 'bid 4' or 'nil', 'blind nil' or 'look')") from None
 
 
+    def from_position(self, text: str, seed: int = 0, **options: Any) -> SpadesState:
+        """A match standing at the start of a deal, before any bid: the position ``text``
+        (see :func:`parse_position`). For tests, puzzles and analysis: ``seed`` keys the
+        later deals; the match has no record of its own."""
+        position = parse_position(text)
+        state = self.new(seed, **options)
+        assert isinstance(state, SpadesState)
+        state._set_position(position)
+        return state
+
+
 GAME = SpadesGame()
+
+#: The fields of a position's text, in the order it is written.
+POSITION_FIELDS = ("hands", "deal", "scores", "bags")
+
+
+def parse_position(text: str) -> JsonDict:
+    """Read a position: the start of a deal, written (FEN-like) as ``name: value`` fields
+    separated by ``;`` or new lines, in any order::
+
+        hands: AS KS ... | AH KH ... | AD KD ... | AC KC ...; deal: 3; scores: 120, -40;
+        bags: 2, 0
+
+    ``hands`` (required): South's, West's, North's and East's thirteen cards, ``|`` between
+    seats, every card of the deck once; ``deal``: its number in the match (1 by default; the
+    dealer follows from it); ``scores`` and ``bags``: each team's (North-South first) before
+    the deal (0 by default). A clear ``ValueError`` for anything else."""
+    fields = position_fields(text, POSITION_FIELDS)
+    if "hands" not in fields:
+        raise ValueError("a position needs its hands ('hands: AS KS ... | ... | ... | ...')")
+    try:
+        hands = [[parse_card(c) for c in h.split()] for h in fields["hands"].split("|")]
+    except ValueError as err:
+        raise ValueError(f"hands: {err}") from None
+    if len(hands) != 4 or any(len(h) != 13 for h in hands):
+        raise ValueError("hands: four hands of 13 cards each, '|' between them")
+    if len({c for h in hands for c in h}) != 52:
+        raise ValueError("hands: every card of the deck exactly once")
+    deal = fields.get("deal", "1")
+    if not deal.isdigit() or int(deal) < 1:
+        raise ValueError(f"deal is a number from 1, not {deal!r}")
+    out: JsonDict = {"hands": [mask_of(h) for h in hands], "deal": int(deal)}
+    for name in ("scores", "bags"):
+        words = [w.strip() for w in fields.get(name, "0, 0").split(",")]
+        try:
+            pair = [int(w) for w in words]
+        except ValueError:
+            pair = []
+        if len(pair) != 2 or (name == "bags" and min(pair) < 0):
+            raise ValueError(f"{name} are two whole numbers (North-South, East-West), not "
+                             f"{fields[name]!r}")
+        out[name] = pair
+    return out
 
 
 class SpadesState(State):
@@ -271,6 +347,33 @@ class SpadesState(State):
         self._outcome: Outcome | None = None
         self.deal = 0
         self._start_deal()
+
+    # ------------------------------------------------------------------ positions
+    def position_text(self) -> str:
+        """The deal being played as a position (see :func:`parse_position`): the hands as
+        they were dealt, the deal number and the scores and bags before it. The whole
+        truth: not for bots."""
+        if self.phase == OVER:
+            raise ValueError("the match is over: there is no deal to write")
+        dealt = list(self.hands)
+        for seat, card in self.plays():
+            dealt[seat] |= 1 << card
+        hands = " | ".join(" ".join(card_text(c) for c in sort_hand(cards_of(h)))
+                           for h in dealt)
+        return (f"hands: {hands}; deal: {self.deal}; "
+                f"scores: {self.scores[0]}, {self.scores[1]}; "
+                f"bags: {self.bags[0]}, {self.bags[1]}")
+
+    def _set_position(self, position: JsonDict) -> None:
+        """Stand the match at the start of the deal ``position`` describes."""
+        if position["deal"] > self.options["max_deals"]:
+            raise ValueError(f"deal {position['deal']} is past this match's max_deals "
+                             f"({self.options['max_deals']})")
+        self.scores = list(position["scores"])
+        self.bags = list(position["bags"])
+        self.deal = position["deal"] - 1
+        self._start_deal()
+        self._hands = list(position["hands"])
 
     # ------------------------------------------------------------------ dealing
     def _start_deal(self) -> None:
@@ -326,21 +429,6 @@ class SpadesState(State):
     def round(self) -> int:
         return self.deal
 
-    def value(self, seat: Seat) -> float:
-        """The chance the match score suggests for ``seat``'s team: a logistic curve of the
-        score lead, where each bag counts as the 10 points it will cost at the limit."""
-        if self._outcome is not None:
-            return self.reward(seat)
-        team = seat & 1
-        limit = self.options["bag_limit"]
-        cost = self.options["bag_penalty"] / limit
-
-        def worth(t: int) -> float:
-            return self.scores[t] - cost * self.bags[t]
-
-        lead = worth(team) - worth(1 - team)
-        return 1.0 / (1.0 + math.exp(-lead / 150.0))
-
     def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
         if seat is None or seat == self.turn:
             return self._legal
@@ -356,11 +444,7 @@ class SpadesState(State):
         turn = self.turn
         if seat is not None and seat != turn:
             self.acting_seat(seat)  # raises with the reason
-        try:
-            legal = self._legal_mask >> action & 1
-        except (TypeError, ValueError):  # not an int, or negative
-            legal = 0
-        if not legal:
+        if type(action) is not int or action < 0 or not self._legal_mask >> action & 1:
             raise IllegalAction(self._why_illegal(action, turn))
         self._moves.append((turn, action))
         if action >= 52:
@@ -370,43 +454,34 @@ class SpadesState(State):
         hands[turn] ^= _BIT[action]  # type: ignore[index]  # dealt before play starts
         n = self.trick_len
         if n:
-            win = self.win_card
-            if action > win and (action >= 39 or action // 13 == win // 13):
+            if beats(action, self.win_card):
                 self.win_card = action
                 self.win_seat = turn
             if n == 3:
                 self.trick_len = 0
                 self.turn = nxt = self.win_seat
                 self.tricks[nxt] += 1
-                if action >= 39 or win >= 39:
+                if is_spade(self.win_card):  # a spade played to a trick always takes it
                     self.broken = True
                 hand = hands[nxt]  # type: ignore[index]
                 if not hand:
                     self._end_deal()
                     return
-                if not self.broken and hand & _SPADE_MASK != hand:
-                    hand &= _NON_SPADES
-                self._legal_mask = hand
-                self._legal = (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF]
-                               + _T2[hand >> 26 & 0x1FFF] + _T3[hand >> 39])
+                self._set_play_legal(hand, None)
                 return
             self.trick_len = n + 1
         else:
             self.win_seat = self.leader = turn
             self.win_card = action
-            self._lead_suit = action // 13
+            self._lead_suit = suit_of(action)
             self.trick_len = 1
         self.turn = nxt = (turn + 1) & 3
-        suit = self._lead_suit
-        hand = hands[nxt]  # type: ignore[index]
-        bits = hand & SUIT_MASKS[suit]
-        if bits:
-            self._legal_mask = bits
-            self._legal = _TABLES[suit][bits >> _SHIFTS[suit]]
-        else:
-            self._legal_mask = hand
-            self._legal = (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF]
-                           + _T2[hand >> 26 & 0x1FFF] + _T3[hand >> 39])
+        self._set_play_legal(hands[nxt], self._lead_suit)  # type: ignore[index]
+
+    def _set_play_legal(self, hand: int, lead_suit: int | None) -> None:
+        mask = self._legal_mask = playable(hand, lead_suit, self.broken)
+        self._legal = (_T0[mask & 0x1FFF] + _T1[mask >> 13 & 0x1FFF] + _T2[mask >> 26 & 0x1FFF]
+                       + _T3[mask >> 39])
 
     def _bid(self, turn: Seat, action: Action) -> None:
         if action == LOOK:
@@ -423,11 +498,7 @@ class SpadesState(State):
             else:
                 self.phase = PLAYING
                 self.turn = leader = self.leader
-                hand = self.hands[leader]
-                if hand & _SPADE_MASK != hand:
-                    hand &= _NON_SPADES
-                self._legal_mask = hand
-                self._legal = _hand_actions(hand)
+                self._set_play_legal(self.hands[leader], None)
                 return
         self._set_bid_legal()
 
@@ -457,6 +528,7 @@ class SpadesState(State):
             return "bidding is over: play a card"
         if not self.hands[turn] >> action & 1:
             return f"you do not hold {card_text(action)}"
+        # held but not playable (see playable): the lead suit is held, or spades unbroken
         if self.trick_len:
             return f"must follow {SUIT_NAMES[self._lead_suit]}"
         return "spades not broken: lead another suit"
@@ -526,7 +598,7 @@ class SpadesState(State):
         else:
             return None
         return {"cards": [{"seat": s, "card": card_text(c)} for s, c in trick],
-                "winner": _trick_winner(trick), "deal": deal}
+                "winner": trick_winner(trick), "deal": deal}
 
     def voids(self) -> list[int]:
         """Per seat, a mask of suits (bit per suit) that seat has shown it lacks this deal."""
@@ -534,10 +606,10 @@ class SpadesState(State):
         plays = self.plays()
         for i in range(0, len(plays), 4):
             trick = plays[i:i + 4]
-            lead = trick[0][1] // 13
+            lead = trick[0][1]
             for seat, card in trick[1:]:
-                if card // 13 != lead:
-                    out[seat] |= 1 << lead
+                if not same_suit(card, lead):
+                    out[seat] |= 1 << suit_of(lead)
         return out
 
     def view(self, seat: Seat | None) -> JsonDict:
@@ -572,7 +644,7 @@ class SpadesState(State):
             "tricks": list(self.tricks),
             "last_trick": self._last_trick(),
             "played": [[s, card_text(c)] for s, c in plays],
-            "spades_broken": self.broken or any(c >= 39 for _, c in trick),
+            "spades_broken": self.broken or any(is_spade(c) for _, c in trick),
             "scores": list(self.scores),
             "bags": list(self.bags),
             "deals": [_deal_json(d) for d in self.deals],  # finished deals are public
@@ -633,11 +705,13 @@ class SpadesState(State):
         pool = sorted(c for s in hidden for c in cards_of(hands[s]))
         sizes = [hands[s].bit_count() if s in hidden else 0 for s in range(4)]
         allowed = [~v & 0xF for v in self.voids()]
-        dealt = deal_by_kind(pool, sizes, rng, _suit_of, allowed)
+        dealt = deal_by_kind(pool, sizes, rng, suit_of, allowed)
         new_hands = list(hands)
         for s in hidden:
             new_hands[s] = mask_of(dealt[s])
         new._hands = new_hands
+        if self.phase == PLAYING and self.turn in hidden:  # its legal cards come from the new hand
+            new._set_play_legal(new_hands[self.turn], self._lead_suit if self.trick_len else None)
         return new
 
     def __repr__(self) -> str:
@@ -653,20 +727,8 @@ def _bid_text(bid: int | None, blind: bool) -> str | int | None:
     return bid
 
 
-def _suit_of(card: int) -> int:
-    return card // 13
-
-
 def _deal_json(entry: JsonDict) -> JsonDict:
     """A fresh copy of a finished deal's summary (views must not share mutable parts)."""
     return {**entry, "bids": list(entry["bids"]), "tricks": list(entry["tricks"]),
             "teams": [dict(t) for t in entry["teams"]], "scores": list(entry["scores"]),
             "bags": list(entry["bags"])}
-
-
-def _trick_winner(trick: list[tuple[Seat, int]]) -> Seat:
-    win_seat, win = trick[0]
-    for seat, card in trick[1:]:
-        if card > win and (card >= 39 or card // 13 == win // 13):
-            win_seat, win = seat, card
-    return win_seat

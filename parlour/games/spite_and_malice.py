@@ -28,12 +28,11 @@ the turn starts by drawing to five, an emptied hand is refilled at once, and a r
 
 from __future__ import annotations
 
-import math
 import random
 from itertools import combinations
 from typing import Any
 
-from parlour.cards import ACE, KING, card_text, parse_card
+from parlour.cards import ACE, KING, card_text, is_rank, parse_card, rank_of
 from parlour.engine import (
     Action,
     Game,
@@ -47,6 +46,7 @@ from parlour.engine import (
     check_action_range,
     derive_rng,
     placing_by,
+    position_fields,
 )
 
 JOKER = 52
@@ -70,11 +70,11 @@ JOKER_TEXT = "Joker"
 
 
 def _value(face: int) -> int:
-    if face == JOKER or face % 13 == KING:
+    if face == JOKER or is_rank(face, KING):
         return WILD
-    if face % 13 == ACE:
+    if is_rank(face, ACE):
         return 1
-    return face % 13 + 2
+    return rank_of(face) + 2
 
 
 #: Building value of each face: 1 (ace) .. 12 (queen), or WILD.
@@ -102,17 +102,8 @@ def new_deck(jokers: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- actions
-def hand_to_centre(slot: int, pile: int) -> Action:
-    """Action for hand slot ``slot`` (0-4) onto centre pile ``pile`` (0-3)."""
-    return HAND_TO_CENTRE + slot * 4 + pile
-
-
 def payoff_to_centre(pile: int) -> Action:
     return PAYOFF_TO_CENTRE + pile
-
-
-def side_to_centre(side: int, pile: int) -> Action:
-    return SIDE_TO_CENTRE + side * 4 + pile
 
 
 def hand_to_side(slot: int, side: int) -> Action:
@@ -234,7 +225,92 @@ class SpiteAndMaliceGame(Game):
         raise NotationError(f"not a Spite & Malice move: {text!r} ({_NOTATION_HELP})")
 
 
+    def from_position(self, text: str, seed: int = 0, **options: Any) -> SpiteAndMaliceState:
+        """A match whose first round stands at the position ``text`` (see
+        :func:`parse_position`), the player to act about to move: for tests, puzzles and
+        analysis. ``seed`` keys what happens next (reshuffles, later rounds); the match
+        has no record of its own, and its cards need not add up to the decks."""
+        position = parse_position(text)
+        state = self.new(seed, **options)
+        assert isinstance(state, SpiteAndMaliceState)
+        state._set_position(position)
+        return state
+
+
 GAME = SpiteAndMaliceGame()
+
+# --------------------------------------------------------------------------- positions
+#: The fields of a position's text, in the order it is written.
+POSITION_FIELDS = ("hands", "payoffs", "sides", "centre", "stock", "to act", "scores")
+
+
+def _faces_text(faces: list[int]) -> str:
+    return " ".join(_FACE_TEXT[f] for f in faces) or "-"
+
+
+def _parse_faces(text: str, what: str) -> list[int]:
+    try:
+        return [parse_face(t) for t in text.split() if t != "-"]
+    except ValueError as err:
+        raise ValueError(f"{what}: {err}") from None
+
+
+def _per_seat(fields: dict[str, str], name: str, default: str) -> list[str]:
+    parts = fields.get(name, default).split("|")
+    if len(parts) != 2:
+        raise ValueError(f"{name}: one for each seat, '|' between them")
+    return parts
+
+
+def parse_position(text: str) -> JsonDict:
+    """Read a position of a round, written (FEN-like) as ``name: value`` fields separated
+    by ``;`` or new lines, in any order::
+
+        hands: 7C - KD 2S 2S | AH 3H; payoffs: 3S 4S | 5D 5H 6H; sides: 2C, -, -, - | -,
+        -, -, -; centre: AS 2D, -, -; stock: 4D 5D; to act: 0; scores: 10, 20
+
+    ``hands``: South's and North's five slots (``-`` for an empty slot; missing slots are
+    empty). ``payoffs`` (required), ``sides`` (four piles a seat, ``,`` between them),
+    ``centre`` (one pile each, ``,`` between them) and ``stock``: cards bottom first (the
+    top of a pile is its last card; the stock is drawn from its end); ``-`` for an empty
+    pile. ``to act``: the seat to move (0), who holds a card. ``scores``: the match's so far
+    (0 each). A clear ``ValueError`` for anything else."""
+    fields = position_fields(text, POSITION_FIELDS)
+    if "payoffs" not in fields:
+        raise ValueError("a position needs its payoff piles ('payoffs: 9C 9D | 9H 9S')")
+    hands = []
+    for seat, words in enumerate(_per_seat(fields, "hands", "- | -")):
+        slots = words.split()
+        if len(slots) > HAND_SIZE:
+            raise ValueError(f"hands: a hand has {HAND_SIZE} slots, not {len(slots)}")
+        hand = [EMPTY if t == "-" else _parse_faces(t, f"hand {seat}")[0] for t in slots]
+        hands.append(hand + [EMPTY] * (HAND_SIZE - len(hand)))
+    payoffs = [_parse_faces(p, "payoffs") for p in _per_seat(fields, "payoffs", "")]
+    if not all(payoffs):
+        raise ValueError("payoffs: a payoff pile is never empty while a round goes on")
+    sides = []
+    for piles in _per_seat(fields, "sides", "-, -, -, - | -, -, -, -"):
+        seat_piles = [_parse_faces(p, "sides") for p in piles.split(",")]
+        if len(seat_piles) != SIDE_PILES:
+            raise ValueError(f"sides: {SIDE_PILES} side piles a seat, ',' between them")
+        sides.append(seat_piles)
+    centre = [_parse_faces(p, "centre") for p in fields.get("centre", "-, -, -").split(",")]
+    for j, pile in enumerate(centre):
+        if len(pile) >= COMPLETE or any(VALUE[f] not in (WILD, i + 1)
+                                         for i, f in enumerate(pile)):
+            raise ValueError(f"centre: pile {j + 1} is not built up from the ace to the "
+                             f"jack (a king or joker standing for any)")
+    to_act = fields.get("to act", "0")
+    if to_act not in ("0", "1"):
+        raise ValueError(f"'to act' is the seat 0 or 1, not {to_act!r}")
+    if all(f == EMPTY for f in hands[int(to_act)]):
+        raise ValueError("the seat to act holds a card (an empty hand is refilled at once)")
+    scores = [w.strip() for w in fields.get("scores", "0, 0").split(",")]
+    if len(scores) != 2 or not all(w.isdigit() for w in scores):
+        raise ValueError(f"scores are two whole numbers, not {fields['scores']!r}")
+    return {"hands": hands, "payoffs": payoffs, "sides": sides, "centre": centre,
+            "stock": _parse_faces(fields.get("stock", "-"), "stock"),
+            "to_act": int(to_act), "scores": [int(w) for w in scores]}
 
 
 class SpiteAndMaliceState(State):
@@ -289,6 +365,36 @@ class SpiteAndMaliceState(State):
         self.phase = PLAYING
         self.round = 0
         self._start_round()
+
+    # ------------------------------------------------------------------ positions
+    def position_text(self) -> str:
+        """The round as a position (see :func:`parse_position`), the player to act about to
+        move. The whole truth: not for bots."""
+        if self.phase == OVER:
+            raise ValueError("the match is over: there is no round to write")
+        hands = " | ".join(" ".join(_FACE_TEXT[f] if f != EMPTY else "-" for f in h)
+                           for h in self.hands)
+        sides = " | ".join(", ".join(_faces_text(p) for p in piles) for piles in self.side)
+        return (f"hands: {hands}; "
+                f"payoffs: {' | '.join(_faces_text(p) for p in self.payoff)}; "
+                f"sides: {sides}; centre: {', '.join(_faces_text(p) for p in self.centre)}; "
+                f"stock: {_faces_text(self.stock)}; to act: {self.turn}; "
+                f"scores: {self.scores[0]}, {self.scores[1]}")
+
+    def _set_position(self, position: JsonDict) -> None:
+        """Lay the round out as ``position`` says, its player to act about to move."""
+        if len(position["centre"]) != len(self.centre):
+            raise ValueError(f"centre: this table has {len(self.centre)} centre piles, not "
+                             f"{len(position['centre'])}")
+        self.hands = [list(h) for h in position["hands"]]
+        self.payoff = [list(p) for p in position["payoffs"]]
+        self.side = [[list(p) for p in piles] for piles in position["sides"]]
+        self.centre = [list(p) for p in position["centre"]]
+        self.stock = list(position["stock"])
+        self.scores = list(position["scores"])
+        self.turn = position["to_act"]
+        self._log = []
+        self._legal = None
 
     # ------------------------------------------------------------------ dealing
     def _deal(self, attempt: int) -> None:
@@ -505,16 +611,6 @@ class SpiteAndMaliceState(State):
             return
         self._start_round()
 
-    def value(self, seat: Seat) -> float:
-        """For search that stops early: a logistic curve of the match-score lead plus half
-        the lead in payoff cards still to play (a round's winner scores the loser's)."""
-        if self._outcome is not None:
-            return self.reward(seat)
-        other = 1 - seat
-        lead = (self.scores[seat] - self.scores[other]
-                + 0.5 * (len(self.payoff[other]) - len(self.payoff[seat])))
-        return 1.0 / (1.0 + math.exp(-lead / 10.0))
-
     # ------------------------------------------------------------------ views
     def hand(self, seat: Seat) -> list[int]:
         """The faces in ``seat``'s hand (the whole truth: not for bots)."""
@@ -621,6 +717,8 @@ class SpiteAndMaliceState(State):
             if p:
                 new.payoff[s] = [next(it) for _ in range(len(p) - 1)] + [p[-1]]
         new.stock = list(it)
+        if self.turn in hidden_hands:
+            new._legal = None  # computed again from the hand just redealt
         return new
 
     def __repr__(self) -> str:

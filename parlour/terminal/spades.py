@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from parlour.cards import SUIT_SYMBOLS, SUITS, parse_card
+from parlour.cards import DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, parse_card, suit_of
 from parlour.engine import JsonDict, Seat
 from parlour.terminal import TableUI
 
@@ -24,8 +24,7 @@ First team to 500 wins. [bold]?[/] lists your moves with a hint from the stronge
 def card_markup(text: str, dim: bool = False) -> Text:
     """``QS`` as a coloured ``Q♠``."""
     card = parse_card(text)
-    suit = card // 13
-    colour = "red" if suit in (1, 2) else "bright_white"
+    colour = "red" if suit_of(card) in (DIAMONDS, HEARTS) else "bright_white"
     shown = text[:-1] + SUIT_SYMBOLS[SUITS.index(text[-1])]
     return Text(shown, style=("dim " if dim else "bold ") + colour)
 
