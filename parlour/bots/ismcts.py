@@ -17,18 +17,19 @@ This is single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iter
 
 Seats that act at once (a simultaneous phase) are treated one after another in seat order.
 The move played is the root child visited most often. Strength is an iteration budget per
-level, so a seeded bot plays the same moves on any machine; a time cap guards the budget.
+level, and the budget alone stops a search, so a seeded bot plays the same moves on any
+machine. Only whoever runs the bot may add a wall-clock cap (``Bot.time_cap``: the web
+server does, for its tables' pace).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from parlour.bots.base import Bot, Observation
+from parlour.bots.base import Bot, Observation, stopwatch
 from parlour.engine import Action, Game, Seat, State
 
 Policy = Callable[[State, Seat, random.Random], Action]
@@ -38,8 +39,6 @@ Playout = Callable[[State, Seat, random.Random], float]
 #: Iterations per move by level; games may override (their states differ in cost).
 LEVELS = {"easy": 200, "normal": 1500, "hard": 6000}
 GAME_LEVELS: dict[str, dict[str, int]] = {}
-#: Seconds a move may take at most, whatever the budget.
-TIME_CAP = {"easy": 0.1, "normal": 0.22, "hard": 2.0}
 
 
 class Node:
@@ -56,20 +55,21 @@ def random_policy(state: State, seat: Seat, rng: random.Random) -> Action:
     return rng.choice(state.legal_actions(seat))
 
 
-def search(obs: Observation, rng: random.Random, iterations: int, seconds: float = math.inf,
-           policy: Policy = random_policy, exploration: float = 0.7,
+def search(obs: Observation, rng: random.Random, iterations: int,
+           seconds: float | None = None, policy: Policy = random_policy, exploration: float = 0.7,
            rollout_limit: int = 1_000_000,
            candidates: Candidates | None = None) -> dict[Action, Node]:
     """Run ISMCTS from ``obs``; return the root's children (visits and total value).
     A rollout ends with the round, or after ``rollout_limit`` actions (then the state's
     ``value`` judges the position). ``candidates`` narrows the legal actions the tree
-    may try (dominated moves dropped, a wide choice collapsed to one representative)."""
+    may try (dominated moves dropped, a wide choice collapsed to one representative).
+    ``seconds``, if given, also stops the search after that much wall-clock time."""
     root = Node()
-    deadline = time.perf_counter() + seconds
+    out_of_time = stopwatch(seconds)
     log, sqrt = math.log, math.sqrt
     uniform, rand = policy is random_policy, rng.random
     for i in range(iterations):
-        if i & 15 == 15 and time.perf_counter() > deadline:
+        if i & 15 == 15 and out_of_time():
             break
         state = obs.sample(rng)
         start_round = state.round
@@ -139,7 +139,7 @@ def playout(state: State, seat: Seat, rng: random.Random, policy: Policy = rando
 
 
 def paired_search(obs: Observation, rng: random.Random, iterations: int,
-                  seconds: float = math.inf, policy: Policy = random_policy,
+                  seconds: float | None = None, policy: Policy = random_policy,
                   rollout_limit: int = 1_000_000, candidates: Candidates | None = None,
                   play_out: Playout | None = None) -> dict[Action, float]:
     """Determinized Monte Carlo with common samples: every candidate move is played out
@@ -151,16 +151,17 @@ def paired_search(obs: Observation, rng: random.Random, iterations: int,
     ``iterations`` counts playouts. At 64, 128, 256, ... samples a move is dropped once
     its paired difference to the leader is more than three standard errors below zero,
     so the playouts go to the moves still in doubt (and a clear choice ends early).
+    ``seconds``, if given, also stops the search after that much wall-clock time.
     Returns each candidate's mean value (no sampled state leaves this function)."""
     seat = obs.seat
-    deadline = time.perf_counter() + seconds
+    out_of_time = stopwatch(seconds)
     moves: tuple[Action, ...] = ()
     results: list[list[float]] = []  # per move, its value on each sample it was tried on
     live: list[int] = []
     samples = done = 0
     checkpoint = 64
     while done < iterations:
-        if samples and time.perf_counter() > deadline:
+        if samples and out_of_time():
             break
         state = obs.sample(rng)
         if not samples:
@@ -206,13 +207,15 @@ def _still_in_doubt(results: list[list[float]], live: list[int], z: float = 3.0)
 
 
 class ISMCTSBot(Bot):
-    """Searches with ISMCTS; ``level`` is ``easy``, ``normal`` or ``hard``."""
+    """Searches with ISMCTS; ``level`` is ``easy``, ``normal`` or ``hard``. ``iterations``
+    replaces the level's budget; ``time_cap`` (seconds a decision may take, None: no cap)
+    is for whoever runs the bot, see :attr:`Bot.time_cap`."""
 
     kind = "ismcts"
     needs_sample = True
 
     def __init__(self, game: Game, seat: Seat, seed: int, level: str = "normal",
-                 iterations: int | None = None, seconds: float | None = None,
+                 iterations: int | None = None, time_cap: float | None = None,
                  exploration: float | None = None, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
         if level not in LEVELS:
@@ -221,7 +224,7 @@ class ISMCTSBot(Bot):
         self.level = level
         levels = hooks.get("levels") or GAME_LEVELS.get(game.id, LEVELS)
         self.iterations = iterations or levels[level]
-        self.seconds = TIME_CAP[level] if seconds is None else seconds
+        self.time_cap = time_cap
         self.exploration = exploration or hooks.get("exploration", 0.7)
         self.policy: Policy = hooks.get("policy", random_policy)
         self.rollout_limit: int = hooks.get("rollout_limit", 1_000_000)
@@ -249,10 +252,10 @@ class ISMCTSBot(Bot):
             if values is not None:
                 return values, self.values_unit
         if self.paired:
-            return (paired_search(obs, self.rng, self.iterations, self.seconds, self.policy,
+            return (paired_search(obs, self.rng, self.iterations, self.time_cap, self.policy,
                                   self.rollout_limit, self.candidates, self.play_out),
                     "estimated chance to win")
-        children = search(obs, self.rng, self.iterations, self.seconds, self.policy,
+        children = search(obs, self.rng, self.iterations, self.time_cap, self.policy,
                           self.exploration, self.rollout_limit, self.candidates)
         stats = {a: children[a] for a in obs.legal if a in children and children[a].visits}
         if not stats:
@@ -263,7 +266,7 @@ class ISMCTSBot(Bot):
         return values, "estimated chance to win"
 
 
-#: ``values(obs, rng, level, bot)``: the bot is passed for its ``seconds`` and ``memory``.
+#: ``values(obs, rng, level, bot)``: the bot is passed for its ``time_cap`` and ``memory``.
 ValuesHook = Callable[[Observation, random.Random, str, "ISMCTSBot"],
                       "dict[Action, float] | None"]
 
@@ -272,7 +275,7 @@ def search_hooks(game_id: str) -> dict[str, Any]:
     """A game's optional search helpers, from ``parlour.bots.<game>.SEARCH``: ``policy``
     (a fast rollout policy on a full determinized state), ``values`` and ``values_unit``
     (values per action worked out outside the tree, e.g. Spades bids by simulation; the hook
-    is given the bot too, for its ``seconds`` and ``memory``),
+    is given the bot too, for its ``time_cap`` and ``memory``),
     ``exploration`` (the UCB constant, which depends on how spread the game's values are),
     ``rollout_limit`` (actions before a rollout stops and ``value`` judges), ``candidates``
     (the legal actions the tree may try, from a full state: Hit the Deck collapses its 300

@@ -35,12 +35,10 @@ Play: what the team needs decides the style
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.bots.base import Bot, Observation
-from parlour.bots.ismcts import TIME_CAP
+from parlour.bots.base import Bot, Observation, stopwatch
 from parlour.cards import ACE, JACK, KING, QUEEN, SPADES, TEN, parse_card
 from parlour.engine import Action, Seat
 from parlour.games.spades import BID_BASE, BIDDING, BLIND_NIL, LOOK, NIL, SpadesState, score_team
@@ -327,7 +325,7 @@ def _rank(card: int) -> tuple[bool, int]:
 
 
 SAMPLES = {"easy": 24, "normal": 80, "hard": 240}
-MIN_SAMPLES = 16  # below this the time cap does not stop the sampling
+MIN_SAMPLES = 16  # below this a time cap (``Bot.time_cap``) does not stop the sampling
 
 
 def bid_values(obs: Observation, rng: random.Random, level: str,
@@ -349,7 +347,7 @@ def bid_values(obs: Observation, rng: random.Random, level: str,
     candidates = [a for a in legal if a != LOOK]
     worth: dict[Action, float] = dict.fromkeys(candidates, 0.0)
     samples = SAMPLES.get(level, SAMPLES["normal"])
-    deadline = time.perf_counter() + TIME_CAP.get(level, TIME_CAP["normal"])
+    out_of_time = stopwatch(getattr(bot, "time_cap", None))
     done = 0
     for done in range(1, samples + 1):
         base = obs.sample(rng)
@@ -367,7 +365,7 @@ def bid_values(obs: Observation, rng: random.Random, level: str,
                 res = score_team((my_bid, partner_bid), (action == BLIND_NIL, partner_blind),
                                  (tricks[seat], tricks[partner]), score, bags, options)
                 worth[action] += res["score"] - cost * res["bags"]
-        if done >= MIN_SAMPLES and time.perf_counter() > deadline:
+        if done >= MIN_SAMPLES and out_of_time():
             break
     return {a: round(w / done, 2) for a, w in worth.items()}
 
