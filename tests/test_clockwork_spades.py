@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from contract import check_random_games, check_step
 from rich.console import Console
+from soak import soak
 
 from parlour.arena import simulate
 from parlour.bots import make_bot, observe
@@ -487,17 +488,18 @@ def cards_accounted_for(state: ClockworkState) -> None:
             assert all(p is None for p in state.clock[1:])
 
 
-@pytest.mark.slow
-def test_thousands_of_random_games_keep_every_invariant():
-    states = check_random_games("clockwork-spades", 3000, seed=1,
+@pytest.mark.parametrize("games", soak(250, 3000))  # "all_spades" first at game 196
+def test_random_games_keep_every_invariant(games):
+    states = check_random_games("clockwork-spades", games, seed=1,
                                 invariant=cards_accounted_for, replay_every=20)
     assert all(s.outcome is not None for s in states)
     reasons = {s.end["reason"] for s in states}
     assert reasons == {"king_of_spades", "all_spades"}
 
 
-def test_deep_contract_checks_on_random_games():
-    check_random_games("clockwork-spades", 150, seed=7, deep_every=1,
+@pytest.mark.parametrize("games", soak(15, 150))
+def test_deep_contract_checks_on_random_games(games):
+    check_random_games("clockwork-spades", games, seed=7, deep_every=1,
                        invariant=cards_accounted_for, replay_every=1)
 
 

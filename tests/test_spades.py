@@ -8,6 +8,7 @@ import re
 
 import pytest
 from contract import check_random_games, check_step
+from soak import soak
 
 from parlour.cards import card_text, mask_of, parse_card, parse_cards
 from parlour.engine import IllegalAction, NotationError, OptionError
@@ -494,22 +495,22 @@ def no_other_hand_in_view(state: SpadesState, seat: int | None, view: dict, text
             assert not shown & set(state.hand(other)), f"seat {seat} sees {other}'s cards"
 
 
-@pytest.mark.slow
-def test_two_thousand_random_matches_keep_every_invariant():
+@pytest.mark.parametrize("games", soak(12, 500))
+def test_random_matches_keep_every_invariant(games):
     # Random play bids wildly and never reaches 500; short targets and the mercy rule end
-    # matches within a few deals, so 2,000 whole matches run in reasonable time. Every
-    # step checks the cards, the scores and every view by card; about one step in sixty
-    # also checks illegal actions, clones and determinizations.
+    # matches within a few deals. Every step checks the cards, the scores and every view by
+    # card; about one step in sixty also checks illegal actions, clones and
+    # determinizations. ``games`` matches per variant (2,000 in all under make test-long).
     variants = [dict(mercy=-100, target=100), dict(max_deals=2), dict(blind_nil=True, mercy=-150),
                 dict(nil_tricks_count=True, ten_for_two_hundred=True, mercy=-100)]
     total = 0
     for i, options in enumerate(variants):
-        states = check_random_games("spades", 500, seed=i, invariant=cards_accounted_for,
-                                    deep_every=60, replay_every=25,
+        states = check_random_games("spades", games, seed=i, invariant=cards_accounted_for,
+                                    deep_every=60, replay_every=min(25, games // 2),
                                     view_check=no_other_hand_in_view, **options)
         total += len(states)
         assert all(s.outcome is not None for s in states)
-    assert total == 2000
+    assert total == 4 * games
 
 
 def test_deep_contract_checks_on_random_matches():

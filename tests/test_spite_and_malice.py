@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from contract import check_random_games, check_replay, check_step, snapshot
 from rich.console import Console
+from soak import soak
 
 from parlour.arena import play_game
 from parlour.bots import make_bot, observe_for
@@ -535,13 +536,13 @@ VARIANTS = [  # (options, how rounds end)
 ]
 
 
-@pytest.mark.slow
+@pytest.mark.parametrize("games", soak(30, 500))  # the first redeals: games 11-26
 @pytest.mark.parametrize("i", range(len(VARIANTS)))
-def test_random_matches_keep_every_invariant(i):
+def test_random_matches_keep_every_invariant(i, games):
     options, endings = VARIANTS[i]
-    states = check_random_games("spite-and-malice", 500, seed=i, invariant=cards_accounted_for,
-                                replay_every=50, **options)
-    assert len(states) == 500 and all(s.outcome is not None for s in states)
+    states = check_random_games("spite-and-malice", games, seed=i, invariant=cards_accounted_for,
+                                replay_every=min(50, games // 2), **options)
+    assert len(states) == games and all(s.outcome is not None for s in states)
     reasons = collections.Counter(r["reason"] for s in states for r in s.rounds)
     assert set(reasons) == endings
     assert any(s.redeals for s in states)  # equal tops happened and were dealt again
