@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 from contract import check_random_games, check_step
+from hypothesis.stateful import invariant
 from rich.console import Console
 from soak import soak
+from stateful import RandomPlay, run_machine
 
 from parlour.arena import simulate
 from parlour.bots import make_bot, observe
@@ -385,20 +387,36 @@ def test_draws_show_the_card_only_to_the_drawer():
     assert all("card" not in e for e in state.view(None)["events"] if e["kind"] == "draw")
 
 
-def test_events_cover_every_turn_since_the_previous_decision():
-    rng = random.Random(5)
-    for seed in range(40):
-        state = GAME.new(seed)
-        seen = -1
-        while True:
-            view = state.view(0)
-            seqs = [e["seq"] for e in view["events"]]
-            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
-            assert seqs[0] <= seen + 1  # nothing was skipped since the last look
-            seen = seqs[-1]
-            if not state.to_act:
-                break
-            state.apply(rng.choice(state.legal_actions()))
+class ClockworkPlay(RandomPlay):
+    """Random games, checked at every step: South's events cover every turn since South's
+    previous look, and no view holds a card of the opponent's hand or of the stock."""
+
+    game_id = "clockwork-spades"
+
+    def dealt(self) -> None:
+        self.seen = -1
+
+    @invariant()
+    def events_cover_every_turn_since_the_previous_look(self) -> None:
+        seqs = [e["seq"] for e in self.state.view(0)["events"]]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+        assert seqs[0] <= self.seen + 1  # nothing was skipped since the last look
+        self.seen = seqs[-1]
+
+    @invariant()
+    def views_hold_no_card_of_the_opponents_hand_or_the_stock(self) -> None:
+        state = self.state
+        for seat in (0, 1, None):
+            text = json.dumps(state.view(seat))
+            hidden = list(state.stock) + [c for s in (0, 1) if s != seat for c in state.hands[s]]
+            for card in hidden:
+                if card != KING_OF_SPADES:
+                    assert f'"{card_text(card)}"' not in text
+
+
+@pytest.mark.parametrize("runs", soak(25, 250))
+def test_random_games_keep_events_whole_and_views_blind(runs):
+    run_machine(ClockworkPlay, runs, steps=20)  # a random game takes about 5 actions
 
 
 def test_every_event_has_an_english_line():
@@ -409,23 +427,6 @@ def test_every_event_has_an_english_line():
     assert lines[-1] == "South holds all four Kings and wins."
     assert any("passes it face up" in line for line in lines)
     assert all(line and "South: " not in line for line in lines)
-
-
-def test_views_hold_no_card_of_the_opponents_hand_or_the_stock():
-    rng = random.Random(3)
-    for seed in range(60):
-        state = GAME.new(seed)
-        while True:
-            for seat in (0, 1, None):
-                text = json.dumps(state.view(seat))
-                hidden = list(state.stock) + [c for s in (0, 1) if s != seat
-                                              for c in state.hands[s]]
-                for card in hidden:
-                    if card != KING_OF_SPADES:
-                        assert f'"{card_text(card)}"' not in text
-            if not state.to_act:
-                break
-            state.apply(rng.choice(state.legal_actions()))
 
 
 # ----------------------------------------------------------------------------- determinize

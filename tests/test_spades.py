@@ -8,7 +8,9 @@ import re
 
 import pytest
 from contract import check_random_games, check_step
+from hypothesis.stateful import invariant
 from soak import soak
+from stateful import RandomPlay, run_machine
 
 from parlour.cards import card_text, mask_of, parse_card, parse_cards
 from parlour.engine import IllegalAction, NotationError, OptionError
@@ -447,23 +449,31 @@ def test_view_shows_own_hand_bids_trick_and_scores():
     assert state.view(0)["legal"] == [] and state.view(None)["hand"] is None
 
 
-def test_views_hold_no_card_of_another_hand():
-    """Checked by card: no card in another seat's hand appears anywhere in a view (the
-    previous deal's last trick, shown until a trick of the new deal is complete, excepted)."""
-    rng = random.Random(3)
-    for seed in range(30):
-        state = GAME.new(seed, max_deals=2)
-        while state.to_act:
-            for seat in [0, 1, 2, 3, None]:
-                view = state.view(seat)
-                if view["last_trick"] and view["last_trick"]["deal"] != view["deal"]:
-                    view["last_trick"] = None
-                text = json.dumps(view)
-                for other in range(4):
-                    if other != seat:
-                        for card in state.hand(other):
-                            assert f'"{card_text(card)}"' not in text
-            state.apply(rng.choice(state.legal_actions()))
+class SpadesViews(RandomPlay):
+    """Checked by card at every step: no card in another seat's hand appears anywhere in a
+    view (the previous deal's last trick, shown until a trick of the new deal is complete,
+    excepted)."""
+
+    def new_game(self, seed: int) -> SpadesState:
+        return GAME.new(seed, max_deals=2)
+
+    @invariant()
+    def no_view_holds_a_card_of_another_hand(self) -> None:
+        state = self.state
+        for seat in [0, 1, 2, 3, None]:
+            view = state.view(seat)
+            if view["last_trick"] and view["last_trick"]["deal"] != view["deal"]:
+                view["last_trick"] = None
+            text = json.dumps(view)
+            for other in range(4):
+                if other != seat:
+                    for card in state.hand(other):
+                        assert f'"{card_text(card)}"' not in text
+
+
+@pytest.mark.parametrize("games", soak(8, 60))
+def test_views_hold_no_card_of_another_hand(games):
+    run_machine(SpadesViews, games, steps=120)  # two deals: 2 x (4 bids + 52 cards), more
 
 
 # ----------------------------------------------------------------------------- properties
