@@ -99,8 +99,8 @@ def test_rule_bot_bids_nil_with_a_weak_hand_and_counts_otherwise():
 
 
 def test_rule_bots_always_play_legally_and_beat_random():
-    summary = simulate("spades", 60, 3, ["rule", "random"])
-    assert summary["wins"][0] >= 55  # a rule partnership against a random one
+    summary = simulate("spades", 30, 3, ["rule", "random"])
+    assert summary["wins"][0] >= 28  # a rule partnership against a random one
 
 
 def test_rule_partnership_scores_well_against_itself():

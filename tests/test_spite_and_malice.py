@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 from contract import check_random_games, check_replay, check_step, snapshot
+from hypothesis.stateful import invariant
 from rich.console import Console
 from soak import soak
+from stateful import RandomPlay, run_machine
 
 from parlour.arena import play_game
 from parlour.bots import make_bot, observe_for
@@ -127,20 +129,33 @@ def test_ranks_for_building_and_for_the_first_player():
     assert order == sorted(order) and len(set(order)) == len(order)
 
 
-def test_the_higher_payoff_top_starts_every_round():
-    checked = 0
-    for seed in range(40):
-        state = GAME.new(seed, payoff_size=1, target=3, king_starts=True)
-        rng = random.Random(seed)
-        while state.to_act and state.round <= 3:
-            if not state._moves:  # a round just dealt
-                tops = [TOP_ORDER[p[-1]] for p in state.payoff]
-                assert tops[0] != tops[1]
-                assert state.first == (0 if tops[0] > tops[1] else 1)
-                assert state.to_act == (state.first,)
-                checked += 1
-            state.apply(rng.choice(state.legal_actions()))
-    assert checked > 60
+class RoundStarts(RandomPlay):
+    """Random matches of one-card payoffs (short rounds), checked as each round is dealt:
+    the payoff tops differ and the higher one's owner starts."""
+
+    game_id = "spite-and-malice"
+    rounds: list[int]
+
+    def new_game(self, seed: int) -> SpiteAndMaliceState:
+        return GAME.new(seed, payoff_size=1, target=3, king_starts=True)
+
+    @invariant()
+    def the_higher_payoff_top_starts(self) -> None:
+        state = self.state
+        if state.to_act and not state._moves:  # a round just dealt
+            tops = [TOP_ORDER[p[-1]] for p in state.payoff]
+            assert tops[0] != tops[1]
+            assert state.first == (0 if tops[0] > tops[1] else 1)
+            assert state.to_act == (state.first,)
+            self.rounds.append(state.round)
+
+
+@pytest.mark.parametrize("matches", soak(6, 60))
+def test_the_higher_payoff_top_starts_every_round(matches, monkeypatch):
+    rounds: list[int] = []
+    monkeypatch.setattr(RoundStarts, "rounds", rounds, raising=False)
+    run_machine(RoundStarts, matches, steps=300)  # a random round takes about 140 actions
+    assert len(rounds) > 2 * matches and max(rounds) >= 3
 
 
 def test_equal_tops_are_dealt_again_from_the_seed():
