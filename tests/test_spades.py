@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 
 import pytest
 from contract import check_random_games, check_step
@@ -76,19 +77,35 @@ def test_four_seats_thirteen_cards_each_and_dealer_rotates():
     assert state.dealer == 3 and state.to_act == (0,)  # left of the dealer bids first
 
 
-def test_dealer_moves_one_seat_each_deal_and_left_of_dealer_bids_and_leads():
-    state = GAME.new(11)
-    rng = random.Random(0)
-    for deal in range(1, 5):
-        assert state.deal == deal
-        assert state.dealer == (3 + deal - 1) % 4
+class DealerTurns(RandomPlay):
+    """Random matches, checked as each deal's bidding and play begin: the dealer moves one
+    seat each deal, and the player left of the dealer bids first and leads."""
+
+    game_id = "spades"
+    starts: Counter[str]
+
+    @invariant()
+    def left_of_the_dealer_bids_and_leads(self) -> None:
+        state = self.state
+        if not state.to_act or sum(state.tricks) or state.view(None)["trick"]:
+            return
         first = (state.dealer + 1) % 4
-        assert state.to_act == (first,)
-        for _ in range(4):
-            state.apply(rng.choice(state.legal_actions()))
-        assert state.to_act == (first,)  # the same player leads
-        while state.deal == deal:
-            state.apply(rng.choice(state.legal_actions()))
+        if state.bids == [None] * 4:
+            assert state.dealer == (3 + state.deal - 1) % 4
+            assert state.to_act == (first,)
+            self.starts["bidding"] += 1
+        elif None not in state.bids:
+            assert state.to_act == (first,)  # the same player leads
+            self.starts["play"] += 1
+
+
+@pytest.mark.parametrize("matches", soak(3, 30))
+def test_dealer_moves_one_seat_each_deal_and_left_of_dealer_bids_and_leads(matches,
+                                                                           monkeypatch):
+    starts: Counter[str] = Counter()
+    monkeypatch.setattr(DealerTurns, "starts", starts, raising=False)
+    run_machine(DealerTurns, matches, steps=230)  # four deals of 56 actions
+    assert starts["bidding"] >= 4 * matches and starts["play"] >= 4 * matches
 
 
 def test_deals_come_from_the_seed():
