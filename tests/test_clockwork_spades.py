@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 from contract import check_random_games, check_step
+from hypothesis import given, settings
 from hypothesis.stateful import invariant
 from rich.console import Console
 from soak import soak
-from stateful import RandomPlay, run_machine
+from stateful import SEEDS, RandomPlay, run_machine
 
 from parlour.arena import simulate
 from parlour.bots import make_bot, observe
@@ -435,15 +436,19 @@ def test_determinize_keeps_the_opponent_consistent_with_their_turns():
     state = dealt("5C 9H JC QC 8D 3D")
     state.apply(take(2))
     assert state.to_act == (1,)
-    rng = random.Random(1)
-    for _ in range(200):
-        det = state.determinize(0, rng)
+
+    @settings(max_examples=100)
+    @given(redeal=SEEDS)
+    def consistent(redeal: int) -> None:
+        det = state.determinize(0, random.Random(redeal))
         assert det.hands[0] == state.hands[0] and len(det.hands[1]) == 3
         assert not {position_of(c) for c in det.hands[1]} & {4, 5, 6}
         assert not set(det.hands[1]) & set(KINGS)
         assert det.stock[0] == KING_OF_SPADES
         assert det.legal_actions(1) == state.legal_actions(1)
-    check_step(state, rng, deep=True)
+
+    consistent()
+    check_step(state, random.Random(1), deep=True)
 
 
 def test_determinize_depends_only_on_what_the_seat_knows():

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 from contract import check_random_games, check_replay, check_step, snapshot
+from hypothesis import given, settings
 from hypothesis.stateful import invariant
 from rich.console import Console
 from soak import soak
-from stateful import RandomPlay, run_machine
+from stateful import SEEDS, RandomPlay, run_machine
 
 from parlour.arena import play_game
 from parlour.bots import make_bot, observe_for
@@ -504,14 +505,19 @@ def test_determinize_redeals_only_what_the_seat_has_not_seen():
     rng = random.Random(4)
     for _ in range(30):
         state.apply(rng.choice(state.legal_actions()))
-    for _ in range(20):
-        det = state.determinize(0, rng)
+
+    @settings(max_examples=20)
+    @given(redeal=SEEDS)
+    def redeals_only_the_unseen(redeal: int) -> None:
+        det = state.determinize(0, random.Random(redeal))
         assert det.hands[0] == state.hands[0]
         assert [f == EMPTY for f in det.hands[1]] == [f == EMPTY for f in state.hands[1]]
         assert len(det.stock) == len(state.stock) and det.side == state.side
         assert [p[-1] for p in det.payoff] == [p[-1] for p in state.payoff]
         assert sorted(det.all_cards()) == sorted(state.all_cards())
         assert det.view(0) == state.view(0)
+
+    redeals_only_the_unseen()
     check_step(state, rng, deep=True)
 
 
