@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-server clean
+.PHONY: run test test-long lint bench bench-server clean
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
@@ -34,9 +34,14 @@ $(CHROMIUM):
 run: $(WEB_STAMP)
 	$(VENV)/bin/parlour serve --host $(HOST) --port $(PORT)
 
+# Every kind of check, with light counts (the `long` soaks are left out: pyproject's addopts).
 test: $(STAMP) $(CHROMIUM)
 	$(VENV)/bin/ruff check parlour tests bench
 	$(PY) -m pytest -n 2 -rf --timeout 300
+
+# The long soaks alone: the same tests with their long counts (marker `long`).
+test-long: $(STAMP)
+	$(PY) -m pytest -n 2 -rf -m long --timeout 3600
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check parlour tests bench

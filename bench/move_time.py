@@ -5,7 +5,10 @@ Plays seeded games (the measured bot in every seat, or against the game's rule b
 times every decision that had a real choice (more than one legal action), the
 observation included, since a bot is handed one before each move.
 
-    python bench/move_time.py --bot ismcts --games 3 [--json]
+    python bench/move_time.py --bot ismcts --games 3 [--time-cap 0.22] [--json]
+
+Bots stop on their budgets alone; ``--time-cap`` caps every decision as the web server
+does (``Bot.time_cap``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from parlour.engine import derive_seed
 from parlour.games import game_ids, get_game
 
 
-def move_times(game_id: str, kind: str, games: int, seed: int, limit: int) -> list[float]:
+def move_times(game_id: str, kind: str, games: int, seed: int, limit: int,
+               time_cap: float | None = None) -> list[float]:
     game = get_game(game_id)
     others = "rule" if "rule" in bot_kinds(game_id) else "random"
     times: list[float] = []
@@ -30,6 +34,8 @@ def move_times(game_id: str, kind: str, games: int, seed: int, limit: int) -> li
         state = game.new(derive_seed(seed, game_id, g))
         bots = [make_bot(game, kind if s % 2 == g % 2 or state.num_seats == 1 else others,
                          s, derive_seed(seed, g, s)) for s in range(state.num_seats)]
+        for bot in bots:
+            bot.time_cap = time_cap
         rng = random.Random(g)
         while state.to_act and len(times) < limit * (g + 1) // games + 1:
             seat = state.to_act[0]
@@ -55,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=150, help="timed moves per game id")
     parser.add_argument("--only", default="", help="comma-separated game ids")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--time-cap", type=float, default=None,
+                        help="seconds a decision may take at most (the server's cap)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     ids = [g for g in (args.only.split(",") if args.only else game_ids()) if g]
@@ -62,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     for gid in ids:
         if args.bot.split(":")[0] not in bot_kinds(gid):
             continue
-        times = move_times(gid, args.bot, args.games, args.seed, args.moves)
+        times = move_times(gid, args.bot, args.games, args.seed, args.moves, args.time_cap)
         if not times:
             continue
         out[gid] = {"moves": len(times), "p50_ms": round(statistics.median(times) * 1000, 1),

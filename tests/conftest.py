@@ -1,13 +1,23 @@
-"""Shared test set-up: ``tests/`` on the path (for contract.py and the kits) and the
-browser tests' fixtures (a test file may override ``base`` with its own server)."""
+"""Shared test set-up: ``tests/`` on the path (for contract.py and the kits), Hypothesis's
+settings, and the browser tests' fixtures (a test file may override ``base`` with its own
+server)."""
 
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 # tests/contract.py is shared by every game's tests
 sys.path.insert(0, str(Path(__file__).parent))
+
+# Hypothesis tries the same examples on every run and machine (derandomize, no example
+# database) and never times one (a loaded machine is slow, not wrong): a test's result
+# depends on the code alone. Counts are set per test (light in make test, see soak.py).
+settings.register_profile(
+    "parlour", derandomize=True, database=None, deadline=None, print_blob=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile("parlour")
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,16 @@
 import random
+from collections import Counter
 
 import pytest
+from hypothesis.stateful import invariant
+from soak import soak
+from stateful import RandomPlay, run_machine
 
 from parlour.arena import play_game, simulate
 from parlour.bots import RandomBot, bot_kinds, make_bot, observe
 from parlour.bots.spades import SpadesRuleBot, count_tricks, wants_nil
 from parlour.cards import card_text, parse_cards
-from parlour.engine import OptionError
+from parlour.engine import OptionError, State
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE, NIL
 
@@ -32,24 +36,39 @@ def test_observation_holds_no_hidden_card():
     assert obs.sample(random.Random(2)).hands[0] == state.hands[0]
 
 
-def test_rule_bot_decision_ignores_hidden_cards():
+class SouthsRuleBot(RandomPlay):
     """Two states that differ only in cards South cannot see give South's bot the same
-    decision: at every South turn of a match, the real state and a redeal of the hidden
-    cards (a determinization) are shown to two identically seeded bots."""
-    state = GAME.new(21, max_deals=3)
-    rng = random.Random(4)
-    decisions = 0
-    while state.to_act:
-        seat = state.to_act[0]
-        if seat == 0:
-            other = state.determinize(0, random.Random(rng.random()))
-            assert other.hands[1:] != state.hands[1:] or sum(state.tricks) >= 12
-            mine = SpadesRuleBot(GAME, 0, 5).act(observe(state, 0, random.Random(9)))
-            theirs = SpadesRuleBot(GAME, 0, 5).act(observe(other, 0, random.Random(9)))
-            assert mine == theirs
-            decisions += 1
-        state.apply(rng.choice(state.legal_actions()))
-    assert decisions > 30
+    decision: at every South turn of random matches, the real state and a redeal of the
+    hidden cards (a determinization) are shown to two identically seeded bots."""
+
+    game_id = "spades"
+    tally: Counter[str]
+
+    def new_game(self, seed: int) -> State:
+        return GAME.new(seed, max_deals=3)
+
+    @invariant()
+    def south_decides_on_what_south_sees(self) -> None:
+        state = self.state
+        if 0 not in state.to_act:
+            return
+        other = state.determinize(0, random.Random(len(state.history)))
+        mine = SpadesRuleBot(GAME, 0, 5).act(observe(state, 0, random.Random(9)))
+        theirs = SpadesRuleBot(GAME, 0, 5).act(observe(other, 0, random.Random(9)))
+        assert mine == theirs
+        self.tally["decisions"] += 1
+        self.tally["redealt"] += other.hands[1:] != state.hands[1:]
+
+
+@pytest.mark.parametrize("matches", soak(3, 30))
+def test_rule_bot_decision_ignores_hidden_cards(matches, monkeypatch):
+    tally: Counter[str] = Counter()
+    monkeypatch.setattr(SouthsRuleBot, "tally", tally, raising=False)
+    run_machine(SouthsRuleBot, matches, steps=170)  # three deals of 56 actions
+    # South decided often, and on hidden cards really dealt again (late in a deal a redeal
+    # can only give the other hands back: what they hold is known by then)
+    assert tally["decisions"] > 30 * matches
+    assert tally["redealt"] > 0.8 * tally["decisions"]
 
 
 def hand(text: str) -> list[int]:
@@ -86,8 +105,8 @@ def test_rule_bot_bids_nil_with_a_weak_hand_and_counts_otherwise():
 
 
 def test_rule_bots_always_play_legally_and_beat_random():
-    summary = simulate("spades", 60, 3, ["rule", "random"])
-    assert summary["wins"][0] >= 55  # a rule partnership against a random one
+    summary = simulate("spades", 30, 3, ["rule", "random"])
+    assert summary["wins"][0] >= 28  # a rule partnership against a random one
 
 
 def test_rule_partnership_scores_well_against_itself():

@@ -17,7 +17,11 @@ from contract import (
     check_random_games,
     check_step,
 )
+from hypothesis import given, settings
+from hypothesis.stateful import invariant
 from rich.console import Console
+from soak import soak
+from stateful import SEEDS, RandomPlay, run_machine
 
 from parlour.arena import simulate
 from parlour.bots import make_bot, observe
@@ -381,20 +385,36 @@ def test_draws_show_the_card_only_to_the_drawer():
     assert all("card" not in e for e in state.view(None)["events"] if e["kind"] == "draw")
 
 
-def test_events_cover_every_turn_since_the_previous_decision():
-    rng = random.Random(5)
-    for seed in range(40):
-        state = GAME.new(seed)
-        seen = -1
-        while True:
-            view = state.view(0)
-            seqs = [e["seq"] for e in view["events"]]
-            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
-            assert seqs[0] <= seen + 1  # nothing was skipped since the last look
-            seen = seqs[-1]
-            if not state.to_act:
-                break
-            state.apply(rng.choice(state.legal_actions()))
+class ClockworkPlay(RandomPlay):
+    """Random games, checked at every step: South's events cover every turn since South's
+    previous look, and no view holds a card of the opponent's hand or of the stock."""
+
+    game_id = "clockwork-spades"
+
+    def dealt(self) -> None:
+        self.seen = -1
+
+    @invariant()
+    def events_cover_every_turn_since_the_previous_look(self) -> None:
+        seqs = [e["seq"] for e in self.state.view(0)["events"]]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+        assert seqs[0] <= self.seen + 1  # nothing was skipped since the last look
+        self.seen = seqs[-1]
+
+    @invariant()
+    def views_hold_no_card_of_the_opponents_hand_or_the_stock(self) -> None:
+        state = self.state
+        for seat in (0, 1, None):
+            text = json.dumps(state.view(seat))
+            hidden = list(state.stock) + [c for s in (0, 1) if s != seat for c in state.hands[s]]
+            for card in hidden:
+                if card != KING_OF_SPADES:
+                    assert f'"{card_text(card)}"' not in text
+
+
+@pytest.mark.parametrize("runs", soak(25, 250))
+def test_random_games_keep_events_whole_and_views_blind(runs):
+    run_machine(ClockworkPlay, runs, steps=20)  # a random game takes about 5 actions
 
 
 def test_every_event_has_an_english_line():
@@ -407,38 +427,25 @@ def test_every_event_has_an_english_line():
     assert all(line and "South: " not in line for line in lines)
 
 
-def test_views_hold_no_card_of_the_opponents_hand_or_the_stock():
-    rng = random.Random(3)
-    for seed in range(60):
-        state = GAME.new(seed)
-        while True:
-            for seat in (0, 1, None):
-                text = json.dumps(state.view(seat))
-                hidden = list(state.stock) + [c for s in (0, 1) if s != seat
-                                              for c in state.hands[s]]
-                for card in hidden:
-                    if card != KING_OF_SPADES:
-                        assert f'"{card_text(card)}"' not in text
-            if not state.to_act:
-                break
-            state.apply(rng.choice(state.legal_actions()))
-
-
 # ----------------------------------------------------------------------------- determinize
 def test_determinize_keeps_the_opponent_consistent_with_their_turns():
     # North could play nothing on 4, 5, 6: no determinization gives North a 4, 5 or 6.
     state = dealt("5C 9H JC QC 8D 3D")
     state.apply(take(2))
     assert state.to_act == (1,)
-    rng = random.Random(1)
-    for _ in range(200):
-        det = state.determinize(0, rng)
+
+    @settings(max_examples=100)
+    @given(redeal=SEEDS)
+    def consistent(redeal: int) -> None:
+        det = state.determinize(0, random.Random(redeal))
         assert det.hands[0] == state.hands[0] and len(det.hands[1]) == 3
         assert not {position_of(c) for c in det.hands[1]} & {4, 5, 6}
         assert not set(det.hands[1]) & set(KINGS)
         assert det.stock[0] == KING_OF_SPADES
         assert det.legal_actions(1) == state.legal_actions(1)
-    check_step(state, rng, deep=True)
+
+    consistent()
+    check_step(state, random.Random(1), deep=True)
 
 
 def test_determinize_depends_only_on_what_the_seat_knows():
@@ -484,17 +491,18 @@ def cards_accounted_for(state: ClockworkState) -> None:
             assert all(p is None for p in state.clock[1:])
 
 
-@pytest.mark.slow
-def test_thousands_of_random_games_keep_every_invariant():
-    states = check_random_games("clockwork-spades", 3000, seed=1,
+@pytest.mark.parametrize("games", soak(250, 3000))  # "all_spades" first at game 196
+def test_random_games_keep_every_invariant(games):
+    states = check_random_games("clockwork-spades", games, seed=1,
                                 invariant=cards_accounted_for, replay_every=20)
     assert all(s.outcome is not None for s in states)
     reasons = {s.end["reason"] for s in states}
     assert reasons == {"king_of_spades", "all_spades"}
 
 
-def test_deep_contract_checks_on_random_games():
-    check_random_games("clockwork-spades", 150, seed=7, deep_every=1,
+@pytest.mark.parametrize("games", soak(15, 150))
+def test_deep_contract_checks_on_random_games(games):
+    check_random_games("clockwork-spades", games, seed=7, deep_every=1,
                        invariant=cards_accounted_for, replay_every=1)
 
 

@@ -16,6 +16,7 @@ from contract import (
     check_step,
 )
 from rich.console import Console
+from soak import soak
 
 from parlour.arena import simulate
 from parlour.bots import make_bot, observe
@@ -478,13 +479,15 @@ def game_invariants(state: FoursquareState) -> None:
         assert state.outcome.points == ((40.0 - state.placed,) if won else (0.0,))
 
 
-@pytest.mark.slow
-def test_thousands_of_random_games_keep_every_invariant():
-    states = check_random_games("foursquare", 2000, seed=1, invariant=game_invariants,
+@pytest.mark.parametrize("games", soak(60, 1000))
+def test_random_games_keep_every_invariant(games):
+    # ``games`` with each reading of a flip, twice that with the first (3,000 in all under
+    # make test-long)
+    states = check_random_games("foursquare", 2 * games, seed=1, invariant=game_invariants,
                                 replay_every=20)
-    states += check_random_games("foursquare", 1000, seed=2, invariant=game_invariants,
+    states += check_random_games("foursquare", games, seed=2, invariant=game_invariants,
                                  replay_every=20, flip="seed")
-    assert len(states) == 3000
+    assert len(states) == 3 * games
     assert all(s.outcome is not None for s in states)
     reasons = {s.view(0)["reason"] for s in states}
     assert f"more than {MAX_DOWN} face-down tops" in reasons

@@ -21,6 +21,7 @@ from contract import (
     snapshot,
 )
 from rich.console import Console
+from soak import soak
 
 from parlour.arena import play_game, simulate
 from parlour.bots import make_bot, observe_for
@@ -873,18 +874,18 @@ def cards_accounted_for(state: HitTheDeckState) -> None:
         assert state._present[s] == present
 
 
-@pytest.mark.slow
-def test_thousands_of_random_games_keep_every_invariant():
-    # target=1 makes each game exactly one round (someone always scores), so 2,500 whole
-    # games, 500 for each table size, run in well under a minute.
+@pytest.mark.parametrize("games", soak(12, 500))
+def test_random_games_keep_every_invariant(games):
+    # target=1 makes each game exactly one round (someone always scores): ``games`` whole
+    # games for each table size (2,500 in all under make test-long).
     total = 0
     for seats in range(2, 7):
-        states = check_random_games("hit-the-deck", 500, seed=seats, deep_every=0,
-                                    invariant=cards_accounted_for, replay_every=25,
-                                    seats=seats, target=1)
+        states = check_random_games("hit-the-deck", games, seed=seats, deep_every=0,
+                                    invariant=cards_accounted_for,
+                                    replay_every=min(25, games // 2), seats=seats, target=1)
         total += len(states)
         assert all(s.outcome is not None for s in states)
-    assert total == 2500
+    assert total == 5 * games
 
 
 def test_deep_contract_checks_on_random_games():

@@ -54,7 +54,7 @@ def rig(hands: list[str], draw: str, top: str, seed: int = 1, scores: str = "",
 
 def bot(seat: int, seed: int = 7, iterations: int = 120) -> ISMCTSBot:
     """An ismcts bot whose budget alone decides, whatever the machine's load."""
-    return ISMCTSBot(GAME, seat, seed, iterations=iterations, seconds=math.inf)
+    return ISMCTSBot(GAME, seat, seed, iterations=iterations)
 
 
 # ----------------------------------------------------------------------------- honesty

@@ -1,6 +1,9 @@
 import random
 
 import pytest
+from hypothesis import given, settings
+from soak import soak
+from stateful import SEEDS
 
 from parlour.arena import play_game
 from parlour.engine import play_random
@@ -27,13 +30,18 @@ def test_record_has_tags_then_one_action_per_line():
     assert len(moves) == len(state.history) and moves[0].startswith("0 bid ")
 
 
-def test_two_hundred_random_games_replay_exactly():
-    for seed in range(200):
+@pytest.mark.parametrize("games", soak(40, 200))
+def test_random_games_replay_exactly(games):
+    @settings(max_examples=games)
+    @given(seed=SEEDS)
+    def replays(seed: int) -> None:
         state = finished(seed, max_deals=2)
         again = replay(parse_record(record_text(state)))
         assert again.history == state.history
         assert again.outcome == state.outcome
         assert again.view(None) == state.view(None)
+
+    replays()
 
 
 def test_bot_games_replay_exactly(tmp_path):

@@ -1,13 +1,16 @@
 """ISMCTS, hints and tournaments."""
 
-import math
 import random
 
 import pytest
+from hypothesis.stateful import invariant
+from soak import soak
+from stateful import RandomPlay, run_machine
 
 from parlour.arena import elo_difference, kind_scores, seatings, tournament
 from parlour.bots import hint, make_bot, observe
 from parlour.bots.ismcts import ISMCTSBot, search
+from parlour.engine import State
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE
 
@@ -21,25 +24,37 @@ def first_trick() -> object:
     return state
 
 
-def test_ismcts_decision_ignores_hidden_cards():
-    """Two states that differ only in cards the seat cannot see yield the same decision
-    for the same seed, at every decision of that seat through a deal."""
-    state = GAME.new(31, max_deals=1)
-    rng = random.Random(2)
-    checked = 0
-    while state.to_act:
-        seat = state.to_act[0]
-        if seat == 1 and len(state.legal_actions()) > 1:
-            other = state.determinize(1, random.Random(rng.random()))
-            # no time cap: the iteration budget alone decides, whatever the machine's load
-            bot_a = ISMCTSBot(GAME, 1, 7, iterations=60, seconds=math.inf)
-            bot_b = ISMCTSBot(GAME, 1, 7, iterations=60, seconds=math.inf)
-            a = bot_a.act(observe(state, 1, random.Random(3), sample=True))
-            b = bot_b.act(observe(other, 1, random.Random(3), sample=True))
-            assert a == b
-            checked += 1
-        state.apply(rng.choice(state.legal_actions()))
-    assert checked >= 8
+class WestsSearch(RandomPlay):
+    """Two states that differ only in cards West cannot see yield the same decision for the
+    same seed, at every decision of West's through random deals."""
+
+    game_id = "spades"
+    checked: list[int]
+
+    def new_game(self, seed: int) -> State:
+        return GAME.new(seed, max_deals=1)
+
+    @invariant()
+    def west_decides_on_what_west_sees(self) -> None:
+        state = self.state
+        if 1 not in state.to_act or len(state.legal_actions(1)) == 1:
+            return
+        other = state.determinize(1, random.Random(len(state.history)))
+        # the iteration budget alone decides, whatever the machine's load
+        a = ISMCTSBot(GAME, 1, 7, iterations=60).act(observe(state, 1, random.Random(3),
+                                                             sample=True))
+        b = ISMCTSBot(GAME, 1, 7, iterations=60).act(observe(other, 1, random.Random(3),
+                                                             sample=True))
+        assert a == b
+        self.checked.append(len(state.history))
+
+
+@pytest.mark.parametrize("deals", soak(1, 10))
+def test_ismcts_decision_ignores_hidden_cards(deals, monkeypatch):
+    checked: list[int] = []
+    monkeypatch.setattr(WestsSearch, "checked", checked, raising=False)
+    run_machine(WestsSearch, deals, steps=56)  # a deal: 4 bids and 52 cards
+    assert len(checked) >= 8 * deals
 
 
 def test_search_visits_every_legal_move_and_respects_the_budget():

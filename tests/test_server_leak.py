@@ -21,12 +21,13 @@ import threading
 import time
 from collections import Counter
 
+import pytest
 from server_kit import CARD, Player, app_client, create, join, numbers, strings
+from soak import soak
 
 from parlour.cards import card_text
 from parlour.games import get_game
 
-MATCHES = 20
 SEATS = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "rule"},
          {"kind": "bot", "bot": "rule"}]
 
@@ -66,12 +67,13 @@ def truth(db, table_id: str) -> tuple[int, list[tuple[int, str]]]:
     return seed, log
 
 
-def test_no_message_leaks_another_seats_cards(tmp_path):
+@pytest.mark.parametrize("matches", soak(6, 20))
+def test_no_message_leaks_another_seats_cards(tmp_path, matches):
     db = tmp_path / "leak.sqlite3"
     game = get_game("spades")
     checked = 0
     with app_client(db) as client:
-        for m in range(MATCHES):
+        for m in range(matches):
             seat_a, seat_b = (0, 1) if m % 2 == 0 else (1, 2)
             layout = SEATS if m % 2 == 0 else [SEATS[2], SEATS[0], SEATS[1], SEATS[3]]
             res = create(client, layout, options={"target": 200, "max_deals": 3}, name="A",
@@ -110,7 +112,7 @@ def test_no_message_leaks_another_seats_cards(tmp_path):
                     if p.seat is not None:
                         assert view["hand"] == sorted_hand(hands[p.seat], view["hand"])
                     checked += 1
-    assert checked > MATCHES * 200
+    assert checked > matches * 200
 
 
 def sorted_hand(truth_hand: list[str], shown: list[str] | None) -> list[str] | None:

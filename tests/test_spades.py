@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 
 import pytest
 from contract import (
@@ -13,6 +14,9 @@ from contract import (
     check_random_games,
     check_step,
 )
+from hypothesis.stateful import invariant
+from soak import soak
+from stateful import RandomPlay, run_machine
 
 from parlour.cards import card_text, cards_of, is_spade, mask_of, parse_card, parse_cards, suit_of
 from parlour.engine import IllegalAction, NotationError, OptionError
@@ -78,19 +82,35 @@ def test_four_seats_thirteen_cards_each_and_dealer_rotates():
     assert state.dealer == 3 and state.to_act == (0,)  # left of the dealer bids first
 
 
-def test_dealer_moves_one_seat_each_deal_and_left_of_dealer_bids_and_leads():
-    state = GAME.new(11)
-    rng = random.Random(0)
-    for deal in range(1, 5):
-        assert state.deal == deal
-        assert state.dealer == (3 + deal - 1) % 4
+class DealerTurns(RandomPlay):
+    """Random matches, checked as each deal's bidding and play begin: the dealer moves one
+    seat each deal, and the player left of the dealer bids first and leads."""
+
+    game_id = "spades"
+    starts: Counter[str]
+
+    @invariant()
+    def left_of_the_dealer_bids_and_leads(self) -> None:
+        state = self.state
+        if not state.to_act or sum(state.tricks) or state.view(None)["trick"]:
+            return
         first = (state.dealer + 1) % 4
-        assert state.to_act == (first,)
-        for _ in range(4):
-            state.apply(rng.choice(state.legal_actions()))
-        assert state.to_act == (first,)  # the same player leads
-        while state.deal == deal:
-            state.apply(rng.choice(state.legal_actions()))
+        if state.bids == [None] * 4:
+            assert state.dealer == (3 + state.deal - 1) % 4
+            assert state.to_act == (first,)
+            self.starts["bidding"] += 1
+        elif None not in state.bids:
+            assert state.to_act == (first,)  # the same player leads
+            self.starts["play"] += 1
+
+
+@pytest.mark.parametrize("matches", soak(3, 30))
+def test_dealer_moves_one_seat_each_deal_and_left_of_dealer_bids_and_leads(matches,
+                                                                           monkeypatch):
+    starts: Counter[str] = Counter()
+    monkeypatch.setattr(DealerTurns, "starts", starts, raising=False)
+    run_machine(DealerTurns, matches, steps=230)  # four deals of 56 actions
+    assert starts["bidding"] >= 4 * matches and starts["play"] >= 4 * matches
 
 
 def test_deals_come_from_the_seed():
@@ -495,23 +515,31 @@ def test_view_shows_own_hand_bids_trick_and_scores():
     assert state.view(0)["legal"] == [] and state.view(None)["hand"] is None
 
 
-def test_views_hold_no_card_of_another_hand():
-    """Checked by card: no card in another seat's hand appears anywhere in a view (the
-    previous deal's last trick, shown until a trick of the new deal is complete, excepted)."""
-    rng = random.Random(3)
-    for seed in range(30):
-        state = GAME.new(seed, max_deals=2)
-        while state.to_act:
-            for seat in [0, 1, 2, 3, None]:
-                view = state.view(seat)
-                if view["last_trick"] and view["last_trick"]["deal"] != view["deal"]:
-                    view["last_trick"] = None
-                text = json.dumps(view)
-                for other in range(4):
-                    if other != seat:
-                        for card in state.hand(other):
-                            assert f'"{card_text(card)}"' not in text
-            state.apply(rng.choice(state.legal_actions()))
+class SpadesViews(RandomPlay):
+    """Checked by card at every step: no card in another seat's hand appears anywhere in a
+    view (the previous deal's last trick, shown until a trick of the new deal is complete,
+    excepted)."""
+
+    def new_game(self, seed: int) -> SpadesState:
+        return GAME.new(seed, max_deals=2)
+
+    @invariant()
+    def no_view_holds_a_card_of_another_hand(self) -> None:
+        state = self.state
+        for seat in [0, 1, 2, 3, None]:
+            view = state.view(seat)
+            if view["last_trick"] and view["last_trick"]["deal"] != view["deal"]:
+                view["last_trick"] = None
+            text = json.dumps(view)
+            for other in range(4):
+                if other != seat:
+                    for card in state.hand(other):
+                        assert f'"{card_text(card)}"' not in text
+
+
+@pytest.mark.parametrize("games", soak(8, 60))
+def test_views_hold_no_card_of_another_hand(games):
+    run_machine(SpadesViews, games, steps=120)  # two deals: 2 x (4 bids + 52 cards), more
 
 
 # ----------------------------------------------------------------------------- properties
@@ -543,22 +571,22 @@ def no_other_hand_in_view(state: SpadesState, seat: int | None, view: dict, text
             assert not shown & set(state.hand(other)), f"seat {seat} sees {other}'s cards"
 
 
-@pytest.mark.slow
-def test_two_thousand_random_matches_keep_every_invariant():
+@pytest.mark.parametrize("games", soak(12, 500))
+def test_random_matches_keep_every_invariant(games):
     # Random play bids wildly and never reaches 500; short targets and the mercy rule end
-    # matches within a few deals, so 2,000 whole matches run in reasonable time. Every
-    # step checks the cards, the scores and every view by card; about one step in sixty
-    # also checks illegal actions, clones and determinizations.
+    # matches within a few deals. Every step checks the cards, the scores and every view by
+    # card; about one step in sixty also checks illegal actions, clones and
+    # determinizations. ``games`` matches per variant (2,000 in all under make test-long).
     variants = [dict(mercy=-100, target=100), dict(max_deals=2), dict(blind_nil=True, mercy=-150),
                 dict(nil_tricks_count=True, ten_for_two_hundred=True, mercy=-100)]
     total = 0
     for i, options in enumerate(variants):
-        states = check_random_games("spades", 500, seed=i, invariant=cards_accounted_for,
-                                    deep_every=60, replay_every=25,
+        states = check_random_games("spades", games, seed=i, invariant=cards_accounted_for,
+                                    deep_every=60, replay_every=min(25, games // 2),
                                     view_check=no_other_hand_in_view, **options)
         total += len(states)
         assert all(s.outcome is not None for s in states)
-    assert total == 2000
+    assert total == 4 * games
 
 
 def test_deep_contract_checks_on_random_matches():

@@ -21,7 +21,11 @@ from contract import (
     check_step,
     snapshot,
 )
+from hypothesis import given, settings
+from hypothesis.stateful import invariant
 from rich.console import Console
+from soak import soak
+from stateful import SEEDS, RandomPlay, run_machine
 
 from parlour.arena import play_game
 from parlour.bots import make_bot, observe_for
@@ -135,20 +139,33 @@ def test_ranks_for_building_and_for_the_first_player():
     assert order == sorted(order) and len(set(order)) == len(order)
 
 
-def test_the_higher_payoff_top_starts_every_round():
-    checked = 0
-    for seed in range(40):
-        state = GAME.new(seed, payoff_size=1, target=3, king_starts=True)
-        rng = random.Random(seed)
-        while state.to_act and state.round <= 3:
-            if not state._moves:  # a round just dealt
-                tops = [TOP_ORDER[p[-1]] for p in state.payoff]
-                assert tops[0] != tops[1]
-                assert state.first == (0 if tops[0] > tops[1] else 1)
-                assert state.to_act == (state.first,)
-                checked += 1
-            state.apply(rng.choice(state.legal_actions()))
-    assert checked > 60
+class RoundStarts(RandomPlay):
+    """Random matches of one-card payoffs (short rounds), checked as each round is dealt:
+    the payoff tops differ and the higher one's owner starts."""
+
+    game_id = "spite-and-malice"
+    rounds: list[int]
+
+    def new_game(self, seed: int) -> SpiteAndMaliceState:
+        return GAME.new(seed, payoff_size=1, target=3, king_starts=True)
+
+    @invariant()
+    def the_higher_payoff_top_starts(self) -> None:
+        state = self.state
+        if state.to_act and not state._moves:  # a round just dealt
+            tops = [TOP_ORDER[p[-1]] for p in state.payoff]
+            assert tops[0] != tops[1]
+            assert state.first == (0 if tops[0] > tops[1] else 1)
+            assert state.to_act == (state.first,)
+            self.rounds.append(state.round)
+
+
+@pytest.mark.parametrize("matches", soak(6, 60))
+def test_the_higher_payoff_top_starts_every_round(matches, monkeypatch):
+    rounds: list[int] = []
+    monkeypatch.setattr(RoundStarts, "rounds", rounds, raising=False)
+    run_machine(RoundStarts, matches, steps=300)  # a random round takes about 140 actions
+    assert len(rounds) > 2 * matches and max(rounds) >= 3
 
 
 def test_equal_tops_are_dealt_again_from_the_seed():
@@ -537,14 +554,19 @@ def test_determinize_redeals_only_what_the_seat_has_not_seen():
     rng = random.Random(4)
     for _ in range(30):
         state.apply(rng.choice(state.legal_actions()))
-    for _ in range(20):
-        det = state.determinize(0, rng)
+
+    @settings(max_examples=20)
+    @given(redeal=SEEDS)
+    def redeals_only_the_unseen(redeal: int) -> None:
+        det = state.determinize(0, random.Random(redeal))
         assert det.hands[0] == state.hands[0]
         assert [f == EMPTY for f in det.hands[1]] == [f == EMPTY for f in state.hands[1]]
         assert len(det.stock) == len(state.stock) and det.side == state.side
         assert [p[-1] for p in det.payoff] == [p[-1] for p in state.payoff]
         assert sorted(det.all_cards()) == sorted(state.all_cards())
         assert det.view(0) == state.view(0)
+
+    redeals_only_the_unseen()
     check_step(state, rng, deep=True)
 
 
@@ -586,13 +608,13 @@ VARIANTS = [  # (options, how rounds end)
 ]
 
 
-@pytest.mark.slow
+@pytest.mark.parametrize("games", soak(30, 500))  # the first redeals: games 11-26
 @pytest.mark.parametrize("i", range(len(VARIANTS)))
-def test_random_matches_keep_every_invariant(i):
+def test_random_matches_keep_every_invariant(i, games):
     options, endings = VARIANTS[i]
-    states = check_random_games("spite-and-malice", 500, seed=i, invariant=cards_accounted_for,
-                                replay_every=50, **options)
-    assert len(states) == 500 and all(s.outcome is not None for s in states)
+    states = check_random_games("spite-and-malice", games, seed=i, invariant=cards_accounted_for,
+                                replay_every=min(50, games // 2), **options)
+    assert len(states) == games and all(s.outcome is not None for s in states)
     reasons = collections.Counter(r["reason"] for s in states for r in s.rounds)
     assert set(reasons) == endings
     assert any(s.redeals for s in states)  # equal tops happened and were dealt again

@@ -3,7 +3,6 @@ is honest, legal, faithful to the rule bot where it borrows from it, and stronge
 
 from __future__ import annotations
 
-import math
 import random
 
 from parlour.arena import play_game
@@ -92,7 +91,7 @@ def test_decisions_ignore_hidden_cards():
             assert other.hands[0] != state.hands[0] or other.stock != state.stock
             answers = []
             for s in (state, other):
-                bot = ISMCTSBot(GAME, 1, 7, iterations=12, seconds=math.inf)
+                bot = ISMCTSBot(GAME, 1, 7, iterations=12)
                 obs = observe(s, 1, random.Random(3), sample=True)
                 answers.append((bot.act(obs), bot.analyse(obs)[0]))
             assert answers[0] == answers[1]
@@ -103,7 +102,7 @@ def test_decisions_ignore_hidden_cards():
 
 def test_the_bot_plays_its_plan_step_by_step_and_only_legal_moves():
     state = GAME.new(21, target=4)
-    bot = ISMCTSBot(GAME, 0, 1, iterations=8, seconds=math.inf)
+    bot = ISMCTSBot(GAME, 0, 1, iterations=8)
     rival = SpiteAndMaliceRuleBot(GAME, 1, 2)
     rng = random.Random(0)
     followed = 0
@@ -167,7 +166,7 @@ def test_ismcts_beats_the_rule_bot_on_duplicate_deals():
         seed = derive_seed(2026, "smoke", i)
         for kinds in (["ismcts", "rule"], ["rule", "ismcts"]):
             state = GAME.new(seed, target=10**6, max_rounds=2)
-            bots = [ISMCTSBot(GAME, s, s, iterations=12, seconds=math.inf) if k == "ismcts"
+            bots = [ISMCTSBot(GAME, s, s, iterations=12) if k == "ismcts"
                     else SpiteAndMaliceRuleBot(GAME, s, s) for s, k in enumerate(kinds)]
             rng = random.Random(seed)
             while state.to_act:

@@ -64,9 +64,11 @@ def hint_bot(game_id: str) -> str | None:
 
 
 def hint(source: State | Observation, seat: Seat | None = None, *, level: str = "normal",
-         seed: int = 0) -> Hint:
+         seed: int = 0, time_cap: float | None = None) -> Hint:
     """Ask the strong bot what ``seat`` should do. ``source`` is an observation, or a state
-    from which the seat's observation is made (the bot still sees only that)."""
+    from which the seat's observation is made (the bot still sees only that). ``time_cap``
+    (seconds, see :attr:`Bot.time_cap`) caps its thinking; by default its budget alone
+    does, so the same seed gives the same hint on any machine."""
     if isinstance(source, Observation):
         obs = source
     else:
@@ -79,6 +81,7 @@ def hint(source: State | Observation, seat: Seat | None = None, *, level: str = 
         raise ValueError(f"seat {obs.seat} has nothing to do now")
     kind = hint_bot(obs.game.id) or "ismcts"
     bot = make_bot(obs.game, f"{kind}:{level}", obs.seat, seed)
+    bot.time_cap = time_cap
     analyse = getattr(bot, "analyse", None)
     if analyse is None:
         raise ValueError(f"the {bot.kind} bot gives no hints")

@@ -10,7 +10,8 @@ observation, even by introspection, holds a card the seat has not seen.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -50,8 +51,27 @@ def observe_for(bot: Bot, state: State, seat: Seat, rng: random.Random) -> Obser
     return observe(state, seat, rng, view=bot.needs_view, sample=bot.needs_sample)
 
 
+def stopwatch(seconds: float | None) -> Callable[[], bool]:
+    """"Out of time?" for one decision that may take ``seconds`` of wall-clock time. With
+    no cap (``None``) the answer is always no and the clock is never read: the decision then
+    depends on the seed and the budget alone, the same on any machine under any load."""
+    if seconds is None:
+        return _never
+    deadline = time.perf_counter() + seconds
+    return lambda: time.perf_counter() > deadline
+
+
+def _never() -> bool:
+    return False
+
+
 class Bot:
-    """A player. Subclasses set ``kind`` and implement :meth:`act`."""
+    """A player. Subclasses set ``kind`` and implement :meth:`act`.
+
+    A bot stops thinking on its budget (iterations, playouts, boards), never on the clock,
+    so a seeded bot plays the same moves on any machine. Whoever runs it may cap its
+    thinking time by setting :attr:`time_cap` (the web server does, for its tables' pace);
+    a searching bot then also stops when a decision has taken that long."""
 
     kind: ClassVar[str] = "bot"
     #: Whether :meth:`act` reads ``obs.view`` and ``obs.history`` (views cost time to build).
@@ -60,6 +80,8 @@ class Bot:
     needs_sample: ClassVar[bool] = False
     #: The levels the kind takes (``kind:level``), if its constructor takes a ``level``.
     levels: ClassVar[Collection[str]] = ()
+    #: Seconds one decision may take at most, or None (the default): the budget alone.
+    time_cap: float | None = None
 
     def __init__(self, game: Game, seat: Seat, seed: int, **params: Any) -> None:
         self.game = game

@@ -44,7 +44,7 @@ through the hooks in :data:`SEARCH`:
   measured no better than the rule bot at the same cost. Moves clearly behind the leader are
   dropped as the samples come in.
 * **Budgets** (:data:`LEVELS`, playouts per move): easy 300, normal 2000, hard 8000, under
-  the generic time caps.
+  a time cap only where whoever runs the bot sets one (``Bot.time_cap``).
 """
 
 from __future__ import annotations

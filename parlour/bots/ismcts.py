@@ -18,20 +18,21 @@ This is single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iter
 
 Seats that act at once (a simultaneous phase) are treated one after another in seat order.
 The move played is the root child visited most often. Strength is an iteration budget per
-level, so a seeded bot plays the same moves on any machine; a time cap guards the budget.
+level, and the budget alone stops a search, so a seeded bot plays the same moves on any
+machine. Only whoever runs the bot may add a wall-clock cap (``Bot.time_cap``: the web
+server does, for its tables' pace).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
-from parlour.bots.base import Bot, Observation
+from parlour.bots.base import Bot, Observation, stopwatch
 from parlour.engine import Action, Game, Seat, State
 from parlour.registry import spec
 
@@ -44,8 +45,6 @@ Value = Callable[[State, Seat], float]
 #: Iterations per move by level; a game's :class:`SearchHooks` may set its own (its states
 #: differ in cost).
 LEVELS = {"easy": 200, "normal": 1500, "hard": 6000}
-#: Seconds a move may take at most, whatever the budget.
-TIME_CAP = {"easy": 0.1, "normal": 0.22, "hard": 2.0}
 
 
 class Node:
@@ -67,21 +66,22 @@ def state_value(state: State, seat: Seat) -> float:
     return state.value(seat)
 
 
-def search(obs: Observation, rng: random.Random, iterations: int, seconds: float = math.inf,
-           policy: Policy = random_policy, exploration: float = 0.7,
+def search(obs: Observation, rng: random.Random, iterations: int,
+           seconds: float | None = None, policy: Policy = random_policy, exploration: float = 0.7,
            rollout_limit: int = 1_000_000,
            candidates: Candidates | None = None,
            value: Value = state_value) -> dict[Action, Node]:
     """Run ISMCTS from ``obs``; return the root's children (visits and total value).
     A rollout ends with the round, or after ``rollout_limit`` actions (then the state's
     ``value`` judges the position). ``candidates`` narrows the legal actions the tree
-    may try (dominated moves dropped, a wide choice collapsed to one representative)."""
+    may try (dominated moves dropped, a wide choice collapsed to one representative).
+    ``seconds``, if given, also stops the search after that much wall-clock time."""
     root = Node()
-    deadline = time.perf_counter() + seconds
+    out_of_time = stopwatch(seconds)
     log, sqrt = math.log, math.sqrt
     uniform, rand = policy is random_policy, rng.random
     for i in range(iterations):
-        if i & 15 == 15 and time.perf_counter() > deadline:
+        if i & 15 == 15 and out_of_time():
             break
         state = obs.sample(rng)
         start_round = state.round
@@ -151,7 +151,7 @@ def playout(state: State, seat: Seat, rng: random.Random, policy: Policy = rando
 
 
 def paired_search(obs: Observation, rng: random.Random, iterations: int,
-                  seconds: float = math.inf, policy: Policy = random_policy,
+                  seconds: float | None = None, policy: Policy = random_policy,
                   rollout_limit: int = 1_000_000, candidates: Candidates | None = None,
                   play_out: Playout | None = None,
                   value: Value = state_value) -> dict[Action, float]:
@@ -164,16 +164,17 @@ def paired_search(obs: Observation, rng: random.Random, iterations: int,
     ``iterations`` counts playouts. At 64, 128, 256, ... samples a move is dropped once
     its paired difference to the leader is more than three standard errors below zero,
     so the playouts go to the moves still in doubt (and a clear choice ends early).
+    ``seconds``, if given, also stops the search after that much wall-clock time.
     Returns each candidate's mean value (no sampled state leaves this function)."""
     seat = obs.seat
-    deadline = time.perf_counter() + seconds
+    out_of_time = stopwatch(seconds)
     moves: tuple[Action, ...] = ()
     results: list[list[float]] = []  # per move, its value on each sample it was tried on
     live: list[int] = []
     samples = done = 0
     checkpoint = 64
     while done < iterations:
-        if samples and time.perf_counter() > deadline:
+        if samples and out_of_time():
             break
         state = obs.sample(rng)
         if not samples:
@@ -219,14 +220,16 @@ def _still_in_doubt(results: list[list[float]], live: list[int], z: float = 3.0)
 
 
 class ISMCTSBot(Bot):
-    """Searches with ISMCTS; ``level`` is ``easy``, ``normal`` or ``hard``."""
+    """Searches with ISMCTS; ``level`` is ``easy``, ``normal`` or ``hard``. ``iterations``
+    replaces the level's budget; ``time_cap`` (seconds a decision may take, None: no cap)
+    is for whoever runs the bot, see :attr:`Bot.time_cap`."""
 
     kind = "ismcts"
     needs_sample = True
     levels = tuple(LEVELS)
 
     def __init__(self, game: Game, seat: Seat, seed: int, level: str = "normal",
-                 iterations: int | None = None, seconds: float | None = None,
+                 iterations: int | None = None, time_cap: float | None = None,
                  exploration: float | None = None, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
         if level not in LEVELS:
@@ -234,7 +237,7 @@ class ISMCTSBot(Bot):
         hooks: SearchHooks[Any] = spec(game.id).search or PLAIN
         self.level = level
         self.iterations = iterations or hooks.levels[level]
-        self.seconds = TIME_CAP[level] if seconds is None else seconds
+        self.time_cap = time_cap
         self.exploration = exploration or hooks.exploration
         self.policy: Policy = hooks.policy
         self.rollout_limit = hooks.rollout_limit
@@ -263,11 +266,11 @@ class ISMCTSBot(Bot):
             if values is not None:
                 return values, self.values_unit
         if self.paired:
-            return (paired_search(obs, self.rng, self.iterations, self.seconds, self.policy,
+            return (paired_search(obs, self.rng, self.iterations, self.time_cap, self.policy,
                                   self.rollout_limit, self.candidates, self.play_out,
                                   self.value),
                     "estimated chance to win")
-        children = search(obs, self.rng, self.iterations, self.seconds, self.policy,
+        children = search(obs, self.rng, self.iterations, self.time_cap, self.policy,
                           self.exploration, self.rollout_limit, self.candidates, self.value)
         stats = {a: children[a] for a in obs.legal if a in children and children[a].visits}
         if not stats:
@@ -278,7 +281,7 @@ class ISMCTSBot(Bot):
         return values, "estimated chance to win"
 
 
-#: ``values(obs, rng, level, bot)``: the bot is passed for its ``seconds`` and ``memory``.
+#: ``values(obs, rng, level, bot)``: the bot is passed for its ``time_cap`` and ``memory``.
 ValuesHook = Callable[[Observation, random.Random, str, "ISMCTSBot"],
                       "dict[Action, float] | None"]
 
@@ -295,7 +298,7 @@ class SearchHooks(Generic[S]):
     #: A fast rollout policy on a full determinized state.
     policy: Callable[[S, Seat, random.Random], Action] = random_policy
     #: Values per action worked out outside the tree (Spades bids by simulation), or None
-    #: to let the tree decide; given the bot too, for its ``seconds`` and ``memory``.
+    #: to let the tree decide; given the bot too, for its ``time_cap`` and ``memory``.
     values: ValuesHook | None = None
     #: What the ``values`` hook's numbers measure (shown with a hint).
     values_unit: str = ""

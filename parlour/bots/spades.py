@@ -36,12 +36,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.bots.base import Bot, Observation
-from parlour.bots.ismcts import TIME_CAP, SearchHooks
+from parlour.bots.base import Bot, Observation, stopwatch
+from parlour.bots.ismcts import SearchHooks
 from parlour.cards import (
     ACE,
     JACK,
@@ -345,7 +344,7 @@ def _rank(card: int) -> tuple[bool, int]:
 
 
 SAMPLES = {"easy": 24, "normal": 80, "hard": 240}
-MIN_SAMPLES = 16  # below this the time cap does not stop the sampling
+MIN_SAMPLES = 16  # below this a time cap (``Bot.time_cap``) does not stop the sampling
 
 
 def bid_values(obs: Observation, rng: random.Random, level: str,
@@ -367,7 +366,7 @@ def bid_values(obs: Observation, rng: random.Random, level: str,
     candidates = [a for a in legal if a != LOOK]
     worth: dict[Action, float] = dict.fromkeys(candidates, 0.0)
     samples = SAMPLES.get(level, SAMPLES["normal"])
-    deadline = time.perf_counter() + TIME_CAP.get(level, TIME_CAP["normal"])
+    out_of_time = stopwatch(getattr(bot, "time_cap", None))
     done = 0
     for done in range(1, samples + 1):
         base = obs.sample(rng)
@@ -385,7 +384,7 @@ def bid_values(obs: Observation, rng: random.Random, level: str,
                 res = score_team((my_bid, partner_bid), (action == BLIND_NIL, partner_blind),
                                  (tricks[seat], tricks[partner]), score, bags, options)
                 worth[action] += res["score"] - cost * res["bags"]
-        if done >= MIN_SAMPLES and time.perf_counter() > deadline:
+        if done >= MIN_SAMPLES and out_of_time():
             break
     return {a: round(w / done, 2) for a, w in worth.items()}
 

@@ -68,20 +68,20 @@ The search (``ismcts``): Monte Carlo over whole-turn plans
     * **Honesty.** Everything is computed from the observation: the view, and states
       sampled from it. Sampled states are read freely (the opponent's hand in a sample is
       a guess consistent with what the bot has seen, not the truth).
-    * **Levels** set the playouts per decision (:data:`PLAYOUTS`) and the width; the
-      generic time cap (``ismcts.TIME_CAP``) stops a search early, after at least
-      :data:`MIN_SAMPLES` determinizations.
+    * **Levels** set the playouts per decision (:data:`PLAYOUTS`) and the width; a time
+      cap, when whoever runs the bot sets one (``Bot.time_cap``), stops a search early,
+      after at least :data:`MIN_SAMPLES` determinizations.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.bots.base import Bot, Observation
+from parlour.bots.base import Bot, Observation, stopwatch
 from parlour.bots.ismcts import SearchHooks
 from parlour.engine import Action, Game, JsonDict, Seat
 from parlour.games.spite_and_malice import (
@@ -595,7 +595,7 @@ def _playout(state: SpiteAndMaliceState, me: Seat, cand: _Candidate, horizon: in
 
 
 def _evaluate(obs: Observation, rng: random.Random, cands: list[_Candidate], budget: int,
-              deadline: float) -> list[float]:
+              out_of_time: Callable[[], bool]) -> list[float]:
     """The value of each candidate: its mean playout result plus the rule bot's prior.
 
     The first candidate is the rule bot's own choice. Successive halving: every candidate
@@ -613,7 +613,7 @@ def _evaluate(obs: Observation, rng: random.Random, cands: list[_Candidate], bud
     for stage in range(stages):
         per = max(1, budget // ((len(alive) + 1) * stages))
         for _ in range(per):
-            if done >= MIN_SAMPLES and time.perf_counter() > deadline:
+            if done >= MIN_SAMPLES and out_of_time():
                 break
             base = obs.sample(rng)
             assert isinstance(base, SpiteAndMaliceState)
@@ -670,7 +670,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
     table = table_from_view(obs.view, me)
     playouts = getattr(bot, "iterations", PLAYOUTS.get(level, PLAYOUTS["normal"]))
     max_plans, max_discards = WIDTH.get(level, WIDTH["normal"])
-    deadline = time.perf_counter() + getattr(bot, "seconds", math.inf)
+    out_of_time = stopwatch(getattr(bot, "time_cap", None))
     if bot is not None:
         memory = bot.memory.setdefault("plan", _Memory([]))
     else:
@@ -684,7 +684,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
                 return {action: 1.0}
         elif memory.then_discard:
             memory.expect = None
-            return _discard_values(obs, rng, table, playouts, max_discards, deadline)
+            return _discard_values(obs, rng, table, playouts, max_discards, out_of_time)
     memory.steps, memory.expect = [], None
     plans = table.search(RULE_WEIGHTS).candidates(table.payoff_size)
     if plans:
@@ -694,13 +694,13 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
         plans = [p for p in plans if p.score >= first.score - PLAN_GAP
                  and (p.ending == PAYOFF or first.ending != PAYOFF)][:max_plans]
     if not plans:
-        return _discard_values(obs, rng, table, playouts, max_discards, deadline)
+        return _discard_values(obs, rng, table, playouts, max_discards, out_of_time)
     if len(plans) == 1:
         worth = [0.0]
     else:
         cands = [_Candidate([a for a, _ in p.path], "discard" if p.ending == STOP else "turn",
                             PRIOR * p.score / 1000.0) for p in plans]
-        worth = _evaluate(obs, rng, cands, playouts, deadline)
+        worth = _evaluate(obs, rng, cands, playouts, out_of_time)
     best = max(range(len(plans)), key=lambda i: worth[i])
     values: dict[Action, float] = {}
     for plan, w in zip(plans, worth, strict=True):
@@ -709,7 +709,7 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
             values[first] = max(values.get(first, -math.inf), w)
     chosen = plans[best]
     if not chosen.path:
-        discards = _discard_values(obs, rng, table, playouts, max_discards, deadline)
+        discards = _discard_values(obs, rng, table, playouts, max_discards, out_of_time)
         top = max(discards.values())
         values.update({a: v - top + worth[best] + 1e-6 for a, v in discards.items()})
         return values
@@ -720,11 +720,11 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
 
 
 def _discard_values(obs: Observation, rng: random.Random, table: Table, playouts: int,
-                    limit: int, deadline: float) -> dict[Action, float]:
+                    limit: int, out_of_time: Callable[[], bool]) -> dict[Action, float]:
     options = _discard_candidates(table, limit)
     if len(options) == 1:
         return {options[0][0]: 0.0}
-    worth = _evaluate(obs, rng, [c for _, c in options], playouts, deadline)
+    worth = _evaluate(obs, rng, [c for _, c in options], playouts, out_of_time)
     return {action: w for (action, _), w in zip(options, worth, strict=True)}
 
 

@@ -120,6 +120,10 @@ class Settings:
     bot_pause: float = 0.8  # seconds a bot's move takes at least, so people can follow
     bot_threads: int = 2  # threads for cheap bots (rule, random)
     bot_processes: int = 1  # processes for searching bots (needs_sample), off the GIL
+    # Seconds a bot's decision (or a hint) may take at most, by the bot's level (else
+    # normal's): the tables' pace. Bots themselves stop on their budgets only.
+    bot_time_caps: dict[str, float] = field(
+        default_factory=lambda: {"easy": 0.1, "normal": 0.22, "hard": 2.0})
     rate: float = RATE  # messages per second a connection may send on average
     burst: int = BURST  # and at once
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(63))  # per match
@@ -658,9 +662,9 @@ class Hub:
             if self.procs is None:
                 self.procs = ProcessPoolExecutor(self.settings.bot_processes,
                                                  mp_context=get_context("spawn"))
-            advice = await loop.run_in_executor(self.procs, advise, obs, seed)
+            advice = await loop.run_in_executor(self.procs, advise, obs, seed, self._time_cap())
         else:
-            advice = await loop.run_in_executor(self.pool, advise, obs, seed)
+            advice = await loop.run_in_executor(self.pool, advise, obs, seed, self._time_cap())
         values = list(advice.values.items())
         chance = advice.values.get(advice.text) if "chance" in advice.unit else None
         return {"action": advice.text, "chance": chance, "unit": advice.unit,
@@ -787,6 +791,7 @@ class Hub:
         """The bot's action, computed off the event loop: cheap bots in a thread, searching
         bots (``needs_sample``) in a worker process so that they do not hold the GIL."""
         loop = asyncio.get_running_loop()
+        bot.time_cap = self._time_cap(getattr(bot, "level", "normal"))
         if bot.needs_sample and self.settings.bot_processes > 0:
             if self.procs is None:
                 self.procs = ProcessPoolExecutor(self.settings.bot_processes,
@@ -795,6 +800,10 @@ class Hub:
             thought.game = bot.game
             return action, thought
         return await loop.run_in_executor(self.pool, bot.act, obs), bot
+
+    def _time_cap(self, level: str = "normal") -> float:
+        caps = self.settings.bot_time_caps
+        return caps.get(level, caps["normal"])
 
     # ------------------------------------------------------------------ records
     async def finished_state(self, table: Table, match: int) -> State:
@@ -825,9 +834,10 @@ def think(bot: Bot, obs: Observation) -> tuple[int, Bot]:
     return bot.act(obs), bot
 
 
-def advise(obs: Observation, seed: int) -> Hint:
-    """Run in a worker: the hint bot's advice on ``obs``."""
-    return hint(obs, seed=seed)
+def advise(obs: Observation, seed: int, time_cap: float) -> Hint:
+    """Run in a worker: the hint bot's advice on ``obs``, in at most about ``time_cap``
+    seconds."""
+    return hint(obs, seed=seed, time_cap=time_cap)
 
 
 def bot_levels(cls: type[Bot]) -> list[str]:
