@@ -37,14 +37,18 @@ run: $(WEB_STAMP)
 # Every kind of check, with light counts (the `long` soaks are left out: pyproject's addopts).
 test: $(STAMP) $(CHROMIUM)
 	$(VENV)/bin/ruff check parlour tests bench
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -n 2 -rf --timeout 300
 
 # The long soaks alone: the same tests with their long counts (marker `long`).
 test-long: $(STAMP)
 	$(PY) -m pytest -n 2 -rf -m long --timeout 3600
 
+# mypy's settings (strict for the engine, cards, sampling, registry, games and bots) and the
+# files it checks are in pyproject.toml.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check parlour tests bench
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
@@ -54,4 +58,4 @@ bench-server: $(STAMP)
 	$(PY) bench/server.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis artifacts
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis artifacts

@@ -38,9 +38,9 @@ def deal_unknown(pool: Sequence[int], sizes: Sequence[int], rng: random.Random,
     seats = [s for s, n in enumerate(sizes) if n]
     options = {c: [s for s in seats if may_hold(s, c)] for c in cards}
     for _ in range(20):
-        hands = _greedy(cards, sizes, options, rng)
-        if hands is not None:
-            return hands
+        dealt = _greedy(cards, sizes, options, rng)
+        if dealt is not None:
+            return dealt
     return _matching(cards, sizes, options, rng)
 
 

@@ -132,11 +132,12 @@ def summarise(results: Sequence[DealResult], seed: int, bots: Sequence[str], bud
     unwinnable = sum(1 for r in results if r.status == "lost")
     w = len(winnable)
     nodes = [r.nodes for r in results]
+    lower = _rate(w, n)
     clair = {
         "winnable": w,
         "unwinnable": unwinnable,
         "undecided": n - w - unwinnable,
-        "lower": _rate(w, n),
+        "lower": lower,
         "lower_interval": wilson(w, n),
         "upper": _rate(n - unwinnable, n),
         "upper_interval": wilson(n - unwinnable, n),
@@ -157,7 +158,7 @@ def summarise(results: Sequence[DealResult], seed: int, bots: Sequence[str], bud
             "wins_on_winnable": on_winnable,
             "rate_on_winnable": _rate(on_winnable, w),
             "interval_on_winnable": wilson(on_winnable, w),
-            "share_of_winnable_rate": round(rate / clair["lower"], 4) if w else None,
+            "share_of_winnable_rate": round(rate / lower, 4) if w else None,
             "wins_not_proven_winnable": len(won) - on_winnable,
         }
     target = None

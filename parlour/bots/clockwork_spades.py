@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from parlour.bots.base import Bot, Observation
 from parlour.cards import parse_card
-from parlour.engine import Action
+from parlour.engine import Action, JsonDict
 from parlour.games.clockwork_spades import position_of
 
 
@@ -42,7 +42,7 @@ def rank_counts(cards: list[str]) -> list[int]:
     return counts
 
 
-def choice_scores(view: dict, positions: list[int]) -> dict[int, tuple[float, int]]:
+def choice_scores(view: JsonDict, positions: list[int]) -> dict[int, tuple[float, int]]:
     """For each due position, ``(score, unseen)`` as the module docstring describes."""
     mine = rank_counts(view["hand"] or [])
     gone = rank_counts(view["discard"])
@@ -71,7 +71,7 @@ class ClockworkRuleBot(Bot):
         if len(legal) == 1:
             return legal[0]
         due = obs.view["due"]
-        positions = [p for p in due if p - 1 in legal]
+        positions: list[int] = [p for p in due if p - 1 in legal]
         scores = choice_scores(obs.view, positions)
         best = max(positions, key=lambda p: (scores[p], -positions.index(p)))
         return best - 1

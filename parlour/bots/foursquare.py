@@ -62,6 +62,9 @@ from parlour.games.foursquare import (
 #: occ, g2, g3, full, up, vals: the board as :mod:`parlour.games.foursquare` keeps it.
 Board = tuple[int, int, int, int, int, int]
 EMPTY: Board = (0, 0, 0, 0, 0, 0)
+#: A board just after a placement (:func:`place_on`): the six ints, then the mask of the
+#: tops the placement turned over.
+Placed = tuple[int, int, int, int, int, int, int]
 LINES = ROW_MASK + COL_MASK
 _POP = int.bit_count
 
@@ -119,8 +122,7 @@ def moves(board: Board) -> list[Action]:
     return out
 
 
-def children(board: Board, value: int, seed_mode: bool
-             ) -> list[tuple[Action, tuple[int, int, int, int, int, int, int]]]:
+def children(board: Board, value: int, seed_mode: bool) -> list[tuple[Action, Placed]]:
     """Each legal action with the board after it (and, last, the tops it turned over)."""
     occ, g2, g3, full, up, vals = board
     return [(a, place_on(occ, g2, g3, full, up, vals, a % STACK, value, seed_mode))
@@ -226,8 +228,9 @@ def features(board: Board, left: Sequence[int]) -> list[float]:
     ]
 
 
-def rank_bound(board: Board) -> float:
-    """The rank without its exposure term: cheap, and never below the rank."""
+def rank_bound(board: Board | Placed) -> float:
+    """The rank without its exposure term: cheap, and never below the rank (a placement's
+    board may be given as it comes, flips mask and all)."""
     occ, up, full = board[0], board[4], board[3]
     down = _POP(occ & ~up)
     return (PILE_POINTS * _POP(occ) - DOWN_POINTS * down
@@ -351,7 +354,7 @@ class Expectimax:
             out[action] = self._after(after, placed, left, depth, pos.seed_mode)
         return out
 
-    def _after(self, after: tuple[int, ...], placed: int, left: list[int], depth: int,
+    def _after(self, after: Placed, placed: int, left: list[int], depth: int,
                seed_mode: bool) -> Judgement:
         """The board just after a placement (its flips included)."""
         self.nodes += 1
@@ -364,14 +367,13 @@ class Expectimax:
             return _LOSS
         board = after[:6]
         if depth == 0:
-            return self.evaluate(board, left)  # type: ignore[arg-type]
+            return self.evaluate(board, left)
         if depth == 1:
-            return self._chance(board, placed, left, depth, seed_mode)  # type: ignore[arg-type]
+            return self._chance(board, placed, left, depth, seed_mode)
         key = (board, tuple(left), depth)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = self._chance(board, placed, left,  # type: ignore[arg-type]
-                                                   depth, seed_mode)
+            found = self._memo[key] = self._chance(board, placed, left, depth, seed_mode)
         return found
 
     def _chance(self, board: Board, placed: int, left: list[int], depth: int,
@@ -414,7 +416,7 @@ class Expectimax:
         """What :meth:`_chance` finds one card from the horizon with :func:`judge`, faster:
         the placements are tried by :func:`rank_bound`, best first, and the exposure is
         only worked out while a placement may still beat the best so far."""
-        ranked = []
+        ranked: list[tuple[float, Action, Placed]] = []
         for action, after in children(board, value, seed_mode):
             self.nodes += 1
             occ, up = after[0], after[4]
@@ -422,7 +424,7 @@ class Expectimax:
                 return 1.0 + WIN_BONUS * (NUM_CARDS - placed), 1.0
             if _POP(occ & ~up) > MAX_DOWN or placed >= NUM_CARDS:
                 continue
-            ranked.append((rank_bound(after), action, after))  # type: ignore[arg-type]
+            ranked.append((rank_bound(after), action, after))
         if self.nodes > self._limit:
             raise _OutOfBudget
         if not ranked:
@@ -454,11 +456,11 @@ class Expectimax:
                 best_rank, best_board = r, after
         assert best_board is not None
         return (SURVIVE + TIE_BREAK * best_rank,
-                win_chance(best_board[:6], left))  # type: ignore[arg-type]
+                win_chance(best_board[:6], left))
 
 
 # --------------------------------------------------------------------------- rule bot
-def rule_key(before: Board, after: tuple[int, ...]) -> tuple[bool, bool, int, int, bool, int]:
+def rule_key(before: Board, after: Placed) -> tuple[bool, bool, int, int, bool, int]:
     """The rule bot's preference for a placement (larger is better)."""
     occ, up, flipped = after[0], after[4], after[6]
     down = _POP(occ & ~up)
@@ -509,7 +511,8 @@ class FoursquareSolverBot(Bot):
         if level not in LEVELS:
             raise OptionError(f"solver level {level!r}: choose from {', '.join(LEVELS)}")
         self.level = level
-        self.search = Expectimax(**LEVELS[level])
+        settings = LEVELS[level]
+        self.search = Expectimax(depth=settings["depth"], budget=settings["budget"])
 
     def analyse(self, obs: Observation) -> Choice:
         """The chosen action, with its estimated chance to win and every action's."""
@@ -581,7 +584,7 @@ def clairvoyant_search(order: Sequence[int], board: Board = EMPTY, placed: int =
             lost.add(key)
             return False
         value = values[n]
-        ranked = []
+        ranked: list[tuple[float, Action, Board]] = []
         for action, after in children(board, value, seed_mode):
             occ, up = after[0], after[4]
             if _POP(occ) == SIZE * SIZE and not occ & ~up:
@@ -596,24 +599,24 @@ def clairvoyant_search(order: Sequence[int], board: Board = EMPTY, placed: int =
             # Rank each placement by the best placement of the next card (known here); a
             # placement after which every placement of the next card loses is lost.
             nxt = values[n + 1] if n + 1 < NUM_CARDS else 0
-            for i, (_, action, after) in enumerate(ranked):
+            for i, (_, action, child) in enumerate(ranked):
                 best = -math.inf
-                for _, then in children(after, nxt, seed_mode):  # type: ignore[arg-type]
+                for _, then in children(child, nxt, seed_mode):
                     occ, up = then[0], then[4]
                     if _POP(occ) == SIZE * SIZE and not occ & ~up:
                         best = math.inf
                         break
                     if _POP(occ & ~up) > MAX_DOWN or n + 2 >= NUM_CARDS:
                         continue
-                    v = evaluate(then[:6], left)  # type: ignore[arg-type]
+                    v = evaluate(then[:6], left)
                     if v > best:
                         best = v
-                ranked[i] = (best, action, after)
+                ranked[i] = (best, action, child)
             ranked.sort(key=lambda t: (-t[0], t[1]))
-            for best, action, after in ranked:
+            for best, action, child in ranked:
                 if best == -math.inf:
                     break  # this one and the rest lose whatever comes next
-                if search(after, n + 1):  # type: ignore[arg-type]
+                if search(child, n + 1):
                     line.append(action)
                     return True
         finally:

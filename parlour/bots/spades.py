@@ -422,7 +422,7 @@ def value(state: SpadesState, seat: Seat) -> float:
     if state.outcome is not None:
         return state.reward(seat)
     team = seat & 1
-    cost = state.options["bag_penalty"] / state.options["bag_limit"]
+    cost: float = state.options["bag_penalty"] / state.options["bag_limit"]
 
     def worth(t: int) -> float:
         return state.scores[t] - cost * state.bags[t]

@@ -705,8 +705,8 @@ def plan_values(obs: Observation, rng: random.Random, level: str,
     values: dict[Action, float] = {}
     for plan, w in zip(plans, worth, strict=True):
         if plan.path:
-            first = plan.path[0][0]
-            values[first] = max(values.get(first, -math.inf), w)
+            opening = plan.path[0][0]
+            values[opening] = max(values.get(opening, -math.inf), w)
     chosen = plans[best]
     if not chosen.path:
         discards = _discard_values(obs, rng, table, playouts, max_discards, out_of_time)

@@ -216,8 +216,8 @@ def parse_position(text: str) -> JsonDict:
             or set(gone) & set(clock):
         raise ValueError("taken and clock: positions 1 to 12, each taken at most once, and "
                          "no card on a position whose spade was taken")
-    for p, cards in clock.items():
-        if any(_POS[c] != p or is_spade(c) for c in cards):
+    for p, placed in clock.items():
+        if any(_POS[c] != p or is_spade(c) for c in placed):
             raise ValueError(f"clock {p}: only cards of that position's rank (no spade)")
     stock = _cards(fields.get("stock", "-"), "stock")
     discard = _cards(fields.get("discard", "-"), "discard")
@@ -468,7 +468,9 @@ class ClockworkState(State):
                 leave = len(self._checks[seat]) - 1
                 for c in sorted(plays, key=lambda c: (due.index(_POS[c]), c)):
                     hand.remove(c)
-                    clock[_POS[c]].append(c)  # type: ignore[union-attr]  # due: occupied
+                    pile = clock[_POS[c]]
+                    assert pile is not None  # a due position is occupied
+                    pile.append(c)
                     self._left[seat].append((_POS[c], leave))
                     self._log("play", seat, card=card_text(c), position=_POS[c])
             elif len(due) > 1:

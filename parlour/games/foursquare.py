@@ -378,13 +378,14 @@ class FoursquareState(State):
         "up",
         "vals",
     )
+    game: FoursquareGame
 
     def __init__(self, game: FoursquareGame, seed: int, options: dict[str, Any]) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = 1
         self.options = options
-        self._seed_mode = options["flip"] == "seed"
+        self._seed_mode: bool = options["flip"] == "seed"
         self._deal = deal_order(seed)
         self.placed = 0
         self.occ = self.g2 = self.g3 = self.full = self.up = self.vals = 0

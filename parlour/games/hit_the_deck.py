@@ -522,6 +522,23 @@ class HitTheDeckState(State):
         "top",
         "turn",
     )
+    # The fields whose type mypy cannot take from their first assignment (in _set_position,
+    # from parsed text, or a tuple of one length first); ``round`` replaces the base's
+    # read-only property.
+    round: int
+    top: int
+    draw: list[int]
+    discard: list[int]
+    direction: int  # 1: play goes left, -1: right
+    last_flip: bool
+    _max_turns: int
+    _to_act: tuple[Seat, ...]
+    _legal: tuple[Action, ...]
+    _moves: list[tuple[Seat, Action]]
+    _events: list[JsonDict]
+    _voids: list[Voids]
+    _slap_times: list[int]
+    _slap_order: list[tuple[Seat, Action]]
 
     def __init__(self, game: HitTheDeckGame, seed: int, seats: int, options: dict[str, Any],
                  deck: list[int]) -> None:
@@ -613,16 +630,16 @@ class HitTheDeckState(State):
         self.sizes = [size] * n
         self.draw = draw = deck[n * size:]
         self.discard = [draw.pop()]
-        self._moves: list[tuple[Seat, Action]] = []
-        self._events: list[JsonDict] = []
+        self._moves = []
+        self._events = []
         self._unseen = 0
-        self._voids: list[Voids] = [()] * n
+        self._voids = [()] * n
         self._passes = 0
         self.last_flip = False
         self.slapper = -1
         self.shouted = False
-        self._slap_times: list[int] = []
-        self._slap_order: list[tuple[Seat, Action]] = []
+        self._slap_times = []
+        self._slap_order = []
         first = self.discard[-1]
         if first == HAND and any(k != HAND for k in draw):
             while first == HAND:

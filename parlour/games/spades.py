@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from parlour.cards import (
@@ -334,6 +335,9 @@ class SpadesState(State):
         "win_card",
         "win_seat",
     )
+    # Fields set outside ``__init__`` whose type mypy cannot take from their first assignment.
+    _hands: list[int] | None  # the four hands as bit masks; None until first needed
+    _blind_ok: Sequence[bool]  # per team: may bid blind nil this deal
 
     def __init__(self, game: SpadesGame, seed: int, options: dict[str, Any]) -> None:
         self.game = game
@@ -379,7 +383,7 @@ class SpadesState(State):
     def _start_deal(self) -> None:
         self.deal += 1
         self.dealer = dealer = (FIRST_DEALER + self.deal - 1) & 3
-        self._hands: list[int] | None = None  # dealt when first needed
+        self._hands = None  # dealt when first needed
         self._moves: list[tuple[Seat, Action]] = []
         self.phase = BIDDING
         self.turn = self.leader = (dealer + 1) & 3
@@ -451,7 +455,8 @@ class SpadesState(State):
             self._bid(turn, action)
             return
         hands = self._hands
-        hands[turn] ^= _BIT[action]  # type: ignore[index]  # dealt before play starts
+        assert hands is not None  # dealt when the bidding ended
+        hands[turn] ^= _BIT[action]
         n = self.trick_len
         if n:
             if beats(action, self.win_card):
@@ -463,7 +468,7 @@ class SpadesState(State):
                 self.tricks[nxt] += 1
                 if is_spade(self.win_card):  # a spade played to a trick always takes it
                     self.broken = True
-                hand = hands[nxt]  # type: ignore[index]
+                hand = hands[nxt]
                 if not hand:
                     self._end_deal()
                     return
@@ -476,7 +481,7 @@ class SpadesState(State):
             self._lead_suit = suit_of(action)
             self.trick_len = 1
         self.turn = nxt = (turn + 1) & 3
-        self._set_play_legal(hands[nxt], self._lead_suit)  # type: ignore[index]
+        self._set_play_legal(hands[nxt], self._lead_suit)
 
     def _set_play_legal(self, hand: int, lead_suit: int | None) -> None:
         mask = self._legal_mask = playable(hand, lead_suit, self.broken)

@@ -348,6 +348,16 @@ class SpiteAndMaliceState(State):
         "turn_no",
         "turns",
     )
+    # Fields whose type mypy cannot take from their first assignment (``round`` replaces the
+    # base's read-only property).
+    round: int
+    turn: Seat
+    hands: list[list[int]]
+    payoff: list[list[int]]
+    side: list[list[list[int]]]
+    centre: list[list[int]]
+    stock: list[int]
+    _legal: tuple[Action, ...] | None  # None: not computed since the last change
 
     def __init__(self, game: SpiteAndMaliceGame, seed: int, options: dict[str, Any]) -> None:
         self.game = game
@@ -476,11 +486,10 @@ class SpiteAndMaliceState(State):
     def legal_actions(self, seat: Seat | None = None) -> tuple[int, ...]:
         if self.phase == OVER or (seat is not None and seat != self.turn):
             return ()
-        if self._legal is None:
-            self._compute_legal()
-        return self._legal  # type: ignore[return-value]
+        legal = self._legal
+        return self._compute_legal() if legal is None else legal
 
-    def _compute_legal(self) -> None:
+    def _compute_legal(self) -> tuple[Action, ...]:
         seat = self.turn
         hand = self.hands[seat]
         dest = _destinations(tuple(map(len, self.centre)), self.options["king_starts"])
@@ -497,7 +506,8 @@ class SpiteAndMaliceState(State):
         for i, face in enumerate(hand):
             if face != EMPTY:
                 out += _HS[i]
-        self._legal = tuple(out)
+        self._legal = legal = tuple(out)
+        return legal
 
     def apply(self, action: Action, seat: Seat | None = None) -> None:
         turn = self.turn
@@ -505,9 +515,10 @@ class SpiteAndMaliceState(State):
             self.acting_seat(seat)  # raises with the reason
         if self.phase == OVER:
             raise IllegalAction("the game is over")
-        if self._legal is None:
-            self._compute_legal()
-        if action not in self._legal or type(action) is not int:  # type: ignore[operator]
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        if action not in legal or type(action) is not int:
             raise IllegalAction(self._why_illegal(action, turn))
         self._moves.append((turn, action))
         self._legal = None

@@ -230,10 +230,11 @@ def create_app(settings: Settings) -> FastAPI:
                 state.apply(a, s)
         last = history[step - 1] if step else None
         view = state.view(seat)
-        answer = {"steps": len(history), "step": step, "seat": seat,
-                  "action": None if last is None else
-                  {"seat": last[0], "text": table.game.action_text(last[1])},
-                  "view": view, "deal": table.matches[match].deal}
+        answer: dict[str, Any] = {
+            "steps": len(history), "step": step, "seat": seat,
+            "action": None if last is None else
+            {"seat": last[0], "text": table.game.action_text(last[1])},
+            "view": view, "deal": table.matches[match].deal}
         told = narration(table.game, view, table.narration_names())
         if told is not None:
             answer["narration"] = told

@@ -324,7 +324,7 @@ class Store:
                                     .where(actions_t.c.table_id == table_id,
                                            actions_t.c.match == t.match)
                                     .order_by(actions_t.c.idx))
-                acts = []
+                acts: list[tuple[int, str]] = []
                 for seat, action, idx in rows:
                     if idx != len(acts):
                         raise RuntimeError(f"table {table_id}: action {len(acts)} is missing")

@@ -92,12 +92,12 @@ class UI(TableUI):
             c.print("Any card may be played on it.")
         hand = view["hand"] or []
         legal = set(view["legal"])
-        line = Text("Your hand: ")
+        hand_line = Text("Your hand: ")
         for card in hand:
             fits = card in legal or (card == "hit hand" and "hit hand!" in legal)
-            line.append_text(card_markup(card, dim=view["phase"] == "play" and not fits))
-            line.append(" ")
-        c.print(line)
+            hand_line.append_text(card_markup(card, dim=view["phase"] == "play" and not fits))
+            hand_line.append(" ")
+        c.print(hand_line)
         if view["phase"] in ("play", "drawn") and view["legal"]:
             c.print("You may: " + ", ".join(_markup(t) for t in view["legal"]
                                             if t != "hit hand!"))

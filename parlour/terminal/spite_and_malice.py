@@ -3,11 +3,12 @@ centre piles with the rank each stands at, your numbered hand, the stock and the
 
 from __future__ import annotations
 
+from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
 from parlour.cards import SUIT_SYMBOLS, SUITS
-from parlour.engine import JsonDict, Seat
+from parlour.engine import Game, JsonDict, Seat
 from parlour.terminal import TableUI
 
 HELP = """[bold]Spite & Malice[/]: be the first to empty your payoff pile.
@@ -41,8 +42,8 @@ def _plain(text: str) -> str:
 class UI(TableUI):
     help = HELP
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
+        super().__init__(game, console, seat, seats)
         self._told = 0  # the number of the last logged event already told
 
     def _untold(self, view: JsonDict) -> list[str]:
