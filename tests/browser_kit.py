@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +40,48 @@ def parlour(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False) -> Any:
+# Every page a test opened, checked when the test ends (conftest.py): a test fails on any
+# console error, page error or failed request of any of its pages.
+PAGES: list[Any] = []
+
+
+def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False,
+            reduced_motion: bool = False) -> Any:
+    """A page in a fresh context of ``browser``. ``page.errors`` collects its page errors,
+    console errors and failed requests; ``page.expect_errors(pattern)`` allows the ones a
+    test provokes on purpose (a regular expression)."""
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=touch, is_mobile=touch)
+                                  has_touch=touch, is_mobile=touch,
+                                  reduced_motion="reduce" if reduced_motion else "no-preference")
     page = context.new_page()
     page.set_default_timeout(15000)
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    allowed: list[re.Pattern[str]] = []
+
+    def note(text: str) -> None:
+        if not any(p.search(text) for p in allowed):
+            errors.append(text)
+
+    page.on("pageerror", lambda e: note(f"page error: {e}"))
+    page.on("console", lambda m: note(f"console {m.type}: {m.text} ({m.location.get('url', '')}"
+                                      f":{m.location.get('lineNumber', '')})")
+            if m.type == "error" else None)
+    page.on("requestfailed", lambda r: note(f"request failed: {r.method} {r.url}: {r.failure}")
+            if r.failure != "net::ERR_ABORTED" else None)
     page.errors = errors
+    page.expect_errors = lambda pattern: allowed.append(re.compile(pattern))
+    PAGES.append(page)
     return page
+
+
+def check_pages_clean() -> None:
+    """Fail if a page opened since the last call logged an error; forget the pages."""
+    found = [f"{page.url}: {e}" for page in PAGES for e in page.errors]
+    for page in PAGES:
+        with suppress(Exception):  # the browser may be gone already
+            page.context.close()
+    PAGES.clear()
+    assert not found, "the pages logged errors:\n" + "\n".join(found)
 
 
 def shot(page: Any, name: str) -> Path:

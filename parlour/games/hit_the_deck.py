@@ -72,6 +72,7 @@ SLAP_STEP_MS = 10
 SLAP_BUCKETS = 300
 NUM_ACTIONS = SLAP_BASE + SLAP_BUCKETS
 SHOUT = "HIT THE DECK WITH A HAND!"
+SHOUT_WINDOW_MS = 1500  # the shout and a With a Hand count together within this time
 
 PLAY, DRAWN, CUTTING, SWAPPING, SLAP, OVER = range(6)
 PHASE_NAMES = ("play", "drawn", "cut", "swap", "slap", "over")
@@ -1002,6 +1003,7 @@ class HitTheDeckState(State):
             "rounds": [dict(r) for r in self.rounds],
             "legal": [action_text[a] for a in legal],
             "why_not": why_not,
+            "shout_window_ms": SHOUT_WINDOW_MS,
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
 

@@ -639,10 +639,18 @@ async function rulesOf(gameId) {
   return rulesCache.get(gameId);
 }
 
-// Server-rendered Markdown of the repository's own rules page (raw HTML escaped).
+// Server-rendered Markdown of the repository's own rules page (raw HTML escaped). Parsed
+// in an inert template first: a figure the server does not serve (a path into docs/img)
+// becomes its caption instead of a failed request.
 function rulesBody(html) {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = html;
+  for (const img of tpl.content.querySelectorAll("img")) {
+    const src = img.getAttribute("src") || "";
+    if (!/^(data:|\/static\/)/.test(src)) img.replaceWith(h("em", { class: "rules-figure" }, `[figure: ${img.getAttribute("alt") || "not shown here"}]`));
+  }
   const body = h("div", { class: "rules-text" });
-  body.innerHTML = html;
+  body.append(tpl.content);
   return body;
 }
 

@@ -1,11 +1,17 @@
 // Small DOM helpers shared by the pages and the table renderers.
 
 // h("button", {class: "x", "aria-label": "..."}, child, "text", ...): attributes whose
-// value is null or false are left out; "" sets a boolean attribute.
+// value is null or false are left out; "" sets a boolean attribute. `style` is an object of
+// properties ({"--n": 3}) set through the CSSOM: the page's CSP refuses style attributes.
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
+    if (key === "style") {
+      if (typeof value !== "object") throw new TypeError("h(): style takes an object of properties, never a style attribute");
+      for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop, String(v));
+      continue;
+    }
     el.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat()) {

@@ -6,6 +6,7 @@
 // you can play nothing, the due spades become buttons: take one.
 
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
+import { tableOf } from "./table.js";
 import { cardBack, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/clockwork_spades.css")]);
@@ -27,10 +28,10 @@ export function mount(root, ctx) {
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const side = h("aside", { class: "cw-side", "aria-label": "Penalties and log" });
   const logList = h("ol", { class: "log-list cw-log-list" });
-  const rootEl = h("div", { class: "cw" }, h("div", { class: "cw-main" }, felt,
+  const t = tableOf(root, ctx, "cw", h("div", { class: "cw-main" }, felt,
     h("p", { class: "muted small cw-help" }, "Every card in a hand that matches a due spade is played for its holder. Only when you can play nothing do you choose: take one of the due spades (click it on the clock, or use the buttons)."),
     narrator), side);
-  root.append(rootEl);
+  const rootEl = t.el;
   rovingFocus(choice);
 
   let view = null;
@@ -40,25 +41,23 @@ export function mount(root, ctx) {
   let lastTurn = 0;
   let lastNarration = null;
 
-  const me = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
-  const bottom = () => me() ?? 0;
+  const { me, bottom } = t.seat;
   const top = () => 1 - bottom();
   const name = (seat) => (me() === seat ? "You" : ctx.names[seat] || view.seat_names[seat]);
   const choosing = () => ctx.live && me() !== null && view.to_act.includes(me()) && view.legal.length > 0;
 
-  function update(v, extra = {}) {
+  // ------------------------------------------------------------------ state -> pieces
+  function state(v, before, extra) {
+    prev = before;
     view = v;
     lastNarration = extra.narration || null;
-    readEvents(v, lastNarration);
-    renderPlate(oppPlate, top());
-    renderPlate(myPlate, bottom());
-    renderClock();
-    renderChoice();
-    renderHand();
-    renderNote();
-    renderSide();
-    prev = v;
+    return { view: v, before };
   }
+  const draw = [
+    () => readEvents(view, lastNarration),
+    () => renderPlate(oppPlate, top()), () => renderPlate(myPlate, bottom()),
+    renderClock, renderChoice, renderHand, renderNote, renderSide,
+  ];
 
   // ------------------------------------------------------------------ players
   function renderPlate(el, seat) {
@@ -263,8 +262,9 @@ export function mount(root, ctx) {
           h("td", {}, ...(v.kings[s].length ? v.kings[s].map(chip) : ["none"])))))));
   }
 
-  return {
-    update,
+  return t.renderer({
+    state,
+    draw,
     refused() {
       for (const el of rootEl.querySelectorAll(".leaving")) el.classList.remove("leaving");
     },
@@ -272,6 +272,5 @@ export function mount(root, ctx) {
       view = v;
       return { scoreLabel: "Penalty spades", historyTitle: "How the game ended", history: endTable(v) };
     },
-    destroy() { rootEl.remove(); },
-  };
+  });
 }

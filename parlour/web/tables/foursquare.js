@@ -6,6 +6,7 @@
 // Click or tap a marked cell; or move over the cells with the arrow keys and press Enter.
 
 import { h, clear, loadStyle, focusIsFree } from "../dom.js";
+import { tableOf } from "./table.js";
 import { cardBack, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/foursquare.css")]);
@@ -73,10 +74,10 @@ export function mount(root, ctx) {
     h("div", { class: "fs-hint-row" }, hintButton, hintOut),
     bestBox,
     h("section", { class: "fs-log", "aria-label": "What happened" }, h("h3", {}, "What happened"), logList));
-  const rootEl = h("div", { class: "fs" }, h("div", { class: "fs-main" }, felt,
+  const t = tableOf(root, ctx, "fs", h("div", { class: "fs-main" }, felt,
     h("p", { class: "muted small fs-help" }, "Click or tap a marked cell to place the card in hand there: a new pile beside one, or on top of a pile (four cards at most). The arrow keys move over the cells, Enter places, H asks for a hint. Hover over a pile to see the cards under its top."),
     narrator), side);
-  root.append(rootEl);
+  const rootEl = t.el;
 
   // The 49 cells, made once: the focus and the cursor stay put while views come and go.
   const cells = [];
@@ -122,7 +123,7 @@ export function mount(root, ctx) {
     ev.preventDefault();
     askHint();
   };
-  document.addEventListener("keydown", onKey);
+  t.on(document, "keydown", onKey);
   hintButton.addEventListener("click", askHint);
 
   let view = null;
@@ -132,7 +133,7 @@ export function mount(root, ctx) {
   let asking = null; // the version a hint was asked for
   const told = new Map(); // "placed:kind" -> sentence
 
-  const me = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
+  const { me } = t.seat;
   const playing = () => ctx.live && me() !== null && view && view.to_act.includes(me()) && view.legal.length > 0;
   const playerName = () => {
     const t = ctx.table;
@@ -141,22 +142,32 @@ export function mount(root, ctx) {
   };
   const versionOf = (v) => v.placed;
 
-  function update(v, extra = {}) {
+  // ------------------------------------------------------------------ state -> pieces
+  // The state: the new view, whether it is a new position (a card placed, the end), the
+  // deal number, and the server's narration; a hint for another position is dropped.
+  function state(v, before, extra) {
     const fresh = !view || versionOf(v) !== versionOf(view) || v.result !== view.result;
     prev = view;
     view = v;
     deal = extra.deal !== undefined ? extra.deal : ctx.table ? ctx.table.deal ?? null : null;
     if (hinted && hinted.version !== v.placed) hinted = null;
     if (asking !== null && asking !== v.placed) asking = null;
-    readEvents(v, extra.narration || null);
-    renderGrid(fresh);
-    renderSide();
-    if (v.outcome && ctx.live && me() !== null && ctx.table) {
-      const won = v.result === "won";
-      countGame(`${ctx.table.id}:${ctx.table.match}`, playerName(), deal, won, won ? v.score : null);
-      renderBest();
-    }
-    if (playing() && fresh) focusIfIdle();
+    return { view: v, fresh, narration: extra.narration || null };
+  }
+  const draw = [
+    ({ narration }) => readEvents(view, narration),
+    ({ fresh }) => renderGrid(fresh),
+    renderSide,
+    countFinished,
+    ({ fresh }) => { if (playing() && fresh) focusIfIdle(); },
+  ];
+
+  // A finished game counts once in this browser's record of the player's games.
+  function countFinished() {
+    if (!(view.outcome && ctx.live && me() !== null && ctx.table)) return;
+    const won = view.result === "won";
+    countGame(`${ctx.table.id}:${ctx.table.match}`, playerName(), deal, won, won ? view.score : null);
+    renderBest();
   }
 
   // ------------------------------------------------------------------ the grid
@@ -203,8 +214,8 @@ export function mount(root, ctx) {
         const top = pile.cards[n - 1];
         const under = pile.cards.slice(0, -1);
         el.classList.add("pile", pile.up ? "up" : "down");
-        const stack = h("div", { class: "fs-pile", style: `--n:${n - 1}` });
-        for (let k = 0; k < n - 1; k++) stack.append(h("span", { class: "fs-edge", style: `--k:${k}`, "aria-hidden": "true" }));
+        const stack = h("div", { class: "fs-pile", style: { "--n": n - 1 } });
+        for (let k = 0; k < n - 1; k++) stack.append(h("span", { class: "fs-edge", style: { "--k": k }, "aria-hidden": "true" }));
         stack.append(pile.up ? cardFace(top, { cls: "rankface fs-top" }) : cardBack({ cls: "fs-top" }));
         el.append(stack, h("span", { class: `fs-height h${n}`, "aria-hidden": "true", title: `${plural(n, "card")} in this pile` }, String(n)));
         // Every card of the pile, bottom first: on hover or focus (the player saw each one).
@@ -375,8 +386,9 @@ export function mount(root, ctx) {
     moveCursor(target, active && rootEl.contains(active));
   }
 
-  return {
-    update,
+  return t.renderer({
+    state,
+    draw,
     hinted(msg) {
       if (!view || msg.version !== view.placed) return;
       asking = null;
@@ -404,9 +416,5 @@ export function mount(root, ctx) {
         me() !== null && ctx.live ? recordTable() : null);
       return { headline, scoreLabel: "Cards left", historyTitle: me() !== null && ctx.live ? `${playerName()}'s record in this browser` : "How the game ended", history: box };
     },
-    destroy() {
-      document.removeEventListener("keydown", onKey);
-      rootEl.remove();
-    },
-  };
+  });
 }

@@ -6,9 +6,9 @@
 // Everything comes from view(seat); mount(root, ctx) -> {update(view), destroy()}.
 //
 // The shout. A With a Hand is played with the shout: the big button (or the H key). The
-// shout and the card must come within SHOUT_MS (1.5 s) of each other, in either order:
-// shout first and the card goes as "hit hand!" the moment you play it; play first and the
-// card waits, lifted, for up to 1.5 s: the shout in that time sends "hit hand!", none sends
+// shout and the card must come within the game's shout window (view.shout_window_ms, 1.5 s)
+// of each other, in either order: shout first and the card goes as "hit hand!" the moment
+// you play it; play first and the card waits, lifted, for up to that window: the shout in that time sends "hit hand!", none sends
 // "hit hand" (forgotten: you draw four). A shout on its own sends nothing.
 //
 // The slap. When the server opens the slap (ctx.timed), the pile becomes a big SLAP
@@ -21,9 +21,11 @@
 // the discard pile; on a swap the two piles trade places and the direction arrow turns.
 // A caption says what happened, and every event goes to the log (and to screen readers).
 
-import { h, clear, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
+import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
+import { tableOf } from "./table.js";
 
-const SHOUT_MS = 1500;
+await loadStyle("/static/tables/hit_the_deck.css");
+
 const SHOUT_TEXT = "Hit the Deck With a Hand!";
 const COLOUR = { R: "red", Y: "yellow", G: "green", B: "blue" };
 const KEYS = "Keys: Space slaps · H shouts · D draws · P passes · C cuts · S swaps";
@@ -110,11 +112,6 @@ function secs(ms) { return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms} m
 
 // ------------------------------------------------------------------------------ the table
 export function mount(root, ctx) {
-  let sheet = document.querySelector("link[data-htd]");
-  if (!sheet) {
-    sheet = h("link", { rel: "stylesheet", href: "/static/tables/hit_the_deck.css", "data-htd": "" });
-    document.head.append(sheet);
-  }
   const seatsLayer = h("div", { class: "htd-seats" });
   const ring = h("div", { class: "htd-ring", "aria-hidden": "true" },
     h("span", { class: "arrow a1" }, "➜"), h("span", { class: "arrow a2" }, "➜"), h("span", { class: "arrow a3" }, "➜"));
@@ -140,8 +137,8 @@ export function mount(root, ctx) {
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const side = h("aside", { class: "htd-side", "aria-label": "Scores and log" });
   const main = h("div", { class: "htd-play" }, felt, bar, hand, keysHelp, narrator);
-  const rootEl = h("div", { class: "htd" }, main, side);
-  root.append(rootEl);
+  const t = tableOf(root, ctx, "htd", main, side);
+  const rootEl = t.el;
   rovingFocus(hand);
 
   let view = null;
@@ -155,8 +152,8 @@ export function mount(root, ctx) {
   let told = { round: 0, events: 0, played: 0 };
   const logLines = [];
 
-  const me = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
-  const bottom = () => me() ?? 0;
+  const { me, bottom } = t.seat;
+  const shoutMs = () => view.shout_window_ms; // the game's rule, sent in the view
   const name = (seat) => (ctx.live && me() === seat ? "You" : ctx.names[seat] || `seat ${seat}`);
   const label = (seat) => (ctx.live && me() === seat ? "you" : name(seat));
   const myTurn = () => ctx.live && me() !== null && view.to_act.includes(me()) && view.legal.length > 0;
@@ -164,24 +161,27 @@ export function mount(root, ctx) {
   const canSlap = () => ctx.live && me() !== null && slapOpen() && view.slap.waiting.includes(me()) && ctx.timed &&
     slappedPhase !== ctx.timed.phase;
 
-  // ------------------------------------------------------------------ update
-  function update(v) {
-    const before = view;
+  // ------------------------------------------------------------------ state -> pieces
+  // The state is the new view and the one before; a With a Hand waiting for its shout is
+  // dropped when it can no longer be played. Moves animate one step at a time (a replay's
+  // jumps and a reconnect's catching up do not).
+  function state(v, before) {
+    prev = before;
     view = v;
     if (waiting && !(myTurn() && view.legal.includes("hit hand"))) cancelWaiting();
-    // Animate one step at a time (a replay's jumps and a reconnect's catching up are not).
-    if (before && before.round === v.round && v.played.length - before.played.length <= 1 &&
-        v.events.length - before.events.length <= 3) animate(before, v);
-    renderSeats();
-    renderCentre();
-    renderBar();
-    renderHand();
-    tell(before, v);
-    renderSide();
-    showSlapResult(before, v);
-    renderFinal();
-    prev = v;
+    return { view: v, before };
   }
+  const draw = [
+    ({ before }) => {
+      if (before && before.round === view.round && view.played.length - before.played.length <= 1 &&
+          view.events.length - before.events.length <= 3) animate(before, view);
+    },
+    renderSeats, renderCentre, renderBar, renderHand,
+    ({ before }) => tell(before, view),
+    renderSide,
+    ({ before }) => showSlapResult(before, view),
+    renderFinal,
+  ];
 
   // ------------------------------------------------------------------ seats round the felt
   function spot(seat) {
@@ -358,7 +358,7 @@ export function mount(root, ctx) {
       if (view.phase === "cut") return "A Cut the Deck: cut the deck (press the draw pile or C).";
       if (view.phase === "swap") return "A Flip the Deck: swap the piles (press the draw pile or S).";
       if (view.phase === "drawn") return view.legal.length > 1 ? "You drew a card that fits: play it, or keep it." : "The card you drew does not fit: keep it (pass).";
-      if (waiting) return `SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits ${SHOUT_MS / 1000} s).`;
+      if (waiting) return `SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits ${shoutMs() / 1000} s).`;
       if (view.legal.includes("draw")) return "Nothing in your hand fits: draw a card.";
       if (view.legal.includes("pass")) return "Nothing fits and nothing is left to draw: pass.";
       return `Your turn: play a card on ${cardName(view.top)}.`;
@@ -462,13 +462,13 @@ export function mount(root, ctx) {
       if (act(card)) button.classList.add("leaving");
       return;
     }
-    if (performance.now() - shoutAt <= SHOUT_MS) {
+    if (performance.now() - shoutAt <= shoutMs()) {
       if (act("hit hand!")) button.classList.add("leaving");
       return;
     }
     // Played before the shout: the card waits in the air for it.
     button.classList.add("in-the-air");
-    waiting = { card, timer: setTimeout(() => { const w = waiting; waiting = null; if (w) act("hit hand"); }, SHOUT_MS) };
+    waiting = { card, timer: setTimeout(() => { const w = waiting; waiting = null; if (w) act("hit hand"); }, shoutMs()) };
     renderBar();
     shoutBtn.focus({ preventScroll: true });
   }
@@ -521,7 +521,7 @@ export function mount(root, ctx) {
     const map = { d: "draw", p: "pass", c: "cut", s: "swap" };
     if (map[key] && myTurn() && view.legal.includes(map[key])) { ev.preventDefault(); act(map[key]); }
   }
-  document.addEventListener("keydown", onKey, true);
+  t.on(document, "keydown", onKey, true);
 
   drawPile.addEventListener("click", () => {
     if (!myTurn()) return;
@@ -769,11 +769,11 @@ export function mount(root, ctx) {
   const onResize = () => { if (view) { renderSeats(); fitHand(); } };
   const watcher = window.ResizeObserver ? new ResizeObserver(onResize) : null;
   if (watcher) watcher.observe(felt);
-  window.addEventListener("resize", onResize);
-  sheet.addEventListener("load", onResize);
+  t.on(window, "resize", onResize);
 
-  return {
-    update,
+  return t.renderer({
+    state,
+    draw,
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
     },
@@ -781,11 +781,7 @@ export function mount(root, ctx) {
       cancelWaiting();
       clearTimeout(resultTimer);
       clearTimeout(captionTimer);
-      document.removeEventListener("keydown", onKey, true);
-      window.removeEventListener("resize", onResize);
-      sheet.removeEventListener("load", onResize);
       if (watcher) watcher.disconnect();
-      rootEl.remove();
     },
-  };
+  });
 }

@@ -3,34 +3,16 @@
 // for screen readers), the bidding panel, and the scores, bags and deal history beside.
 // Everything comes from view(seat); mount(root, ctx) -> {update(view), destroy()}.
 
-import { h, clear, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
+import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
+import { cardFace as face, cardName } from "./cards.js";
+import { tableOf } from "./table.js";
 
-const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_NAME = { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/spades.css")]);
+
 const POS = ["bottom", "left", "top", "right"];
 
-const rankOf = (card) => card.slice(0, -1);
-const suitOf = (card) => card.slice(-1);
-export const cardName = (card) => `${RANK_NAME[rankOf(card)]} of ${SUIT_NAME[suitOf(card)]}`;
-const isRed = (card) => suitOf(card) === "H" || suitOf(card) === "D";
-
-// A face-up card: a button when it can be chosen, a plain box otherwise.
-export function cardFace(card, { button = false, small = false } = {}) {
-  const rank = rankOf(card);
-  const sym = SUIT_SYMBOL[suitOf(card)];
-  const el = h(button ? "button" : "div", {
-    class: `card ${isRed(card) ? "red" : "black"}${small ? " small" : ""}`,
-    "data-card": card,
-    type: button ? "button" : null,
-    role: button ? null : "img",
-    "aria-label": cardName(card),
-  },
-  h("span", { class: "corner tl", "aria-hidden": "true" }, h("b", {}, rank), h("i", {}, sym)),
-  h("span", { class: "pip", "aria-hidden": "true" }, sym),
-  h("span", { class: "corner br", "aria-hidden": "true" }, h("b", {}, rank), h("i", {}, sym)));
-  return el;
-}
+// A face-up card: a button when it can be chosen, a picture otherwise.
+const cardFace = (card, { button = false, small = false } = {}) => face(card, { tag: button ? "button" : "div", small });
 
 function bidText(bid) {
   if (bid === null || bid === undefined) return "–";
@@ -50,34 +32,27 @@ export function mount(root, ctx) {
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const side = h("aside", { class: "side", "aria-label": "Scores" });
   const main = h("div", { class: "play-area" }, felt, bidPanel, hand, narrator);
-  const rootEl = h("div", { class: "spades" }, main, side);
-  root.append(rootEl);
+  const t = tableOf(root, ctx, "spades", main, side);
+  const rootEl = t.el;
   rovingFocus(hand);
   rovingFocus(bidPanel);
 
-  let prev = null;
   let view = null;
-  const onResize = () => fitHand();
-  window.addEventListener("resize", onResize);
+  t.on(window, "resize", () => fitHand());
 
-  const me = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
-  const bottom = () => me() ?? 0;
-  const posOf = (seat) => (seat - bottom() + 4) % 4;
+  const { me, bottom } = t.seat;
+  const posOf = (seat) => t.seat.offset(seat, 4);
   const name = (seat) => ctx.names[seat] || view.seat_names[seat];
   const label = (seat) => (me() === seat ? `You (${view.seat_names[seat]})` : name(seat));
   const teamOf = (seat) => seat % 2;
   const myTurn = () => me() !== null && view.to_act.includes(me()) && view.legal.length > 0;
 
-  function update(v) {
+  // The state is the view itself (kept for the pieces' helpers) and the one before it.
+  function state(v, before) {
     view = v;
-    renderPlates();
-    renderTrick();
-    renderBidding();
-    renderHand();
-    renderSide();
-    if (ctx.live) narrate(prev, v);
-    prev = v;
+    return { view: v, before };
   }
+  const draw = [renderPlates, renderTrick, renderBidding, renderHand, renderSide, ({ before }) => { if (ctx.live) narrate(before, view); }];
 
   // ------------------------------------------------------------------ seats
   function renderPlates() {
@@ -333,8 +308,9 @@ export function mount(root, ctx) {
     if (lines.length) narrator.textContent = lines.join(" ");
   }
 
-  return {
-    update,
+  return t.renderer({
+    state,
+    draw,
     results(v) {
       view = v;
       return { headline: v.outcome ? resultText() : null, history: v.deals.length ? dealsTable() : null, historyTitle: "Deals" };
@@ -342,9 +318,5 @@ export function mount(root, ctx) {
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
     },
-    destroy() {
-      window.removeEventListener("resize", onResize);
-      rootEl.remove();
-    },
-  };
+  });
 }

@@ -9,6 +9,7 @@
 // pile ends the turn. Everything shown comes from view(seat).
 
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
+import { tableOf } from "./table.js";
 import { cardBack, cardFace, cardName, pretty, rankOf, RANK_WORD, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/spite_and_malice.css")]);
@@ -39,8 +40,8 @@ export function mount(root, ctx) {
     "Drag a card onto a pile, or click it and then the pile. Keys: 1–5 pick a hand card, P your payoff card, Escape lets go. A hand card put on one of your side piles ends your turn.");
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const side = h("aside", { class: "snm-side", "aria-label": "Score and log" });
-  const rootEl = h("div", { class: "snm" }, h("div", { class: "snm-main" }, felt, help, narrator), side);
-  root.append(rootEl);
+  const t = tableOf(root, ctx, "snm", h("div", { class: "snm-main" }, felt, help, narrator), side);
+  const rootEl = t.el;
   rovingFocus(hand);
   rovingFocus(myPiles);
   rovingFocus(centre);
@@ -54,8 +55,7 @@ export function mount(root, ctx) {
   const log = []; // [{n, text, kind, seat}] accumulated from the view's log
   let lastLogN = 0;
 
-  const me = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
-  const bottom = () => me() ?? 0;
+  const { me, bottom } = t.seat;
   const top = () => 1 - bottom();
   const name = (seat) => (me() === seat ? "You" : ctx.names[seat] || view.seat_names[seat]);
   const whose = (seat) => (me() === seat ? "Your" : `${name(seat)}'s`);
@@ -64,23 +64,27 @@ export function mount(root, ctx) {
   const legal = () => new Set(myTurn() ? view.legal : []);
   const movesFrom = (src) => (myTurn() ? view.legal.filter((m) => m.startsWith(`${src}>`)) : []);
 
-  // ------------------------------------------------------------------ rendering
-  function update(v) {
+  // ------------------------------------------------------------------ state -> pieces
+  // The state: the new view, the one before, and the control that had the focus (by its
+  // key and group), so the focus stays put while the piles are drawn again.
+  function state(v, before) {
     const focused = rootEl.contains(document.activeElement) ? document.activeElement : null;
     const focusKey = focused ? focused.dataset.key : null;
     const focusGroup = focused && focused.closest("[role=group]") ? focused.closest("[role=group]").getAttribute("aria-label") : null;
+    prev = before;
     view = v;
     help.hidden = !(ctx.live && me() !== null);
     if (selected && !movesFrom(selected).length) selected = null;
-    readLog(v);
-    renderPlates();
-    renderPiles(oppPiles, top());
-    renderPiles(myPiles, bottom());
-    renderCentre();
-    renderHand();
-    renderNote();
-    renderSide();
-    markSelection();
+    return { view: v, before, focusKey, focusGroup };
+  }
+  const draw = [
+    () => readLog(view), renderPlates,
+    () => renderPiles(oppPiles, top()), () => renderPiles(myPiles, bottom()),
+    renderCentre, renderHand, renderNote, renderSide, markSelection, keepFocus,
+    ({ before }) => { if (ctx.live) turnBanner(before, view); },
+  ];
+
+  function keepFocus({ focusKey, focusGroup }) {
     if (focusKey) {
       // the same control, or (if the card has gone) the first of its group
       const group = focusGroup && rootEl.querySelector(`[role=group][aria-label="${focusGroup}"]`);
@@ -89,8 +93,6 @@ export function mount(root, ctx) {
     } else if (myTurn() && !(prev && prev.to_act.includes(me()))) {
       focusIfIdle(hand.querySelector("button"));
     }
-    if (ctx.live) turnBanner(prev, v);
-    prev = v;
   }
 
   function plate(el, seat) {
@@ -537,9 +539,9 @@ export function mount(root, ctx) {
       select(null);
     }
   }
-  document.addEventListener("pointermove", onMove, { passive: false });
-  document.addEventListener("pointerup", onUp);
-  document.addEventListener("pointercancel", onUp);
+  t.on(document, "pointermove", onMove, { passive: false });
+  t.on(document, "pointerup", onUp);
+  t.on(document, "pointercancel", onUp);
 
   function onKey(ev) {
     if (!view || !myTurn() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -560,14 +562,15 @@ export function mount(root, ctx) {
       if (back) back.focus();
     }
   }
-  document.addEventListener("keydown", onKey);
+  t.on(document, "keydown", onKey);
 
   function focusIfIdle(el) {
     focusWhenIdle(el, rootEl, ctx.live);
   }
 
-  return {
-    update,
+  return t.renderer({
+    state,
+    draw,
     refused() {
       for (const el of rootEl.querySelectorAll(".leaving")) el.classList.remove("leaving");
     },
@@ -576,13 +579,8 @@ export function mount(root, ctx) {
       return { historyTitle: "Rounds", history: v.rounds.length ? roundsTable() : null, scoreLabel: "Match points" };
     },
     destroy() {
-      document.removeEventListener("pointermove", onMove);
-      document.removeEventListener("pointerup", onUp);
-      document.removeEventListener("pointercancel", onUp);
-      document.removeEventListener("keydown", onKey);
       clearTimeout(bannerTimer);
       if (drag && drag.ghost) drag.ghost.remove();
-      rootEl.remove();
     },
-  };
+  });
 }
