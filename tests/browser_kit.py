@@ -46,12 +46,13 @@ PAGES: list[Any] = []
 
 
 def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False,
-            reduced_motion: bool = False) -> Any:
-    """A page in a fresh context of ``browser``. ``page.errors`` collects its page errors,
-    console errors and failed requests; ``page.expect_errors(pattern)`` allows the ones a
-    test provokes on purpose (a regular expression)."""
+            reduced_motion: bool = False, storage: Any = None) -> Any:
+    """A page in a fresh context of ``browser`` (``storage``: a context's storage_state(),
+    e.g. the seat another page holds). ``page.errors`` collects its page errors, console
+    errors and failed requests; ``page.expect_errors(pattern)`` allows the ones a test
+    provokes on purpose (a regular expression)."""
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=touch, is_mobile=touch,
+                                  has_touch=touch, is_mobile=touch, storage_state=storage,
                                   reduced_motion="reduce" if reduced_motion else "no-preference")
     page = context.new_page()
     page.set_default_timeout(15000)
@@ -84,9 +85,9 @@ def check_pages_clean() -> None:
     assert not found, "the pages logged errors:\n" + "\n".join(found)
 
 
-def shot(page: Any, name: str) -> Path:
+def shot(page: Any, name: str, full_page: bool = True) -> Path:
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

@@ -389,6 +389,7 @@ function tablePage(tableId) {
   const endBar = h("section", { class: "endbar", hidden: "", "aria-live": "polite" });
   app.append(lobbyPanel, board, endBar);
   crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, `Table ${tableId}`), statusEl);
+  document.body.classList.add("table-page");
 
   const ctx = {
     get seat() { return seat; },
@@ -547,6 +548,7 @@ function tablePage(tableId) {
   return {
     destroy() {
       destroyed = true;
+      document.body.classList.remove("table-page");
       delete document.body.dataset.version;
       link.close();
       if (renderer) renderer.destroy();

@@ -28,7 +28,7 @@ export function seating(ctx) {
 }
 
 export function tableOf(root, ctx, className, ...children) {
-  const el = h("div", { class: className }, ...children);
+  const el = h("div", { class: `${className} table-root` }, ...children);
   root.append(el);
   const offs = [];
   const seat = seating(ctx);
