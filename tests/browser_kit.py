@@ -116,6 +116,23 @@ def open_table(page: Any, base: str, game: str, options: dict[str, Any] | None =
     return page.url
 
 
+def check_results_over_the_table(page: Any, felt: str) -> None:
+    """The results lie over the table (fixed in the window, over the felt), and fold away
+    to show the table and back."""
+    page.wait_for_selector(".endbar:not([hidden]) .results-title")
+    assert page.evaluate("getComputedStyle(document.querySelector('.endbar')).position") == "fixed"
+    bar = page.locator(".endbar").bounding_box()
+    table = page.locator(felt).bounding_box()
+    size = page.viewport_size
+    assert bar["y"] >= 0 and bar["y"] + bar["height"] <= size["height"]
+    assert bar["y"] < table["y"] + table["height"] and table["y"] < bar["y"] + bar["height"]
+    assert page.inner_text(".endbar").count("The match is over.") <= 1
+    page.click(".endbar >> text=See the table")
+    page.wait_for_selector(".endbar.folded .results", state="hidden")
+    page.click(".endbar >> text=Show the results")
+    page.wait_for_selector(".endbar:not(.folded) .results")
+
+
 def check_record_and_replay(page: Any, game: str, name: str) -> str:
     """From the results screen: download the record (it names the game and a result),
     then step through the replay; returns the record text."""

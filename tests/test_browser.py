@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browser_kit import page_of, shot, version
+from browser_kit import check_results_over_the_table, open_table, page_of, shot, version
 
 pytestmark = pytest.mark.browser
 
@@ -81,6 +82,7 @@ def test_three_bots_bid_play_a_deal_score_and_replay(browser, base):
     assert str(scores[0]) in page.locator(".history tbody tr").last.inner_text()
     assert first_row.startswith("1")
     assert re.search(r"(You win!|You lose|drawn)", page.inner_text(".felt-note"))
+    check_results_over_the_table(page, ".felt")
 
     with page.expect_download() as download:
         page.click("text=Download the record")
@@ -92,10 +94,41 @@ def test_three_bots_bid_play_a_deal_score_and_replay(browser, base):
     page.click("button[aria-label='Next step']")
     page.wait_for_selector(".replay-caption:has-text('Step 1 of')")
     assert "bid" in page.inner_text(".replay-caption")
+    check_replay_cues(page)
     page.click("button[aria-label='Last step']")
     page.wait_for_selector(".felt-note.result")
     shot(page, "06-replay")
     assert not page.errors
+
+
+GLYPHS = set("⏮⏭⏸⏯▶◀")
+OVERLAPS = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const a = box(document.querySelector('.felt-note'));
+  return [...document.querySelectorAll('.trick .card')].map(box).filter((b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom).length;
+}"""
+
+
+def check_replay_cues(page) -> None:
+    """Replay controls are drawn (inline SVG, no font glyphs); the live-only cues are not
+    in a replay; the trick's caption never covers a card of the trick."""
+    for label in ("First step", "Previous step", "Play", "Next step", "Last step"):
+        button = page.locator(f".replay-controls button[aria-label='{label}']")
+        assert button.locator("svg.icon path").count() >= 1, label
+        assert not GLYPHS & set(button.inner_text()), (label, button.inner_text())
+    for _ in range(12):  # into the first trick: three cards on the table
+        if page.locator(".trick .card").count() >= 3:
+            break
+        before = page.inner_text(".replay-caption")
+        page.click("button[aria-label='Next step']")
+        page.wait_for_function("b => document.querySelector('.replay-caption').textContent !== b",
+                               arg=before)
+    assert page.locator(".trick .card").count() >= 3
+    assert page.locator(".plate.turn").count() == 1  # whose turn: the ring
+    assert page.locator(".plate .thinking, .plate .tag").count() == 0  # no live cues
+    assert page.inner_text(".felt-note")
+    assert page.evaluate(OVERLAPS) == 0
 
 
 def test_friend_joins_by_invite_link_and_a_reload_carries_on(browser, base):
@@ -180,3 +213,44 @@ def test_blind_nil_is_offered_before_looking_and_a_spectator_sees_no_hand(browse
     assert "Sam" in watcher.inner_text(".plate-bottom")  # South, seen from the rail
     shot(watcher, "22-spectator")
     assert not page.errors and not watcher.errors
+
+
+def test_a_lost_connection_greys_the_table_and_refuses_input_until_back(browser, base):
+    """The socket drops (Playwright cuts it; the next one never answers): a banner says so,
+    the table is greyed and inert, a bid goes nowhere; when the server has the page back,
+    the banner goes and the bid is made."""
+    page = page_of(browser)
+    link: dict[str, Any] = {"offline": False, "route": None}
+    sent: list[str] = []
+
+    def route(ws) -> None:
+        link["route"] = ws
+        if link["offline"]:
+            ws.on_message(lambda m: sent.append(str(m)))  # a server that never answers
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    open_table(page, base, "spades")
+    bid = ".bid-panel:not([hidden]) .bid[data-action='bid 3']"
+    page.wait_for_selector(bid)
+    assert page.locator(".conn-banner").is_hidden()
+    before = version(page)
+    link["offline"] = True
+    link["route"].close(code=4000, reason="cut by the test")
+    page.wait_for_selector(".conn-banner:not([hidden])")
+    assert "Connection lost" in page.inner_text(".conn-banner")
+    assert page.evaluate("document.querySelector('.board').inert")
+    assert "offline" in page.get_attribute(".board", "class")
+    assert "reconnecting" in page.inner_text(".conn")
+    page.click(bid, force=True)  # the table is inert: nothing is sent
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert not [m for m in sent if '"act"' in m], sent
+    assert version(page) == before
+    shot(page, "07-offline")
+    link["offline"] = False
+    link["route"].close(code=4000, reason="back")  # the next socket reaches the server
+    page.wait_for_selector(".conn-banner", state="hidden")
+    assert not page.evaluate("document.querySelector('.board').inert")
+    assert take_turn(page) == "bid 3"

@@ -69,7 +69,7 @@ export function mount(root, ctx) {
     const n = view.hand_sizes[seat];
     el.append(
       h("div", { class: "cw-who" }, h("span", { class: "cw-name", title: name(seat) }, name(seat)),
-        turn ? h("span", { class: "cw-turn" }, me() === seat ? "your choice" : "choosing…") : null),
+        turn ? h("span", { class: "cw-turn" }, me() === seat && ctx.live ? "your choice" : ctx.live ? "choosing…" : "to choose") : null),
       h("div", { class: "cw-stats" },
         h("span", { class: "cw-stat", title: "Penalty spades taken (fewer is better)" }, "Penalty ", h("b", {}, String(pen.length))),
         h("span", { class: "cw-stat", title: "Kings: drawn by the other player and passed face up" }, "Kings ",

@@ -212,7 +212,8 @@ export function mount(root, ctx) {
       if (view.dealer === seat) bits.push(h("span", { class: "chip", title: "Dealer" }, "D"));
       let note = "";
       if (slap) note = slap.waiting.includes(seat) ? "slap!" : "slapped";
-      else if (turn) note = view.phase === "cut" ? "cutting…" : view.phase === "swap" ? "swapping…" : me() === seat ? "your turn" : "to play";
+      else if (turn) note = !ctx.live ? (view.phase === "cut" ? "to cut" : view.phase === "swap" ? "to swap" : "to play")
+        : view.phase === "cut" ? "cutting…" : view.phase === "swap" ? "swapping…" : me() === seat ? "your turn" : "to play";
       const plate = h("div", {
         class: `htd-plate${turn ? " turn" : ""}${me() === seat ? " mine" : ""}${slap && !slap.waiting.includes(seat) ? " slapped" : ""}${count === 1 ? " last-card" : ""}`,
         "data-seat": String(seat),

@@ -25,8 +25,9 @@ export function mount(root, ctx) {
   const plates = POS.map((pos) => h("div", { class: `plate plate-${pos}` }));
   const slots = POS.map((pos) => h("div", { class: `slot slot-${pos}` }));
   const note = h("div", { class: "felt-note", "aria-live": "polite" });
-  const trick = h("div", { class: "trick", role: "region", "aria-label": "Cards on the table" }, ...slots, note);
-  const felt = h("div", { class: "felt" }, plates[2], plates[1], trick, plates[3], plates[0]);
+  const trick = h("div", { class: "trick", role: "region", "aria-label": "Cards on the table" }, ...slots);
+  // The caption sits in the felt's top-left corner, never over the cards of the trick.
+  const felt = h("div", { class: "felt" }, note, plates[2], plates[1], trick, plates[3], plates[0]);
   const bidPanel = h("div", { class: "bid-panel", role: "group", "aria-label": "Your bid", hidden: "" });
   const hand = h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" });
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
@@ -61,12 +62,13 @@ export function mount(root, ctx) {
       clear(plate);
       const turn = view.to_act.includes(seat);
       plate.classList.toggle("turn", turn);
-      plate.classList.toggle("partner", me() !== null && seat !== me() && teamOf(seat) === teamOf(me()));
+      const partner = ctx.live && me() !== null && seat !== me() && teamOf(seat) === teamOf(me());
+      plate.classList.toggle("partner", partner);
       const bid = view.bids[seat];
       const parts = [
         h("div", { class: "who" }, h("span", { class: "name", title: label(seat) }, label(seat)),
           view.dealer === seat ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null,
-          me() !== null && seat !== me() && teamOf(seat) === teamOf(me()) ? h("span", { class: "tag" }, "partner") : null),
+          partner ? h("span", { class: "tag" }, "partner") : null),
         h("div", { class: "stats" },
           h("span", {}, "Bid ", h("b", {}, bidText(bid))),
           h("span", {}, "Won ", h("b", {}, String(view.tricks[seat])))),
@@ -77,7 +79,8 @@ export function mount(root, ctx) {
         for (let i = 0; i < Math.min(n, 13); i++) backs.append(h("span", { class: "back" }));
         parts.push(backs);
       }
-      if (turn && view.phase !== "over") parts.push(h("div", { class: "thinking", "aria-hidden": "true" }, me() === seat ? "your turn" : view.phase === "bid" ? "bidding…" : "thinking…"));
+      // "thinking…" and "your turn" are live cues: a replay shows whose turn it is by the ring alone
+      if (turn && view.phase !== "over" && ctx.live) parts.push(h("div", { class: "thinking", "aria-hidden": "true" }, me() === seat ? "your turn" : view.phase === "bid" ? "bidding…" : "thinking…"));
       plate.append(...parts);
       plate.setAttribute("aria-label", `${label(seat)}: bid ${bidText(bid)}, won ${view.tricks[seat]} trick${view.tricks[seat] === 1 ? "" : "s"}${turn ? ", to play" : ""}`);
     }

@@ -106,7 +106,7 @@ export function mount(root, ctx) {
       h("span", { class: "snm-name", title: name(seat) }, name(seat)),
       h("span", { class: "snm-score", title: "Match score" }, `${view.scores[seat]} ${view.scores[seat] === 1 ? "pt" : "pts"}`),
       seat !== me() ? h("span", { class: "snm-count" }, backs, plural(n, "card")) : null,
-      turn ? h("span", { class: "snm-turn" }, me() === seat ? "your turn" : "playing…") : null].filter(Boolean));
+      turn ? h("span", { class: "snm-turn" }, me() === seat && ctx.live ? "your turn" : ctx.live ? "playing…" : "to play") : null].filter(Boolean));
     el.setAttribute("aria-label", `${name(seat)}: ${view.scores[seat]} points${seat !== me() ? `, ${plural(n, "card")} in hand` : ""}${turn ? ", to play" : ""}`);
   }
 
