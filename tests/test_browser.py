@@ -7,6 +7,7 @@ the test process with no bot pause, so the bots answer at once.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -117,17 +118,17 @@ def check_replay_cues(page) -> None:
         button = page.locator(f".replay-controls button[aria-label='{label}']")
         assert button.locator("svg.icon path").count() >= 1, label
         assert not GLYPHS & set(button.inner_text()), (label, button.inner_text())
-    for _ in range(12):  # into the first trick: three cards on the table
-        if page.locator(".trick .card").count() >= 3:
+    for _ in range(12):  # to the end of the first trick: four cards and who takes it
+        if page.locator(".trick.done .card").count() == 4:
             break
         before = page.inner_text(".replay-caption")
         page.click("button[aria-label='Next step']")
         page.wait_for_function("b => document.querySelector('.replay-caption').textContent !== b",
                                arg=before)
-    assert page.locator(".trick .card").count() >= 3
+    assert page.locator(".trick.done .card").count() == 4
     assert page.locator(".plate.turn").count() == 1  # whose turn: the ring
     assert page.locator(".plate .thinking, .plate .tag").count() == 0  # no live cues
-    assert page.inner_text(".felt-note")
+    assert "takes the trick" in page.inner_text(".felt-note")
     assert page.evaluate(OVERLAPS) == 0
 
 
@@ -254,3 +255,44 @@ def test_a_lost_connection_greys_the_table_and_refuses_input_until_back(browser,
     page.wait_for_selector(".conn-banner", state="hidden")
     assert not page.evaluate("document.querySelector('.board').inert")
     assert take_turn(page) == "bid 3"
+
+
+RECORD_MOTION = """
+window.__anims = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  window.__anims.push(typeof options === 'number' ? options : options.duration);
+  return animate.call(this, frames, options);
+};
+window.__done = [];
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver(() => {
+    const on = Boolean(document.querySelector('.trick.done'));
+    const last = window.__done[window.__done.length - 1];
+    if (!last || last.on !== on) window.__done.push({on, t: performance.now()});
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['class']});
+});
+"""
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_cards_travel_150_to_300_ms_and_a_finished_trick_stays_readable(browser, base, reduced):
+    """Cards fly from hand to trick and from the trick to its taker in 150-300 ms, and
+    not at all with prefers-reduced-motion; a finished trick stays on the table at least
+    the page's reading time (0.4 s at the tests' fast pace) before the next card."""
+    page = page_of(browser, reduced_motion=reduced)
+    page.context.add_init_script(RECORD_MOTION)
+    open_table(page, base, "spades")
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    assert take_turn(page) == "bid 3"
+    for _ in range(10):  # two tricks and more
+        if take_turn(page) is None:
+            page.wait_for_selector(TURN)
+    durations = page.evaluate("window.__anims")
+    if reduced:
+        assert durations == []
+    else:
+        assert durations and all(150 <= d <= 300 for d in durations), durations
+    done = page.evaluate("window.__done")
+    shown = [b["t"] - a["t"] for a, b in pairwise(done) if a["on"] and not b["on"]]
+    assert len(shown) >= 2 and min(shown) >= 380, shown

@@ -364,6 +364,13 @@ async function loadRenderer(gameId) {
   }
 }
 
+// How long a finished trick stays readable before the next card covers it: the page's
+// pace (localStorage "parlour.pace": slow, normal or fast).
+const READING_MS = { slow: 2000, normal: 1100, fast: 400 };
+function readingMs() {
+  return READING_MS[localStorage.getItem("parlour.pace")] || READING_MS.normal;
+}
+
 function displayNames(table, mySeat) {
   return table.seats.map((s, i) => {
     if (i === mySeat) return "You";
@@ -480,10 +487,17 @@ function tablePage(tableId) {
     showView();
   }
 
+  // A view the renderer wants read (a finished trick: renderer.holds(view)) stays on screen
+  // a moment before the next one replaces it, however fast the bots answer.
+  let holdUntil = 0;
+  let holdTimer = null;
   function showView() {
     if (!renderer || !latest) { renderEnd(); return; }
+    const wait = holdUntil - performance.now();
+    if (wait > 0) { clearTimeout(holdTimer); holdTimer = setTimeout(showView, wait); return; }
     document.body.dataset.version = `${latest.match}:${latest.version}`;
     renderer.update(latest.view, { narration: latest.narration || null });
+    holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs() : 0;
     renderEnd();
   }
 
@@ -572,6 +586,7 @@ function tablePage(tableId) {
   return {
     destroy() {
       destroyed = true;
+      clearTimeout(holdTimer);
       document.body.classList.remove("table-page");
       delete document.body.dataset.version;
       link.close();

@@ -262,9 +262,21 @@ export function mount(root, ctx) {
           h("td", {}, ...(v.kings[s].length ? v.kings[s].map(chip) : ["none"])))))));
   }
 
+  // Motion: your cards fly from your hand to the clock, the other player's from their
+  // plate; a card drawn flies from the stock in the middle of the clock.
+  const motion = {
+    scope: felt,
+    from(el) {
+      if (el.closest(".cw-hand")) { const s = clock.querySelector(".cw-stock"); return s ? s.getBoundingClientRect() : null; }
+      if (el.closest(".cw-clock")) return oppPlate.getBoundingClientRect();
+      return null;
+    },
+  };
+
   return t.renderer({
     state,
     draw,
+    motion,
     refused() {
       for (const el of rootEl.querySelectorAll(".leaving")) el.classList.remove("leaving");
     },

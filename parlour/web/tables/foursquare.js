@@ -386,9 +386,16 @@ export function mount(root, ctx) {
     moveCursor(target, active && rootEl.contains(active));
   }
 
+  // Motion: the card in hand flies to its cell; the next one comes from the stock.
+  const motion = {
+    scope: rootEl,
+    from(el) { return el.classList.contains("fs-in-hand") ? stockBox.getBoundingClientRect() : null; },
+  };
+
   return t.renderer({
     state,
     draw,
+    motion,
     hinted(msg) {
       if (!view || msg.version !== view.placed) return;
       asking = null;

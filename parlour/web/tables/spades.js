@@ -311,9 +311,29 @@ export function mount(root, ctx) {
     if (lines.length) narrator.textContent = lines.join(" ");
   }
 
+  // Motion: your card flies from your hand to the trick, a bot's from its plate; a trick
+  // gathered flies to the plate of the seat that took it.
+  const motion = {
+    scope: main,
+    from(el) {
+      const slot = el.closest(".slot");
+      const pos = slot ? POS.findIndex((p) => slot.classList.contains(`slot-${p}`)) : -1;
+      return pos >= 0 ? plates[pos].getBoundingClientRect() : null;
+    },
+    to(key, { before }) {
+      const t = before && before.last_trick;
+      return t && t.cards.some((c) => c.card === key) ? plates[posOf(t.winner)].getBoundingClientRect() : null;
+    },
+  };
+
   return t.renderer({
     state,
     draw,
+    motion,
+    // A finished trick stays readable a moment before the next card is drawn over it.
+    holds(v) {
+      return v.phase === "play" && !v.trick.length && Boolean(v.last_trick) && v.last_trick.deal === v.deal;
+    },
     results(v) {
       view = v;
       return { headline: v.outcome ? resultText() : null, history: v.deals.length ? dealsTable() : null, historyTitle: "Deals" };

@@ -568,9 +568,21 @@ export function mount(root, ctx) {
     focusWhenIdle(el, rootEl, ctx.live);
   }
 
+  // Motion: a card moved flies from its old place; one the other player brings from their
+  // hidden hand to the centre flies from their plate, a card you draw from the stock.
+  const motion = {
+    scope: felt,
+    from(el) {
+      if (el.closest(".snm-centre")) return oppPlate.getBoundingClientRect();
+      if (el.closest(".snm-hand")) return stockBox.getBoundingClientRect();
+      return null;
+    },
+  };
+
   return t.renderer({
     state,
     draw,
+    motion,
     refused() {
       for (const el of rootEl.querySelectorAll(".leaving")) el.classList.remove("leaving");
     },

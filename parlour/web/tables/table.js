@@ -13,6 +13,7 @@
 // ctx is the page's (app.js): seat, names, table, live, act(text), hint(), timed, react().
 
 import { h } from "../dom.js";
+import { snapshot, travel } from "./motion.js";
 
 // Whose view it is: `me()` is the seat this page plays (null for a spectator or a replay
 // of nobody's view), `bottom()` the seat drawn at the bottom, `offset(seat, n)` how many
@@ -44,13 +45,20 @@ export function tableOf(root, ctx, className, ...children) {
     // view and the one before (state(view, before, extra), whatever the table needs), then
     // calls each piece of `draw` with it, in order. Other hooks (results, hinted, refused)
     // pass through; `destroy` runs after the listeners are off and the table is gone.
-    renderer({ state = (view) => view, draw = [], destroy = null, ...hooks }) {
+    // `motion` makes the cards under motion.scope travel between two views (motion.js):
+    // motion.from(el, state) and motion.to(key, state) say where new cards come from and
+    // where gone ones go; motion.when(state) may refuse a jump (a replay's slider).
+    renderer({ state = (view) => view, draw = [], destroy = null, motion = null, ...hooks }) {
       let before = null;
       return {
         ...hooks,
         update(view, extra = {}) {
+          const places = motion && before ? snapshot(motion.scope) : null;
           const s = state(view, before, extra);
           for (const piece of draw) piece(s);
+          if (places && (!motion.when || motion.when(s))) {
+            travel(motion.scope, places, { from: motion.from && ((el) => motion.from(el, s)), to: motion.to && ((key) => motion.to(key, s)) });
+          }
           before = view;
         },
         destroy() {
