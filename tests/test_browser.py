@@ -296,3 +296,52 @@ def test_cards_travel_150_to_300_ms_and_a_finished_trick_stays_readable(browser,
     done = page.evaluate("window.__done")
     shown = [b["t"] - a["t"] for a, b in pairwise(done) if a["on"] and not b["on"]]
     assert len(shown) >= 2 and min(shown) >= 380, shown
+
+
+RECORD_SOUND = """
+window.__audio = {contexts: 0, starts: 0};
+const Ctx = window.AudioContext;
+window.AudioContext = class extends Ctx {
+  constructor(...args) { super(...args); window.__audio.contexts += 1; }
+};
+const start = AudioScheduledSourceNode.prototype.start;
+AudioScheduledSourceNode.prototype.start = function (...args) {
+  window.__audio.starts += 1;
+  return start.apply(this, args);
+};
+"""
+
+
+def play_some(page, turns: int) -> None:
+    for _ in range(turns):
+        if take_turn(page) is None:
+            page.wait_for_selector(TURN)
+
+
+def test_sound_is_off_by_default_and_one_switch_turns_it_on(browser, base):
+    """No sound (not even an AudioContext) until the player turns the switch on; then a
+    card played and a trick taken make sounds (generated with Web Audio); the choice is
+    kept by the browser, and the same switch turns it off."""
+    page = page_of(browser)
+    page.context.add_init_script(RECORD_SOUND)
+    open_table(page, base, "spades")
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    switch = page.locator(".sound-switch")
+    assert switch.get_attribute("aria-pressed") == "false" and "Sound off" in switch.inner_text()
+    assert take_turn(page) == "bid 3"
+    play_some(page, 2)
+    assert page.evaluate("window.__audio") == {"contexts": 0, "starts": 0}
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "true" and "Sound on" in switch.inner_text()
+    assert page.evaluate("localStorage.getItem('parlour.sound')") == "on"
+    starts = page.evaluate("window.__audio.starts")
+    assert starts >= 1  # the click's own sound
+    play_some(page, 3)
+    assert page.evaluate("window.__audio.starts") > starts
+    page.reload()
+    page.wait_for_selector(".sound-switch[aria-pressed='true']")
+    page.click(".sound-switch")
+    assert page.evaluate("localStorage.getItem('parlour.sound')") == "off"
+    starts = page.evaluate("window.__audio.starts")
+    play_some(page, 3)
+    assert page.evaluate("window.__audio.starts") == starts

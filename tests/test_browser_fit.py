@@ -9,6 +9,8 @@ the same seat (the browser's storage carried over).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,10 @@ from browser_kit import SHOTS, open_table, page_of, shot
 from server_kit import server_thread
 
 pytestmark = pytest.mark.browser
+
+# `make screenshots` sets this: the pictures of every table at these sizes go to docs/.
+DOC_SHOTS = os.environ.get("PARLOUR_TABLE_SHOTS")
+DOC_SIZES = ("1280x800", "390x844")
 
 SIZES = {"1280x800": (1280, 800, False), "1366x768": (1366, 768, False),
          "1920x1080": (1920, 1080, False), "390x844": (390, 844, True)}
@@ -89,6 +95,8 @@ def check_fits(page: Any, game: str, size: str) -> None:
     page.wait_for_selector(ready)
     page.wait_for_timeout(350)  # let the cards land (the longest motion is 300 ms)
     shot(page, f"fit-{game}-{size}", full_page=False)
+    if DOC_SHOTS and size in DOC_SIZES:
+        page.screenshot(path=str(Path(DOC_SHOTS) / f"{game}-{size}.png"))
     outside = page.evaluate(OUTSIDE, list(needed))
     assert not outside, f"{game} at {size}: outside the viewport: {outside}"
     s = page.evaluate(SCROLL)

@@ -4,6 +4,7 @@
 // Everything shown at a table comes from the view the server sent for this seat.
 
 import { h, toast, clear, icon } from "./dom.js";
+import { soundSwitch } from "./sound.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -364,6 +365,22 @@ async function loadRenderer(gameId) {
   }
 }
 
+// The four-colour deck, a setting of this browser: diamonds blue and clubs green.
+const FOUR_KEY = "parlour.fourColour";
+const fourColour = () => localStorage.getItem(FOUR_KEY) === "on";
+document.body.classList.toggle("four-colour", fourColour());
+function fourColourSwitch() {
+  const button = h("button", { class: "sound-switch four-switch", type: "button", title: "Four-colour deck: diamonds blue, clubs green" });
+  const show = () => {
+    button.setAttribute("aria-pressed", fourColour() ? "true" : "false");
+    button.textContent = "4-colour deck";
+    document.body.classList.toggle("four-colour", fourColour());
+  };
+  button.addEventListener("click", () => { localStorage.setItem(FOUR_KEY, fourColour() ? "off" : "on"); show(); });
+  show();
+  return button;
+}
+
 // How long a finished trick stays readable before the next card covers it: the page's
 // pace (localStorage "parlour.pace": slow, normal or fast).
 const READING_MS = { slow: 2000, normal: 1100, fast: 400 };
@@ -402,6 +419,7 @@ function tablePage(tableId) {
   app.append(offlineBanner, lobbyPanel, board, endBar);
   crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, `Table ${tableId}`), statusEl);
   document.body.classList.add("table-page");
+  crumbs.append(soundSwitch(), fourColourSwitch());
 
   const ctx = {
     get seat() { return seat; },

@@ -7,14 +7,14 @@
 
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
 import { tableOf } from "./table.js";
-import { cardBack, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
+import { cardBack, cardChip, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/clockwork_spades.css")]);
 
 const POSITION_OF = { A: 1, J: 11, Q: 12, K: 0 };
 const positionOf = (card) => POSITION_OF[card.slice(0, -1)] ?? Number(card.slice(0, -1));
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const chip = (card) => h("span", { class: `cardref ${card.endsWith("H") || card.endsWith("D") ? "red" : "black"}`, title: cardName(card) }, pretty(card));
+const chip = (card) => cardChip(card);
 const list = (xs) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
 
 export function mount(root, ctx) {

@@ -7,7 +7,7 @@
 
 import { h, clear, loadStyle, focusIsFree } from "../dom.js";
 import { tableOf } from "./table.js";
-import { cardBack, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
+import { cardBack, cardChip, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/foursquare.css")]);
 
@@ -19,7 +19,7 @@ const BEST_KEY = "parlour.foursquare.best";
 const COUNTED_KEY = "parlour.foursquare.counted";
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
-const chip = (card) => h("span", { class: `cardref ${card.endsWith("H") || card.endsWith("D") ? "red" : "black"}`, title: cardName(card) }, pretty(card));
+const chip = (card) => cardChip(card);
 
 // ----------------------------------------------------------------------------- best scores
 // Kept in this browser only, per display name: games, wins, the best score (cards left in

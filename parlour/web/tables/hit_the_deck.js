@@ -23,6 +23,7 @@
 
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
 import { tableOf } from "./table.js";
+import { playSound } from "../sound.js";
 
 await loadStyle("/static/tables/hit_the_deck.css");
 
@@ -55,8 +56,14 @@ export function cardName(text) {
   }
 }
 
+// Each colour also has a shape, drawn in CSS (no font needed), beside its letter wherever
+// the colour shows: red a triangle, yellow a circle, green a square, blue a diamond. So no
+// one needs to tell the colours apart to play.
+export const COLOUR_SHAPE = { R: "triangle", Y: "circle", G: "square", B: "diamond" };
+export const colourMark = (c) => h("span", { class: `cmark cm-${c}`, "aria-hidden": "true", title: `${COLOUR[c]} (${COLOUR_SHAPE[c]})` });
+
 // A face-up card: a button when it can be chosen, a picture otherwise. The colour is also
-// written in the corner (R, Y, G, B), so no one needs to tell colours apart to play.
+// written in the corner (R, Y, G, B) with its shape.
 export function cardFace(text, { button = false, size = "" } = {}) {
   const c = parseCard(text);
   let corner = "";
@@ -66,7 +73,7 @@ export function cardFace(text, { button = false, size = "" } = {}) {
     case "cut": corner = "✂"; middle = [h("span", { class: "icon" }, "✂"), h("span", { class: "word" }, "Cut")]; break;
     case "flip": corner = "⇅"; middle = [h("span", { class: "icon" }, "⇅"), h("span", { class: "word" }, "Flip")]; break;
     case "hitn": corner = c.number; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: "big" }, c.number)]; break;
-    case "hitc": corner = "●"; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: `disc c-${c.colour}` })]; break;
+    case "hitc": corner = "●"; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: `disc c-${c.colour}` }, colourMark(c.colour))]; break;
     case "hand": corner = handIcon("mini"); middle = [handIcon(), h("span", { class: "word" }, "Hand")]; break;
     default: middle = [text];
   }
@@ -79,7 +86,7 @@ export function cardFace(text, { button = false, size = "" } = {}) {
     "data-card": text,
     "aria-label": cardName(text),
   },
-  h("span", { class: "hc-corner", "aria-hidden": "true" }, h("b", {}, corner), h("i", {}, letter)),
+  h("span", { class: "hc-corner", "aria-hidden": "true" }, h("b", {}, corner), h("i", {}, letter), c.colour ? colourMark(c.colour) : null),
   h("span", { class: "hc-oval", "aria-hidden": "true" }, ...middle));
 }
 
@@ -300,7 +307,7 @@ export function mount(root, ctx) {
     } else if (ob && ob.startsWith("colour ")) {
       const c = ob.slice(7);
       obligation.classList.add("on", `c-${c}`);
-      obligation.append(h("span", { class: `ob-disc c-${c}` }), h("span", {}, `Play ${COLOUR[c]} (or a Hit the Deck card)`));
+      obligation.append(h("span", { class: `ob-disc c-${c}` }, colourMark(c), h("b", {}, c)), h("span", {}, `Play ${COLOUR[c]} (or a Hit the Deck card)`));
     } else if (ob === "any" && view.phase === "play") {
       obligation.classList.add("on", "any");
       obligation.append(h("span", {}, "Any card may be played"));
@@ -499,6 +506,7 @@ export function mount(root, ctx) {
     const phase = ctx.timed.phase;
     if (!ctx.react()) return;
     slappedPhase = phase;
+    playSound("slap");
     renderCentre();
     renderBar();
     const target = discard.querySelector(".htd-slap");
@@ -570,9 +578,11 @@ export function mount(root, ctx) {
   function animate(before, after) {
     const plays = after.played.slice(before.played.length);
     if (plays.length || after.events.length > before.events.length) soonHideResult();
+    if (ctx.live && after.phase === "slap" && before.phase !== "slap") playSound("slap");
+    else if (ctx.live && plays.length) playSound("card");
     for (const [seat, action] of plays) {
       const plate = seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
-      if (seat !== me()) fly(action === "hit hand!" ? "hit hand" : action, plate, discard, { duration: 420 });
+      if (seat !== me()) fly(action === "hit hand!" ? "hit hand" : action, plate, discard, { duration: 260 });
       if (action === "hit hand!") requestAnimationFrame(() => bubble(seat, "HIT THE DECK!", "shout"));
     }
     for (const e of after.events.slice(before.events.length)) {

@@ -34,20 +34,27 @@ function fly(el, from, to, { fade = false } = {}) {
 
 // After a redraw: each card of `before` now elsewhere travels; `from(el)` gives where a new
 // card comes from (a DOMRect, or null: it just appears); `to(key)` where a card that is
-// gone goes (a copy of it flies there and fades).
+// gone goes (a copy of it flies there and fades). Returns how many cards moved and how
+// many were gathered (for the sounds), counted with reduced motion too.
 export function travel(scope, before, { from = null, to = null } = {}) {
-  if (!before || reducedMotion()) return;
+  const moves = { moved: 0, gathered: 0 };
+  if (!before) return moves;
+  const still = reducedMotion();
   const after = snapshot(scope);
   for (const [key, { el, rect }] of after) {
     const old = before.get(key);
     const start = old ? old.rect : from ? from(el) : null;
-    if (start) fly(el, start, rect);
+    if (!start || (Math.abs(start.left - rect.left) < 4 && Math.abs(start.top - rect.top) < 4)) continue;
+    moves.moved += 1;
+    if (!still) fly(el, start, rect);
   }
-  if (!to) return;
+  if (!to) return moves;
   for (const [key, { el, rect }] of before) {
     if (after.has(key)) continue;
     const end = to(key);
     if (!end) continue;
+    moves.gathered += 1;
+    if (still) continue;
     const ghost = el.cloneNode(true);
     ghost.classList.add("flying");
     ghost.removeAttribute("id");
@@ -61,4 +68,5 @@ export function travel(scope, before, { from = null, to = null } = {}) {
       { duration: duration(target.left - rect.left, target.top - rect.top), easing: EASE });
     anim.finished.then(() => ghost.remove(), () => ghost.remove());
   }
+  return moves;
 }

@@ -14,6 +14,7 @@
 
 import { h } from "../dom.js";
 import { snapshot, travel } from "./motion.js";
+import { playSound } from "../sound.js";
 
 // Whose view it is: `me()` is the seat this page plays (null for a spectator or a replay
 // of nobody's view), `bottom()` the seat drawn at the bottom, `offset(seat, n)` how many
@@ -57,7 +58,9 @@ export function tableOf(root, ctx, className, ...children) {
           const s = state(view, before, extra);
           for (const piece of draw) piece(s);
           if (places && (!motion.when || motion.when(s))) {
-            travel(motion.scope, places, { from: motion.from && ((el) => motion.from(el, s)), to: motion.to && ((key) => motion.to(key, s)) });
+            const moves = travel(motion.scope, places, { from: motion.from && ((el) => motion.from(el, s)), to: motion.to && ((key) => motion.to(key, s)) });
+            if (ctx.live && moves.gathered) playSound("trick");
+            else if (ctx.live && moves.moved) playSound("card");
           }
           before = view;
         },
