@@ -304,11 +304,13 @@ const Ctx = window.AudioContext;
 window.AudioContext = class extends Ctx {
   constructor(...args) { super(...args); window.__audio.contexts += 1; }
 };
-const start = AudioScheduledSourceNode.prototype.start;
-AudioScheduledSourceNode.prototype.start = function (...args) {
-  window.__audio.starts += 1;
-  return start.apply(this, args);
-};
+for (const proto of [AudioScheduledSourceNode.prototype, AudioBufferSourceNode.prototype]) {
+  const start = proto.start;
+  proto.start = function (...args) {
+    window.__audio.starts += 1;
+    return start.apply(this, args);
+  };
+}
 """
 
 

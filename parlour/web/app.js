@@ -370,7 +370,7 @@ const FOUR_KEY = "parlour.fourColour";
 const fourColour = () => localStorage.getItem(FOUR_KEY) === "on";
 document.body.classList.toggle("four-colour", fourColour());
 function fourColourSwitch() {
-  const button = h("button", { class: "sound-switch four-switch", type: "button", title: "Four-colour deck: diamonds blue, clubs green" });
+  const button = h("button", { class: "top-switch four-switch", type: "button", title: "Four-colour deck: diamonds blue, clubs green" });
   const show = () => {
     button.setAttribute("aria-pressed", fourColour() ? "true" : "false");
     button.textContent = "4-colour deck";

@@ -65,7 +65,7 @@ export function playSound(name) {
 
 // The switch: a button that says whether sound is on (aria-pressed) and turns it on or off.
 export function soundSwitch() {
-  const button = h("button", { class: "sound-switch", type: "button", "aria-pressed": soundOn() ? "true" : "false" });
+  const button = h("button", { class: "top-switch sound-switch", type: "button", "aria-pressed": soundOn() ? "true" : "false" });
   const show = () => {
     const on = soundOn();
     button.replaceChildren(icon(on ? "sound" : "mute"), on ? "Sound on" : "Sound off");
