@@ -96,7 +96,7 @@ def check_fits(page: Any, game: str, size: str) -> None:
     page.wait_for_timeout(350)  # let the cards land (the longest motion is 300 ms)
     shot(page, f"fit-{game}-{size}", full_page=False)
     if DOC_SHOTS and size in DOC_SIZES:
-        page.screenshot(path=str(Path(DOC_SHOTS) / f"{game}-{size}.png"))
+        page.screenshot(path=str(Path(DOC_SHOTS) / f"{game}-{size}.jpg"), type="jpeg", quality=82)
     outside = page.evaluate(OUTSIDE, list(needed))
     assert not outside, f"{game} at {size}: outside the viewport: {outside}"
     s = page.evaluate(SCROLL)
