@@ -161,13 +161,6 @@ export function mount(root, ctx) {
     }
   }
 
-  function standsText(pile) {
-    if (!pile.cards.length) return "empty";
-    const topCard = pile.cards[pile.cards.length - 1];
-    if (WILD(topCard)) return `${topCard === "Joker" ? "joker" : "king"} as ${rankWord(pile.rank)}`;
-    return `at ${rankWord(pile.rank)}`;
-  }
-
   function renderCentre() {
     clear(centre);
     clear(stockBox);
