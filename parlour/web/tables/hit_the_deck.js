@@ -114,10 +114,163 @@ export function handIcon(cls = "icon") {
   return svg;
 }
 
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 function secs(ms) { return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms} ms`; }
 
 // ------------------------------------------------------------------------------ the table
+// What the pieces drawn from module functions read: the view and the one before, the
+// page's context, the elements they fill, the table's memory, and who is who.
+function stateOf(view, before, ctx, seat, els, mem) {
+  const me = seat.me();
+  const name = (s) => (ctx.live && me === s ? "You" : ctx.names[s] || `seat ${s}`);
+  const slapOpen = Boolean(view && view.phase === "slap" && view.slap);
+  return {
+    view, before, ctx, els, mem, me, name, slapOpen,
+    label: (s) => (ctx.live && me === s ? "you" : name(s)),
+    myTurn: ctx.live && me !== null && view.to_act.includes(me) && view.legal.length > 0,
+    canSlap: Boolean(ctx.live && me !== null && slapOpen && view.slap.waiting.includes(me) && ctx.timed && mem.slappedPhase !== ctx.timed.phase),
+  };
+}
+
+function resultText(st) {
+  const { view, ctx, me, name } = st;
+  const o = view.outcome;
+  const best = view.scores[o.winners[0]];
+  if (ctx.live && me !== null) return o.winners.includes(me) ? `You win with ${best}!` : `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
+  return `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
+}
+
+function slapTable(st, s, big) {
+  const { me, name } = st;
+  const order = s.ms.map((ms, seat) => ({ seat, ms })).sort((a, b) => a.ms - b.ms);
+  const loser = s.slowest;
+  const head = `${cap(name(loser))} ${loser === me ? "were" : "was"} last (${secs(s.ms[loser])}) and draw${loser === me ? "" : "s"} ${s.cards}${s.tied.length ? " (a tie, drawn by lot)" : ""}`;
+  const list = h("ol", { class: "slap-times" }, ...order.map((o) => h("li", { class: o.seat === loser ? "loser" : "" },
+    h("span", { class: "who" }, name(o.seat)), h("b", {}, secs(o.ms)), o.seat === loser ? h("span", { class: "plus" }, `+${s.cards}`) : null)));
+  return h("div", { class: big ? "slap-card" : "slap-mini" }, h("p", { class: "slap-head" }, handIcon("mini"), ` ${head}`), list);
+}
+
+// The game is over: the winner and the totals, large, on the felt.
+function drawFinal(st) {
+  const { view, els, name } = st;
+  const { final, slapResult } = els;
+  clear(final);
+  final.hidden = !view.outcome;
+  if (!view.outcome) return;
+  slapResult.hidden = true;
+  const order = view.scores.map((score, seat) => ({ seat, score })).sort((a, b) => a.score - b.score);
+  const place = view.outcome.placing;
+  final.append(h("div", { class: "final-card" },
+    h("p", { class: "final-head" }, resultText(st)),
+    h("ol", { class: "final-list", "aria-label": "Totals, lowest first" }, ...order.map((o) =>
+      h("li", { class: place[o.seat] === 1 ? "winner" : "" }, h("span", { class: "who" }, `${place[o.seat]}. ${name(o.seat)}`), h("b", {}, String(o.score)))))));
+}
+
+// ------------------------------------------------------------------ the side: scores, last slap, log
+function drawSide(st) {
+  const { view, els, mem, me, name } = st;
+  const { side } = els;
+  clear(side);
+  const n = view.seats;
+  const target = view.options.target;
+  side.append(h("h2", { class: "side-title" }, `Round ${view.round}`, h("span", { class: "muted" }, ` · game to ${target}, lowest wins`)));
+  const table = h("table", { class: "htd-scores" },
+    h("caption", { class: "sr-only" }, "Cards in hand and total score of each player"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards"), h("th", { scope: "col" }, "Total"))));
+  const body = h("tbody");
+  for (let s = 0; s < n; s++) {
+    body.append(h("tr", { class: `${view.to_act.includes(s) ? "turn" : ""}${s === me ? " mine" : ""}` },
+      h("th", { scope: "row" }, name(s), view.dealer === s ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null),
+      h("td", {}, String(view.hand_sizes[s])), h("td", {}, h("b", {}, String(view.scores[s])))));
+  }
+  table.append(body);
+  side.append(table);
+
+  const slapBox = h("section", { class: "htd-last-slap", "aria-label": "Last slap" }, h("h3", {}, "Last slap"));
+  if (view.last_slap) slapBox.append(slapTable(st, view.last_slap, false));
+  else slapBox.append(h("p", { class: "muted small" }, "No slap yet: a With a Hand calls for one."));
+  side.append(slapBox);
+
+  if (view.rounds.length) {
+    const rt = h("table", { class: "htd-rounds" },
+      h("caption", { class: "sr-only" }, "Points each round"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), ...Array.from({ length: n }, (_, s) => h("th", { scope: "col", title: name(s) }, short(st, s))))));
+    const rb = h("tbody");
+    for (const r of view.rounds) {
+      rb.append(h("tr", {}, h("th", { scope: "row" }, String(r.round)),
+        ...r.points.map((p, s) => h("td", { class: r.out === s ? "out" : "" }, r.out === s ? "out" : `+${p}`))));
+    }
+    rt.append(rb);
+    side.append(h("section", { class: "htd-history", "aria-label": "Rounds" }, h("h3", {}, "Rounds"), rt));
+  }
+
+  const log = h("section", { class: "htd-log", "aria-label": "What happened" }, h("h3", {}, "What happened"));
+  const ul = h("ul", {}, ...mem.logLines.slice(-30).reverse().map((t) => h("li", {}, t)));
+  if (!mem.logLines.length) ul.append(h("li", { class: "muted" }, "The game has just begun."));
+  log.append(ul);
+  side.append(log);
+}
+
+function short(st, s) {
+  const { name } = st;
+  const n = name(s);
+  return n === "You" ? "You" : n.length > 6 ? `${n.slice(0, 5)}…` : n;
+}
+
+// ------------------------------------------------------------------ narration and the log
+function tell(st) {
+  const { view, before, ctx, els, mem, me, name, myTurn, slapOpen, canSlap } = st;
+  const { narrator } = els;
+  const after = view;
+  const lines = [];
+  if (!before || before.round !== after.round) {
+    if (before && after.rounds.length) {
+      const r = after.rounds[after.rounds.length - 1];
+      lines.push(r.out !== null ? `Round ${r.round}: ${name(r.out)} went out.` : `Round ${r.round} ended with no one out.`);
+    }
+    mem.told = { round: after.round, events: 0, played: 0 };
+  }
+  for (const [seat, action] of after.played.slice(mem.told.played)) {
+    if (action === "hit hand!") lines.push(`${name(seat)} played Hit the Deck With a Hand and shouted “${SHOUT_TEXT}”`);
+    else if (action === "hit hand") lines.push(`${name(seat)} played Hit the Deck With a Hand without the shout!`);
+    else lines.push(`${name(seat)} played ${cardName(action)}.`);
+  }
+  for (const e of after.events.slice(mem.told.events)) {
+    const line = eventText(st, e);
+    if (line) lines.push(line);
+  }
+  if (before && before.round === after.round && after.phase === "drawn" && (before.phase !== "drawn" || before.turn !== after.turn)) {
+    lines.push(`${name(after.turn)} drew a card.`);
+  }
+  mem.told = { round: after.round, events: after.events.length, played: after.played.length };
+  if (after.outcome && !(before && before.outcome)) lines.push(resultText(st));
+  for (const l of lines) mem.logLines.push(l);
+  if (mem.logLines.length > 60) mem.logLines.splice(0, mem.logLines.length - 60);
+  if (ctx.live && slapOpen && canSlap && !(before && before.phase === "slap")) lines.push("Slap the pile now! Space bar.");
+  else if (myTurn && !(before && before.to_act.includes(me))) lines.push("Your turn.");
+  if (lines.length) narrator.textContent = lines.join(" ");
+}
+
+function eventText(st, e) {
+  const { view, me, name } = st;
+  switch (e.type) {
+    case "first": return `Round ${view.round} begins: the first card is ${cardName(e.card)}.`;
+    case "reburied": return "A With a Hand turned first goes back into the draw pile.";
+    case "cut": return e.card ? `${name(e.seat)} cut the deck: ${cardName(e.card)} turned up.` : `${name(e.seat)} had nothing to cut.`;
+    case "swap": return e.card ? `${name(e.seat)} swapped the piles: the top is ${cardName(e.card)}, and play turns round.` : `${name(e.seat)} had nothing to swap: play turns round.`;
+    case "flip back": return "A second Flip in a row went back into the draw pile.";
+    case "reshuffle": return `The discards were shuffled into a new draw pile (${plural(e.cards, "card")}).`;
+    case "penalty": return `${name(e.seat)} did not shout and drew ${e.cards}.`;
+    case "slap": {
+      const times = e.ms.map((ms, s) => `${name(s)} ${secs(ms)}`).join(", ");
+      return `Slaps: ${times}. ${name(e.slowest)} ${e.slowest === me ? "were" : "was"} last${e.tied.length ? " (a tie, by lot)" : ""} and drew ${e.cards}.`;
+    }
+    case "blocked": return "Nobody could play or draw: the round is blocked.";
+    default: return null;
+  }
+}
+
 export function mount(root, ctx) {
   const seatsLayer = h("div", { class: "htd-seats" });
   const ring = h("div", { class: "htd-ring", "aria-hidden": "true" },
@@ -152,12 +305,12 @@ export function mount(root, ctx) {
   let prev = null;
   let shoutAt = -Infinity; // when the shout button was last pressed (performance.now())
   let waiting = null; // a With a Hand played before the shout: {timer, card}
-  let slappedPhase = null; // the phase id this page has slapped in
   let shownSlap = null; // the last slap result shown (its key)
   let resultTimer = null;
   let resultShownAt = 0;
-  let told = { round: 0, events: 0, played: 0 };
-  const logLines = [];
+  // The table's memory: the phase this page has slapped in, what the log has told so far,
+  // and the log's lines.
+  const mem = { slappedPhase: null, told: { round: 0, events: 0, played: 0 }, logLines: [] };
 
   const { me, bottom } = t.seat;
   const shoutMs = () => view.shout_window_ms; // the game's rule, sent in the view
@@ -166,17 +319,19 @@ export function mount(root, ctx) {
   const myTurn = () => ctx.live && me() !== null && view.to_act.includes(me()) && view.legal.length > 0;
   const slapOpen = () => view && view.phase === "slap" && view.slap;
   const canSlap = () => ctx.live && me() !== null && slapOpen() && view.slap.waiting.includes(me()) && ctx.timed &&
-    slappedPhase !== ctx.timed.phase;
+    mem.slappedPhase !== ctx.timed.phase;
 
   // ------------------------------------------------------------------ state -> pieces
   // The state is the new view and the one before; a With a Hand waiting for its shout is
   // dropped when it can no longer be played. Moves animate one step at a time (a replay's
   // jumps and a reconnect's catching up do not).
+  const els = { final, slapResult, side, narrator };
+  const now = () => stateOf(view, prev, ctx, t.seat, els, mem);
   function state(v, before) {
     prev = before;
     view = v;
     if (waiting && !(myTurn() && view.legal.includes("hit hand"))) cancelWaiting();
-    return { view: v, before };
+    return now();
   }
   const draw = [
     ({ before }) => {
@@ -184,10 +339,9 @@ export function mount(root, ctx) {
           view.events.length - before.events.length <= 3) animate(before, view);
     },
     renderSeats, renderCentre, renderBar, renderHand,
-    ({ before }) => tell(before, view),
-    renderSide,
+    tell, drawSide,
     ({ before }) => showSlapResult(before, view),
-    renderFinal,
+    drawFinal,
   ];
 
   // ------------------------------------------------------------------ seats round the felt
@@ -349,7 +503,7 @@ export function mount(root, ctx) {
   }
 
   function statusText() {
-    if (view.outcome) return resultText();
+    if (view.outcome) return resultText(now());
     if (slapOpen()) {
       const who = view.slap.player;
       const played = `${name(who)} played Hit the Deck With a Hand${view.slap.shouted ? "" : " without the shout"}`;
@@ -357,7 +511,7 @@ export function mount(root, ctx) {
         return `${played}. You slapped in ${secs(view.slap.mine)}: waiting for ${plural(view.slap.waiting.length, "other")}…`;
       }
       if (canSlap()) return `${played}: SLAP THE PILE! (click it, tap it or press space)`;
-      if (ctx.timed && slappedPhase === ctx.timed.phase) return "Slapped! The server is timing it…";
+      if (ctx.timed && mem.slappedPhase === ctx.timed.phase) return "Slapped! The server is timing it…";
       return `${played}: everyone slaps the pile…`;
     }
     const seat = view.to_act[0];
@@ -376,13 +530,6 @@ export function mount(root, ctx) {
     if (view.phase === "swap") return `${who} must swap the piles.`;
     if (view.phase === "drawn") return `${who} drew a card.`;
     return `${who} to play.`;
-  }
-
-  function resultText() {
-    const o = view.outcome;
-    const best = view.scores[o.winners[0]];
-    if (ctx.live && me() !== null) return o.winners.includes(me()) ? `You win with ${best}!` : `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
-    return `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
   }
 
   // ------------------------------------------------------------------ your hand
@@ -505,7 +652,7 @@ export function mount(root, ctx) {
     if (!canSlap()) return;
     const phase = ctx.timed.phase;
     if (!ctx.react()) return;
-    slappedPhase = phase;
+    mem.slappedPhase = phase;
     playSound("slap");
     renderCentre();
     renderBar();
@@ -628,8 +775,6 @@ export function mount(root, ctx) {
     captionTimer = setTimeout(() => caption.classList.remove("show"), 4000);
   }
 
-  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-
   // ------------------------------------------------------------------ the slap result
   function slapKey(s) { return s ? `${s.round}:${s.player}:${s.ms.join(",")}:${s.slowest}` : null; }
 
@@ -640,7 +785,7 @@ export function mount(root, ctx) {
     shownSlap = key;
     if (before === null) return; // a slap over before this page opened: only in the side panel
     clear(slapResult);
-    slapResult.append(slapTable(s, true));
+    slapResult.append(slapTable(now(), s, true));
     slapResult.hidden = false;
     resultShownAt = performance.now();
     clearTimeout(resultTimer);
@@ -653,126 +798,6 @@ export function mount(root, ctx) {
     clearTimeout(resultTimer);
     const left = Math.max(0, 1500 - (performance.now() - resultShownAt));
     resultTimer = setTimeout(() => { slapResult.hidden = true; }, left);
-  }
-
-  function slapTable(s, big) {
-    const order = s.ms.map((ms, seat) => ({ seat, ms })).sort((a, b) => a.ms - b.ms);
-    const loser = s.slowest;
-    const head = `${cap(name(loser))} ${loser === me() ? "were" : "was"} last (${secs(s.ms[loser])}) and draw${loser === me() ? "" : "s"} ${s.cards}${s.tied.length ? " (a tie, drawn by lot)" : ""}`;
-    const list = h("ol", { class: "slap-times" }, ...order.map((o) => h("li", { class: o.seat === loser ? "loser" : "" },
-      h("span", { class: "who" }, name(o.seat)), h("b", {}, secs(o.ms)), o.seat === loser ? h("span", { class: "plus" }, `+${s.cards}`) : null)));
-    return h("div", { class: big ? "slap-card" : "slap-mini" }, h("p", { class: "slap-head" }, handIcon("mini"), ` ${head}`), list);
-  }
-
-  // The game is over: the winner and the totals, large, on the felt.
-  function renderFinal() {
-    clear(final);
-    final.hidden = !view.outcome;
-    if (!view.outcome) return;
-    slapResult.hidden = true;
-    const order = view.scores.map((score, seat) => ({ seat, score })).sort((a, b) => a.score - b.score);
-    const place = view.outcome.placing;
-    final.append(h("div", { class: "final-card" },
-      h("p", { class: "final-head" }, resultText()),
-      h("ol", { class: "final-list", "aria-label": "Totals, lowest first" }, ...order.map((o) =>
-        h("li", { class: place[o.seat] === 1 ? "winner" : "" }, h("span", { class: "who" }, `${place[o.seat]}. ${name(o.seat)}`), h("b", {}, String(o.score)))))));
-  }
-
-  // ------------------------------------------------------------------ the side: scores, last slap, log
-  function renderSide() {
-    clear(side);
-    const n = view.seats;
-    const target = view.options.target;
-    side.append(h("h2", { class: "side-title" }, `Round ${view.round}`, h("span", { class: "muted" }, ` · game to ${target}, lowest wins`)));
-    const table = h("table", { class: "htd-scores" },
-      h("caption", { class: "sr-only" }, "Cards in hand and total score of each player"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards"), h("th", { scope: "col" }, "Total"))));
-    const body = h("tbody");
-    for (let s = 0; s < n; s++) {
-      body.append(h("tr", { class: `${view.to_act.includes(s) ? "turn" : ""}${s === me() ? " mine" : ""}` },
-        h("th", { scope: "row" }, name(s), view.dealer === s ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null),
-        h("td", {}, String(view.hand_sizes[s])), h("td", {}, h("b", {}, String(view.scores[s])))));
-    }
-    table.append(body);
-    side.append(table);
-
-    const slapBox = h("section", { class: "htd-last-slap", "aria-label": "Last slap" }, h("h3", {}, "Last slap"));
-    if (view.last_slap) slapBox.append(slapTable(view.last_slap, false));
-    else slapBox.append(h("p", { class: "muted small" }, "No slap yet: a With a Hand calls for one."));
-    side.append(slapBox);
-
-    if (view.rounds.length) {
-      const rt = h("table", { class: "htd-rounds" },
-        h("caption", { class: "sr-only" }, "Points each round"),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), ...Array.from({ length: n }, (_, s) => h("th", { scope: "col", title: name(s) }, short(s))))));
-      const rb = h("tbody");
-      for (const r of view.rounds) {
-        rb.append(h("tr", {}, h("th", { scope: "row" }, String(r.round)),
-          ...r.points.map((p, s) => h("td", { class: r.out === s ? "out" : "" }, r.out === s ? "out" : `+${p}`))));
-      }
-      rt.append(rb);
-      side.append(h("section", { class: "htd-history", "aria-label": "Rounds" }, h("h3", {}, "Rounds"), rt));
-    }
-
-    const log = h("section", { class: "htd-log", "aria-label": "What happened" }, h("h3", {}, "What happened"));
-    const ul = h("ul", {}, ...logLines.slice(-30).reverse().map((t) => h("li", {}, t)));
-    if (!logLines.length) ul.append(h("li", { class: "muted" }, "The game has just begun."));
-    log.append(ul);
-    side.append(log);
-  }
-
-  function short(s) {
-    const n = name(s);
-    return n === "You" ? "You" : n.length > 6 ? `${n.slice(0, 5)}…` : n;
-  }
-
-  // ------------------------------------------------------------------ narration and the log
-  function tell(before, after) {
-    const lines = [];
-    if (!before || before.round !== after.round) {
-      if (before && after.rounds.length) {
-        const r = after.rounds[after.rounds.length - 1];
-        lines.push(r.out !== null ? `Round ${r.round}: ${name(r.out)} went out.` : `Round ${r.round} ended with no one out.`);
-      }
-      told = { round: after.round, events: 0, played: 0 };
-    }
-    for (const [seat, action] of after.played.slice(told.played)) {
-      if (action === "hit hand!") lines.push(`${name(seat)} played Hit the Deck With a Hand and shouted “${SHOUT_TEXT}”`);
-      else if (action === "hit hand") lines.push(`${name(seat)} played Hit the Deck With a Hand without the shout!`);
-      else lines.push(`${name(seat)} played ${cardName(action)}.`);
-    }
-    for (const e of after.events.slice(told.events)) {
-      const line = eventText(e);
-      if (line) lines.push(line);
-    }
-    if (before && before.round === after.round && after.phase === "drawn" && (before.phase !== "drawn" || before.turn !== after.turn)) {
-      lines.push(`${name(after.turn)} drew a card.`);
-    }
-    told = { round: after.round, events: after.events.length, played: after.played.length };
-    if (after.outcome && !(before && before.outcome)) lines.push(resultText());
-    for (const l of lines) logLines.push(l);
-    if (logLines.length > 60) logLines.splice(0, logLines.length - 60);
-    if (ctx.live && slapOpen() && canSlap() && !(before && before.phase === "slap")) lines.push("Slap the pile now! Space bar.");
-    else if (myTurn() && !(before && before.to_act.includes(me()))) lines.push("Your turn.");
-    if (lines.length) narrator.textContent = lines.join(" ");
-  }
-
-  function eventText(e) {
-    switch (e.type) {
-      case "first": return `Round ${view.round} begins: the first card is ${cardName(e.card)}.`;
-      case "reburied": return "A With a Hand turned first goes back into the draw pile.";
-      case "cut": return e.card ? `${name(e.seat)} cut the deck: ${cardName(e.card)} turned up.` : `${name(e.seat)} had nothing to cut.`;
-      case "swap": return e.card ? `${name(e.seat)} swapped the piles: the top is ${cardName(e.card)}, and play turns round.` : `${name(e.seat)} had nothing to swap: play turns round.`;
-      case "flip back": return "A second Flip in a row went back into the draw pile.";
-      case "reshuffle": return `The discards were shuffled into a new draw pile (${plural(e.cards, "card")}).`;
-      case "penalty": return `${name(e.seat)} did not shout and drew ${e.cards}.`;
-      case "slap": {
-        const times = e.ms.map((ms, s) => `${name(s)} ${secs(ms)}`).join(", ");
-        return `Slaps: ${times}. ${name(e.slowest)} ${e.slowest === me() ? "were" : "was"} last${e.tied.length ? " (a tie, by lot)" : ""} and drew ${e.cards}.`;
-      }
-      case "blocked": return "Nobody could play or draw: the round is blocked.";
-      default: return null;
-    }
   }
 
   // Seats are placed by measuring: again whenever the felt changes size (the stylesheet
