@@ -1,11 +1,12 @@
 // The shape every table renderer shares, so that a new game's table copies one file
-// (generic.js is the smallest example):
+// (generic.js is the smallest example; spades.js a whole card table):
 //
+//   function stateOf(view, before, ...) { ... }   // what to show, from the view: one object
+//   function drawHand(st) { ... }                 // each piece redraws itself from it
 //   export function mount(root, ctx) {
-//     const t = tableOf(root, ctx, "mygame", ...pieces);    // build the DOM once
-//     function state(view, before, extra) { ... }           // what to show, from the view
-//     const draw = [drawSeats, drawHand, drawSide];         // each piece redraws itself
-//     return t.renderer({ state, draw, results, hinted... });
+//     const t = tableOf(root, ctx, "mygame", ...elements);   // build the DOM once
+//     const state = (view, before, extra) => stateOf(view, before, ...);
+//     return t.renderer({ state, draw: [drawSeats, drawHand, drawSide], motion, results... });
 //   }
 //
 // tableOf keeps the listeners a table adds to the page (t.on) and takes them off, with the
@@ -48,16 +49,19 @@ export function tableOf(root, ctx, className, ...children) {
     // pass through; `destroy` runs after the listeners are off and the table is gone.
     // `motion` makes the cards under motion.scope travel between two views (motion.js):
     // motion.from(el, state) and motion.to(key, state) say where new cards come from and
-    // where gone ones go; motion.when(state) may refuse a jump (a replay's slider).
+    // where gone ones go. A replay's jump (the slider, first, last) does not travel.
     renderer({ state = (view) => view, draw = [], destroy = null, motion = null, ...hooks }) {
       let before = null;
+      let step = null; // a replay's step: cards travel on a step forward or back, not on a jump
       return {
         ...hooks,
         update(view, extra = {}) {
-          const places = motion && before ? snapshot(motion.scope) : null;
+          const jump = extra.step !== undefined && step !== null && Math.abs(extra.step - step) !== 1;
+          step = extra.step === undefined ? null : extra.step;
+          const places = motion && before && !jump ? snapshot(motion.scope) : null;
           const s = state(view, before, extra);
           for (const piece of draw) piece(s);
-          if (places && (!motion.when || motion.when(s))) {
+          if (places) {
             const moves = travel(motion.scope, places, { from: motion.from && ((el) => motion.from(el, s)), to: motion.to && ((key) => motion.to(key, s)) });
             if (ctx.live && moves.gathered) playSound("trick");
             else if (ctx.live && moves.moved) playSound("card");
