@@ -701,7 +701,7 @@ export function mount(root, ctx) {
   }
 
   // A card flying over the felt from one element to another.
-  function fly(card, fromEl, toEl, { delay = 0, duration = 520, midLift = 0 } = {}) {
+  function fly(card, fromEl, toEl, { delay = 0, duration = 260, midLift = 0 } = {}) {
     if (reduced() || !fromEl || !toEl || !felt.animate) return;
     const a = centreOf(fromEl);
     const b = centreOf(toEl);
@@ -737,7 +737,7 @@ export function mount(root, ctx) {
         drawPile.classList.remove("cut-anim");
         void drawPile.offsetWidth;
         drawPile.classList.add("cut-anim");
-        fly(e.card, drawPile, discard, { delay: 380, duration: 700, midLift: 60 });
+        fly(e.card, drawPile, discard, { delay: 250, duration: 300, midLift: 60 });
         say(`${cap(name(e.seat))} cut the deck: ${cardName(e.card)} came up from the middle.`);
       } else if (e.type === "swap") {
         swapAnimation();
@@ -759,10 +759,10 @@ export function mount(root, ctx) {
     const a = centreOf(drawPile);
     const b = centreOf(discard);
     const dx = b.x - a.x;
-    drawPile.animate([{ transform: `translateX(${dx}px)` }, { transform: `translateX(${dx / 2}px) translateY(-18px) rotate(8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 750, easing: "ease-in-out" });
-    discard.animate([{ transform: `translateX(${-dx}px)` }, { transform: `translateX(${-dx / 2}px) translateY(18px) rotate(-8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 750, easing: "ease-in-out" });
+    drawPile.animate([{ transform: `translateX(${dx}px)` }, { transform: `translateX(${dx / 2}px) translateY(-18px) rotate(8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 300, easing: "ease-in-out" });
+    discard.animate([{ transform: `translateX(${-dx}px)` }, { transform: `translateX(${-dx / 2}px) translateY(18px) rotate(-8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 300, easing: "ease-in-out" });
     const c = "translate(-50%, -50%)";
-    ring.animate([{ transform: `${c} rotate(0deg)` }, { transform: `${c} rotate(180deg) scaleX(-1)` }, { transform: c }], { duration: 900, easing: "ease-in-out" });
+    ring.animate([{ transform: `${c} rotate(0deg)` }, { transform: `${c} rotate(180deg) scaleX(-1)` }, { transform: c }], { duration: 450, easing: "ease-in-out" });
   }
 
   let captionTimer = null;
