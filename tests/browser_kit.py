@@ -46,11 +46,12 @@ PAGES: list[Any] = []
 
 
 def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False,
-            reduced_motion: bool = False, storage: Any = None) -> Any:
+            reduced_motion: bool = False, storage: Any = None, keep: bool = False) -> Any:
     """A page in a fresh context of ``browser`` (``storage``: a context's storage_state(),
     e.g. the seat another page holds). ``page.errors`` collects its page errors, console
     errors and failed requests; ``page.expect_errors(pattern)`` allows the ones a test
-    provokes on purpose (a regular expression)."""
+    provokes on purpose (a regular expression). Each test's pages are checked and closed
+    when it ends, unless ``keep`` (a page several tests share: they check its errors)."""
     context = browser.new_context(viewport={"width": width, "height": height},
                                   has_touch=touch, is_mobile=touch, storage_state=storage,
                                   reduced_motion="reduce" if reduced_motion else "no-preference")
@@ -73,7 +74,8 @@ def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = Fa
             if r.failure != "net::ERR_ABORTED" else None)
     page.errors = errors
     page.expect_errors = lambda pattern: allowed.append(re.compile(pattern))
-    PAGES.append(page)
+    if not keep:
+        PAGES.append(page)
     return page
 
 

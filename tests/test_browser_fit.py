@@ -3,13 +3,14 @@
 scores and whose turn it is inside the viewport, and the page does not scroll.
 
 One short game state per game (your first turn), one server and one browser for the
-module; the table is opened once per game and each size opens it in a new page holding
-the same seat (the browser's storage carried over).
+module; the table is opened once per game, its page resized for the three desktop sizes,
+and opened again on a phone holding the same seat (the browser's storage carried over).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,9 @@ OUTSIDE = """(sels) => {
 
 SCROLL = """() => {
   const d = document.scrollingElement;
-  return {w: d.scrollWidth, h: d.scrollHeight, vw: innerWidth, vh: innerHeight};
+  const main = document.querySelector('main');
+  return {w: d.scrollWidth, h: d.scrollHeight, vw: innerWidth, vh: innerHeight,
+          mainH: main.scrollHeight, mainVisible: main.clientHeight};
 }"""
 
 
@@ -75,18 +78,22 @@ def base(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tables(browser, base) -> dict[str, tuple[str, Any]]:
-    """game -> (table URL, the storage that holds its seat), opened on first use."""
-    return {}
+def tables(browser, base) -> Iterator[dict[str, dict[str, Any]]]:
+    """game -> {url, storage (the browser storage that holds its seat), page (the desktop
+    page at the table, kept for the three desktop sizes)}, opened on first use."""
+    opened: dict[str, dict[str, Any]] = {}
+    yield opened
+    for table in opened.values():
+        table["page"].context.close()
 
 
 def table_for(game: str, browser: Any, base: str,
-              tables: dict[str, tuple[str, Any]]) -> tuple[str, Any]:
+              tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
     if game not in tables:
-        page = page_of(browser, 1280, 800)
+        page = page_of(browser, 1280, 800, keep=True)
         url = open_table(page, base, game)
         page.wait_for_selector(GAMES[game][0])
-        tables[game] = (url, page.context.storage_state())
+        tables[game] = {"url": url, "storage": page.context.storage_state(), "page": page}
     return tables[game]
 
 
@@ -101,13 +108,19 @@ def check_fits(page: Any, game: str, size: str) -> None:
     assert not outside, f"{game} at {size}: outside the viewport: {outside}"
     s = page.evaluate(SCROLL)
     assert s["h"] <= s["vh"] and s["w"] <= s["vw"], f"{game} at {size}: the page scrolls: {s}"
+    assert s["mainH"] <= s["mainVisible"], f"{game} at {size}: the table scrolls: {s}"
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_table_fits_the_screen(browser, base, tables, game, size):
-    url, storage = table_for(game, browser, base, tables)
+    table = table_for(game, browser, base, tables)
     width, height, touch = SIZES[size]
-    page = page_of(browser, width, height, touch=touch, storage=storage)
-    page.goto(url)
+    if touch:  # a phone: a new page holding the same seat
+        page = page_of(browser, width, height, touch=True, storage=table["storage"])
+        page.goto(table["url"])
+    else:  # the same page, the window resized
+        page = table["page"]
+        page.set_viewport_size({"width": width, "height": height})
     check_fits(page, game, size)
+    assert not page.errors, page.errors
