@@ -370,10 +370,10 @@ const FOUR_KEY = "parlour.fourColour";
 const fourColour = () => localStorage.getItem(FOUR_KEY) === "on";
 document.body.classList.toggle("four-colour", fourColour());
 function fourColourSwitch() {
-  const button = h("button", { class: "top-switch four-switch", type: "button", title: "Four-colour deck: diamonds blue, clubs green" });
+  const button = h("button", { class: "top-switch four-switch", type: "button", "aria-label": "Four-colour deck", title: "Four-colour deck: diamonds blue, clubs green" },
+    h("span", { class: "switch-short", "aria-hidden": "true" }, "4♦"), h("span", { class: "switch-label" }, "4-colour deck"));
   const show = () => {
     button.setAttribute("aria-pressed", fourColour() ? "true" : "false");
-    button.textContent = "4-colour deck";
     document.body.classList.toggle("four-colour", fourColour());
   };
   button.addEventListener("click", () => { localStorage.setItem(FOUR_KEY, fourColour() ? "off" : "on"); show(); });
@@ -417,7 +417,7 @@ function tablePage(tableId) {
     h("strong", {}, "Connection lost: reconnecting…"), " Your seat is kept; the table comes back as it was.");
   let online = false;
   app.append(offlineBanner, lobbyPanel, board, endBar);
-  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, `Table ${tableId}`), statusEl);
+  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, `Table ${tableId}`), statusEl);
   document.body.classList.add("table-page");
   crumbs.append(soundSwitch(), fourColourSwitch());
 

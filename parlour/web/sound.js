@@ -65,10 +65,10 @@ export function playSound(name) {
 
 // The switch: a button that says whether sound is on (aria-pressed) and turns it on or off.
 export function soundSwitch() {
-  const button = h("button", { class: "top-switch sound-switch", type: "button", "aria-pressed": soundOn() ? "true" : "false" });
+  const button = h("button", { class: "top-switch sound-switch", type: "button", "aria-label": "Sound", "aria-pressed": soundOn() ? "true" : "false" });
   const show = () => {
     const on = soundOn();
-    button.replaceChildren(icon(on ? "sound" : "mute"), on ? "Sound on" : "Sound off");
+    button.replaceChildren(icon(on ? "sound" : "mute"), h("span", { class: "switch-label" }, on ? "Sound on" : "Sound off"));
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.title = on ? "Turn the table sounds off" : "Turn the table sounds on";
   };

@@ -142,7 +142,7 @@ function drawHand(st) {
   const { hand } = els;
   const hadFocus = hand.contains(document.activeElement);
   const focused = hadFocus ? document.activeElement.dataset.card : null;
-  const oldIndex = hadFocus ? [...hand.children].indexOf(document.activeElement) : -1;
+  const oldIndex = hadFocus ? [...hand.querySelectorAll(".card")].indexOf(document.activeElement) : -1;
   clear(hand);
   hand.classList.toggle("spectator", me === null);
   if (me === null) { hand.hidden = true; return; }
@@ -180,7 +180,7 @@ function drawHand(st) {
     });
     return b;
   });
-  hand.append(...buttons);
+  layHand(hand, buttons);
   if (!buttons.length) return;
   let idx = focused ? cards.indexOf(focused) : -1;
   if (idx < 0 && oldIndex >= 0) idx = Math.min(oldIndex, buttons.length - 1);
@@ -188,7 +188,23 @@ function drawHand(st) {
   setRoving(buttons, idx);
   if (hadFocus) buttons[idx].focus();
   else if (playing) focusIfIdle(buttons[idx]);
-  fitRow(hand, ".card", 0.72, 6);
+}
+
+// The hand in one row, its cards overlapping just enough; on a narrow screen a long hand
+// goes in two rows, so each card shows more than a thin strip.
+function layHand(hand, cards) {
+  clear(hand);
+  const two = cards.length > 8 && hand.clientWidth > 0 && hand.clientWidth < 520;
+  hand.classList.toggle("two-rows", two);
+  if (!two) {
+    hand.append(...cards);
+    fitRow(hand, ".card", 0.72, 6);
+    return;
+  }
+  const half = Math.ceil(cards.length / 2);
+  const rows = [cards.slice(0, half), cards.slice(half)].map((row) => h("div", { class: "hand-row" }, ...row));
+  hand.append(...rows);
+  for (const row of rows) fitRow(row, ".card", 0.72, 6);
 }
 
 // ------------------------------------------------------------------ scores
@@ -310,7 +326,7 @@ export function mount(root, ctx) {
   const els = { root: t.el, plates, slots, note, trick, bidPanel, hand, narrator, side };
   rovingFocus(hand);
   rovingFocus(bidPanel);
-  t.on(window, "resize", () => fitRow(hand, ".card", 0.72, 6));
+  t.on(window, "resize", () => layHand(hand, [...hand.querySelectorAll(".card")]));
 
   const state = (view, before) => stateOf(view, before, ctx, t.seat, els);
   const draw = [drawPlates, drawTrick, drawBidding, drawHand, drawSide, (st) => { if (ctx.live) narrate(st); }];
