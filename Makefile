@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-long lint bench bench-server clean
+.PHONY: run test test-long lint bench bench-server screenshots clean
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
@@ -46,6 +46,12 @@ test-long: $(STAMP)
 
 # mypy's settings (strict for the engine, cards, sampling, registry, games and bots) and the
 # files it checks are in pyproject.toml.
+# The pictures of every table at 1280x800 and 390x844 in docs/img/tables/, taken by the
+# browser test that checks each table fits the screen.
+screenshots: $(STAMP) $(CHROMIUM)
+	mkdir -p docs/img/tables
+	PARLOUR_TABLE_SHOTS=docs/img/tables $(PY) -m pytest tests/test_browser_fit.py -q -p no:randomly -k "1280x800 or 390x844"
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check parlour tests bench
 	$(VENV)/bin/mypy

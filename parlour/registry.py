@@ -115,8 +115,8 @@ def _spades() -> GameSpec:
         from parlour.terminal.spades import UI
         return UI
 
-    return GameSpec(GAME, WebRenderer("tables/spades.js"), terminal, BOTS, SEARCH,
-                    short_match={"max_deals": 2})
+    return GameSpec(GAME, WebRenderer("tables/spades.js", "tables/spades.css"), terminal, BOTS,
+                    SEARCH, short_match={"max_deals": 2})
 
 
 def _spite_and_malice() -> GameSpec:

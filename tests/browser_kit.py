@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -40,20 +40,58 @@ def parlour(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False) -> Any:
+# Every page a test opened, checked when the test ends (conftest.py): a test fails on any
+# console error, page error or failed request of any of its pages.
+PAGES: list[Any] = []
+
+
+def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False,
+            reduced_motion: bool = False, storage: Any = None, keep: bool = False) -> Any:
+    """A page in a fresh context of ``browser`` (``storage``: a context's storage_state(),
+    e.g. the seat another page holds). ``page.errors`` collects its page errors, console
+    errors and failed requests; ``page.expect_errors(pattern)`` allows the ones a test
+    provokes on purpose (a regular expression). Each test's pages are checked and closed
+    when it ends, unless ``keep`` (a page several tests share: they check its errors)."""
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=touch, is_mobile=touch)
+                                  has_touch=touch, is_mobile=touch, storage_state=storage,
+                                  reduced_motion="reduce" if reduced_motion else "no-preference")
+    # Finished tricks stay readable only 0.4 s (the page's fast pace): the tests play many.
+    context.add_init_script("localStorage.setItem('parlour.pace', 'fast')")
     page = context.new_page()
     page.set_default_timeout(15000)
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    allowed: list[re.Pattern[str]] = []
+
+    def note(text: str) -> None:
+        if not any(p.search(text) for p in allowed):
+            errors.append(text)
+
+    page.on("pageerror", lambda e: note(f"page error: {e}"))
+    page.on("console", lambda m: note(f"console {m.type}: {m.text} ({m.location.get('url', '')}"
+                                      f":{m.location.get('lineNumber', '')})")
+            if m.type == "error" else None)
+    page.on("requestfailed", lambda r: note(f"request failed: {r.method} {r.url}: {r.failure}")
+            if r.failure != "net::ERR_ABORTED" else None)
     page.errors = errors
+    page.expect_errors = lambda pattern: allowed.append(re.compile(pattern))
+    if not keep:
+        PAGES.append(page)
     return page
 
 
-def shot(page: Any, name: str) -> Path:
+def check_pages_clean() -> None:
+    """Fail if a page opened since the last call logged an error; forget the pages."""
+    found = [f"{page.url}: {e}" for page in PAGES for e in page.errors]
+    for page in PAGES:
+        with suppress(Exception):  # the browser may be gone already
+            page.context.close()
+    PAGES.clear()
+    assert not found, "the pages logged errors:\n" + "\n".join(found)
+
+
+def shot(page: Any, name: str, full_page: bool = True) -> Path:
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
@@ -80,6 +118,23 @@ def open_table(page: Any, base: str, game: str, options: dict[str, Any] | None =
     page.click("text=Open the table")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     return page.url
+
+
+def check_results_over_the_table(page: Any, felt: str) -> None:
+    """The results lie over the table (fixed in the window, over the felt), and fold away
+    to show the table and back."""
+    page.wait_for_selector(".endbar:not([hidden]) .results-title")
+    assert page.evaluate("getComputedStyle(document.querySelector('.endbar')).position") == "fixed"
+    bar = page.locator(".endbar").bounding_box()
+    table = page.locator(felt).bounding_box()
+    size = page.viewport_size
+    assert bar["y"] >= 0 and bar["y"] + bar["height"] <= size["height"]
+    assert bar["y"] < table["y"] + table["height"] and table["y"] < bar["y"] + bar["height"]
+    assert page.inner_text(".endbar").count("The match is over.") <= 1
+    page.click(".endbar >> text=See the table")
+    page.wait_for_selector(".endbar.folded .results", state="hidden")
+    page.click(".endbar >> text=Show the results")
+    page.wait_for_selector(".endbar:not(.folded) .results")
 
 
 def check_record_and_replay(page: Any, game: str, name: str) -> str:

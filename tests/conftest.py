@@ -36,3 +36,14 @@ def base(tmp_path):
 
     with parlour(tmp_path) as url:
         yield url
+
+
+@pytest.fixture(autouse=True)
+def _pages_clean(request):
+    """A browser test fails on any console error, page error or failed request of a page it
+    opened (browser_kit.page_of)."""
+    yield
+    if "browser" in request.fixturenames:
+        from browser_kit import check_pages_clean
+
+        check_pages_clean()

@@ -7,10 +7,12 @@ the test process with no bot pause, so the bots answer at once.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browser_kit import page_of, shot, version
+from browser_kit import check_results_over_the_table, open_table, page_of, shot, version
 
 pytestmark = pytest.mark.browser
 
@@ -81,6 +83,7 @@ def test_three_bots_bid_play_a_deal_score_and_replay(browser, base):
     assert str(scores[0]) in page.locator(".history tbody tr").last.inner_text()
     assert first_row.startswith("1")
     assert re.search(r"(You win!|You lose|drawn)", page.inner_text(".felt-note"))
+    check_results_over_the_table(page, ".felt")
 
     with page.expect_download() as download:
         page.click("text=Download the record")
@@ -92,10 +95,41 @@ def test_three_bots_bid_play_a_deal_score_and_replay(browser, base):
     page.click("button[aria-label='Next step']")
     page.wait_for_selector(".replay-caption:has-text('Step 1 of')")
     assert "bid" in page.inner_text(".replay-caption")
+    check_replay_cues(page)
     page.click("button[aria-label='Last step']")
     page.wait_for_selector(".felt-note.result")
     shot(page, "06-replay")
     assert not page.errors
+
+
+GLYPHS = set("⏮⏭⏸⏯▶◀")
+OVERLAPS = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const a = box(document.querySelector('.felt-note'));
+  return [...document.querySelectorAll('.trick .card')].map(box).filter((b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom).length;
+}"""
+
+
+def check_replay_cues(page) -> None:
+    """Replay controls are drawn (inline SVG, no font glyphs); the live-only cues are not
+    in a replay; the trick's caption never covers a card of the trick."""
+    for label in ("First step", "Previous step", "Play", "Next step", "Last step"):
+        button = page.locator(f".replay-controls button[aria-label='{label}']")
+        assert button.locator("svg.icon path").count() >= 1, label
+        assert not GLYPHS & set(button.inner_text()), (label, button.inner_text())
+    for _ in range(12):  # to the end of the first trick: four cards and who takes it
+        if page.locator(".trick.done .card").count() == 4:
+            break
+        before = page.inner_text(".replay-caption")
+        page.click("button[aria-label='Next step']")
+        page.wait_for_function("b => document.querySelector('.replay-caption').textContent !== b",
+                               arg=before)
+    assert page.locator(".trick.done .card").count() == 4
+    assert page.locator(".plate.turn").count() == 1  # whose turn: the ring
+    assert page.locator(".plate .thinking, .plate .tag").count() == 0  # no live cues
+    assert re.fullmatch(r"(You take|.+ takes) the trick", page.inner_text(".felt-note"))
+    assert page.evaluate(OVERLAPS) == 0
 
 
 def test_friend_joins_by_invite_link_and_a_reload_carries_on(browser, base):
@@ -180,3 +214,136 @@ def test_blind_nil_is_offered_before_looking_and_a_spectator_sees_no_hand(browse
     assert "Sam" in watcher.inner_text(".plate-bottom")  # South, seen from the rail
     shot(watcher, "22-spectator")
     assert not page.errors and not watcher.errors
+
+
+def test_a_lost_connection_greys_the_table_and_refuses_input_until_back(browser, base):
+    """The socket drops (Playwright cuts it; the next one never answers): a banner says so,
+    the table is greyed and inert, a bid goes nowhere; when the server has the page back,
+    the banner goes and the bid is made."""
+    page = page_of(browser)
+    link: dict[str, Any] = {"offline": False, "route": None}
+    sent: list[str] = []
+
+    def route(ws) -> None:
+        link["route"] = ws
+        if link["offline"]:
+            ws.on_message(lambda m: sent.append(str(m)))  # a server that never answers
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    open_table(page, base, "spades")
+    bid = ".bid-panel:not([hidden]) .bid[data-action='bid 3']"
+    page.wait_for_selector(bid)
+    assert page.locator(".conn-banner").is_hidden()
+    before = version(page)
+    link["offline"] = True
+    link["route"].close(code=4000, reason="cut by the test")
+    page.wait_for_selector(".conn-banner:not([hidden])")
+    assert "Connection lost" in page.inner_text(".conn-banner")
+    assert page.evaluate("document.querySelector('.board').inert")
+    assert "offline" in page.get_attribute(".board", "class")
+    assert "reconnecting" in page.inner_text(".conn")
+    page.click(bid, force=True)  # the table is inert: nothing is sent
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert not [m for m in sent if '"act"' in m], sent
+    assert version(page) == before
+    shot(page, "07-offline")
+    link["offline"] = False
+    link["route"].close(code=4000, reason="back")  # the next socket reaches the server
+    page.wait_for_selector(".conn-banner", state="hidden")
+    assert not page.evaluate("document.querySelector('.board').inert")
+    assert take_turn(page) == "bid 3"
+
+
+RECORD_MOTION = """
+window.__anims = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  window.__anims.push(typeof options === 'number' ? options : options.duration);
+  return animate.call(this, frames, options);
+};
+window.__done = [];
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver(() => {
+    const on = Boolean(document.querySelector('.trick.done'));
+    const last = window.__done[window.__done.length - 1];
+    if (!last || last.on !== on) window.__done.push({on, t: performance.now()});
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['class']});
+});
+"""
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_cards_travel_150_to_300_ms_and_a_finished_trick_stays_readable(browser, base, reduced):
+    """Cards fly from hand to trick and from the trick to its taker in 150-300 ms, and
+    not at all with prefers-reduced-motion; a finished trick stays on the table at least
+    the page's reading time (0.4 s at the tests' fast pace) before the next card."""
+    page = page_of(browser, reduced_motion=reduced)
+    page.context.add_init_script(RECORD_MOTION)
+    open_table(page, base, "spades")
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    assert take_turn(page) == "bid 3"
+    for _ in range(10):  # two tricks and more
+        if take_turn(page) is None:
+            page.wait_for_selector(TURN)
+    durations = page.evaluate("window.__anims")
+    if reduced:
+        assert durations == []
+    else:
+        assert durations and all(150 <= d <= 300 for d in durations), durations
+    done = page.evaluate("window.__done")
+    shown = [b["t"] - a["t"] for a, b in pairwise(done) if a["on"] and not b["on"]]
+    assert len(shown) >= 2 and min(shown) >= 380, shown
+
+
+RECORD_SOUND = """
+window.__audio = {contexts: 0, starts: 0};
+const Ctx = window.AudioContext;
+window.AudioContext = class extends Ctx {
+  constructor(...args) { super(...args); window.__audio.contexts += 1; }
+};
+for (const proto of [AudioScheduledSourceNode.prototype, AudioBufferSourceNode.prototype]) {
+  const start = proto.start;
+  proto.start = function (...args) {
+    window.__audio.starts += 1;
+    return start.apply(this, args);
+  };
+}
+"""
+
+
+def play_some(page, turns: int) -> None:
+    for _ in range(turns):
+        if take_turn(page) is None:
+            page.wait_for_selector(TURN)
+
+
+def test_sound_is_off_by_default_and_one_switch_turns_it_on(browser, base):
+    """No sound (not even an AudioContext) until the player turns the switch on; then a
+    card played and a trick taken make sounds (generated with Web Audio); the choice is
+    kept by the browser, and the same switch turns it off."""
+    page = page_of(browser)
+    page.context.add_init_script(RECORD_SOUND)
+    open_table(page, base, "spades")
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    switch = page.locator(".sound-switch")
+    assert switch.get_attribute("aria-pressed") == "false" and "Sound off" in switch.inner_text()
+    assert take_turn(page) == "bid 3"
+    play_some(page, 2)
+    assert page.evaluate("window.__audio") == {"contexts": 0, "starts": 0}
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "true" and "Sound on" in switch.inner_text()
+    assert page.evaluate("localStorage.getItem('parlour.sound')") == "on"
+    starts = page.evaluate("window.__audio.starts")
+    assert starts >= 1  # the click's own sound
+    play_some(page, 3)
+    assert page.evaluate("window.__audio.starts") > starts
+    page.reload()
+    page.wait_for_selector(".sound-switch[aria-pressed='true']")
+    page.click(".sound-switch")
+    assert page.evaluate("localStorage.getItem('parlour.sound')") == "off"
+    starts = page.evaluate("window.__audio.starts")
+    play_some(page, 3)
+    assert page.evaluate("window.__audio.starts") == starts

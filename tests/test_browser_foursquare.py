@@ -10,6 +10,7 @@ import re
 import pytest
 from browser_kit import (
     check_record_and_replay,
+    check_results_over_the_table,
     check_rules_dialog,
     page_of,
     shot,
@@ -110,11 +111,18 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
     assert len(hints) >= 3 and all(0 <= c <= 100 for _, c in hints)
     assert turned_seen >= 1, "no flip was shown"
 
-    page.wait_for_selector(".endbar .results .standings")
+    page.wait_for_selector(".endbar .results .results-score")
     title = page.inner_text(".results-title")
     won = re.fullmatch(r"You won with (\d+) cards? left", title)
     assert won or re.fullmatch(r"You lost: .+", title), title
-    assert "Cards left" in page.inner_text(".standings thead")
+    # a solitaire's result: the score, your best, the same deal again or a new one
+    assert page.locator(".endbar .standings").count() == 0
+    assert "1st" not in page.inner_text(".endbar")
+    assert re.fullmatch(r"Cards left: \d+", page.inner_text(".results-score"))
+    assert page.locator(".endbar button:has-text('New deal')").count() == 1
+    assert page.get_attribute(".endbar a:has-text('Deal again')", "href") == \
+        f"/new/foursquare?deal={DEAL}"
+    check_results_over_the_table(page, ".fs-felt")
     record = page.inner_text(".results-history .fs-record")
     assert "Best score" in record and "Wins" in record and f"Deal #{DEAL}" in record
     assert page.inner_text(".fs-best-wins") == f"{1 if won else 0} of 1 game"
@@ -126,7 +134,7 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
     assert page.locator(".fs-log-list li.ev-end").count() == 1
     shot(page, "fs-04-results")
     page.reload()  # a reloaded page does not count the game twice
-    page.wait_for_selector(".endbar .results .standings")
+    page.wait_for_selector(".endbar .results .results-score")
     best = json.loads(page.evaluate("localStorage.getItem('parlour.foursquare.best')"))
     assert best["Sam"]["games"] == 1
 

@@ -4,7 +4,8 @@
 // {update(view), destroy()}.
 // Everything shown at a table comes from the view the server sent for this seat.
 
-import { h, toast, clear } from "./dom.js";
+import { h, toast, clear, icon } from "./dom.js";
+import { soundSwitch } from "./sound.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -330,11 +331,11 @@ class Link {
     ws.onopen = () => {
       this.tries = 0;
       ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
-      this.on.status("connected");
     };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "welcome") this.on.status("connected"); // the server has us back
       this.on.message(msg);
     };
     ws.onclose = (ev) => {
@@ -362,6 +363,29 @@ async function loadRenderer(gameId) {
   return await import(`./${game.renderer}`);
 }
 
+// The four-colour deck, a setting of this browser: diamonds blue and clubs green.
+const FOUR_KEY = "parlour.fourColour";
+const fourColour = () => localStorage.getItem(FOUR_KEY) === "on";
+document.body.classList.toggle("four-colour", fourColour());
+function fourColourSwitch() {
+  const button = h("button", { class: "top-switch four-switch", type: "button", "aria-label": "Four-colour deck", title: "Four-colour deck: diamonds blue, clubs green" },
+    h("span", { class: "switch-short", "aria-hidden": "true" }, "4♦"), h("span", { class: "switch-label" }, "4-colour deck"));
+  const show = () => {
+    button.setAttribute("aria-pressed", fourColour() ? "true" : "false");
+    document.body.classList.toggle("four-colour", fourColour());
+  };
+  button.addEventListener("click", () => { localStorage.setItem(FOUR_KEY, fourColour() ? "off" : "on"); show(); });
+  show();
+  return button;
+}
+
+// How long a finished trick stays readable before the next card covers it: the page's
+// pace (localStorage "parlour.pace": slow, normal or fast).
+const READING_MS = { slow: 2000, normal: 1100, fast: 400 };
+function readingMs() {
+  return READING_MS[localStorage.getItem("parlour.pace")] || READING_MS.normal;
+}
+
 function displayNames(table, mySeat) {
   return table.seats.map((s, i) => {
     if (i === mySeat) return "You";
@@ -385,8 +409,15 @@ function tablePage(tableId) {
   const lobbyPanel = h("section", { class: "waiting card-panel", hidden: "" });
   const board = h("section", { class: "board", "aria-label": "Table" });
   const endBar = h("section", { class: "endbar", hidden: "", "aria-live": "polite" });
-  app.append(lobbyPanel, board, endBar);
-  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, `Table ${tableId}`), statusEl);
+  // A lost connection: a banner over the table, the table greyed and deaf until the
+  // server has the page back (a move made blind could be lost or land late).
+  const offlineBanner = h("div", { class: "conn-banner", role: "alert", hidden: "" },
+    h("strong", {}, "Connection lost: reconnecting…"), " Your seat is kept; the table comes back as it was.");
+  let online = false;
+  app.append(offlineBanner, lobbyPanel, board, endBar);
+  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, `Table ${tableId}`), statusEl);
+  document.body.classList.add("table-page");
+  crumbs.append(soundSwitch(), fourColourSwitch());
 
   const ctx = {
     get seat() { return seat; },
@@ -394,7 +425,7 @@ function tablePage(tableId) {
     get table() { return table; },
     live: true,
     act(text) {
-      if (!latest || pending) return false;
+      if (!online || !latest || pending) return false;
       if (!link.send({ type: "act", action: text, version: latest.version })) {
         toast("Not connected: reconnecting…", "error");
         return false;
@@ -406,12 +437,12 @@ function tablePage(tableId) {
     get timed() { return latest && latest.timed ? latest.timed : null; },
     react() {
       const timed = latest && latest.timed;
-      return Boolean(timed && seat !== null && link.send({ type: "react", phase: timed.phase }));
+      return Boolean(online && timed && seat !== null && link.send({ type: "react", phase: timed.phase }));
     },
     // A hint from the game's hint bot, worked out by the server from this seat's view; the
     // answer comes to the renderer's hinted(msg).
     hint() {
-      if (!latest || seat === null || !table || !table.hints) return false;
+      if (!online || !latest || seat === null || !table || !table.hints) return false;
       return link.send({ type: "hint", version: latest.version });
     },
     say: toast,
@@ -419,6 +450,11 @@ function tablePage(tableId) {
 
   const link = new Link(tableId, held && held.token, {
     status(state, code) {
+      online = state === "connected";
+      offlineBanner.hidden = state !== "reconnecting";
+      board.classList.toggle("offline", state === "reconnecting");
+      board.inert = state === "reconnecting";
+      if (state === "reconnecting") pending = false;
       statusEl.textContent = state === "connected" ? "" : state === "reconnecting" ? "reconnecting…" : "";
       statusEl.className = `conn conn-${state}`;
       if (state === "refused") {
@@ -467,10 +503,17 @@ function tablePage(tableId) {
     showView();
   }
 
+  // A view the renderer wants read (a finished trick: renderer.holds(view)) stays on screen
+  // a moment before the next one replaces it, however fast the bots answer.
+  let holdUntil = 0;
+  let holdTimer = null;
   function showView() {
     if (!renderer || !latest) { renderEnd(); return; }
+    const wait = holdUntil - performance.now();
+    if (wait > 0) { clearTimeout(holdTimer); holdTimer = setTimeout(showView, wait); return; }
     document.body.dataset.version = `${latest.match}:${latest.version}`;
     renderer.update(latest.view, { narration: latest.narration || null });
+    holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs() : 0;
     renderEnd();
   }
 
@@ -528,23 +571,39 @@ function tablePage(tableId) {
     clear(endBar);
     endBar.hidden = false;
     const buttons = [];
+    const solitaire = table.seats.length === 1;
     if (seat !== null || table.seats.every((s) => s.kind === "bot")) {
-      const again = h("button", { class: "button primary", type: "button" }, "Play again");
+      // a solitaire deals a new game; "Deal again" below replays the same cards
+      const again = h("button", { class: "button primary", type: "button" }, solitaire ? "New deal" : "Play again");
       again.addEventListener("click", async () => {
         again.disabled = true;
         try { await api("POST", `/api/tables/${table.id}/again`, {}, held && held.token); } catch (err) { toast(err.message, "error"); again.disabled = false; }
       });
       buttons.push(again);
+      if (solitaire && table.deal) {
+        buttons.push(h("a", { class: "button", href: `/new/${table.game}?deal=${table.deal}`, "data-nav": "" }, "Deal again"));
+      }
     }
     buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, "Download the record"));
     buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, "Replay step by step"));
+    // The results lie over the table; "See the table" folds them to a button at the foot.
+    const fold = h("button", { class: "button fold", type: "button", "aria-expanded": "true" }, "See the table");
+    fold.addEventListener("click", () => {
+      const folded = endBar.classList.toggle("folded");
+      fold.textContent = folded ? "Show the results" : "See the table";
+      fold.setAttribute("aria-expanded", folded ? "false" : "true");
+    });
+    buttons.push(fold);
+    endBar.classList.remove("folded");
     endBar.append(resultsSection(latest.view, table, seat, renderer), h("div", { class: "buttons" }, ...buttons));
-    if (fresh) endBar.scrollIntoView({ behavior: "smooth", block: "nearest" });
+    if (fresh) endBar.querySelector(".results-title").focus({ preventScroll: true });
   }
 
   return {
     destroy() {
       destroyed = true;
+      clearTimeout(holdTimer);
+      document.body.classList.remove("table-page");
       delete document.body.dataset.version;
       link.close();
       if (renderer) renderer.destroy();
@@ -565,11 +624,11 @@ function replayPage(tableId, match) {
   const caption = h("p", { class: "replay-caption", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: "0", max: "0", value: "0", id: "replay-step", "aria-label": "Step" });
   const seatSel = h("select", { id: "replay-seat", "aria-label": "Whose view" });
-  const btn = (label, text, fn) => { const b = h("button", { class: "button", type: "button", "aria-label": label, title: label }, text); b.addEventListener("click", fn); return b; };
-  const playBtn = btn("Play", "▶ Play", () => toggle());
+  const btn = (label, content, fn) => { const b = h("button", { class: "button icon-button", type: "button", "aria-label": label, title: label }, content); b.addEventListener("click", fn); return b; };
+  const playBtn = btn("Play", [icon("play"), "Play"], () => toggle());
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
-    btn("First step", "⏮", () => go(0)), btn("Previous step", "◀", () => go(step - 1)), playBtn,
-    btn("Next step", "▶", () => go(step + 1)), btn("Last step", "⏭", () => go(steps)), slider,
+    btn("First step", icon("first"), () => go(0)), btn("Previous step", icon("previous"), () => go(step - 1)), playBtn,
+    btn("Next step", icon("next"), () => go(step + 1)), btn("Last step", icon("last"), () => go(steps)), slider,
     h("label", { for: "replay-seat" }, "View of "), seatSel);
   app.append(h("section", { class: "replay card-panel" }, h("h1", {}, `Replay of match ${match}`), controls, caption), board);
   crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "),
@@ -604,10 +663,16 @@ function replayPage(tableId, match) {
       stop();
     } finally { loading = false; }
   }
-  function stop() { clearInterval(playing); playing = null; playBtn.textContent = "▶ Play"; }
+  const playLabel = (paused) => {
+    clear(playBtn);
+    playBtn.append(icon(paused ? "play" : "pause"), paused ? "Play" : "Pause");
+    playBtn.setAttribute("aria-label", paused ? "Play" : "Pause");
+    playBtn.title = paused ? "Play" : "Pause";
+  };
+  function stop() { clearInterval(playing); playing = null; playLabel(true); }
   function toggle() {
     if (playing) { stop(); return; }
-    playBtn.textContent = "⏸ Pause";
+    playLabel(false);
     playing = setInterval(() => { if (step >= steps) stop(); else go(step + 1); }, 700);
   }
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -637,10 +702,18 @@ async function rulesOf(gameId) {
   return rulesCache.get(gameId);
 }
 
-// Server-rendered Markdown of the repository's own rules page (raw HTML escaped).
+// Server-rendered Markdown of the repository's own rules page (raw HTML escaped). Parsed
+// in an inert template first: a figure the server does not serve (a path into docs/img)
+// becomes its caption instead of a failed request.
 function rulesBody(html) {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = html;
+  for (const img of tpl.content.querySelectorAll("img")) {
+    const src = img.getAttribute("src") || "";
+    if (!/^(data:|\/static\/)/.test(src)) img.replaceWith(h("em", { class: "rules-figure" }, `[figure: ${img.getAttribute("alt") || "not shown here"}]`));
+  }
   const body = h("div", { class: "rules-text" });
-  body.innerHTML = html;
+  body.append(tpl.content);
   return body;
 }
 
@@ -709,9 +782,10 @@ function resultsSection(view, table, seat, renderer) {
     else if (seat !== null && o.winners.includes(seat)) headline = o.winners.length > 1 ? "You win, with your partner!" : "You win!";
     else headline = `${o.winners.map((s) => names[s]).join(" and ")} win${o.winners.length === 1 ? "s" : ""}`;
   }
-  section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || "The match is over."),
-    h("p", { class: "endtext" }, "The match is over."));
-  if (o) {
+  const solitaire = names.length === 1;
+  section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || "The match is over."));
+  if (o && solitaire) section.append(h("p", { class: "results-score" }, `${own.scoreLabel || "Score"}: ${fmtNum(o.points[0])}`));
+  if (o && !solitaire) {
     const order = names.map((_, s) => s).sort((a, b) => o.placing[a] - o.placing[b] || a - b);
     const rows = order.map((s) => h("tr", { class: o.winners.includes(s) ? "winner" : null },
       h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s]), h("td", {}, fmtNum(o.points[s]))));

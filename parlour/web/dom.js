@@ -1,11 +1,17 @@
 // Small DOM helpers shared by the pages and the table renderers.
 
 // h("button", {class: "x", "aria-label": "..."}, child, "text", ...): attributes whose
-// value is null or false are left out; "" sets a boolean attribute.
+// value is null or false are left out; "" sets a boolean attribute. `style` is an object of
+// properties ({"--n": 3}) set through the CSSOM: the page's CSP refuses style attributes.
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
+    if (key === "style") {
+      if (typeof value !== "object") throw new TypeError("h(): style takes an object of properties, never a style attribute");
+      for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop, String(v));
+      continue;
+    }
     el.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat()) {
@@ -13,6 +19,34 @@ export function h(tag, attrs = {}, ...children) {
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return el;
+}
+
+// Small control icons drawn as inline SVG (no font glyphs: ⏮ ⏭ ⏸ are empty boxes on
+// machines without them). Each path is on a 24x24 grid, filled with the text colour.
+const ICON_PATHS = {
+  first: ["M5 5h2.5v14H5z", "M19 5v14L8.5 12z"],
+  previous: ["M17 5v14L6 12z"],
+  play: ["M7 5v14l12-7z"],
+  pause: ["M6.5 5h4v14h-4z", "M13.5 5h4v14h-4z"],
+  next: ["M7 5v14l11-7z"],
+  last: ["M16.5 5H19v14h-2.5z", "M5 5v14l10.5-7z"],
+  sound: ["M4 9h4l5-4v14l-5-4H4z", "M16 8.5a5 5 0 0 1 0 7l-1.2-1.2a3.3 3.3 0 0 0 0-4.6z"],
+  mute: ["M4 9h4l5-4v14l-5-4H4z", "M15.5 9.2l1.2-1.2 2.3 2.3 2.3-2.3 1.2 1.2-2.3 2.3 2.3 2.3-1.2 1.2-2.3-2.3-2.3 2.3-1.2-1.2 2.3-2.3z"],
+};
+export function icon(name) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", `icon icon-${name}`);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  for (const d of ICON_PATHS[name]) {
+    const path = document.createElementNS(ns, "path");
+    path.setAttribute("d", d);
+    path.setAttribute("fill", "currentColor");
+    svg.append(path);
+  }
+  return svg;
 }
 
 export function clear(el) {

@@ -31,6 +31,7 @@ export function cardFace(card, { tag = "div", small = false, cls = "" } = {}) {
   return h(tag, {
     class: `card ${colour}${small ? " small" : ""}${cls ? ` ${cls}` : ""}`,
     "data-card": card,
+    "data-suit": suitOf(card),
     type: tag === "button" ? "button" : null,
     role: tag === "button" ? null : "img",
     "aria-label": cardName(card),
@@ -45,6 +46,12 @@ export function cardBack({ small = false, cls = "" } = {}) {
   return h("div", { class: `card-back${small ? " small" : ""}${cls ? ` ${cls}` : ""}`, "aria-hidden": "true" });
 }
 
+// A card named in a sentence or a list: "7♥" in its colour (and its suit's colour in the
+// four-colour deck), read as its name.
+export function cardChip(card, tag = "span") {
+  return h(tag, { class: `cardref ${isJoker(card) ? "joker" : isRed(card) ? "red" : "black"}`, "data-suit": suitOf(card), title: cardName(card) }, pretty(card));
+}
+
 // A sentence with every card code in it shown as a coloured symbol (and read as its name).
 export function richText(text) {
   const out = [];
@@ -52,7 +59,7 @@ export function richText(text) {
   for (const m of text.matchAll(CODE)) {
     if (m.index > last) out.push(text.slice(last, m.index));
     const card = m[0];
-    out.push(h("span", { class: `cardref ${isJoker(card) ? "joker" : isRed(card) ? "red" : "black"}`, title: cardName(card) }, pretty(card)));
+    out.push(cardChip(card));
     last = m.index + card.length;
   }
   if (last < text.length) out.push(text.slice(last));

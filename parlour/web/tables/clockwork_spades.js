@@ -6,15 +6,243 @@
 // you can play nothing, the due spades become buttons: take one.
 
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
-import { cardBack, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
+import { tableOf } from "./table.js";
+import { cardBack, cardChip, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/clockwork_spades.css")]);
 
 const POSITION_OF = { A: 1, J: 11, Q: 12, K: 0 };
 const positionOf = (card) => POSITION_OF[card.slice(0, -1)] ?? Number(card.slice(0, -1));
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const chip = (card) => h("span", { class: `cardref ${card.endsWith("H") || card.endsWith("D") ? "red" : "black"}`, title: cardName(card) }, pretty(card));
+const chip = (card) => cardChip(card);
 const list = (xs) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
+
+// ------------------------------------------------------------------ players
+function drawPlate(st, el, seat) {
+  const { view, ctx, me, name } = st;
+  clear(el);
+  const turn = view.to_act.includes(seat);
+  el.classList.toggle("turn", turn);
+  const pen = view.penalty[seat];
+  const kings = view.kings[seat];
+  const n = view.hand_sizes[seat];
+  el.append(
+    h("div", { class: "cw-who" }, h("span", { class: "cw-name", title: name(seat) }, name(seat)),
+      turn ? h("span", { class: "cw-turn" }, me === seat && ctx.live ? "your choice" : ctx.live ? "choosing…" : "to choose") : null),
+    h("div", { class: "cw-stats" },
+      h("span", { class: "cw-stat", title: "Penalty spades taken (fewer is better)" }, "Penalty ", h("b", {}, String(pen.length))),
+      h("span", { class: "cw-stat", title: "Kings: drawn by the other player and passed face up" }, "Kings ",
+        kings.length ? h("span", { class: "cw-kings" }, ...kings.map(chip)) : h("b", {}, "0")),
+      seat !== me ? h("span", { class: "cw-stat" }, "Hand ", h("b", {}, String(n))) : null));
+  el.setAttribute("role", "group");
+  el.setAttribute("aria-label", `${name(seat)}: ${plural(pen.length, "penalty spade")}${pen.length ? ` (${pen.map(cardName).join(", ")})` : ""}; ${kings.length ? `Kings: ${kings.map(cardName).join(", ")}` : "no Kings"}${seat !== me ? `; ${plural(n, "card")} in hand` : ""}${turn ? "; to choose" : ""}`);
+}
+
+// ------------------------------------------------------------------ the clock
+function drawClock(st) {
+  const { view, els, choosing, take } = st;
+  const { clock } = els;
+  clear(clock);
+  const live = choosing;
+  const legal = new Set(live ? view.legal : []);
+  clock.append(h("div", { class: "cw-face", "aria-hidden": "true" }));
+  const arm = h("div", { class: "cw-arm", "aria-hidden": "true", title: "The clock hand points at the last position used" });
+  arm.style.transform = `rotate(${view.pointer * 30}deg)`;
+  clock.append(arm);
+  for (const spot of view.clock) {
+    const p = spot.position;
+    const action = `take ${p}`;
+    const canTake = legal.has(action);
+    const label = spot.spade === null
+      ? `Position ${p}: empty, its spade was taken`
+      : `Position ${p}: the ${cardName(spot.spade)}${spot.cards.length ? `, with ${list(spot.cards.map(cardName))} on it` : ""}${spot.due ? ", due" : ""}${canTake ? ". Take it" : ""}`;
+    const el = h(canTake ? "button" : "div", {
+      class: `cw-pos${spot.due ? " due" : ""}${spot.spade === null ? " empty" : ""}${canTake ? " can-take" : ""}`,
+      type: canTake ? "button" : null, tabindex: canTake ? "-1" : null, role: canTake ? null : "img",
+      "aria-label": label, title: spot.spade === null ? `${p}: taken` : `${p}: ${[spot.spade, ...spot.cards].map(pretty).join(" ")}`,
+      "data-position": String(p),
+    });
+    const angle = (p * Math.PI) / 6;
+    el.style.left = `${50 + 39 * Math.sin(angle)}%`;
+    el.style.top = `${50 - 39 * Math.cos(angle)}%`;
+    el.append(h("span", { class: "cw-num", "aria-hidden": "true" }, String(p)));
+    if (spot.spade === null) {
+      el.append(h("div", { class: "card-slot cw-gone" }, "taken"));
+    } else {
+      // The cards played on a spade peek out from under it, so the spade stays readable.
+      const pile = h("div", { class: "cw-pile" });
+      const shown = spot.cards.slice(-3);
+      shown.forEach((c, i) => {
+        const f = cardFace(c, { cls: "rankface played" });
+        f.style.setProperty("--i", String(shown.length - i));
+        pile.append(f);
+      });
+      pile.append(cardFace(spot.spade, { cls: "rankface spade" }));
+      pile.style.setProperty("--n", String(Math.min(3, spot.cards.length)));
+      el.append(pile);
+      if (spot.cards.length) el.append(h("span", { class: "cw-count", "aria-hidden": "true" }, `+${spot.cards.length}`));
+    }
+    if (canTake) el.addEventListener("click", () => take(action));
+    clock.append(el);
+  }
+  const stock = view.stock_size;
+  clock.append(h("div", { class: "cw-centre", role: "img", "aria-label": `Stock: ${plural(stock, "card")}${view.king_of_spades_in_stock ? ", the King of Spades under it" : ""}` },
+    h("div", { class: "cw-stock" }, stock ? cardBack() : h("div", { class: "card-slot" }, "empty"),
+      view.king_of_spades_in_stock ? h("span", { class: "cw-ks", title: "The King of Spades lies under the stock" }, "K♠") : null),
+    h("span", { class: "cw-stock-count" }, `${stock} in stock`)));
+}
+
+function drawChoice(st) {
+  const { view, before, els, me, choosing, focusIfIdle, take } = st;
+  const { choice } = els;
+  clear(choice);
+  const live = choosing;
+  choice.hidden = !live;
+  if (!live) return;
+  const spots = Object.fromEntries(view.clock.map((s) => [s.position, s]));
+  const offered = new Set(view.legal);
+  const buttons = view.due.filter((p) => offered.has(`take ${p}`)).map((p) => { // clockwise
+    const action = `take ${p}`;
+    const spot = spots[p];
+    const extra = spot.cards.length ? ` (${spot.cards.map(pretty).join(" ")} go to the discard pile)` : "";
+    const b = h("button", { class: "bid cw-take", type: "button", "data-action": action, "aria-label": `Take the ${cardName(spot.spade)} from position ${p}${spot.cards.length ? `; ${list(spot.cards.map(cardName))} on it go to the discard pile` : ""}` },
+      "Take ", h("b", { class: "cardref black" }, pretty(spot.spade)), extra ? h("small", {}, extra) : null);
+    b.addEventListener("click", () => take(action));
+    return b;
+  });
+  choice.append(h("p", { class: "cw-choice-title" }, "Nothing in your hand matches a due spade: take one as a penalty."), h("div", { class: "bid-row" }, ...buttons));
+  setRoving(buttons, 0);
+  if (!(before && before.to_act.includes(me) && before.legal.length)) focusIfIdle(buttons[0]);
+}
+
+function drawHand(st) {
+  const { view, els, me } = st;
+  const { hand } = els;
+  clear(hand);
+  if (me === null || !view.hand) {
+    hand.append(h("p", { class: "cw-watching" }, "The hands are hidden from spectators."));
+    hand.setAttribute("aria-label", "Hands hidden");
+    return;
+  }
+  const live = new Set(view.clock.filter((s) => s.spade !== null).map((s) => s.position));
+  const due = new Set(view.due);
+  const names = [];
+  for (const card of view.hand) {
+    const p = positionOf(card);
+    const dead = !live.has(p);
+    const f = cardFace(card, { cls: `rankface${dead ? " dead" : ""}${due.has(p) ? " matches" : ""}` });
+    hand.append(h("figure", { class: "cw-card" }, f, h("figcaption", {}, dead ? "dead" : `→ ${p}`)));
+    names.push(`${cardName(card)}${dead ? " (dead: its spade is gone)" : ` (position ${p})`}`);
+  }
+  hand.setAttribute("aria-label", `Your hand: ${names.join(", ") || "empty"}`);
+}
+
+function drawNote(st) {
+  const { view, ctx, els, me, name } = st;
+  const { note } = els;
+  note.classList.remove("result");
+  if (view.outcome) {
+    note.textContent = resultText(st);
+    note.classList.add("result");
+    return;
+  }
+  const seat = view.to_act[0];
+  const due = view.due.join(", ");
+  note.textContent = seat === undefined ? "" : me === seat && ctx.live
+    ? `Turn ${view.turn}: due on ${due}. Your choice.`
+    : `Turn ${view.turn}: ${name(seat)} ${me === seat ? "choose" : ctx.live ? "is choosing" : "chooses"} a spade from ${due}.`;
+}
+
+function resultText(st) {
+  const { view, ctx, me, name } = st;
+  const o = view.outcome;
+  const end = view.end || {};
+  const pen = view.penalty_counts;
+  if (o.winners.length !== 1) return `Drawn: ${pen[0]} penalty spades each`;
+  const w = o.winners[0];
+  const how = end.four_kings !== null && end.four_kings !== undefined ? "with all four Kings" : `${pen[w]} penalty spade${pen[w] === 1 ? "" : "s"} to ${pen[1 - w]}`;
+  if (me === null || !ctx.live) return `${name(w)} ${w === me ? "win" : "wins"}, ${how}`;
+  return `${w === me ? "You win" : "You lose"}: ${how}`;
+}
+
+// ------------------------------------------------------------------ the log
+function readEvents(st) {
+  const { view, before, ctx, els, log, me, narration } = st;
+  const { narrator, logList } = els;
+  const v = view;
+  const events = v.events || [];
+  if (!events.length) return;
+  const first = events[0].seq;
+  if (first < log.windowStart || v.turn < log.lastTurn) { log.told.clear(); clear(logList); } // a new game
+  log.windowStart = first;
+  log.lastTurn = v.turn;
+  if (!ctx.live) { log.told.clear(); clear(logList); }
+  const said = [];
+  let delay = 0;
+  events.forEach((ev, i) => {
+    if (log.told.has(ev.seq)) return;
+    const text = narration && narration[i] ? narration[i] : `${ev.seat >= 0 ? v.seat_names[ev.seat] : ""} ${ev.kind}`;
+    log.told.set(ev.seq, text);
+    const li = h("li", { class: `cw-ev ev-${ev.kind}${ctx.live && before ? " fresh" : ""}` }, ...richText(text));
+    if (ctx.live && before) { li.style.animationDelay = `${Math.min(delay, 2400)}ms`; delay += 120; }
+    logList.append(li);
+    if (ev.kind !== "draw" || ev.seat === me) said.push(spoken(text));
+  });
+  while (logList.children.length > 150) logList.removeChild(logList.firstChild);
+  if (ctx.live && before && said.length) narrator.textContent = said.slice(-6).join(" ");
+  requestAnimationFrame(() => { logList.scrollTop = logList.scrollHeight; });
+}
+
+// ------------------------------------------------------------------ side panel
+function drawSide(st) {
+  const { view, els, me, bottom, top, name } = st;
+  const { side, logBox } = els;
+  for (const child of [...side.children]) if (child !== logBox) child.remove();
+  const seats = [bottom, top];
+  side.prepend(
+    h("h2", { class: "side-title" }, `Turn ${view.turn}`, view.due.length ? h("span", { class: "muted" }, ` · due ${view.due.join(", ")}`) : null),
+    h("section", { class: "cw-penalties", "aria-label": "Penalty spades" }, h("h3", {}, "Penalty spades"),
+      ...seats.map((s) => h("div", { class: `cw-penrow${s === me ? " mine" : ""}` },
+        h("span", { class: "who" }, name(s)), h("b", { class: "pts" }, String(view.penalty[s].length)),
+        h("span", { class: "cw-pencards" }, ...view.penalty[s].map(chip))))),
+    h("p", { class: "muted small cw-facts" }, `Stock ${view.stock_size}${view.king_of_spades_in_stock ? " (K♠ under it)" : ""} · discard pile ${view.discard_size}`));
+}
+
+function endTable(st) {
+  const { view, me, bottom, top, name } = st;
+  const v = view;
+  const seats = [bottom, top];
+  const end = v.end || {};
+  const why = end.reason === "all_spades" ? "All twelve spades were taken."
+    : end.reason === "king_of_spades" ? `A draw reached the King of Spades: the stock is exhausted${end.four_kings !== null && end.four_kings !== undefined ? `, and ${name(end.four_kings)} ${end.four_kings === me ? "hold" : "holds"} all four Kings` : ""}.` : "";
+  return h("div", {},
+    why ? h("p", {}, why) : null,
+    h("table", { class: "history-table" },
+      h("caption", { class: "sr-only" }, "Penalty spades and Kings of each player"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Penalty spades"), h("th", { scope: "col" }, "Kings"))),
+      h("tbody", {}, ...seats.map((s) => h("tr", {}, h("th", { scope: "row" }, name(s)),
+        h("td", {}, h("b", {}, String(v.penalty[s].length)), " ", ...v.penalty[s].map(chip)),
+        h("td", {}, ...(v.kings[s].length ? v.kings[s].map(chip) : ["none"])))))));
+}
+
+// What every piece reads: the view and the one before, the server's narration, the page's
+// context, the table's elements, the log's memory, and who is who.
+function stateOf(view, before, extra, ctx, seat, els, log) {
+  const me = seat.me();
+  const bottom = seat.bottom();
+  const choosing = ctx.live && me !== null && view.to_act.includes(me) && view.legal.length > 0;
+  return {
+    view, before, ctx, els, log, me, bottom, top: 1 - bottom, choosing,
+    narration: extra.narration || null,
+    name: (s) => (me === s ? "You" : ctx.names[s] || view.seat_names[s]),
+    focusIfIdle: (el) => focusWhenIdle(el, els.root, ctx.live),
+    take(action) {
+      if (!choosing) return;
+      for (const b of els.root.querySelectorAll(`[data-action="${action}"], .cw-pos[data-position="${action.slice(5)}"]`)) b.classList.add("leaving");
+      ctx.act(action);
+    },
+  };
+}
 
 export function mount(root, ctx) {
   const oppPlate = h("div", { class: "cw-plate" });
@@ -25,253 +253,42 @@ export function mount(root, ctx) {
   const hand = h("div", { class: "cw-hand", role: "img" });
   const felt = h("div", { class: "cw-felt" }, oppPlate, clock, note, choice, myPlate, hand);
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
-  const side = h("aside", { class: "cw-side", "aria-label": "Penalties and log" });
   const logList = h("ol", { class: "log-list cw-log-list" });
-  const rootEl = h("div", { class: "cw" }, h("div", { class: "cw-main" }, felt,
+  const logBox = h("section", { class: "cw-log", "aria-label": "What happened" }, h("h3", {}, "What happened"), logList);
+  const side = h("aside", { class: "cw-side", "aria-label": "Penalties and log" }, logBox);
+  const t = tableOf(root, ctx, "cw", h("div", { class: "cw-main" }, felt,
     h("p", { class: "muted small cw-help" }, "Every card in a hand that matches a due spade is played for its holder. Only when you can play nothing do you choose: take one of the due spades (click it on the clock, or use the buttons)."),
     narrator), side);
-  root.append(rootEl);
   rovingFocus(choice);
+  const els = { root: t.el, oppPlate, myPlate, clock, note, choice, hand, narrator, side, logList, logBox };
+  const log = { told: new Map(), windowStart: -1, lastTurn: 0 }; // seq -> {text, kind, turn}
 
-  let view = null;
-  let prev = null;
-  const told = new Map(); // seq -> {text, kind, turn}
-  let windowStart = -1;
-  let lastTurn = 0;
-  let lastNarration = null;
+  const state = (view, before, extra = {}) => stateOf(view, before, extra, ctx, t.seat, els, log);
+  const draw = [
+    readEvents, (st) => drawPlate(st, oppPlate, st.top), (st) => drawPlate(st, myPlate, st.bottom),
+    drawClock, drawChoice, drawHand, drawNote, drawSide,
+  ];
 
-  const me = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
-  const bottom = () => me() ?? 0;
-  const top = () => 1 - bottom();
-  const name = (seat) => (me() === seat ? "You" : ctx.names[seat] || view.seat_names[seat]);
-  const choosing = () => ctx.live && me() !== null && view.to_act.includes(me()) && view.legal.length > 0;
+  // Motion: your cards fly from your hand to the clock, the other player's from their
+  // plate; a card drawn flies from the stock in the middle of the clock.
+  const motion = {
+    scope: felt,
+    from(el) {
+      if (el.closest(".cw-hand")) { const s = clock.querySelector(".cw-stock"); return s ? s.getBoundingClientRect() : null; }
+      if (el.closest(".cw-clock")) return oppPlate.getBoundingClientRect();
+      return null;
+    },
+  };
 
-  function update(v, extra = {}) {
-    view = v;
-    lastNarration = extra.narration || null;
-    readEvents(v, lastNarration);
-    renderPlate(oppPlate, top());
-    renderPlate(myPlate, bottom());
-    renderClock();
-    renderChoice();
-    renderHand();
-    renderNote();
-    renderSide();
-    prev = v;
-  }
-
-  // ------------------------------------------------------------------ players
-  function renderPlate(el, seat) {
-    clear(el);
-    const turn = view.to_act.includes(seat);
-    el.classList.toggle("turn", turn);
-    const pen = view.penalty[seat];
-    const kings = view.kings[seat];
-    const n = view.hand_sizes[seat];
-    el.append(
-      h("div", { class: "cw-who" }, h("span", { class: "cw-name", title: name(seat) }, name(seat)),
-        turn ? h("span", { class: "cw-turn" }, me() === seat ? "your choice" : "choosing…") : null),
-      h("div", { class: "cw-stats" },
-        h("span", { class: "cw-stat", title: "Penalty spades taken (fewer is better)" }, "Penalty ", h("b", {}, String(pen.length))),
-        h("span", { class: "cw-stat", title: "Kings: drawn by the other player and passed face up" }, "Kings ",
-          kings.length ? h("span", { class: "cw-kings" }, ...kings.map(chip)) : h("b", {}, "0")),
-        seat !== me() ? h("span", { class: "cw-stat" }, "Hand ", h("b", {}, String(n))) : null));
-    el.setAttribute("role", "group");
-    el.setAttribute("aria-label", `${name(seat)}: ${plural(pen.length, "penalty spade")}${pen.length ? ` (${pen.map(cardName).join(", ")})` : ""}; ${kings.length ? `Kings: ${kings.map(cardName).join(", ")}` : "no Kings"}${seat !== me() ? `; ${plural(n, "card")} in hand` : ""}${turn ? "; to choose" : ""}`);
-  }
-
-  // ------------------------------------------------------------------ the clock
-  function renderClock() {
-    clear(clock);
-    const live = choosing();
-    const legal = new Set(live ? view.legal : []);
-    clock.append(h("div", { class: "cw-face", "aria-hidden": "true" }));
-    const arm = h("div", { class: "cw-arm", "aria-hidden": "true", title: "The clock hand points at the last position used" });
-    arm.style.transform = `rotate(${view.pointer * 30}deg)`;
-    clock.append(arm);
-    for (const spot of view.clock) {
-      const p = spot.position;
-      const action = `take ${p}`;
-      const canTake = legal.has(action);
-      const label = spot.spade === null
-        ? `Position ${p}: empty, its spade was taken`
-        : `Position ${p}: the ${cardName(spot.spade)}${spot.cards.length ? `, with ${list(spot.cards.map(cardName))} on it` : ""}${spot.due ? ", due" : ""}${canTake ? ". Take it" : ""}`;
-      const el = h(canTake ? "button" : "div", {
-        class: `cw-pos${spot.due ? " due" : ""}${spot.spade === null ? " empty" : ""}${canTake ? " can-take" : ""}`,
-        type: canTake ? "button" : null, tabindex: canTake ? "-1" : null, role: canTake ? null : "img",
-        "aria-label": label, title: spot.spade === null ? `${p}: taken` : `${p}: ${[spot.spade, ...spot.cards].map(pretty).join(" ")}`,
-        "data-position": String(p),
-      });
-      const angle = (p * Math.PI) / 6;
-      el.style.left = `${50 + 39 * Math.sin(angle)}%`;
-      el.style.top = `${50 - 39 * Math.cos(angle)}%`;
-      el.append(h("span", { class: "cw-num", "aria-hidden": "true" }, String(p)));
-      if (spot.spade === null) {
-        el.append(h("div", { class: "card-slot cw-gone" }, "taken"));
-      } else {
-        // The cards played on a spade peek out from under it, so the spade stays readable.
-        const pile = h("div", { class: "cw-pile" });
-        const shown = spot.cards.slice(-3);
-        shown.forEach((c, i) => {
-          const f = cardFace(c, { cls: "rankface played" });
-          f.style.setProperty("--i", String(shown.length - i));
-          pile.append(f);
-        });
-        pile.append(cardFace(spot.spade, { cls: "rankface spade" }));
-        pile.style.setProperty("--n", String(Math.min(3, spot.cards.length)));
-        el.append(pile);
-        if (spot.cards.length) el.append(h("span", { class: "cw-count", "aria-hidden": "true" }, `+${spot.cards.length}`));
-      }
-      if (canTake) el.addEventListener("click", () => take(action));
-      clock.append(el);
-    }
-    const stock = view.stock_size;
-    clock.append(h("div", { class: "cw-centre", role: "img", "aria-label": `Stock: ${plural(stock, "card")}${view.king_of_spades_in_stock ? ", the King of Spades under it" : ""}` },
-      h("div", { class: "cw-stock" }, stock ? cardBack() : h("div", { class: "card-slot" }, "empty"),
-        view.king_of_spades_in_stock ? h("span", { class: "cw-ks", title: "The King of Spades lies under the stock" }, "K♠") : null),
-      h("span", { class: "cw-stock-count" }, `${stock} in stock`)));
-  }
-
-  function renderChoice() {
-    clear(choice);
-    const live = choosing();
-    choice.hidden = !live;
-    if (!live) return;
-    const spots = Object.fromEntries(view.clock.map((s) => [s.position, s]));
-    const offered = new Set(view.legal);
-    const buttons = view.due.filter((p) => offered.has(`take ${p}`)).map((p) => { // clockwise
-      const action = `take ${p}`;
-      const spot = spots[p];
-      const extra = spot.cards.length ? ` (${spot.cards.map(pretty).join(" ")} go to the discard pile)` : "";
-      const b = h("button", { class: "bid cw-take", type: "button", "data-action": action, "aria-label": `Take the ${cardName(spot.spade)} from position ${p}${spot.cards.length ? `; ${list(spot.cards.map(cardName))} on it go to the discard pile` : ""}` },
-        "Take ", h("b", { class: "cardref black" }, pretty(spot.spade)), extra ? h("small", {}, extra) : null);
-      b.addEventListener("click", () => take(action));
-      return b;
-    });
-    choice.append(h("p", { class: "cw-choice-title" }, "Nothing in your hand matches a due spade: take one as a penalty."), h("div", { class: "bid-row" }, ...buttons));
-    setRoving(buttons, 0);
-    if (!(prev && prev.to_act.includes(me()) && prev.legal.length)) focusIfIdle(buttons[0]);
-  }
-
-  function take(action) {
-    if (!choosing()) return;
-    for (const b of rootEl.querySelectorAll(`[data-action="${action}"], .cw-pos[data-position="${action.slice(5)}"]`)) b.classList.add("leaving");
-    ctx.act(action);
-  }
-
-  function renderHand() {
-    clear(hand);
-    if (me() === null || !view.hand) {
-      hand.append(h("p", { class: "cw-watching" }, "The hands are hidden from spectators."));
-      hand.setAttribute("aria-label", "Hands hidden");
-      return;
-    }
-    const live = new Set(view.clock.filter((s) => s.spade !== null).map((s) => s.position));
-    const due = new Set(view.due);
-    const names = [];
-    for (const card of view.hand) {
-      const p = positionOf(card);
-      const dead = !live.has(p);
-      const f = cardFace(card, { cls: `rankface${dead ? " dead" : ""}${due.has(p) ? " matches" : ""}` });
-      hand.append(h("figure", { class: "cw-card" }, f, h("figcaption", {}, dead ? "dead" : `→ ${p}`)));
-      names.push(`${cardName(card)}${dead ? " (dead: its spade is gone)" : ` (position ${p})`}`);
-    }
-    hand.setAttribute("aria-label", `Your hand: ${names.join(", ") || "empty"}`);
-  }
-
-  function renderNote() {
-    note.classList.remove("result");
-    if (view.outcome) {
-      note.textContent = resultText();
-      note.classList.add("result");
-      return;
-    }
-    const seat = view.to_act[0];
-    const due = view.due.join(", ");
-    note.textContent = seat === undefined ? "" : me() === seat && ctx.live
-      ? `Turn ${view.turn}: due on ${due}. Your choice.`
-      : `Turn ${view.turn}: ${name(seat)} ${me() === seat ? "choose" : ctx.live ? "is choosing" : "chooses"} a spade from ${due}.`;
-  }
-
-  function resultText() {
-    const o = view.outcome;
-    const end = view.end || {};
-    const pen = view.penalty_counts;
-    if (o.winners.length !== 1) return `Drawn: ${pen[0]} penalty spades each`;
-    const w = o.winners[0];
-    const how = end.four_kings !== null && end.four_kings !== undefined ? "with all four Kings" : `${pen[w]} penalty spade${pen[w] === 1 ? "" : "s"} to ${pen[1 - w]}`;
-    if (me() === null || !ctx.live) return `${name(w)} ${w === me() ? "win" : "wins"}, ${how}`;
-    return `${w === me() ? "You win" : "You lose"}: ${how}`;
-  }
-
-  // ------------------------------------------------------------------ the log
-  function readEvents(v, narration) {
-    const events = v.events || [];
-    if (!events.length) return;
-    const first = events[0].seq;
-    if (first < windowStart || v.turn < lastTurn) { told.clear(); clear(logList); } // a new game
-    windowStart = first;
-    lastTurn = v.turn;
-    if (!ctx.live) { told.clear(); clear(logList); }
-    const said = [];
-    let delay = 0;
-    events.forEach((ev, i) => {
-      if (told.has(ev.seq)) return;
-      const text = narration && narration[i] ? narration[i] : `${ev.seat >= 0 ? v.seat_names[ev.seat] : ""} ${ev.kind}`;
-      told.set(ev.seq, text);
-      const li = h("li", { class: `cw-ev ev-${ev.kind}${ctx.live && prev ? " fresh" : ""}` }, ...richText(text));
-      if (ctx.live && prev) { li.style.animationDelay = `${Math.min(delay, 2400)}ms`; delay += 120; }
-      logList.append(li);
-      if (ev.kind !== "draw" || ev.seat === me()) said.push(spoken(text));
-    });
-    while (logList.children.length > 150) logList.removeChild(logList.firstChild);
-    if (ctx.live && prev && said.length) narrator.textContent = said.slice(-6).join(" ");
-    requestAnimationFrame(() => { logList.scrollTop = logList.scrollHeight; });
-  }
-
-  // ------------------------------------------------------------------ side panel
-  function renderSide() {
-    for (const child of [...side.children]) if (child !== logBox) child.remove();
-    const seats = [bottom(), top()];
-    side.prepend(
-      h("h2", { class: "side-title" }, `Turn ${view.turn}`, view.due.length ? h("span", { class: "muted" }, ` · due ${view.due.join(", ")}`) : null),
-      h("section", { class: "cw-penalties", "aria-label": "Penalty spades" }, h("h3", {}, "Penalty spades"),
-        ...seats.map((s) => h("div", { class: `cw-penrow${s === me() ? " mine" : ""}` },
-          h("span", { class: "who" }, name(s)), h("b", { class: "pts" }, String(view.penalty[s].length)),
-          h("span", { class: "cw-pencards" }, ...view.penalty[s].map(chip))))),
-      h("p", { class: "muted small cw-facts" }, `Stock ${view.stock_size}${view.king_of_spades_in_stock ? " (K♠ under it)" : ""} · discard pile ${view.discard_size}`));
-  }
-  const logBox = h("section", { class: "cw-log", "aria-label": "What happened" }, h("h3", {}, "What happened"), logList);
-  side.append(logBox);
-
-  function focusIfIdle(el) {
-    focusWhenIdle(el, rootEl, ctx.live);
-  }
-
-  function endTable(v) {
-    const seats = [bottom(), top()];
-    const end = v.end || {};
-    const why = end.reason === "all_spades" ? "All twelve spades were taken."
-      : end.reason === "king_of_spades" ? `A draw reached the King of Spades: the stock is exhausted${end.four_kings !== null && end.four_kings !== undefined ? `, and ${name(end.four_kings)} ${end.four_kings === me() ? "hold" : "holds"} all four Kings` : ""}.` : "";
-    return h("div", {},
-      why ? h("p", {}, why) : null,
-      h("table", { class: "history-table" },
-        h("caption", { class: "sr-only" }, "Penalty spades and Kings of each player"),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Penalty spades"), h("th", { scope: "col" }, "Kings"))),
-        h("tbody", {}, ...seats.map((s) => h("tr", {}, h("th", { scope: "row" }, name(s)),
-          h("td", {}, h("b", {}, String(v.penalty[s].length)), " ", ...v.penalty[s].map(chip)),
-          h("td", {}, ...(v.kings[s].length ? v.kings[s].map(chip) : ["none"])))))));
-  }
-
-  return {
-    update,
+  return t.renderer({
+    state,
+    draw,
+    motion,
     refused() {
-      for (const el of rootEl.querySelectorAll(".leaving")) el.classList.remove("leaving");
+      for (const el of t.el.querySelectorAll(".leaving")) el.classList.remove("leaving");
     },
     results(v) {
-      view = v;
-      return { scoreLabel: "Penalty spades", historyTitle: "How the game ended", history: endTable(v) };
+      return { scoreLabel: "Penalty spades", historyTitle: "How the game ended", history: endTable(state(v, null)) };
     },
-    destroy() { rootEl.remove(); },
-  };
+  });
 }

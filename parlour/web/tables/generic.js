@@ -1,8 +1,10 @@
 // The table for a game that has no renderer of its own yet: the view's facts as a list,
 // the seats to act, and one button per legal action (or type an action in the game's
-// notation). Plain, but every game is playable through it.
+// notation). Plain, but every game is playable through it. It is also the smallest table
+// in the shape every renderer shares (table.js): copy it to start a game's own table.
 
 import { h, clear, rovingFocus, setRoving } from "../dom.js";
+import { tableOf } from "./table.js";
 
 function show(value) {
   if (value === null || value === undefined) return "–";
@@ -17,8 +19,7 @@ export function mount(root, ctx) {
   const input = h("input", { id: "generic-action", maxlength: "40", autocomplete: "off", "aria-label": "Action in the game's notation" });
   const form = h("form", { class: "generic-form" }, input, h("button", { class: "button", type: "submit" }, "Play"));
   const facts = h("dl", { class: "generic-facts" });
-  const el = h("div", { class: "generic card-panel" }, status, actions, form, facts);
-  root.append(el);
+  const t = tableOf(root, ctx, "generic card-panel", status, actions, form, facts);
   rovingFocus(actions);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -26,15 +27,22 @@ export function mount(root, ctx) {
     input.value = "";
   });
 
-  function update(view) {
-    const names = ctx.names;
+  // The state: the view, and the seat's choices now (none in a replay or for a spectator).
+  function state(view) {
+    const timed = ctx.live && ctx.timed && (view.to_act || []).includes(ctx.seat) ? ctx.timed : null;
+    const legal = ctx.live && !timed ? view.legal || [] : [];
+    return { view, names: ctx.names, timed, legal };
+  }
+
+  function drawStatus({ view, names }) {
     const acting = (view.to_act || []).map((s) => names[s] || `seat ${s}`);
     status.textContent = view.outcome ? `Game over: winners ${view.outcome.winners.map((s) => names[s] || s).join(", ")}` :
       acting.length ? `To act: ${acting.join(", ")}` : "";
+  }
+
+  function drawActions({ timed, legal }) {
     clear(actions);
     // A timed phase (e.g. a slap): one button, timed by the server; no time of our own.
-    const timed = ctx.live && ctx.timed && (view.to_act || []).includes(ctx.seat) ? ctx.timed : null;
-    const legal = ctx.live && !timed ? view.legal || [] : [];
     if (timed) {
       const now = h("button", { class: "bid", type: "button" }, `${timed.name} now!`);
       now.addEventListener("click", () => ctx.react());
@@ -48,11 +56,14 @@ export function mount(root, ctx) {
     actions.append(...buttons);
     if (buttons.length) setRoving(buttons, 0);
     form.hidden = !legal.length;
+  }
+
+  function drawFacts({ view }) {
     clear(facts);
     for (const [key, value] of Object.entries(view)) {
       if (key === "legal" || key === "options") continue;
       facts.append(h("dt", {}, key.replace(/_/g, " ")), h("dd", {}, show(value)));
     }
   }
-  return { update, destroy() { el.remove(); } };
+  return t.renderer({ state, draw: [drawStatus, drawActions, drawFacts] });
 }

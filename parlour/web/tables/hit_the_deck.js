@@ -6,9 +6,9 @@
 // Everything comes from view(seat); mount(root, ctx) -> {update(view), destroy()}.
 //
 // The shout. A With a Hand is played with the shout: the big button (or the H key). The
-// shout and the card must come within SHOUT_MS (1.5 s) of each other, in either order:
-// shout first and the card goes as "hit hand!" the moment you play it; play first and the
-// card waits, lifted, for up to 1.5 s: the shout in that time sends "hit hand!", none sends
+// shout and the card must come within the game's shout window (view.shout_window_ms, 1.5 s)
+// of each other, in either order: shout first and the card goes as "hit hand!" the moment
+// you play it; play first and the card waits, lifted, for up to that window: the shout in that time sends "hit hand!", none sends
 // "hit hand" (forgotten: you draw four). A shout on its own sends nothing.
 //
 // The slap. When the server opens the slap (ctx.timed), the pile becomes a big SLAP
@@ -21,9 +21,12 @@
 // the discard pile; on a swap the two piles trade places and the direction arrow turns.
 // A caption says what happened, and every event goes to the log (and to screen readers).
 
-import { h, clear, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
+import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
+import { tableOf } from "./table.js";
+import { playSound } from "../sound.js";
 
-const SHOUT_MS = 1500;
+await loadStyle("/static/tables/hit_the_deck.css");
+
 const SHOUT_TEXT = "Hit the Deck With a Hand!";
 const COLOUR = { R: "red", Y: "yellow", G: "green", B: "blue" };
 const KEYS = "Keys: Space slaps · H shouts · D draws · P passes · C cuts · S swaps";
@@ -53,8 +56,14 @@ export function cardName(text) {
   }
 }
 
+// Each colour also has a shape, drawn in CSS (no font needed), beside its letter wherever
+// the colour shows: red a triangle, yellow a circle, green a square, blue a diamond. So no
+// one needs to tell the colours apart to play.
+export const COLOUR_SHAPE = { R: "triangle", Y: "circle", G: "square", B: "diamond" };
+export const colourMark = (c) => h("span", { class: `cmark cm-${c}`, "aria-hidden": "true", title: `${COLOUR[c]} (${COLOUR_SHAPE[c]})` });
+
 // A face-up card: a button when it can be chosen, a picture otherwise. The colour is also
-// written in the corner (R, Y, G, B), so no one needs to tell colours apart to play.
+// written in the corner (R, Y, G, B) with its shape.
 export function cardFace(text, { button = false, size = "" } = {}) {
   const c = parseCard(text);
   let corner = "";
@@ -64,7 +73,7 @@ export function cardFace(text, { button = false, size = "" } = {}) {
     case "cut": corner = "✂"; middle = [h("span", { class: "icon" }, "✂"), h("span", { class: "word" }, "Cut")]; break;
     case "flip": corner = "⇅"; middle = [h("span", { class: "icon" }, "⇅"), h("span", { class: "word" }, "Flip")]; break;
     case "hitn": corner = c.number; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: "big" }, c.number)]; break;
-    case "hitc": corner = "●"; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: `disc c-${c.colour}` })]; break;
+    case "hitc": corner = "●"; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: `disc c-${c.colour}` }, colourMark(c.colour))]; break;
     case "hand": corner = handIcon("mini"); middle = [handIcon(), h("span", { class: "word" }, "Hand")]; break;
     default: middle = [text];
   }
@@ -77,7 +86,7 @@ export function cardFace(text, { button = false, size = "" } = {}) {
     "data-card": text,
     "aria-label": cardName(text),
   },
-  h("span", { class: "hc-corner", "aria-hidden": "true" }, h("b", {}, corner), h("i", {}, letter)),
+  h("span", { class: "hc-corner", "aria-hidden": "true" }, h("b", {}, corner), h("i", {}, letter), c.colour ? colourMark(c.colour) : null),
   h("span", { class: "hc-oval", "aria-hidden": "true" }, ...middle));
 }
 
@@ -105,16 +114,164 @@ export function handIcon(cls = "icon") {
   return svg;
 }
 
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 function secs(ms) { return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms} ms`; }
 
 // ------------------------------------------------------------------------------ the table
-export function mount(root, ctx) {
-  let sheet = document.querySelector("link[data-htd]");
-  if (!sheet) {
-    sheet = h("link", { rel: "stylesheet", href: "/static/tables/hit_the_deck.css", "data-htd": "" });
-    document.head.append(sheet);
+// What the pieces drawn from module functions read: the view and the one before, the
+// page's context, the elements they fill, the table's memory, and who is who.
+function stateOf(view, before, ctx, seat, els, mem) {
+  const me = seat.me();
+  const name = (s) => (ctx.live && me === s ? "You" : ctx.names[s] || `seat ${s}`);
+  const slapOpen = Boolean(view && view.phase === "slap" && view.slap);
+  return {
+    view, before, ctx, els, mem, me, name, slapOpen,
+    label: (s) => (ctx.live && me === s ? "you" : name(s)),
+    myTurn: ctx.live && me !== null && view.to_act.includes(me) && view.legal.length > 0,
+    canSlap: Boolean(ctx.live && me !== null && slapOpen && view.slap.waiting.includes(me) && ctx.timed && mem.slappedPhase !== ctx.timed.phase),
+  };
+}
+
+function resultText(st) {
+  const { view, ctx, me, name } = st;
+  const o = view.outcome;
+  const best = view.scores[o.winners[0]];
+  if (ctx.live && me !== null) return o.winners.includes(me) ? `You win with ${best}!` : `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
+  return `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
+}
+
+function slapTable(st, s, big) {
+  const { me, name } = st;
+  const order = s.ms.map((ms, seat) => ({ seat, ms })).sort((a, b) => a.ms - b.ms);
+  const loser = s.slowest;
+  const head = `${cap(name(loser))} ${loser === me ? "were" : "was"} last (${secs(s.ms[loser])}) and draw${loser === me ? "" : "s"} ${s.cards}${s.tied.length ? " (a tie, drawn by lot)" : ""}`;
+  const list = h("ol", { class: "slap-times" }, ...order.map((o) => h("li", { class: o.seat === loser ? "loser" : "" },
+    h("span", { class: "who" }, name(o.seat)), h("b", {}, secs(o.ms)), o.seat === loser ? h("span", { class: "plus" }, `+${s.cards}`) : null)));
+  return h("div", { class: big ? "slap-card" : "slap-mini" }, h("p", { class: "slap-head" }, handIcon("mini"), ` ${head}`), list);
+}
+
+// The game is over: the winner and the totals, large, on the felt.
+function drawFinal(st) {
+  const { view, els, name } = st;
+  const { final, slapResult } = els;
+  clear(final);
+  final.hidden = !view.outcome;
+  if (!view.outcome) return;
+  slapResult.hidden = true;
+  const order = view.scores.map((score, seat) => ({ seat, score })).sort((a, b) => a.score - b.score);
+  const place = view.outcome.placing;
+  final.append(h("div", { class: "final-card" },
+    h("p", { class: "final-head" }, resultText(st)),
+    h("ol", { class: "final-list", "aria-label": "Totals, lowest first" }, ...order.map((o) =>
+      h("li", { class: place[o.seat] === 1 ? "winner" : "" }, h("span", { class: "who" }, `${place[o.seat]}. ${name(o.seat)}`), h("b", {}, String(o.score)))))));
+}
+
+// ------------------------------------------------------------------ the side: scores, last slap, log
+function drawSide(st) {
+  const { view, els, mem, me, name } = st;
+  const { side } = els;
+  clear(side);
+  const n = view.seats;
+  const target = view.options.target;
+  side.append(h("h2", { class: "side-title" }, `Round ${view.round}`, h("span", { class: "muted" }, ` · game to ${target}, lowest wins`)));
+  const table = h("table", { class: "htd-scores" },
+    h("caption", { class: "sr-only" }, "Cards in hand and total score of each player"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards"), h("th", { scope: "col" }, "Total"))));
+  const body = h("tbody");
+  for (let s = 0; s < n; s++) {
+    body.append(h("tr", { class: `${view.to_act.includes(s) ? "turn" : ""}${s === me ? " mine" : ""}` },
+      h("th", { scope: "row" }, name(s), view.dealer === s ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null),
+      h("td", {}, String(view.hand_sizes[s])), h("td", {}, h("b", {}, String(view.scores[s])))));
   }
+  table.append(body);
+  side.append(table);
+
+  const slapBox = h("section", { class: "htd-last-slap", "aria-label": "Last slap" }, h("h3", {}, "Last slap"));
+  if (view.last_slap) slapBox.append(slapTable(st, view.last_slap, false));
+  else slapBox.append(h("p", { class: "muted small" }, "No slap yet: a With a Hand calls for one."));
+  side.append(slapBox);
+
+  if (view.rounds.length) {
+    const rt = h("table", { class: "htd-rounds" },
+      h("caption", { class: "sr-only" }, "Points each round"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), ...Array.from({ length: n }, (_, s) => h("th", { scope: "col", title: name(s) }, short(st, s))))));
+    const rb = h("tbody");
+    for (const r of view.rounds) {
+      rb.append(h("tr", {}, h("th", { scope: "row" }, String(r.round)),
+        ...r.points.map((p, s) => h("td", { class: r.out === s ? "out" : "" }, r.out === s ? "out" : `+${p}`))));
+    }
+    rt.append(rb);
+    side.append(h("section", { class: "htd-history", "aria-label": "Rounds" }, h("h3", {}, "Rounds"), rt));
+  }
+
+  const log = h("section", { class: "htd-log", "aria-label": "What happened" }, h("h3", {}, "What happened"));
+  const ul = h("ul", {}, ...mem.logLines.slice(-30).reverse().map((t) => h("li", {}, t)));
+  if (!mem.logLines.length) ul.append(h("li", { class: "muted" }, "The game has just begun."));
+  log.append(ul);
+  side.append(log);
+}
+
+function short(st, s) {
+  const { name } = st;
+  const n = name(s);
+  return n === "You" ? "You" : n.length > 6 ? `${n.slice(0, 5)}…` : n;
+}
+
+// ------------------------------------------------------------------ narration and the log
+function tell(st) {
+  const { view, before, ctx, els, mem, me, name, myTurn, slapOpen, canSlap } = st;
+  const { narrator } = els;
+  const after = view;
+  const lines = [];
+  if (!before || before.round !== after.round) {
+    if (before && after.rounds.length) {
+      const r = after.rounds[after.rounds.length - 1];
+      lines.push(r.out !== null ? `Round ${r.round}: ${name(r.out)} went out.` : `Round ${r.round} ended with no one out.`);
+    }
+    mem.told = { round: after.round, events: 0, played: 0 };
+  }
+  for (const [seat, action] of after.played.slice(mem.told.played)) {
+    if (action === "hit hand!") lines.push(`${name(seat)} played Hit the Deck With a Hand and shouted “${SHOUT_TEXT}”`);
+    else if (action === "hit hand") lines.push(`${name(seat)} played Hit the Deck With a Hand without the shout!`);
+    else lines.push(`${name(seat)} played ${cardName(action)}.`);
+  }
+  for (const e of after.events.slice(mem.told.events)) {
+    const line = eventText(st, e);
+    if (line) lines.push(line);
+  }
+  if (before && before.round === after.round && after.phase === "drawn" && (before.phase !== "drawn" || before.turn !== after.turn)) {
+    lines.push(`${name(after.turn)} drew a card.`);
+  }
+  mem.told = { round: after.round, events: after.events.length, played: after.played.length };
+  if (after.outcome && !(before && before.outcome)) lines.push(resultText(st));
+  for (const l of lines) mem.logLines.push(l);
+  if (mem.logLines.length > 60) mem.logLines.splice(0, mem.logLines.length - 60);
+  if (ctx.live && slapOpen && canSlap && !(before && before.phase === "slap")) lines.push("Slap the pile now! Space bar.");
+  else if (myTurn && !(before && before.to_act.includes(me))) lines.push("Your turn.");
+  if (lines.length) narrator.textContent = lines.join(" ");
+}
+
+function eventText(st, e) {
+  const { view, me, name } = st;
+  switch (e.type) {
+    case "first": return `Round ${view.round} begins: the first card is ${cardName(e.card)}.`;
+    case "reburied": return "A With a Hand turned first goes back into the draw pile.";
+    case "cut": return e.card ? `${name(e.seat)} cut the deck: ${cardName(e.card)} turned up.` : `${name(e.seat)} had nothing to cut.`;
+    case "swap": return e.card ? `${name(e.seat)} swapped the piles: the top is ${cardName(e.card)}, and play turns round.` : `${name(e.seat)} had nothing to swap: play turns round.`;
+    case "flip back": return "A second Flip in a row went back into the draw pile.";
+    case "reshuffle": return `The discards were shuffled into a new draw pile (${plural(e.cards, "card")}).`;
+    case "penalty": return `${name(e.seat)} did not shout and drew ${e.cards}.`;
+    case "slap": {
+      const times = e.ms.map((ms, s) => `${name(s)} ${secs(ms)}`).join(", ");
+      return `Slaps: ${times}. ${name(e.slowest)} ${e.slowest === me ? "were" : "was"} last${e.tied.length ? " (a tie, by lot)" : ""} and drew ${e.cards}.`;
+    }
+    case "blocked": return "Nobody could play or draw: the round is blocked.";
+    default: return null;
+  }
+}
+
+export function mount(root, ctx) {
   const seatsLayer = h("div", { class: "htd-seats" });
   const ring = h("div", { class: "htd-ring", "aria-hidden": "true" },
     h("span", { class: "arrow a1" }, "➜"), h("span", { class: "arrow a2" }, "➜"), h("span", { class: "arrow a3" }, "➜"));
@@ -140,48 +297,52 @@ export function mount(root, ctx) {
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const side = h("aside", { class: "htd-side", "aria-label": "Scores and log" });
   const main = h("div", { class: "htd-play" }, felt, bar, hand, keysHelp, narrator);
-  const rootEl = h("div", { class: "htd" }, main, side);
-  root.append(rootEl);
+  const t = tableOf(root, ctx, "htd", main, side);
+  const rootEl = t.el;
   rovingFocus(hand);
 
   let view = null;
   let prev = null;
   let shoutAt = -Infinity; // when the shout button was last pressed (performance.now())
   let waiting = null; // a With a Hand played before the shout: {timer, card}
-  let slappedPhase = null; // the phase id this page has slapped in
   let shownSlap = null; // the last slap result shown (its key)
   let resultTimer = null;
   let resultShownAt = 0;
-  let told = { round: 0, events: 0, played: 0 };
-  const logLines = [];
+  // The table's memory: the phase this page has slapped in, what the log has told so far,
+  // and the log's lines.
+  const mem = { slappedPhase: null, told: { round: 0, events: 0, played: 0 }, logLines: [] };
 
-  const me = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
-  const bottom = () => me() ?? 0;
+  const { me, bottom } = t.seat;
+  const shoutMs = () => view.shout_window_ms; // the game's rule, sent in the view
   const name = (seat) => (ctx.live && me() === seat ? "You" : ctx.names[seat] || `seat ${seat}`);
   const label = (seat) => (ctx.live && me() === seat ? "you" : name(seat));
   const myTurn = () => ctx.live && me() !== null && view.to_act.includes(me()) && view.legal.length > 0;
   const slapOpen = () => view && view.phase === "slap" && view.slap;
   const canSlap = () => ctx.live && me() !== null && slapOpen() && view.slap.waiting.includes(me()) && ctx.timed &&
-    slappedPhase !== ctx.timed.phase;
+    mem.slappedPhase !== ctx.timed.phase;
 
-  // ------------------------------------------------------------------ update
-  function update(v) {
-    const before = view;
+  // ------------------------------------------------------------------ state -> pieces
+  // The state is the new view and the one before; a With a Hand waiting for its shout is
+  // dropped when it can no longer be played. Moves animate one step at a time (a replay's
+  // jumps and a reconnect's catching up do not).
+  const els = { final, slapResult, side, narrator };
+  const now = () => stateOf(view, prev, ctx, t.seat, els, mem);
+  function state(v, before) {
+    prev = before;
     view = v;
     if (waiting && !(myTurn() && view.legal.includes("hit hand"))) cancelWaiting();
-    // Animate one step at a time (a replay's jumps and a reconnect's catching up are not).
-    if (before && before.round === v.round && v.played.length - before.played.length <= 1 &&
-        v.events.length - before.events.length <= 3) animate(before, v);
-    renderSeats();
-    renderCentre();
-    renderBar();
-    renderHand();
-    tell(before, v);
-    renderSide();
-    showSlapResult(before, v);
-    renderFinal();
-    prev = v;
+    return now();
   }
+  const draw = [
+    ({ before }) => {
+      if (before && before.round === view.round && view.played.length - before.played.length <= 1 &&
+          view.events.length - before.events.length <= 3) animate(before, view);
+    },
+    renderSeats, renderCentre, renderBar, renderHand,
+    tell, drawSide,
+    ({ before }) => showSlapResult(before, view),
+    drawFinal,
+  ];
 
   // ------------------------------------------------------------------ seats round the felt
   function spot(seat) {
@@ -212,7 +373,8 @@ export function mount(root, ctx) {
       if (view.dealer === seat) bits.push(h("span", { class: "chip", title: "Dealer" }, "D"));
       let note = "";
       if (slap) note = slap.waiting.includes(seat) ? "slap!" : "slapped";
-      else if (turn) note = view.phase === "cut" ? "cutting…" : view.phase === "swap" ? "swapping…" : me() === seat ? "your turn" : "to play";
+      else if (turn) note = !ctx.live ? (view.phase === "cut" ? "to cut" : view.phase === "swap" ? "to swap" : "to play")
+        : view.phase === "cut" ? "cutting…" : view.phase === "swap" ? "swapping…" : me() === seat ? "your turn" : "to play";
       const plate = h("div", {
         class: `htd-plate${turn ? " turn" : ""}${me() === seat ? " mine" : ""}${slap && !slap.waiting.includes(seat) ? " slapped" : ""}${count === 1 ? " last-card" : ""}`,
         "data-seat": String(seat),
@@ -299,7 +461,7 @@ export function mount(root, ctx) {
     } else if (ob && ob.startsWith("colour ")) {
       const c = ob.slice(7);
       obligation.classList.add("on", `c-${c}`);
-      obligation.append(h("span", { class: `ob-disc c-${c}` }), h("span", {}, `Play ${COLOUR[c]} (or a Hit the Deck card)`));
+      obligation.append(h("span", { class: `ob-disc c-${c}` }, colourMark(c), h("b", {}, c)), h("span", {}, `Play ${COLOUR[c]} (or a Hit the Deck card)`));
     } else if (ob === "any" && view.phase === "play") {
       obligation.classList.add("on", "any");
       obligation.append(h("span", {}, "Any card may be played"));
@@ -341,7 +503,7 @@ export function mount(root, ctx) {
   }
 
   function statusText() {
-    if (view.outcome) return resultText();
+    if (view.outcome) return resultText(now());
     if (slapOpen()) {
       const who = view.slap.player;
       const played = `${name(who)} played Hit the Deck With a Hand${view.slap.shouted ? "" : " without the shout"}`;
@@ -349,7 +511,7 @@ export function mount(root, ctx) {
         return `${played}. You slapped in ${secs(view.slap.mine)}: waiting for ${plural(view.slap.waiting.length, "other")}…`;
       }
       if (canSlap()) return `${played}: SLAP THE PILE! (click it, tap it or press space)`;
-      if (ctx.timed && slappedPhase === ctx.timed.phase) return "Slapped! The server is timing it…";
+      if (ctx.timed && mem.slappedPhase === ctx.timed.phase) return "Slapped! The server is timing it…";
       return `${played}: everyone slaps the pile…`;
     }
     const seat = view.to_act[0];
@@ -358,7 +520,7 @@ export function mount(root, ctx) {
       if (view.phase === "cut") return "A Cut the Deck: cut the deck (press the draw pile or C).";
       if (view.phase === "swap") return "A Flip the Deck: swap the piles (press the draw pile or S).";
       if (view.phase === "drawn") return view.legal.length > 1 ? "You drew a card that fits: play it, or keep it." : "The card you drew does not fit: keep it (pass).";
-      if (waiting) return `SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits ${SHOUT_MS / 1000} s).`;
+      if (waiting) return `SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits ${shoutMs() / 1000} s).`;
       if (view.legal.includes("draw")) return "Nothing in your hand fits: draw a card.";
       if (view.legal.includes("pass")) return "Nothing fits and nothing is left to draw: pass.";
       return `Your turn: play a card on ${cardName(view.top)}.`;
@@ -368,13 +530,6 @@ export function mount(root, ctx) {
     if (view.phase === "swap") return `${who} must swap the piles.`;
     if (view.phase === "drawn") return `${who} drew a card.`;
     return `${who} to play.`;
-  }
-
-  function resultText() {
-    const o = view.outcome;
-    const best = view.scores[o.winners[0]];
-    if (ctx.live && me() !== null) return o.winners.includes(me()) ? `You win with ${best}!` : `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
-    return `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
   }
 
   // ------------------------------------------------------------------ your hand
@@ -462,13 +617,13 @@ export function mount(root, ctx) {
       if (act(card)) button.classList.add("leaving");
       return;
     }
-    if (performance.now() - shoutAt <= SHOUT_MS) {
+    if (performance.now() - shoutAt <= shoutMs()) {
       if (act("hit hand!")) button.classList.add("leaving");
       return;
     }
     // Played before the shout: the card waits in the air for it.
     button.classList.add("in-the-air");
-    waiting = { card, timer: setTimeout(() => { const w = waiting; waiting = null; if (w) act("hit hand"); }, SHOUT_MS) };
+    waiting = { card, timer: setTimeout(() => { const w = waiting; waiting = null; if (w) act("hit hand"); }, shoutMs()) };
     renderBar();
     shoutBtn.focus({ preventScroll: true });
   }
@@ -497,7 +652,8 @@ export function mount(root, ctx) {
     if (!canSlap()) return;
     const phase = ctx.timed.phase;
     if (!ctx.react()) return;
-    slappedPhase = phase;
+    mem.slappedPhase = phase;
+    playSound("slap");
     renderCentre();
     renderBar();
     const target = discard.querySelector(".htd-slap");
@@ -521,7 +677,7 @@ export function mount(root, ctx) {
     const map = { d: "draw", p: "pass", c: "cut", s: "swap" };
     if (map[key] && myTurn() && view.legal.includes(map[key])) { ev.preventDefault(); act(map[key]); }
   }
-  document.addEventListener("keydown", onKey, true);
+  t.on(document, "keydown", onKey, true);
 
   drawPile.addEventListener("click", () => {
     if (!myTurn()) return;
@@ -545,7 +701,7 @@ export function mount(root, ctx) {
   }
 
   // A card flying over the felt from one element to another.
-  function fly(card, fromEl, toEl, { delay = 0, duration = 520, midLift = 0 } = {}) {
+  function fly(card, fromEl, toEl, { delay = 0, duration = 260, midLift = 0 } = {}) {
     if (reduced() || !fromEl || !toEl || !felt.animate) return;
     const a = centreOf(fromEl);
     const b = centreOf(toEl);
@@ -569,9 +725,11 @@ export function mount(root, ctx) {
   function animate(before, after) {
     const plays = after.played.slice(before.played.length);
     if (plays.length || after.events.length > before.events.length) soonHideResult();
+    if (ctx.live && after.phase === "slap" && before.phase !== "slap") playSound("slap");
+    else if (ctx.live && plays.length) playSound("card");
     for (const [seat, action] of plays) {
       const plate = seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
-      if (seat !== me()) fly(action === "hit hand!" ? "hit hand" : action, plate, discard, { duration: 420 });
+      if (seat !== me()) fly(action === "hit hand!" ? "hit hand" : action, plate, discard, { duration: 260 });
       if (action === "hit hand!") requestAnimationFrame(() => bubble(seat, "HIT THE DECK!", "shout"));
     }
     for (const e of after.events.slice(before.events.length)) {
@@ -579,7 +737,7 @@ export function mount(root, ctx) {
         drawPile.classList.remove("cut-anim");
         void drawPile.offsetWidth;
         drawPile.classList.add("cut-anim");
-        fly(e.card, drawPile, discard, { delay: 380, duration: 700, midLift: 60 });
+        fly(e.card, drawPile, discard, { delay: 250, duration: 300, midLift: 60 });
         say(`${cap(name(e.seat))} cut the deck: ${cardName(e.card)} came up from the middle.`);
       } else if (e.type === "swap") {
         swapAnimation();
@@ -601,10 +759,10 @@ export function mount(root, ctx) {
     const a = centreOf(drawPile);
     const b = centreOf(discard);
     const dx = b.x - a.x;
-    drawPile.animate([{ transform: `translateX(${dx}px)` }, { transform: `translateX(${dx / 2}px) translateY(-18px) rotate(8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 750, easing: "ease-in-out" });
-    discard.animate([{ transform: `translateX(${-dx}px)` }, { transform: `translateX(${-dx / 2}px) translateY(18px) rotate(-8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 750, easing: "ease-in-out" });
+    drawPile.animate([{ transform: `translateX(${dx}px)` }, { transform: `translateX(${dx / 2}px) translateY(-18px) rotate(8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 300, easing: "ease-in-out" });
+    discard.animate([{ transform: `translateX(${-dx}px)` }, { transform: `translateX(${-dx / 2}px) translateY(18px) rotate(-8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 300, easing: "ease-in-out" });
     const c = "translate(-50%, -50%)";
-    ring.animate([{ transform: `${c} rotate(0deg)` }, { transform: `${c} rotate(180deg) scaleX(-1)` }, { transform: c }], { duration: 900, easing: "ease-in-out" });
+    ring.animate([{ transform: `${c} rotate(0deg)` }, { transform: `${c} rotate(180deg) scaleX(-1)` }, { transform: c }], { duration: 450, easing: "ease-in-out" });
   }
 
   let captionTimer = null;
@@ -617,8 +775,6 @@ export function mount(root, ctx) {
     captionTimer = setTimeout(() => caption.classList.remove("show"), 4000);
   }
 
-  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-
   // ------------------------------------------------------------------ the slap result
   function slapKey(s) { return s ? `${s.round}:${s.player}:${s.ms.join(",")}:${s.slowest}` : null; }
 
@@ -629,7 +785,7 @@ export function mount(root, ctx) {
     shownSlap = key;
     if (before === null) return; // a slap over before this page opened: only in the side panel
     clear(slapResult);
-    slapResult.append(slapTable(s, true));
+    slapResult.append(slapTable(now(), s, true));
     slapResult.hidden = false;
     resultShownAt = performance.now();
     clearTimeout(resultTimer);
@@ -644,136 +800,16 @@ export function mount(root, ctx) {
     resultTimer = setTimeout(() => { slapResult.hidden = true; }, left);
   }
 
-  function slapTable(s, big) {
-    const order = s.ms.map((ms, seat) => ({ seat, ms })).sort((a, b) => a.ms - b.ms);
-    const loser = s.slowest;
-    const head = `${cap(name(loser))} ${loser === me() ? "were" : "was"} last (${secs(s.ms[loser])}) and draw${loser === me() ? "" : "s"} ${s.cards}${s.tied.length ? " (a tie, drawn by lot)" : ""}`;
-    const list = h("ol", { class: "slap-times" }, ...order.map((o) => h("li", { class: o.seat === loser ? "loser" : "" },
-      h("span", { class: "who" }, name(o.seat)), h("b", {}, secs(o.ms)), o.seat === loser ? h("span", { class: "plus" }, `+${s.cards}`) : null)));
-    return h("div", { class: big ? "slap-card" : "slap-mini" }, h("p", { class: "slap-head" }, handIcon("mini"), ` ${head}`), list);
-  }
-
-  // The game is over: the winner and the totals, large, on the felt.
-  function renderFinal() {
-    clear(final);
-    final.hidden = !view.outcome;
-    if (!view.outcome) return;
-    slapResult.hidden = true;
-    const order = view.scores.map((score, seat) => ({ seat, score })).sort((a, b) => a.score - b.score);
-    const place = view.outcome.placing;
-    final.append(h("div", { class: "final-card" },
-      h("p", { class: "final-head" }, resultText()),
-      h("ol", { class: "final-list", "aria-label": "Totals, lowest first" }, ...order.map((o) =>
-        h("li", { class: place[o.seat] === 1 ? "winner" : "" }, h("span", { class: "who" }, `${place[o.seat]}. ${name(o.seat)}`), h("b", {}, String(o.score)))))));
-  }
-
-  // ------------------------------------------------------------------ the side: scores, last slap, log
-  function renderSide() {
-    clear(side);
-    const n = view.seats;
-    const target = view.options.target;
-    side.append(h("h2", { class: "side-title" }, `Round ${view.round}`, h("span", { class: "muted" }, ` · game to ${target}, lowest wins`)));
-    const table = h("table", { class: "htd-scores" },
-      h("caption", { class: "sr-only" }, "Cards in hand and total score of each player"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards"), h("th", { scope: "col" }, "Total"))));
-    const body = h("tbody");
-    for (let s = 0; s < n; s++) {
-      body.append(h("tr", { class: `${view.to_act.includes(s) ? "turn" : ""}${s === me() ? " mine" : ""}` },
-        h("th", { scope: "row" }, name(s), view.dealer === s ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null),
-        h("td", {}, String(view.hand_sizes[s])), h("td", {}, h("b", {}, String(view.scores[s])))));
-    }
-    table.append(body);
-    side.append(table);
-
-    const slapBox = h("section", { class: "htd-last-slap", "aria-label": "Last slap" }, h("h3", {}, "Last slap"));
-    if (view.last_slap) slapBox.append(slapTable(view.last_slap, false));
-    else slapBox.append(h("p", { class: "muted small" }, "No slap yet: a With a Hand calls for one."));
-    side.append(slapBox);
-
-    if (view.rounds.length) {
-      const rt = h("table", { class: "htd-rounds" },
-        h("caption", { class: "sr-only" }, "Points each round"),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), ...Array.from({ length: n }, (_, s) => h("th", { scope: "col", title: name(s) }, short(s))))));
-      const rb = h("tbody");
-      for (const r of view.rounds) {
-        rb.append(h("tr", {}, h("th", { scope: "row" }, String(r.round)),
-          ...r.points.map((p, s) => h("td", { class: r.out === s ? "out" : "" }, r.out === s ? "out" : `+${p}`))));
-      }
-      rt.append(rb);
-      side.append(h("section", { class: "htd-history", "aria-label": "Rounds" }, h("h3", {}, "Rounds"), rt));
-    }
-
-    const log = h("section", { class: "htd-log", "aria-label": "What happened" }, h("h3", {}, "What happened"));
-    const ul = h("ul", {}, ...logLines.slice(-30).reverse().map((t) => h("li", {}, t)));
-    if (!logLines.length) ul.append(h("li", { class: "muted" }, "The game has just begun."));
-    log.append(ul);
-    side.append(log);
-  }
-
-  function short(s) {
-    const n = name(s);
-    return n === "You" ? "You" : n.length > 6 ? `${n.slice(0, 5)}…` : n;
-  }
-
-  // ------------------------------------------------------------------ narration and the log
-  function tell(before, after) {
-    const lines = [];
-    if (!before || before.round !== after.round) {
-      if (before && after.rounds.length) {
-        const r = after.rounds[after.rounds.length - 1];
-        lines.push(r.out !== null ? `Round ${r.round}: ${name(r.out)} went out.` : `Round ${r.round} ended with no one out.`);
-      }
-      told = { round: after.round, events: 0, played: 0 };
-    }
-    for (const [seat, action] of after.played.slice(told.played)) {
-      if (action === "hit hand!") lines.push(`${name(seat)} played Hit the Deck With a Hand and shouted “${SHOUT_TEXT}”`);
-      else if (action === "hit hand") lines.push(`${name(seat)} played Hit the Deck With a Hand without the shout!`);
-      else lines.push(`${name(seat)} played ${cardName(action)}.`);
-    }
-    for (const e of after.events.slice(told.events)) {
-      const line = eventText(e);
-      if (line) lines.push(line);
-    }
-    if (before && before.round === after.round && after.phase === "drawn" && (before.phase !== "drawn" || before.turn !== after.turn)) {
-      lines.push(`${name(after.turn)} drew a card.`);
-    }
-    told = { round: after.round, events: after.events.length, played: after.played.length };
-    if (after.outcome && !(before && before.outcome)) lines.push(resultText());
-    for (const l of lines) logLines.push(l);
-    if (logLines.length > 60) logLines.splice(0, logLines.length - 60);
-    if (ctx.live && slapOpen() && canSlap() && !(before && before.phase === "slap")) lines.push("Slap the pile now! Space bar.");
-    else if (myTurn() && !(before && before.to_act.includes(me()))) lines.push("Your turn.");
-    if (lines.length) narrator.textContent = lines.join(" ");
-  }
-
-  function eventText(e) {
-    switch (e.type) {
-      case "first": return `Round ${view.round} begins: the first card is ${cardName(e.card)}.`;
-      case "reburied": return "A With a Hand turned first goes back into the draw pile.";
-      case "cut": return e.card ? `${name(e.seat)} cut the deck: ${cardName(e.card)} turned up.` : `${name(e.seat)} had nothing to cut.`;
-      case "swap": return e.card ? `${name(e.seat)} swapped the piles: the top is ${cardName(e.card)}, and play turns round.` : `${name(e.seat)} had nothing to swap: play turns round.`;
-      case "flip back": return "A second Flip in a row went back into the draw pile.";
-      case "reshuffle": return `The discards were shuffled into a new draw pile (${plural(e.cards, "card")}).`;
-      case "penalty": return `${name(e.seat)} did not shout and drew ${e.cards}.`;
-      case "slap": {
-        const times = e.ms.map((ms, s) => `${name(s)} ${secs(ms)}`).join(", ");
-        return `Slaps: ${times}. ${name(e.slowest)} ${e.slowest === me() ? "were" : "was"} last${e.tied.length ? " (a tie, by lot)" : ""} and drew ${e.cards}.`;
-      }
-      case "blocked": return "Nobody could play or draw: the round is blocked.";
-      default: return null;
-    }
-  }
-
   // Seats are placed by measuring: again whenever the felt changes size (the stylesheet
   // arriving, the window or the side panel moving).
   const onResize = () => { if (view) { renderSeats(); fitHand(); } };
   const watcher = window.ResizeObserver ? new ResizeObserver(onResize) : null;
   if (watcher) watcher.observe(felt);
-  window.addEventListener("resize", onResize);
-  sheet.addEventListener("load", onResize);
+  t.on(window, "resize", onResize);
 
-  return {
-    update,
+  return t.renderer({
+    state,
+    draw,
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
     },
@@ -781,11 +817,7 @@ export function mount(root, ctx) {
       cancelWaiting();
       clearTimeout(resultTimer);
       clearTimeout(captionTimer);
-      document.removeEventListener("keydown", onKey, true);
-      window.removeEventListener("resize", onResize);
-      sheet.removeEventListener("load", onResize);
       if (watcher) watcher.disconnect();
-      rootEl.remove();
     },
-  };
+  });
 }
