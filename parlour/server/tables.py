@@ -815,6 +815,32 @@ class Hub:
             state.apply(state.parse_action(text), seat)
         return state
 
+    async def replay(self, table: Table, match: int, step: int, seat: Seat | None) -> JsonDict:
+        """Finished match ``match`` as ``seat`` saw it after ``step`` actions (spectators
+        for None; the last step if ``step`` is out of range): the view, the action that
+        led there, and the game's narration of it."""
+        final = await self.finished_state(table, match)
+        if seat is not None and not 0 <= seat < table.num_seats:
+            raise ProtocolError("bad_seat", f"seats are 0 to {table.num_seats - 1}")
+        history = final.history
+        if step < 0 or step > len(history):
+            step = len(history)
+        state = final
+        if step < len(history):
+            state = table.game.new(final.seed, table.num_seats, **table.options)
+            for s, a in history[:step]:
+                state.apply(a, s)
+        last = history[step - 1] if step else None
+        view = state.view(seat)
+        answer: JsonDict = {"steps": len(history), "step": step, "seat": seat,
+                            "action": None if last is None else
+                            {"seat": last[0], "text": table.game.action_text(last[1])},
+                            "view": view, "deal": table.matches[match].deal}
+        told = narration(table.game, view, table.narration_names())
+        if told is not None:
+            answer["narration"] = told
+        return answer
+
     async def record(self, table: Table, match: int) -> str:
         state = await self.finished_state(table, match)
         comment = f"Parlour table {table.id}, match {match}"
