@@ -24,46 +24,66 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import Response
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
+from starlette.middleware.body_limit import RequestBodyLimitMiddleware
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from parlour.server import errors
+from parlour.server.deps import page_host
 from parlour.server.errors import error
+from parlour.server.limits import ClientGuard, Limits
 from parlour.server.routers import lobby, pages, tables, websocket
 from parlour.server.store import Store
 from parlour.server.tables import Hub, Settings
 
 log = logging.getLogger("parlour.server")
 
-MAX_BODY = 16 * 1024
 SWEEP_EVERY = 60.0  # seconds between sweeps of finished tables out of memory
 
 SECURITY_HEADERS = {
-    "Content-Security-Policy": ("default-src 'self'; connect-src 'self' ws: wss:; "
-                                "img-src 'self' data:; style-src 'self'; "
-                                "frame-ancestors 'none'; base-uri 'none'"),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
 
 
+def content_policy(host: str | None) -> str:
+    """The page's Content-Security-Policy: everything from its own origin; websockets to
+    its own host only (``'self'`` covers ws: and wss: of it in CSP 3; the host is named too
+    for browsers that do not)."""
+    sockets = f" ws://{host} wss://{host}" if host else ""
+    return ("default-src 'self'; connect-src 'self'" + sockets + "; img-src 'self' data:; "
+            "style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The web parlour for ``settings``: its hub and store live as long as the app runs."""
     app = FastAPI(title="Parlour", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+                  openapi_url="/openapi.json")
     app.state.settings = settings
-    app.middleware("http")(guard)
+    app.state.guard = ClientGuard(settings.limits)
     errors.install(app)
     app.include_router(lobby.router)
     app.include_router(tables.router)
     app.include_router(websocket.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path
+    # Middleware, innermost first: the body limit counts the bytes as they stream in
+    # (chunked bodies too); the guard refuses an announced body past it at once and adds
+    # the security headers; the proxy headers, from trusted proxies only, come first.
+    app.add_middleware(RequestBodyLimitMiddleware, max_body_size=settings.limits.max_body)
+    app.add_middleware(Guard, limits=settings.limits)
+    if settings.limits.trusted_proxies:
+        app.add_middleware(ProxyHeadersMiddleware,
+                           trusted_hosts=list(settings.limits.trusted_proxies))
     return app
 
 
@@ -92,25 +112,64 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.close)
 
 
-async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]
-                ) -> Response:
-    """Refuse an announced body that is too big; add the security headers to every answer."""
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        return error("too_big", f"request body too big (at most {MAX_BODY} bytes)", 413)
-    response = await call_next(request)
-    for key, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(key, value)
-    return response
+class Guard:
+    """Refuse a body announced past the limit before reading it; give every HTTP answer the
+    security headers."""
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        conn = HTTPConnection(scope)
+        length = conn.headers.get("content-length")
+        limit = self.limits.max_body
+        if length is not None and (not length.isdigit() or len(length) > 12
+                                   or int(length) > limit):
+            await error("too_big", f"request body too big (at most {limit} bytes)",
+                        413, headers={"Connection": "close"})(scope, receive, send)
+            return
+        policy = content_policy(page_host(conn))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.setdefault("Content-Security-Policy", policy)
+                for key, value in SECURITY_HEADERS.items():
+                    headers.setdefault(key, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: Any
+                  ) -> Any:
+    """uvicorn's configuration for ``app``: the guarded protocols (header deadline,
+    connections per address: :mod:`parlour.server.edge`), uvicorn's own proxy headers off
+    (the app believes trusted proxies only), small websocket frames, no access log."""
+    import uvicorn
+
+    from parlour.server.edge import guarded_protocols
+
+    http, ws = guarded_protocols(limits)
+    # Views are small: compressing each costs more CPU than it saves on loopback or a LAN.
+    options: dict[str, Any] = dict(
+        host=host, port=port, http=http, ws=ws, proxy_headers=False, ws_max_size=64 * 1024,
+        access_log=False, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
+        ws_per_message_deflate=False, backlog=4096)
+    return uvicorn.Config(app, **(options | extra))
 
 
 def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | None = None,
-          announce: Callable[[str], None] = print) -> None:
+          announce: Callable[[str], None] = print, limits: Limits | None = None) -> None:
     """Run the web parlour until interrupted."""
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    settings = Settings(db_url=db_url, bot_pause=bot_pause)
+    settings = Settings(db_url=db_url, bot_pause=bot_pause, limits=limits or Limits())
     if rate is not None:
         settings.rate, settings.burst = rate, max(settings.burst, int(rate * 2))
     app = create_app(settings)
@@ -123,7 +182,4 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-    # Views are small: compressing each costs more CPU than it saves on loopback or a LAN.
-    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, access_log=False,
-                log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
-                ws_per_message_deflate=False)
+    uvicorn.Server(server_config(app, host, port, settings.limits)).run()

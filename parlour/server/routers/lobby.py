@@ -6,25 +6,33 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.games import game_ids, get_game
-from parlour.server.deps import HubDep
+from parlour.server.deps import ClientDep, GuardDep, HubDep
+from parlour.server.errors import RESPONSES
 from parlour.server.pages import rules_html
 from parlour.server.protocol import ProtocolError
 from parlour.server.tables import describe_games
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=RESPONSES)
 
 LISTED = 200  # tables the lobby list shows at most
 
 
-class SeatSpec(BaseModel):
+class Body(BaseModel):
+    """A request body: strict JSON types (a bool is not a number, "1" is not a seat) and
+    no field the request does not take."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class SeatSpec(Body):
     kind: str = Field(max_length=10)
     bot: str | None = Field(default=None, max_length=40)
 
 
-class CreateTable(BaseModel):
+class CreateTable(Body):
     game: str = Field(max_length=40)
     options: dict[str, str | int | float | bool | None] = Field(default_factory=dict,
                                                                 max_length=40)
@@ -56,9 +64,11 @@ async def tables(hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/tables", status_code=201)
-async def create(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep
+                 ) -> dict[str, Any]:
+    guard.create(client)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
-        [s.model_dump() for s in body.seats], body.name, body.seat, body.deal)
+        [s.model_dump() for s in body.seats], body.name, body.seat, body.deal, owner=client)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

@@ -6,14 +6,16 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from parlour.server.deps import HubDep, TableDep, TokenDep
+from parlour.server.deps import ClientDep, GuardDep, HubDep, TableDep, TokenDep
+from parlour.server.errors import RESPONSES
+from parlour.server.routers.lobby import Body
 
-router = APIRouter(prefix="/api/tables/{table_id}")
+router = APIRouter(prefix="/api/tables/{table_id}", responses=RESPONSES)
 
 
-class JoinTable(BaseModel):
+class JoinTable(Body):
     name: str = Field(max_length=200)
     seat: int | None = None
 
@@ -24,7 +26,9 @@ async def one_table(table: TableDep) -> dict[str, Any]:
 
 
 @router.post("/join")
-async def join(body: JoinTable, table: TableDep, hub: HubDep) -> dict[str, Any]:
+async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
+               client: ClientDep) -> dict[str, Any]:
+    guard.join(client)
     seat, token = await hub.join(table, body.name, body.seat)
     return {"table": table.summary(), "seat": seat, "token": token}
 

@@ -12,8 +12,22 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.engine import Seat
-from parlour.server.deps import HubDep
-from parlour.server.protocol import Message, ProtocolError, RateLimit, Stale, encode, parse_message
+from parlour.server.deps import ClientDep, GuardDep, HubDep, check_origin
+from parlour.server.errors import refusal
+from parlour.server.protocol import (
+    Act,
+    Hello,
+    HintAsk,
+    Message,
+    Ping,
+    ProtocolError,
+    RateLimit,
+    React,
+    Stale,
+    Sync,
+    encode,
+    parse_message,
+)
 from parlour.server.tables import Connection, Hub, Table
 
 log = logging.getLogger("parlour.server")
@@ -25,8 +39,25 @@ MAX_REFUSED = 40  # messages refused for speed before the connection is closed
 
 
 @router.websocket("/ws/tables/{table_id}")
-async def play(ws: WebSocket, table_id: str, hub: HubDep) -> None:
-    await ws.accept()
+async def play(ws: WebSocket, table_id: str, hub: HubDep, guard: GuardDep,
+               client: ClientDep) -> None:
+    """Check the handshake (origin, the client's connections), then the hello, then play.
+    A refused handshake gets an HTTP answer in the error shape (403, 429)."""
+    try:
+        check_origin(ws, hub.settings.limits)
+        release = guard.open_socket(client, table_id)
+    except ProtocolError as err:
+        await ws.send_denial_response(refusal(err))
+        return
+    try:
+        await ws.accept()
+        await greet(ws, table_id, hub)
+    finally:
+        release()
+
+
+async def greet(ws: WebSocket, table_id: str, hub: Hub) -> None:
+    """The hello: the table must exist and the token (if any) hold one of its seats."""
 
     async def refuse(err: ProtocolError, code: int) -> None:
         await ws.send_text(encode(err.to_json()))
@@ -45,10 +76,10 @@ async def play(ws: WebSocket, table_id: str, hub: HubDep) -> None:
         return
     try:
         hello = parse_message(first.get("text", first.get("bytes")))
-        if hello.type != "hello":
+        if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", 'the first message is {"type": "hello"} '
                                                '(with the seat token, if you hold one)')
-        seat = table.seat_for(hello.fields.get("token"))
+        seat = table.seat_for(hello.token)
     except ProtocolError as err:
         await refuse(err, 4403 if err.code == "bad_token" else 4400)
         return
@@ -116,42 +147,41 @@ class Session:
     async def handle(self, msg: Message, at: float) -> None:
         """Act on one checked message that came in at loop time ``at``."""
         hub, table, conn = self.hub, self.table, self.conn
-        if msg.type == "hint":  # answered when ready; the connection carries on
+        if isinstance(msg, HintAsk):  # answered when ready; the connection carries on
             task = asyncio.create_task(self.give_hint(msg))
             self.asking.add(task)
             task.add_done_callback(self.asking.discard)
-        elif msg.type == "react":
+        elif isinstance(msg, React):
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators cannot take part: take a free "
                                                  "seat to play")
-            await hub.react(table, conn.seat, msg.fields["phase"], at)
-        elif msg.type == "act":
+            await hub.react(table, conn.seat, msg.phase, at)
+        elif isinstance(msg, Act):
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators cannot act: take a free seat "
                                                  "to play")
-            asked = msg.fields.get("seat")
-            if asked is not None and asked != conn.seat:
+            if msg.seat is not None and msg.seat != conn.seat:
                 raise ProtocolError("not_your_seat", f"you hold seat {conn.seat}, not seat "
-                                                     f"{asked}: you can act only for your "
+                                                     f"{msg.seat}: you can act only for your "
                                                      f"own seat")
-            action = hub.parse_intent(table, msg.fields["action"])
-            await hub.submit(table, conn.seat, action, msg.fields["version"], person=True)
-        elif msg.type == "sync":
+            action = hub.parse_intent(table, msg.action)
+            await hub.submit(table, conn.seat, action, msg.version, person=True)
+        elif isinstance(msg, Sync):
             conn.push(encode({"type": "table", "table": table.summary()}))
             table.send_view(conn)
-        elif msg.type == "ping":
+        elif isinstance(msg, Ping):
             conn.push(encode({"type": "pong"}))
-        elif msg.type == "hello":
+        elif isinstance(msg, Hello):
             raise ProtocolError("bad_message", "already said hello on this connection")
 
-    async def give_hint(self, msg: Message) -> None:
+    async def give_hint(self, msg: HintAsk) -> None:
         """Send the hint bot's advice for this client's seat once it is worked out."""
         table, conn = self.table, self.conn
         try:
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators get no hints: take a seat to "
                                                  "play")
-            conn.push(encode(await self.hub.hint(table, conn.seat, msg.fields.get("version"))))
+            conn.push(encode(await self.hub.hint(table, conn.seat, msg.version)))
         except Stale as err:
             conn.push(encode(err.to_json()))
             table.send_view(conn)
