@@ -156,11 +156,19 @@ def wait_up(base: str, timeout: float = 20.0) -> None:
     raise RuntimeError(f"the server at {base} did not come up")
 
 
+def limit_files(n: int) -> None:
+    """Set this process's soft limit on open files to ``n`` (a common default is 1,024;
+    the hard limit stays as it is)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
 class ServerProcess:
     """``parlour serve`` in a subprocess."""
 
     def __init__(self, db: Path, port: int, bot_pause: float = 0.02,
-                 flags: list[str] | None = None) -> None:
+                 flags: list[str] | None = None, max_files: int | None = None) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -170,7 +178,8 @@ class ServerProcess:
             [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
              f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000",
              *(ROOMY_FLAGS if flags is None else flags)],
-            stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+            stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+            preexec_fn=None if max_files is None else lambda: limit_files(max_files))
         wait_up(self.base)
 
     def log_text(self) -> str:

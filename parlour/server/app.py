@@ -152,8 +152,11 @@ def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: A
     (the app believes trusted proxies only), small websocket frames, no access log."""
     import uvicorn
 
-    from parlour.server.edge import guarded_protocols
+    from parlour.server.edge import guarded_protocols, raise_file_limit
 
+    files = raise_file_limit()
+    if files < 4 * limits.connections_per_address:
+        log.warning("only %d open files: a burst of connections may exhaust them", files)
     http, ws = guarded_protocols(limits)
     # Views are small: compressing each costs more CPU than it saves on loopback or a LAN.
     options: dict[str, Any] = dict(

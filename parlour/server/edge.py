@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import resource
 from collections import Counter
 from typing import Any
 
@@ -31,6 +32,23 @@ from parlour.server.limits import ClientKey, Limits, client_key
 
 TIMEOUT_RESPONSE = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain\r\n"
                     b"content-length: 16\r\nconnection: close\r\n\r\nrequest too slow")
+
+
+def raise_file_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit; returns it.
+
+    The event loop accepts a burst of connections (up to the listen backlog) before any of
+    them reaches the cap below, so a soft limit of 1,024 (a common default) ran out under a
+    burst from one address and stopped the server accepting anyone for a while."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = 1_048_576 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
 
 
 class ConnectionCount:
@@ -83,24 +101,29 @@ def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocket
             super().connection_lost(exc)
 
     class GuardedHTTP(H11Protocol):
-        counts = counted
+        admitted = False
         deadline: asyncio.TimerHandle | None = None
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.ws_protocol_class = GuardedWebSocket
+            # uvicorn's set-up waits until the address is let in: a refused connection
+            # costs next to nothing, even in a burst of thousands.
+            self._setup = (args, kwargs)
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             if not counted.take(transport):
-                transport.abort()  # no reply: the address is flooding us
+                transport.abort()  # no reply: the address holds too many already
                 return
+            args, kwargs = self._setup
+            super().__init__(*args, **kwargs)
+            self.ws_protocol_class = GuardedWebSocket
+            self.admitted = True
             super().connection_made(transport)
             self._arm()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            if self.transport is None:  # refused in connection_made
+            if not self.admitted:
                 return
+            self._disarm()
             counted.release(self.transport)
             super().connection_lost(exc)
 
