@@ -1,7 +1,7 @@
 """Slow clients (issue 14, item 3): half-open connections from one address cannot close
-the room to others. The server runs as ``parlour serve`` does (uvicorn with the guarded
-protocol of parlour/server/edge.py), in a subprocess given 1,024 open files, a common
-default, which today's server ran out of."""
+the room to others, and a request whose body stalls is cut off. The server runs as
+``parlour serve`` does (uvicorn with the guarded protocol of parlour/server/edge.py), in a
+subprocess given 1,024 open files, a common default, which today's server ran out of."""
 
 from __future__ import annotations
 
@@ -51,9 +51,13 @@ def closed_by_server(s: socket.socket) -> bytes | None:
 def test_half_open_connections_from_one_address_do_not_starve_another(tmp_path):
     port = free_port()
     server = ServerProcess(tmp_path / "slow.sqlite3", port, max_files=1024, flags=[
-        *ROOMY_FLAGS, "--header-timeout", "2", "--connections-per-address", "64"])
+        *ROOMY_FLAGS, "--header-timeout", "2", "--body-timeout", "2",
+        "--connections-per-address", "64"])
     held: list[socket.socket] = []
     try:
+        slow_body = socket.create_connection(("127.0.0.1", port), timeout=2)
+        slow_body.sendall(b"POST /api/tables HTTP/1.1\r\nHost: parlour\r\nContent-Type: "
+                          b"application/json\r\nContent-Length: 200\r\n\r\n{\"game\":")
         held = open_half_requests(port, 2000)
         time.sleep(0.3)  # let the server take them in
         # Answered at all: today's server, out of file descriptors, answered nobody until the
@@ -67,6 +71,7 @@ def test_half_open_connections_from_one_address_do_not_starve_another(tmp_path):
         assert all(a is not None for a in answers)
         timed_out = [a for a in answers if a and a.startswith(b"HTTP/1.1 408")]
         assert 1 <= len(timed_out) <= 64
+        assert (closed_by_server(slow_body) or b"").startswith(b"HTTP/1.1 408")
         assert httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200
     finally:
         for s in held:

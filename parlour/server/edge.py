@@ -7,8 +7,9 @@ header holds its connection, and its file descriptor, forever: a thousand such s
 from one address closed the room to everyone. :func:`guarded_protocols` returns uvicorn's
 own protocol classes with two additions:
 
-* a connection whose request headers are not complete ``header_timeout`` seconds after it
-  opened (or after its last response) gets ``408`` and is closed;
+* a connection whose request header is not complete ``header_timeout`` seconds after it
+  opened (or after its last response), or whose body is not complete ``body_timeout``
+  seconds after its header, gets ``408`` and is closed;
 * an address holding ``connections_per_address`` connections already has the next one
   closed at once (trusted proxies, which carry many clients, are exempt).
 
@@ -103,6 +104,7 @@ def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocket
     class GuardedHTTP(H11Protocol):
         admitted = False
         deadline: asyncio.TimerHandle | None = None
+        reading: str | None = None  # what the deadline is for: "header" or "body"
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             # uvicorn's set-up waits until the address is let in: a refused connection
@@ -129,32 +131,48 @@ def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocket
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
-            if self.conn.their_state is not h11.IDLE:
-                self._disarm()  # the headers are in
+            if self.transport.get_protocol() is not self:
+                return  # upgraded to a websocket
+            state = self.conn.their_state
+            if state is h11.SEND_BODY:
+                if self.reading != "body":
+                    self._arm("body")  # the headers are in; the body has its own deadline
+            elif state is not h11.IDLE:
+                self._disarm()  # the whole request is in
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-                self._arm()  # the next request's headers have the same deadline
+            if self.transport.is_closing():
+                return
+            if self.conn.their_state is h11.IDLE:
+                self._arm("header")  # the next request's header has the same deadline
+            elif self.conn.their_state is h11.SEND_BODY and self.reading != "body":
+                self._arm("body")  # answered early (413): the rest must come soon or not
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._disarm()
             super().handle_websocket_upgrade(event)
 
-        def _arm(self) -> None:
+        def _arm(self, reading: str = "header") -> None:
             self._disarm()
-            self.deadline = self.loop.call_later(limits.header_timeout, self._too_slow)
+            self.reading = reading
+            seconds = limits.header_timeout if reading == "header" else limits.body_timeout
+            self.deadline = self.loop.call_later(seconds, self._too_slow)
 
         def _disarm(self) -> None:
+            self.reading = None
             if self.deadline is not None:
                 self.deadline.cancel()
                 self.deadline = None
 
         def _too_slow(self) -> None:
             self.deadline = None
-            if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+            self.reading = None
+            if self.transport.is_closing() or \
+                    self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
                 return
-            self.transport.write(TIMEOUT_RESPONSE)
+            if self.cycle is None or not self.cycle.response_started:
+                self.transport.write(TIMEOUT_RESPONSE)
             self.transport.close()
 
     return GuardedHTTP, GuardedWebSocket

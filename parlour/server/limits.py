@@ -59,6 +59,8 @@ class Limits(BaseSettings):
                                                                  "address may hold open")
     header_timeout: float = Field(10.0, gt=0, description="seconds a connection has to send "
                                                            "a request's headers")
+    body_timeout: float = Field(15.0, gt=0, description="seconds a connection has to send "
+                                                         "a request's body, after its headers")
     trusted_proxies: Networks = Field(default_factory=list, description="addresses or "
                                       "networks (comma-separated) whose X-Forwarded-For is "
                                       "believed")
