@@ -246,3 +246,31 @@ def test_the_csp_lets_the_page_connect_to_its_own_host_only(tmp_path):
                                    "wss://testserver"]
         odd = client.get("/", headers={"Host": "x; script-src *"})
         assert "script-src *" not in odd.headers["content-security-policy"]
+
+
+# ----------------------------------------------------------------------------- settings
+def test_limits_are_settings_from_flags_and_the_environment(monkeypatch, capsys):
+    monkeypatch.setenv("PARLOUR_OPEN_TABLES", "77")
+    monkeypatch.setenv("PARLOUR_TRUSTED_PROXIES", "10.0.0.1, 2001:db8::/64")
+    limits = Limits()
+    assert limits.open_tables == 77 and limits.trusted_proxies == ["10.0.0.1", "2001:db8::/64"]
+    assert Limits(open_tables=5).open_tables == 5  # a flag wins over the environment
+    monkeypatch.setenv("PARLOUR_TRUSTED_PROXIES", "somewhere")
+    with pytest.raises(ValueError, match="somewhere"):
+        Limits()
+    monkeypatch.delenv("PARLOUR_TRUSTED_PROXIES")
+
+    from parlour.cli import main
+
+    assert main(["serve", "--max-body", "10"]) == 2
+    assert "--max-body" in capsys.readouterr().err
+
+
+def test_the_schema_documents_the_error_shape_only(tmp_path):
+    with limited(tmp_path) as client:
+        schema = client.get("/openapi.json").json()
+        assert "detail" not in json.dumps(schema)
+        create = schema["paths"]["/api/tables"]["post"]["responses"]
+        assert {"400", "413", "429", "503"} <= set(create)
+        assert create["429"]["content"]["application/json"]["schema"]["$ref"].endswith(
+            "/ErrorBody")

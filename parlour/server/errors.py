@@ -100,8 +100,28 @@ async def on_crash(_: Request, err: Exception) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Answer every refusal and every crash of ``app`` in the documented shape."""
+    """Answer every refusal and every crash of ``app`` in the documented shape, and let the
+    OpenAPI schema say so."""
     app.add_exception_handler(ProtocolError, on_protocol_error)
     app.add_exception_handler(RequestValidationError, on_bad_request)
     app.add_exception_handler(HTTPException, on_http_error)
     app.add_exception_handler(Exception, on_crash)
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = without_detail(build())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def without_detail(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` without FastAPI's own 422 ``{"detail": [...]}`` answers, which this server
+    never gives (its validation errors are 400 in the error shape)."""
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            operation.get("responses", {}).pop("422", None)
+    for name in ("HTTPValidationError", "ValidationError"):
+        schema.get("components", {}).get("schemas", {}).pop(name, None)
+    return schema
