@@ -36,6 +36,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from parlour.engine import ascii_int
 from parlour.server import errors
 from parlour.server.deps import page_host
 from parlour.server.errors import error
@@ -127,8 +128,8 @@ class Guard:
         conn = HTTPConnection(scope)
         length = conn.headers.get("content-length")
         limit = self.limits.max_body
-        if length is not None and (not length.isdigit() or len(length) > 12
-                                   or int(length) > limit):
+        announced = ascii_int(length) if length is not None else 0
+        if announced is None or announced > limit:
             await error("too_big", f"request body too big (at most {limit} bytes)",
                         413, headers={"Connection": "close"})(scope, receive, send)
             return

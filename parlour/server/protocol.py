@@ -92,6 +92,8 @@ MESSAGES: dict[str, type[_Message]] = {"hello": Hello, "act": Act, "sync": Sync,
 _PARSER: TypeAdapter[Message] = TypeAdapter(
     Annotated[Message, Field(discriminator="type")])
 
+TEXT_FIELDS = frozenset({"action", "phase", "token"})  # the others are whole numbers
+
 #: Too long a text field: refused with the code of what it would have been.
 TOO_LONG = {("act", "action"): ("unknown_action", "that is not an action of this game "
                                                   "(too long)"),
@@ -137,12 +139,12 @@ def _refusal(raw: str, err: ValidationError) -> ProtocolError:
         return ProtocolError(*TOO_LONG[mtype, name])
     if kind == "greater_than_equal":
         return ProtocolError("bad_message", f"{mtype}.{name} must be 0 or more")
-    field = MESSAGES[mtype].model_fields[name.split(".")[0]]
-    wants = "text" if "str" in str(field.annotation) else "a whole number"
-    if "None" in str(field.annotation) or field.default is None:
-        wants += " or null"
     if kind == "less_than_equal":
-        wants = f"at most {MAX_VERSION}"
+        return ProtocolError("bad_message", f"{mtype}.{name} must be at most {MAX_VERSION}")
+    field = MESSAGES[mtype].model_fields[name.split(".")[0]]
+    wants = "text" if name in TEXT_FIELDS else "a whole number"
+    if not field.is_required():
+        wants += " or null"
     return ProtocolError("bad_message", f"{mtype}.{name} must be {wants}")
 
 
