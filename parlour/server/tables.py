@@ -441,7 +441,9 @@ class Hub:
         """A new table opened by ``owner``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
         first (default: a random number)."""
-        with self.quota.slot((t.owner for t in self.open_tables()), owner):
+        # Every table waiting or playing counts, listed in the lobby or not.
+        live = (t.owner for t in self.tables.values() if t.status in ("waiting", "playing"))
+        with self.quota.slot(live, owner):
             table, seat, token = await self._create(game_id, options, seats, name, seat, deal)
             table.owner = owner
             return table, seat, token
