@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import resource
+import select
 import signal
 import socket
 import subprocess
@@ -133,22 +133,23 @@ def chunked_body(srv: Server) -> Outcome:
     before = srv.rss_mb()
     sent, answer = 0, b""
     chunk = b"x" * 65536
+    deadline = time.monotonic() + 60
     with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as s:
-        s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: parlour\r\nContent-Type: "
-                  b"application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-                  b"1c\r\n{\"game\": \"spades\", \"name\": \"\r\n")
-        s.setblocking(False)
         try:
-            while sent < 100 * 2**20 and not answer:
-                s.sendall(b"10000\r\n" + chunk + b"\r\n")
+            s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: parlour\r\nContent-Type: "
+                      b"application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      b"1c\r\n{\"game\": \"spades\", \"name\": \"\r\n")
+            while sent < 100 * 2**20 and time.monotonic() < deadline:
+                s.sendall(b"10000\r\n" + chunk + b"\r\n")  # blocking, 10 s at most
                 sent += len(chunk)
-                with contextlib.suppress(BlockingIOError):
+                if select.select([s], [], [], 0)[0]:
                     answer = s.recv(4096)
+                    break
+            if not answer:
+                s.sendall(b"0\r\n\r\n")  # the last chunk: the body ends here
+                answer = s.recv(4096)
         except OSError:
-            pass  # the server closed the connection after answering
-        s.setblocking(True)
-        with contextlib.suppress(OSError):
-            answer = answer or s.recv(4096)
+            pass  # the server closed the connection (after answering, or not)
     status = answer.split(b" ")[1].decode() if answer.startswith(b"HTTP/1.1 ") else "none"
     grew = srv.rss_mb() - before
     held = status == "413" and grew < 32 and sent < 100 * 2**20
