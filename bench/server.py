@@ -39,6 +39,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
+#: One loopback address plays every client here, so the per-client limits are lifted.
+LOAD_LIMITS = ["--create-burst", "100000", "--open-tables-per-client", "100000",
+               "--join-burst", "100000", "--sockets-per-client", "100000",
+               "--connections-per-address", "100000"]
 
 
 @dataclass
@@ -61,7 +65,7 @@ def free_port() -> int:
 def start_server(db: Path, port: int, bot_pause: float) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "50"],
+         f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "50", *LOAD_LIMITS],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

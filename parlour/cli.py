@@ -195,10 +195,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"parlour serve needs the web extra (pip install -e '.[web]'): {err}",
               file=sys.stderr)
         return 2
+    from pydantic import ValidationError
+
+    from parlour.server.limits import Limits
+
     if args.bot_pause < 0:
         raise ValueError("--bot-pause must be 0 or more seconds")
-    serve(args.host, args.port, args.db or default_url(), args.bot_pause, args.rate)
+    given = {k.removeprefix("limit_"): v for k, v in vars(args).items()
+             if k.startswith("limit_") and v is not None}
+    try:
+        limits = Limits(**given)  # flags first, then PARLOUR_<NAME>, then the defaults
+    except ValidationError as err:
+        for e in err.errors(include_url=False):
+            flag = "--" + str(e["loc"][0]).replace("_", "-") if e["loc"] else "a limit"
+            print(f"parlour serve: {flag}: {e['msg']}", file=sys.stderr)
+        return 2
+    serve(args.host, args.port, args.db or default_url(), args.bot_pause, args.rate,
+          limits=limits)
     return 0
+
+
+def add_limit_flags(p: argparse.ArgumentParser) -> None:
+    """One flag per server limit (``--max-body``...), if the web extra is installed."""
+    try:
+        from parlour.server.limits import Limits
+    except ImportError:
+        return
+    group = p.add_argument_group("limits", "each also PARLOUR_<NAME> in the environment; "
+                                 "see docs/operations.md")
+    for name, info in Limits.model_fields.items():
+        default = info.get_default(call_default_factory=True)
+        shown = ",".join(default) if isinstance(default, list) else default
+        group.add_argument("--" + name.replace("_", "-"), dest="limit_" + name,
+                           metavar="VALUE", help=f"{info.description} ({shown or 'none'})")
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
@@ -292,6 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the least time a bot's move takes, so people can follow (0.8)")
     p.add_argument("--rate", type=float, metavar="N", help="messages per second a "
                    "connection may send (default 5; load tests raise it)")
+    add_limit_flags(p)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("games", help="list the games, their seats and options")

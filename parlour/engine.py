@@ -19,7 +19,9 @@ same actions reproduces a game exactly, and a clone needs no generator state of 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -58,6 +60,25 @@ def derive_rng(*parts: object) -> random.Random:
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 _NONE = {"none", "off", "null", ""}
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+MAX_DIGITS = 18  # digits a whole number in notation may have
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, to quote input back in a message
+    (whatever its size, an error quotes only an excerpt of it)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def ascii_int(text: str) -> int | None:
+    """``text`` as a whole number if it is 1 to :data:`MAX_DIGITS` ASCII digits, else None.
+
+    Notation is ASCII: ``int()`` and ``str.isdigit()`` would also take other scripts' digits
+    (``"١"``, ``"５"``), superscripts and ``"1_0"``, so a parse function asks this instead."""
+    if 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdigit():
+        return int(text)
+    return None
 
 
 @dataclass(frozen=True)
@@ -85,17 +106,20 @@ class Option:
         ok = isinstance(value, self.kind) and not (self.kind is not bool and is_bool)
         if self.kind is float and isinstance(value, int) and not is_bool:
             value, ok = float(value), True
+        if isinstance(value, float) and not math.isfinite(value):
+            ok = False
         if not ok:
             raise OptionError(
-                f"option {self.name!r} takes {self.describe_values()}, not {value!r}")
+                f"option {self.name!r} takes {self.describe_values()}, not {quoted(value)}")
         if self.choices is not None and value not in self.choices:
-            raise OptionError(f"option {self.name!r} takes {self.describe_values()}, not {value!r}")
+            raise OptionError(f"option {self.name!r} takes {self.describe_values()}, "
+                              f"not {quoted(value)}")
         if self.minimum is not None and value < self.minimum:
             raise OptionError(
-                f"option {self.name!r} must be at least {self.minimum}, not {value!r}")
+                f"option {self.name!r} must be at least {self.minimum}, not {quoted(value)}")
         if self.maximum is not None and value > self.maximum:
             raise OptionError(
-                f"option {self.name!r} must be at most {self.maximum}, not {value!r}")
+                f"option {self.name!r} must be at most {self.maximum}, not {quoted(value)}")
         return value
 
     def _parse(self, text: str) -> Any:
@@ -107,13 +131,16 @@ class Option:
                 return True
             if t.lower() in _FALSE:
                 return False
-            raise OptionError(f"option {self.name!r} takes true or false, not {text!r}")
+            raise OptionError(f"option {self.name!r} takes true or false, not {quoted(text)}")
         if self.kind in (int, float):
             try:
+                if not _NUMBER.fullmatch(t):  # ASCII digits only; no nan, inf or 1_000
+                    raise ValueError(t)
                 return self.kind(t)
             except ValueError:
                 raise OptionError(
-                    f"option {self.name!r} takes {self.describe_values()}, not {text!r}") from None
+                    f"option {self.name!r} takes {self.describe_values()}, "
+                    f"not {quoted(text)}") from None
         return t
 
     def describe_values(self) -> str:
@@ -243,7 +270,7 @@ class Game(ABC):
             if opt.name == name:
                 return opt
         known = ", ".join(o.name for o in self.options) or "none"
-        raise OptionError(f"{self.id} has no option {name!r} (its options: {known})")
+        raise OptionError(f"{self.id} has no option {quoted(name)} (its options: {known})")
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every option with its default, overridden by ``given``; validated."""

@@ -20,7 +20,8 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from parlour.server.app import create_app
+from parlour.server.app import create_app, server_config
+from parlour.server.limits import Limits
 from parlour.server.tables import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +29,19 @@ ARTIFACTS = ROOT / "artifacts"
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b")
 BOTS3 = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
 PEOPLE4 = [{"kind": "person"}] * 4
+#: Per-client limits far above what the tests of other things take from one client (the
+#: tests of the limits set their own).
+ROOMY = {"open_tables_per_client": 2000, "create_burst": 10_000, "join_burst": 10_000,
+         "sockets_per_table": 1000, "sockets_per_client": 10_000}
+ROOMY_FLAGS = [arg for name, value in ROOMY.items()
+               for arg in ("--" + name.replace("_", "-"), str(value))]
+
+
+def settings_for(db: Path, **settings: Any) -> Settings:
+    """Test settings: no bot pause, no message rate limit, roomy per-client limits."""
+    limits = settings.pop("limits", None) or Limits(**ROOMY)
+    opts = {"bot_pause": 0.0, "rate": 1000.0, "burst": 1000} | settings
+    return Settings(db_url=f"sqlite:///{db}", limits=limits, **opts)
 
 
 class AppClient(TestClient):
@@ -45,8 +59,7 @@ class AppClient(TestClient):
 
 
 def app_client(db: Path, **settings: Any) -> AppClient:
-    opts = {"bot_pause": 0.0, "rate": 1000.0, "burst": 1000} | settings
-    return AppClient(create_app(Settings(db_url=f"sqlite:///{db}", **opts)))
+    return AppClient(create_app(settings_for(db, **settings)))
 
 
 def create(client: TestClient | httpx.Client, seats: list[dict[str, Any]] = BOTS3,
@@ -162,10 +175,19 @@ def wait_up(base: str, timeout: float = 20.0) -> None:
     raise RuntimeError(f"the server at {base} did not come up")
 
 
+def limit_files(n: int) -> None:
+    """Set this process's soft limit on open files to ``n`` (a common default is 1,024;
+    the hard limit stays as it is)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
 class ServerProcess:
     """``parlour serve`` in a subprocess."""
 
-    def __init__(self, db: Path, port: int, bot_pause: float = 0.02) -> None:
+    def __init__(self, db: Path, port: int, bot_pause: float = 0.02,
+                 flags: list[str] | None = None, max_files: int | None = None) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -173,8 +195,10 @@ class ServerProcess:
         self.log = open(self.log_path, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
-             f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000"],
-            stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+             f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000",
+             *(ROOMY_FLAGS if flags is None else flags)],
+            stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+            preexec_fn=None if max_files is None else lambda: limit_files(max_files))
         wait_up(self.base)
 
     def log_text(self) -> str:
@@ -201,11 +225,9 @@ def server_thread(db: Path, **settings: Any) -> Iterator[str]:
     """The app under uvicorn in a thread of this process; yields its base URL."""
     import uvicorn
 
-    opts = {"bot_pause": 0.0, "rate": 1000.0, "burst": 1000} | settings
-    app = create_app(Settings(db_url=f"sqlite:///{db}", **opts))
+    app = create_app(settings_for(db, **settings))
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", access_log=False))
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port, app.state.settings.limits))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"

@@ -7,6 +7,7 @@ from parlour.engine import (
     Option,
     OptionError,
     Outcome,
+    ascii_int,
     derive_rng,
     derive_seed,
     format_options,
@@ -14,6 +15,7 @@ from parlour.engine import (
     placing_by,
     play_random,
     position_fields,
+    quoted,
 )
 from parlour.games import game_ids, get_game
 
@@ -101,3 +103,45 @@ def test_position_fields_read_names_and_values_and_refuse_the_rest():
         position_fields("hands R1", names)
     with pytest.raises(ValueError, match="'hands' is given twice"):
         position_fields("hands: R1; hands: G2", names)
+OTHER_DIGITS = ["\u0661", "\u0665", "\uff15", "\u00b9", "\u09e7", "1_0", "\u0661\u0660"]
+
+
+def test_numbers_in_notation_and_options_are_ascii_digits_only():
+    assert ascii_int("7") == 7 and ascii_int("013") == 13
+    for text in [*OTHER_DIGITS, "", "-1", "+1", " 1", "1" * 19]:
+        assert ascii_int(text) is None, text
+    whole = Option("target", int, 500, "points")
+    share = Option("share", float, 0.5, "a share")
+    assert whole.coerce("300") == 300 and share.coerce("1e2") == 100.0
+    for text in [*OTHER_DIGITS, "nan", "inf", "-inf", "\u0661.5"]:
+        for opt in (whole, share):
+            with pytest.raises(OptionError):
+                opt.coerce(text)
+    for value in (float("nan"), float("inf")):
+        with pytest.raises(OptionError):
+            share.coerce(value)
+
+
+@pytest.mark.parametrize(("game", "ascii_text", "other"), [
+    ("spades", "bid 1", "bid \u0661"),
+    ("spades", "bid 5", "bid \uff15"),
+    ("clockwork-spades", "take 1", "take \u0661"),
+    ("hit-the-deck", "slap 120ms", "slap \u0661\u0662\u0660ms"),
+])
+def test_games_refuse_other_scripts_digits_in_actions(game, ascii_text, other):
+    g = get_game(game)
+    g.parse_action(ascii_text)
+    with pytest.raises(ValueError, match="not a"):
+        g.parse_action(other)
+
+
+def test_errors_quote_only_an_excerpt():
+    assert quoted("x" * 5000) == repr("x" * 5000)[:40] + "..."
+    assert quoted("bid 3") == "'bid 3'"
+    spades = get_game("spades")
+    with pytest.raises(OptionError) as err:
+        spades.resolve_options({"y" * 5000: 1})
+    assert len(str(err.value)) < 300
+    with pytest.raises(OptionError) as err:
+        spades.resolve_options({"target": "z" * 5000})
+    assert len(str(err.value)) < 300

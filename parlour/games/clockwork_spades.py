@@ -55,6 +55,7 @@ from parlour.engine import (
     Outcome,
     Seat,
     State,
+    ascii_int,
     check_action_range,
     derive_rng,
     position_fields,
@@ -120,8 +121,8 @@ class ClockworkGame(Game):
                 t = t[len(prefix):].strip()
                 break
         position: int | None = None
-        if t.isdigit():
-            position = int(t)
+        if ascii_int(t) is not None:
+            position = ascii_int(t)
         elif t in _RANK_WORDS:
             position = _RANK_WORDS[t]
         elif t.endswith("s") and len(t) >= 2:

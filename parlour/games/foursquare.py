@@ -36,6 +36,7 @@ from parlour.engine import (
     Outcome,
     Seat,
     State,
+    ascii_int,
     check_action_range,
     derive_rng,
     position_fields,
@@ -684,8 +685,9 @@ def parse_deal(text: str) -> tuple[int, ...]:
     order: list[int] = []
     used: set[int] = set()
     for word in text.replace(",", " ").split():
-        if word.isdigit() or word.upper() == "A":
-            value = 1 if word.upper() == "A" else int(word)
+        number = ascii_int(word)
+        if number is not None or word.upper() == "A":
+            value = 1 if number is None else number
             if not 1 <= value <= 10:
                 raise ValueError(f"a Foursquare value is 1 (ace) to 10, not {word!r}")
             rank = 12 if value == 1 else value - 2

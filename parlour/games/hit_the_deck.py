@@ -315,7 +315,7 @@ _PARSE.update({
     "draw": DRAW, "pass": PASS, "cut": CUT, "cut the deck": CUT,
     "swap": SWAP, "swap piles": SWAP, "swap the piles": SWAP,
 })
-_SLAP_RE = re.compile(r"^slap\s*(\d+)\s*(ms)?\+?$")
+_SLAP_RE = re.compile(r"^slap\s*([0-9]{1,9})\s*(ms)?\+?$", re.ASCII)
 _SHOUT_WORDS = "hit the deck with a hand"
 
 

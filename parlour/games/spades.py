@@ -47,6 +47,7 @@ from parlour.engine import (
     Outcome,
     Seat,
     State,
+    ascii_int,
     check_action_range,
     position_fields,
 )
@@ -233,8 +234,8 @@ class SpadesGame(Game):
         if t == "look":
             return LOOK
         number = t.removeprefix("bid").strip()
-        if number.isdigit():
-            n = int(number)
+        n = ascii_int(number)
+        if n is not None:
             if 1 <= n <= 13:
                 return BID_BASE + n
             raise NotationError(f"a bid is nil or 1 to 13, not {n}")

@@ -43,6 +43,7 @@ from parlour.engine import (
     Outcome,
     Seat,
     State,
+    ascii_int,
     check_action_range,
     derive_rng,
     placing_by,
@@ -212,14 +213,13 @@ class SpiteAndMaliceGame(Game):
         if action is not None:
             return action
         src, _, dst = t.partition(">")
-        if src[:1] == "h" and src[1:].isdigit() and not 1 <= int(src[1:]) <= HAND_SIZE:
-            raise NotationError(f"a hand slot is 1 to {HAND_SIZE}, not {src[1:]}")
-        if src[:1] == "s" and src[1:].isdigit() and not 1 <= int(src[1:]) <= SIDE_PILES:
-            raise NotationError(f"a side pile is 1 to {SIDE_PILES}, not {src[1:]}")
-        if dst[:1] == "c" and dst[1:].isdigit() and not 1 <= int(dst[1:]) <= MAX_CENTRE:
-            raise NotationError(f"a centre pile is 1 to {MAX_CENTRE}, not {dst[1:]}")
-        if dst[:1] == "s" and dst[1:].isdigit() and not 1 <= int(dst[1:]) <= SIDE_PILES:
-            raise NotationError(f"a side pile is 1 to {SIDE_PILES}, not {dst[1:]}")
+        for place, letter, limit, what in ((src, "h", HAND_SIZE, "a hand slot"),
+                                           (src, "s", SIDE_PILES, "a side pile"),
+                                           (dst, "c", MAX_CENTRE, "a centre pile"),
+                                           (dst, "s", SIDE_PILES, "a side pile")):
+            number = ascii_int(place[1:])
+            if place[:1] == letter and number is not None and not 1 <= number <= limit:
+                raise NotationError(f"{what} is 1 to {limit}, not {place[1:]}")
         if src[:1] in ("p", "s") and dst[:1] == "s":
             raise NotationError("only a hand card may go onto a side pile")
         raise NotationError(f"not a Spite & Malice move: {text!r} ({_NOTATION_HELP})")

@@ -1,20 +1,25 @@
 """The websocket protocol: what a client may send, checked before anything acts on it.
 
 Every client message is one JSON object of at most :data:`MAX_MESSAGE` bytes with a
-``type`` the server knows and exactly the fields that type allows. Anything else gets an
-``error`` message naming the problem; nothing changes. See ``docs/protocol.md``.
+``type`` the server knows and exactly the fields that type allows, each of its JSON type
+(a typed pydantic model per message, strict: ``true`` is not a number, ``"1"`` is not a
+seat). Anything else gets an ``error`` message naming the problem; nothing changes. See
+``docs/protocol.md``.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MESSAGE = 2048  # bytes; the longest legal intent is well under 200
 MAX_ACTION_TEXT = 40
 MAX_PHASE_ID = 32
+MAX_TOKEN = 64
+MAX_VERSION = 2**31 - 1  # versions, seats: far above any real one
 RATE = 5.0  # messages per second a connection may send, on average
 BURST = 10  # and in a burst
 
@@ -39,74 +44,108 @@ class Stale(ProtocolError):
                                   f"{now}): here is the current view")
 
 
-# The fields each message type takes: name -> (types accepted, required).
-SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"token": ((str, type(None)), False)},
-    "act": {"action": ((str,), True), "version": ((int,), True), "seat": ((int,), False)},
-    "sync": {},
-    "ping": {},
-    "react": {"phase": ((str,), True)},
-    "hint": {"version": ((int,), False)},
-}
+def excerpt(text: str, limit: int = 20) -> str:
+    """At most ``limit`` characters of something a client sent, to quote it back."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
-@dataclass(frozen=True)
-class Message:
-    type: str
-    fields: dict[str, Any]
+class _Message(BaseModel):
+    """A client message: strict JSON types (a bool is not a number, "1" is not a seat), and
+    no field its type does not take."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=MAX_TOKEN)] | None = None
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: Annotated[str, Field(max_length=MAX_ACTION_TEXT)]
+    version: Annotated[int, Field(ge=0, le=MAX_VERSION)]
+    seat: Annotated[int, Field(ge=0, le=MAX_VERSION)] | None = None
+
+
+class Sync(_Message):
+    type: Literal["sync"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+class React(_Message):
+    type: Literal["react"]
+    phase: Annotated[str, Field(max_length=MAX_PHASE_ID)]
+
+
+class HintAsk(_Message):
+    type: Literal["hint"]
+    version: Annotated[int, Field(ge=0, le=MAX_VERSION)] | None = None
+
+
+Message = Hello | Act | Sync | Ping | React | HintAsk
+MESSAGES: dict[str, type[_Message]] = {"hello": Hello, "act": Act, "sync": Sync, "ping": Ping,
+                                       "react": React, "hint": HintAsk}
+_PARSER: TypeAdapter[Message] = TypeAdapter(
+    Annotated[Message, Field(discriminator="type")])
+
+TEXT_FIELDS = frozenset({"action", "phase", "token"})  # the others are whole numbers
+
+#: Too long a text field: refused with the code of what it would have been.
+TOO_LONG = {("act", "action"): ("unknown_action", "that is not an action of this game "
+                                                  "(too long)"),
+            ("react", "phase"): ("wrong_phase", "that is not a phase of this table (too long)"),
+            ("hello", "token"): ("bad_token", "that seat token is not valid for this table")}
 
 
 def parse_message(raw: str | bytes | None) -> Message:
     """A checked client message, or :class:`ProtocolError` saying what is wrong."""
-    if raw is None:
-        raise ProtocolError("bad_message", "messages are JSON text, not binary frames")
-    if isinstance(raw, bytes):
+    if raw is None or isinstance(raw, bytes):
         raise ProtocolError("bad_message", "messages are JSON text, not binary frames")
     size = len(raw.encode("utf-8")) if len(raw) * 4 > MAX_MESSAGE else len(raw)
     if size > MAX_MESSAGE:
         raise ProtocolError("too_big", f"message too big: {size} bytes (at most {MAX_MESSAGE})")
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_message", "message is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "a message is a JSON object with a \"type\"")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in SCHEMA:
-        known = ", ".join(SCHEMA)
-        shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-        raise ProtocolError("bad_message", f"unknown message type {shown!r} (expected one of "
-                                           f"{known})")
-    schema = SCHEMA[kind]
-    fields = {k: v for k, v in data.items() if k != "type"}
-    for name in fields:
-        if name not in schema:
-            allowed = ", ".join(schema) or "no fields"
-            shown = name if len(name) <= 20 else name[:20] + "..."
-            raise ProtocolError("bad_message",
-                                f"a {kind} message has no field {shown!r} (it takes {allowed})")
-    for name, (types, required) in schema.items():
-        if name not in fields:
-            if required:
-                raise ProtocolError("bad_message", f"a {kind} message needs {name!r}")
-            continue
-        value = fields[name]
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            want = " or ".join("null" if t is type(None) else
-                               {"str": "text", "int": "a whole number"}[t.__name__]
-                               for t in types)
-            raise ProtocolError("bad_message", f"{kind}.{name} must be {want}")
-    if kind == "act":
-        if len(fields["action"]) > MAX_ACTION_TEXT:
-            raise ProtocolError("unknown_action", "that is not an action of this game "
-                                                  "(too long)")
-        if fields["version"] < 0:
-            raise ProtocolError("bad_message", "act.version must be 0 or more")
-    if kind == "react" and len(fields["phase"]) > MAX_PHASE_ID:
-        raise ProtocolError("wrong_phase", "that is not a phase of this table (too long)")
-    if kind == "hello" and isinstance(fields.get("token"), str) and len(fields["token"]) > 64:
-        raise ProtocolError("bad_token", "that seat token is not valid for this table")
-    return Message(kind, fields)
+        return _PARSER.validate_json(raw)
+    except ValidationError as err:
+        raise _refusal(raw, err) from None
+
+
+def _refusal(raw: str, err: ValidationError) -> ProtocolError:
+    """The one error to answer a refused message with (the first problem found)."""
+    first = err.errors(include_url=False, include_input=False)[0]
+    kind, loc = first["type"], first["loc"]
+    if kind == "json_invalid":
+        return ProtocolError("bad_message", "message is not valid JSON")
+    if kind in ("model_attributes_type", "model_type") or (kind.endswith("_type") and not loc):
+        return ProtocolError("bad_message", 'a message is a JSON object with a "type"')
+    if kind in ("union_tag_not_found", "union_tag_invalid"):
+        tag = first.get("ctx", {}).get("tag")
+        shown = repr(excerpt(tag)) if isinstance(tag, str) else "?"
+        return ProtocolError("bad_message", f"unknown message type {shown} (expected one of "
+                                            f"{', '.join(MESSAGES)})")
+    mtype, name = str(loc[0]), ".".join(str(p) for p in loc[1:])
+    if kind == "extra_forbidden":
+        takes = ", ".join(f for f in MESSAGES[mtype].model_fields if f != "type") or \
+            "no fields"
+        return ProtocolError("bad_message", f"a {mtype} message has no field "
+                                            f"{excerpt(name)!r} (it takes {takes})")
+    if kind == "missing":
+        return ProtocolError("bad_message", f"a {mtype} message needs {name!r}")
+    if kind == "string_too_long" and (mtype, name) in TOO_LONG:
+        return ProtocolError(*TOO_LONG[mtype, name])
+    if kind == "greater_than_equal":
+        return ProtocolError("bad_message", f"{mtype}.{name} must be 0 or more")
+    if kind == "less_than_equal":
+        return ProtocolError("bad_message", f"{mtype}.{name} must be at most {MAX_VERSION}")
+    field = MESSAGES[mtype].model_fields[name.split(".")[0]]
+    wants = "text" if name in TEXT_FIELDS else "a whole number"
+    if not field.is_required():
+        wants += " or null"
+    return ProtocolError("bad_message", f"{mtype}.{name} must be {wants}")
 
 
 class RateLimit:

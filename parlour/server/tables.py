@@ -57,6 +57,7 @@ from parlour.engine import (
 from parlour.games import game_ids, get_game
 from parlour.record import record_text
 from parlour.registry import spec
+from parlour.server.limits import ClientKey, Limits, TableQuota
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.store import SeatRow, Store, StoreError, TableRow
@@ -65,7 +66,6 @@ log = logging.getLogger("parlour.server")
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 NAME_MAX = 24
-MAX_OPEN_TABLES = 2000  # tables waiting or playing at once
 IDLE_FINISHED = 15 * 60.0  # seconds a finished table with no one watching stays in memory
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
 
@@ -127,6 +127,7 @@ class Settings:
     rate: float = RATE  # messages per second a connection may send on average
     burst: int = BURST  # and at once
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(63))  # per match
+    limits: Limits = field(default_factory=Limits)  # what one client may take (limits.py)
 
 
 class Connection:
@@ -236,6 +237,7 @@ class Table:
     next_deal: int | None = None  # the deal number asked for the next match (else random)
     hints: dict[tuple[int, int, Seat], asyncio.Future[JsonDict]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last sign of life
+    owner: ClientKey | None = None  # the client that opened it (not kept over a restart)
     _views: dict[Seat | None, str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
 
@@ -340,6 +342,7 @@ class Hub:
         self.pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="parlour-bot")
         self.procs: ProcessPoolExecutor | None = None  # started when a searching bot sits
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.quota = TableQuota(settings.limits)
 
     # ------------------------------------------------------------------ lifecycle
     async def restore(self) -> int:
@@ -436,12 +439,21 @@ class Hub:
         return sorted(live, key=lambda t: -t.created)
 
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                     name: str | None, seat: Seat | None, deal: int | None = None
-                     ) -> tuple[Table, Seat | None, str | None]:
-        """A new table. The creator takes ``seat`` (default: the first person seat); a game
-        dealt by number deals ``deal`` first (default: a random number)."""
-        if len(self.open_tables()) >= MAX_OPEN_TABLES:
-            raise ProtocolError("busy", "the parlour is full: try again later")
+                     name: str | None, seat: Seat | None, deal: int | None = None,
+                     owner: ClientKey | None = None) -> tuple[Table, Seat | None, str | None]:
+        """A new table opened by ``owner``, within the open-table caps. The creator takes
+        ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
+        first (default: a random number)."""
+        # Every table waiting or playing counts, listed in the lobby or not.
+        live = (t.owner for t in self.tables.values() if t.status in ("waiting", "playing"))
+        with self.quota.slot(live, owner):
+            table, seat, token = await self._create(game_id, options, seats, name, seat, deal)
+            table.owner = owner
+            return table, seat, token
+
+    async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
+                      name: str | None, seat: Seat | None, deal: int | None
+                      ) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", f"unknown game {game_id!r}: expected one of "
                                             f"{', '.join(game_ids())}")
@@ -822,6 +834,32 @@ class Hub:
         for seat, text in actions:
             state.apply(state.parse_action(text), seat)
         return state
+
+    async def replay(self, table: Table, match: int, step: int, seat: Seat | None) -> JsonDict:
+        """Finished match ``match`` as ``seat`` saw it after ``step`` actions (spectators
+        for None; the last step if ``step`` is out of range): the view, the action that
+        led there, and the game's narration of it."""
+        final = await self.finished_state(table, match)
+        if seat is not None and not 0 <= seat < table.num_seats:
+            raise ProtocolError("bad_seat", f"seats are 0 to {table.num_seats - 1}")
+        history = final.history
+        if step < 0 or step > len(history):
+            step = len(history)
+        state = final
+        if step < len(history):
+            state = table.game.new(final.seed, table.num_seats, **table.options)
+            for s, a in history[:step]:
+                state.apply(a, s)
+        last = history[step - 1] if step else None
+        view = state.view(seat)
+        answer: JsonDict = {"steps": len(history), "step": step, "seat": seat,
+                            "action": None if last is None else
+                            {"seat": last[0], "text": table.game.action_text(last[1])},
+                            "view": view, "deal": table.matches[match].deal}
+        told = narration(table.game, view, table.narration_names())
+        if told is not None:
+            answer["narration"] = told
+        return answer
 
     async def record(self, table: Table, match: int) -> str:
         state = await self.finished_state(table, match)

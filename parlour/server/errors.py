@@ -1,0 +1,128 @@
+"""The one shape of every error the server answers with, and the handlers that give it.
+
+Over HTTP an error is ``{"error": {"code": ..., "message": ...}}`` with the status of its
+code (:data:`STATUS`, 400 otherwise); on the websocket it is a message
+``{"type": "error", "code": ..., "message": ...}``. ``code`` is stable, ``message`` is for
+people and quotes at most :data:`EXCERPT` characters of anything the client sent. Refusals
+of FastAPI and Starlette themselves (validation, unreadable JSON, unknown paths, a body
+past the limit) are given the same shape. See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException
+
+from parlour.server.limits import TooMany
+from parlour.server.protocol import ProtocolError, excerpt
+
+log = logging.getLogger("parlour.server")
+
+STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403,
+          "bad_origin": 403, "seat_taken": 409, "table_full": 409, "not_finished": 409,
+          "not_playing": 409, "method_not_allowed": 405, "too_big": 413,
+          "rate_limited": 429, "internal": 500, "busy": 503, "unavailable": 503}
+
+#: The code of each status Starlette itself may refuse a request with.
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+              413: "too_big"}
+MAX_MESSAGE = 300  # characters of an error message, at most
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every HTTP error's body."""
+
+    error: ErrorDetail
+
+
+#: The error answers every API route may give, for the OpenAPI schema.
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": what} for status, what in (
+        (400, "a malformed or refused request"), (403, "not allowed"),
+        (404, "no such thing"), (409, "not now"), (413, "a body past the limit"),
+        (429, "a per-client limit reached (Retry-After says when to try again)"),
+        (500, "a fault of the server"), (503, "full or unavailable (Retry-After)"))}
+
+
+def error(code: str, message: str, status: int | None = None,
+          headers: Mapping[str, str] | None = None) -> JSONResponse:
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE - 3] + "..."
+    return JSONResponse({"error": {"code": code, "message": message}},
+                        status_code=status or STATUS.get(code, 400), headers=headers)
+
+
+def refusal(err: ProtocolError) -> JSONResponse:
+    """The HTTP answer to a refusal (with ``Retry-After`` for a limit reached)."""
+    headers = {"Retry-After": str(err.retry_after)} if isinstance(err, TooMany) else None
+    return error(err.code, err.message, headers=headers)
+
+
+async def on_protocol_error(_: Request, err: Exception) -> JSONResponse:
+    assert isinstance(err, ProtocolError)
+    return refusal(err)
+
+
+async def on_bad_request(_: Request, err: Exception) -> JSONResponse:
+    assert isinstance(err, RequestValidationError)
+    first = err.errors()[0] if err.errors() else {}
+    where = ".".join(excerpt(str(p), 24) for p in first.get("loc", ()) if p != "body")
+    if first.get("type") == "json_invalid":
+        return error("bad_request", "the body is not valid JSON")
+    return error("bad_request", f"{where or 'body'}: {first.get('msg', 'invalid')}")
+
+
+async def on_http_error(_: Request, err: Exception) -> JSONResponse:
+    assert isinstance(err, HTTPException)
+    code = HTTP_CODES.get(err.status_code, "bad_request" if err.status_code < 500
+                          else "internal")
+    message = {"not_found": "there is nothing at that address",
+               "method_not_allowed": "that address does not take this method",
+               "too_big": "request body too big",
+               }.get(code, "the request could not be read")
+    return error(code, message, err.status_code, headers=err.headers)
+
+
+async def on_crash(_: Request, err: Exception) -> JSONResponse:
+    log.exception("request failed", exc_info=err)
+    return error("internal", "something went wrong on the server", 500)
+
+
+def install(app: FastAPI) -> None:
+    """Answer every refusal and every crash of ``app`` in the documented shape, and let the
+    OpenAPI schema say so."""
+    app.add_exception_handler(ProtocolError, on_protocol_error)
+    app.add_exception_handler(RequestValidationError, on_bad_request)
+    app.add_exception_handler(HTTPException, on_http_error)
+    app.add_exception_handler(Exception, on_crash)
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = without_detail(build())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def without_detail(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` without FastAPI's own 422 ``{"detail": [...]}`` answers, which this server
+    never gives (its validation errors are 400 in the error shape)."""
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            operation.get("responses", {}).pop("422", None)
+    for name in ("HTTPValidationError", "ValidationError"):
+        schema.get("components", {}).get("schemas", {}).pop(name, None)
+    return schema

@@ -1,0 +1,53 @@
+"""One table over HTTP: its facts, taking a seat, dealing again, its finished matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import PlainTextResponse
+from pydantic import Field
+
+from parlour.server.deps import ClientDep, GuardDep, HubDep, TableDep, TokenDep
+from parlour.server.errors import RESPONSES
+from parlour.server.routers.lobby import Body
+
+router = APIRouter(prefix="/api/tables/{table_id}", responses=RESPONSES)
+
+
+class JoinTable(Body):
+    name: str = Field(max_length=200)
+    seat: int | None = None
+
+
+@router.get("")
+async def one_table(table: TableDep) -> dict[str, Any]:
+    return {"table": table.summary()}
+
+
+@router.post("/join")
+async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
+               client: ClientDep) -> dict[str, Any]:
+    guard.join(client)
+    seat, token = await hub.join(table, body.name, body.seat)
+    return {"table": table.summary(), "seat": seat, "token": token}
+
+
+@router.post("/again")
+async def again(table: TableDep, hub: HubDep, token: TokenDep) -> dict[str, Any]:
+    await hub.again(table, table.seat_for(token))
+    return {"table": table.summary()}
+
+
+@router.get("/matches/{match}/record")
+async def record(match: int, table: TableDep, hub: HubDep) -> PlainTextResponse:
+    text = await hub.record(table, match)
+    name = f"{table.game.id}-{table.id}-{match}.txt"
+    return PlainTextResponse(text, headers={
+        "Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/matches/{match}/replay")
+async def replay(match: int, table: TableDep, hub: HubDep, step: int = -1,
+                 seat: int | None = None) -> dict[str, Any]:
+    return await hub.replay(table, match, step, seat)
