@@ -1052,7 +1052,7 @@ class ScriptedPlayer:
             return "draw"
         out = self.buffer.getvalue()
         offered = out[out.rfind("You may: ") + len("You may: "):].splitlines()[0].split(", ")
-        move = offered[0]
+        move = offered[0].split(" (")[0]
         return "HIT THE DECK WITH A HAND!" if move == "hit hand" else move
 
 
