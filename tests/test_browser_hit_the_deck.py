@@ -145,6 +145,10 @@ def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     ann.wait_for_selector(".htd-slap.live")
     bo.wait_for_selector(".htd-slap.live")
     seen_by_bo = time.monotonic()
+    # Nothing delays the signal: on Bo's page Ann's card does not travel, it is on the
+    # pile, as the slap target, the moment the slap opens.
+    assert bo.locator(".htd-felt .flyer").count() == 0
+    assert bo.locator(".htd-slap.live [data-card='hit hand']").count() == 1
     ann.keyboard.press("Space")  # at once
     shot(ann, "03-ann-slapped")
     bo.wait_for_timeout(max(0, BO_WAITS - (time.monotonic() - seen_by_bo)) * 1000)

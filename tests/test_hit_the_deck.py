@@ -966,13 +966,60 @@ def test_the_rule_bot_keeps_a_drawn_hit_card_unless_it_answers_an_obligation():
 
 
 def test_the_rule_bot_slaps_like_a_person():
+    # Heathcote's ex-Gaussian (mu 487.8, sigma 32.0, tau 81.7): mean mu + tau = 569.5 ms
     rng = random.Random(0)
     times = sorted(reaction_ms(rng) for _ in range(2000))
-    assert times[100] > 250 and times[1900] < 700
+    assert 400 < times[100] < 480 and 540 < times[1000] < 570 and 650 < times[1900] < 800
+    assert sum(times) / len(times) == pytest.approx(569.5, abs=8)
     state = rig(["hit hand, R1", "G3", "B5"], draw=", ".join(["Y1"] * 10), discard="R3")
     act(state, "hit hand!")
     move = bot_move(state, 1)
     assert move.startswith("slap ") and 200 <= int(move[5:-2]) <= 900
+
+
+def _bench_slap():
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "slap.py"
+    spec = importlib.util.spec_from_file_location("bench_slap", path)
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_a_person_slapping_at_500_ms_is_rarely_the_slowest_against_normal_bots():
+    # 1,000 real slaps at 4 seats on a fixed seed (bench/slap.py): at most 30% (issue 15).
+    share, times = _bench_slap().slowest_share(1000, 4, "normal", 500.0, seed=1)
+    assert share <= 0.30
+    assert len(times) == 3000 and min(times) >= 300
+
+
+def test_the_bot_slap_setting_orders_the_bots_and_is_seeded():
+    bench = _bench_slap()
+    medians = {}
+    for pace in ("relaxed", "normal", "quick"):
+        _, times = bench.slowest_share(200, 4, pace, 500.0, seed=3)
+        assert bench.slowest_share(200, 4, pace, 500.0, seed=3)[1] == times  # same seed
+        medians[pace] = sorted(times)[len(times) // 2]
+    assert medians["relaxed"] > medians["normal"] > medians["quick"]
+    assert medians["normal"] == pytest.approx(550, abs=30)
+    assert reaction_ms(random.Random(5), "quick") == pytest.approx(
+        0.85 * reaction_ms(random.Random(5), "normal"))
+    with pytest.raises(OptionError):
+        GAME.new(1, 4, bot_slap="instant")
+
+
+def test_the_search_bot_slaps_at_the_table_pace():
+    state = rig(["hit hand, R1", "G3", "B5"], draw=", ".join(["Y1"] * 10), discard="R3",
+                bot_slap="relaxed")
+    act(state, "hit hand!")
+    times = []
+    for seed in range(20):
+        bot = make_bot(GAME, "ismcts", 1, seed)
+        times.append(int(GAME.action_text(bot.act(observe_for(bot, state, 1,
+                                                               random.Random(seed))))[5:-2]))
+    assert sorted(times)[10] > 560  # relaxed: median near 1.2 x 550 ms
 
 
 def test_random_bots_play_valid_slaps():
@@ -1005,7 +1052,7 @@ class ScriptedPlayer:
             return "draw"
         out = self.buffer.getvalue()
         offered = out[out.rfind("You may: ") + len("You may: "):].splitlines()[0].split(", ")
-        move = offered[0]
+        move = offered[0].split(" (")[0]
         return "HIT THE DECK WITH A HAND!" if move == "hit hand" else move
 
 

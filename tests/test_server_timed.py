@@ -67,9 +67,10 @@ def connect(client, tid, token):
     return player
 
 
-def seat_table(client, seats):
+def seat_table(client, seats, options=None):
     """A Hit the Deck table; a connected Player for each person seat (by seat)."""
-    res = create(client, seats, options=OPTIONS, name="P0", seat=0, game="hit-the-deck")
+    res = create(client, seats, options=options or OPTIONS, name="P0", seat=0,
+                 game="hit-the-deck")
     tid = res["table"]["id"]
     tokens = {0: res["token"]}
     for s, spec in enumerate(seats):
@@ -223,6 +224,27 @@ def test_bots_slap_at_their_seeded_times_and_the_record_keeps_them(client):
         assert slaps[s] == GAME.action_text(chosen), "the record holds the bot's own time"
         ms = int(slaps[s].split()[1].removesuffix("ms"))
         assert left[s] >= ms / 1000, f"bot {s} slapped before its time ({left[s]})"
+
+
+def test_the_table_slap_setting_reaches_the_bots(client):
+    # bot_slap is a table option: the server's bots read it from their views and slap at
+    # that pace (quick: 0.85 x the same seeded draw), timed from the signal as ever.
+    quick = {**OPTIONS, "bot_slap": "quick"}
+    tid, players, _ = seat_table(client, [PERSON, RULE], quick)
+    assert client.get(f"/api/tables/{tid}").json()["table"]["options"]["bot_slap"] == "quick"
+    timed, seen = open_slap(players)
+    react(players[0], timed)
+    players[0].recv_until(lambda m: m["type"] == "view" and 1 not in m["view"]["to_act"])
+    left = time.monotonic() - seen["sent"]
+    slap = next(a for s, a in logged(client, tid) if s == 1 and a.startswith("slap"))
+    chosen = {}
+    for pace in ("quick", "normal"):
+        state = GAME.new(SEED, 2, **{**OPTIONS, "bot_slap": pace})
+        state.apply(GAME.parse_action("hit hand!"), 0)
+        bot = make_bot(GAME, "rule", 1, derive_seed(SEED, "bot", 1))
+        chosen[pace] = GAME.action_text(bot.act(observe_for(bot, state, 1, random.Random(0))))
+    assert slap == chosen["quick"] != chosen["normal"]
+    assert left >= int(slap.split()[1].removesuffix("ms")) / 1000
 
 
 def test_a_slap_in_progress_survives_a_restart(tmp_path):

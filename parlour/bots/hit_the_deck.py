@@ -2,9 +2,12 @@
 
 The rule bot, decision by decision:
 
-* **Slap**: a human-like reaction time, drawn from the bot's own seeded generator: 150 ms
-  plus a log-normal part (median 250 ms, sigma 0.25), so a median near 400 ms and nine slaps
-  in ten between about 310 and 530 ms; the bot sends the slap action of that 10 ms bucket.
+* **Slap**: a human reaction time, drawn from the bot's own seeded generator: an
+  ex-Gaussian (a normal part plus an exponential tail) with the parameters Heathcote (1996)
+  estimated from his published reaction-time sample, mu 487.8 ms, sigma 32.0 ms, tau 81.7 ms
+  (:data:`SLAP_REACTION`; source and measured figures in docs/bots.md). The table's
+  ``bot_slap`` option scales the whole distribution: relaxed 1.2x, normal 1x, quick 0.85x
+  (:data:`SLAP_PACE`). The bot sends the slap action of that 10 ms bucket.
 * **Cut the deck / swap the piles**: the only legal action.
 * **Defence**: when the next player holds two cards or fewer, play a Cut the Deck (they lose
   their turn cutting) or a Flip the Deck (they lose their turn swapping, and play turns away
@@ -52,6 +55,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from operator import mul
 from typing import Any
@@ -60,6 +64,7 @@ from parlour.bots.base import Bot, Observation
 from parlour.bots.ismcts import SearchHooks
 from parlour.engine import Action, Seat
 from parlour.games.hit_the_deck import (
+    BOT_SLAP_PACES,
     CUT_BASE,
     DRAWN,
     HAND,
@@ -80,9 +85,37 @@ from parlour.games.hit_the_deck import GAME as HTD
 _FROM_TEXT = {HTD.action_text(k): k for k in range(HAND + 1)}
 
 
-def reaction_ms(rng: random.Random) -> float:
-    """A human-like slap time in milliseconds (see the module docstring)."""
-    return 150.0 + rng.lognormvariate(math.log(250.0), 0.25)
+@dataclass(frozen=True)
+class ExGaussian:
+    """A reaction-time distribution: a normal part (``mu``, ``sigma``) plus an exponential
+    tail of mean ``tau``, in milliseconds."""
+
+    mu: float
+    sigma: float
+    tau: float
+
+    def draw(self, rng: random.Random, scale: float = 1.0) -> float:
+        return max(0.0, scale * (rng.normalvariate(self.mu, self.sigma)
+                                 + rng.expovariate(1.0 / self.tau)))
+
+
+#: Heathcote (1996), RTSYS, Behavior Research Methods, Instruments, & Computers 28(3),
+#: 427-445: the method-of-moments ex-Gaussian estimate of its example reaction times.
+SLAP_REACTION = ExGaussian(mu=487.8, sigma=32.0, tau=81.7)
+#: The ``bot_slap`` table setting: how the whole distribution is scaled.
+SLAP_PACE = {"relaxed": 1.2, "normal": 1.0, "quick": 0.85}
+assert tuple(SLAP_PACE) == BOT_SLAP_PACES
+
+
+def reaction_ms(rng: random.Random, pace: str = "normal") -> float:
+    """A human slap time in milliseconds at the table's pace (see the module docstring)."""
+    return SLAP_REACTION.draw(rng, SLAP_PACE[pace])
+
+
+def pace_of(obs: Observation) -> str:
+    """The table's ``bot_slap`` setting, read from the seat's view."""
+    pace = obs.view.get("options", {}).get("bot_slap", "normal")
+    return pace if pace in SLAP_PACE else "normal"
 
 
 class HitTheDeckRuleBot(Bot):
@@ -95,7 +128,7 @@ class HitTheDeckRuleBot(Bot):
         legal = obs.legal
         view = obs.view
         if legal[0] >= SLAP_BASE:
-            return slap_action(reaction_ms(self.rng))
+            return slap_action(reaction_ms(self.rng, pace_of(obs)))
         if len(legal) == 1:
             return legal[0]
         hand = [_FROM_TEXT[t] for t in view["hand"]]
@@ -220,7 +253,7 @@ def outside_values(obs: Observation, rng: random.Random, level: str, bot: Any = 
     Hand, shouted or not) is that move. ``None`` when the tree must decide."""
     legal = obs.legal
     if legal[0] >= SLAP_BASE:
-        return {slap_action(reaction_ms(rng)): 1.0}
+        return {slap_action(reaction_ms(rng, pace_of(obs))): 1.0}
     if HAND_SHOUT in legal:
         legal = tuple(a for a in legal if a != HAND)
         if len(legal) == 1:

@@ -193,6 +193,8 @@ def slap_ms(action: Action) -> int:
     return (action - SLAP_BASE) * SLAP_STEP_MS
 
 
+#: The table's setting for the bots' slap (their reaction times: see the bot module).
+BOT_SLAP_PACES = ("relaxed", "normal", "quick")
 SLAP_WINDOW_MS = SLAP_BUCKETS * SLAP_STEP_MS  # a slap this late (or none) is the slowest
 _SLAP_SET = frozenset(SLAP_ACTIONS)
 
@@ -350,6 +352,8 @@ class HitTheDeckGame(Game):
                "ends as if blocked (everyone scores the cards in hand)", minimum=20),
         Option("max_rounds", int, 100, "a safety stop: after this many rounds the game ends "
                "and the lowest total wins", minimum=1),
+        Option("bot_slap", str, "normal", "how quickly the bots slap the pile: relaxed, "
+               "normal (like a person reacting to a choice) or quick", choices=BOT_SLAP_PACES),
     )
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> HitTheDeckState:

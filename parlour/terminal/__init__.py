@@ -191,11 +191,11 @@ def _offer_save(state: State, players: list[str], console: Console, read: ReadLi
             record_dir.mkdir(parents=True, exist_ok=True)
             path = record_dir / f"{state.game.id}-{state.seed}.txt"
         else:
-            answer = read("Save the record of this game? [y/N] ").strip().lower()
+            answer = read(f"Save the record of this game? {escape('[y/N]')} ").strip().lower()
             if answer not in ("y", "yes"):
                 return
             default = f"{state.game.id}-{state.seed}.txt"
-            path = Path(read(f"File to save it in [{default}]: ").strip() or default)
+            path = Path(read(f"File to save it in {escape(f'[{default}]')}: ").strip() or default)
         path.write_text(record_text(state, players), encoding="utf-8")
         console.print(f"Saved the record to [bold]{escape(str(path))}[/].")
     except (KeyboardInterrupt, EOFError):

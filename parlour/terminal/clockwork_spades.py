@@ -28,7 +28,8 @@ A card whose spade has gone is discarded at the start of your turn and replaced.
 A King you draw goes face up to your opponent.
 The game ends when a draw reaches the King of Spades: its drawer wins with all
 four Kings; otherwise (and once all twelve spades are taken) fewer penalty
-spades win. [bold]q[/] leaves, [bold]?[/] shows this."""
+spades win. [bold]?[/] lists your moves with a hint, [bold]help[/] shows this, [bold]q[/]
+leaves."""
 
 WIDTH, HEIGHT = 53, 15
 RX, RY = 21.0, 6.0

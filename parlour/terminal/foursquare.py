@@ -48,14 +48,10 @@ class UI(TableUI):
     def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
         super().__init__(game, console, seat, seats)
         self._hinter: FoursquareSolverBot | None = None
-        self._greeted = False
 
     # ------------------------------------------------------------------ drawing
     def render(self, view: JsonDict) -> None:
         c = self.console
-        if not self._greeted:
-            self._greeted = True
-            c.print("Type [bold]help[/] for the rules, [bold]?[/] for a hint from the solver.")
         c.rule(f"Card {view['placed'] + 1} of 40")
         c.print(self.grid(view))
         line = Text("In hand: ")

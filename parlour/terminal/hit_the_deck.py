@@ -36,7 +36,8 @@ piles change places, play turns round, and the Flip player plays again.
 everyone slaps the pile: press Enter as fast as you can. The slowest draws four.
 A round ends when someone plays their last card; the others score what they hold (numbers
 face value, every other card 10). At 100 points the game ends: the lowest total wins.
-[bold]q[/] leaves (you can save the record), [bold]?[/] shows this."""
+[bold]?[/] lists your moves with a hint, [bold]help[/] shows this, [bold]q[/] leaves (you can
+save the record)."""
 
 STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue"}
 HIT_STYLE = "bold magenta"
@@ -99,8 +100,7 @@ class UI(TableUI):
             hand_line.append(" ")
         c.print(hand_line)
         if view["phase"] in ("play", "drawn") and view["legal"]:
-            c.print("You may: " + ", ".join(_markup(t) for t in view["legal"]
-                                            if t != "hit hand!"))
+            c.print("You may: " + ", ".join(_may(t) for t in view["legal"]))
 
     def _table(self, view: JsonDict) -> Table:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -238,6 +238,15 @@ class UI(TableUI):
         self.console.print(f"[bold]{mine}![/] Lowest total: {names} with "
                            f"{scores[winners[0]]}. Totals: "
                            + ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(scores)))
+
+
+def _may(action: str) -> str:
+    """A legal move as listed under the hand: With a Hand twice, shouted and silent."""
+    if action == "hit hand!":
+        return f"{_markup(action)} (or the shout, [bold]{SHOUT}[/])"
+    if action == "hit hand":
+        return f"{_markup(action)} (without the shout: you draw four)"
+    return _markup(action)
 
 
 def _colour_word(letter: str) -> str:

@@ -23,7 +23,8 @@ Hand slots keep their number all turn; drawn cards fill the empty ones. Play out
 hand and you draw five more. Side piles take any card; only the top one may be played, and
 only onto a centre pile. Emptying your payoff wins the round and scores the cards left in
 the other payoff pile; a round is drawn if the stock runs out. First to the target wins.
-[bold]q[/] leaves (you can save the record), [bold]?[/] shows this."""
+[bold]?[/] lists your moves with a hint, [bold]help[/] shows this, [bold]q[/] leaves (you can
+save the record)."""
 
 
 def card_markup(text: str, dim: bool = False) -> Text:

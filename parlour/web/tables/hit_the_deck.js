@@ -14,8 +14,9 @@
 // The slap. When the server opens the slap (ctx.timed), the pile becomes a big SLAP
 // target: press it (mouse or touch: on the press, not the release) or the space bar. The
 // page sends only "react": the server times the slap from its own signal to the moment
-// the react arrives (docs/protocol.md, "Timed phases"). Then the page shows everyone's
-// time and who was last and draws four.
+// the react arrives (docs/protocol.md, "Timed phases"). Nothing delays that signal: the
+// card that opens the slap does not travel, it is on the pile, as the slap target, as soon
+// as the view arrives. Then the page shows everyone's time and who was last and draws four.
 //
 // Cut and Flip are animated: the cut card flies out of the middle of the draw pile onto
 // the discard pile; on a swap the two piles trade places and the direction arrow turns.
@@ -23,6 +24,7 @@
 
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
 import { tableOf } from "./table.js";
+import { reducedMotion as reduced } from "./motion.js";
 import { playSound } from "../sound.js";
 
 await loadStyle("/static/tables/hit_the_deck.css");
@@ -30,7 +32,6 @@ await loadStyle("/static/tables/hit_the_deck.css");
 const SHOUT_TEXT = "Hit the Deck With a Hand!";
 const COLOUR = { R: "red", Y: "yellow", G: "green", B: "blue" };
 const KEYS = "Keys: Space slaps · H shouts · D draws · P passes · C cuts · S swaps";
-const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // ------------------------------------------------------------------------------ cards
 export function parseCard(text) {
@@ -121,17 +122,24 @@ function secs(ms) { return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms} m
 // ------------------------------------------------------------------------------ the table
 // What the pieces drawn from module functions read: the view and the one before, the
 // page's context, the elements they fill, the table's memory, and who is who.
+// `seat` is the table's seating (table.js); `mem` holds the latest view and the one before
+// (`mem.view`, `mem.prev`) so that a handler (a click, a key, a timer) works from the state
+// as it is when it runs: `fresh(st)`.
 function stateOf(view, before, ctx, seat, els, mem) {
   const me = seat.me();
   const name = (s) => (ctx.live && me === s ? "You" : ctx.names[s] || `seat ${s}`);
   const slapOpen = Boolean(view && view.phase === "slap" && view.slap);
   return {
-    view, before, ctx, els, mem, me, name, slapOpen,
+    view, before, ctx, seat, els, mem, me, name, slapOpen,
     label: (s) => (ctx.live && me === s ? "you" : name(s)),
-    myTurn: ctx.live && me !== null && view.to_act.includes(me) && view.legal.length > 0,
+    myTurn: Boolean(ctx.live && me !== null && view && view.to_act.includes(me) && view.legal.length > 0),
     canSlap: Boolean(ctx.live && me !== null && slapOpen && view.slap.waiting.includes(me) && ctx.timed && mem.slappedPhase !== ctx.timed.phase),
+    shoutMs: view ? view.shout_window_ms : 0, // the game's rule, sent in the view
+    focusIfIdle: (el) => focusWhenIdle(el, els.root, ctx.live),
   };
 }
+
+const fresh = (st) => stateOf(st.mem.view, st.mem.prev, st.ctx, st.seat, st.els, st.mem);
 
 function resultText(st) {
   const { view, ctx, me, name } = st;
@@ -271,6 +279,487 @@ function eventText(st, e) {
   }
 }
 
+// ------------------------------------------------------------------ seats round the felt
+const narrow = (felt) => felt.clientWidth < 560;
+
+function spot(st, seat) {
+  const n = st.view.seats;
+  const offset = st.seat.offset(seat, n);
+  if (offset === 0) return { x: 50, y: 90 };
+  const a = (offset / n) * 2 * Math.PI;
+  const x = 50 - 44 * Math.sin(a);
+  const y = 50 + 41 * Math.cos(a);
+  // On a narrow felt the others sit in the upper part, the piles below them.
+  return { x, y: narrow(st.els.felt) ? 9 + (y - 9) * 0.5 : y };
+}
+
+function drawSeats(st) {
+  const { view, ctx, els, me, name, slapOpen } = st;
+  const { felt, seatsLayer } = els;
+  felt.classList.toggle("narrow", narrow(felt));
+  clear(seatsLayer);
+  const n = view.seats;
+  const slap = slapOpen ? view.slap : null;
+  for (let seat = 0; seat < n; seat++) {
+    const p = spot(st, seat);
+    const count = view.hand_sizes[seat];
+    const turn = view.to_act.includes(seat) && view.phase !== "slap";
+    const backs = h("div", { class: "backs", "aria-hidden": "true" });
+    for (let i = 0; i < Math.min(count, 8); i++) backs.append(h("span", { class: "back" }));
+    const bits = [];
+    if (view.dealer === seat) bits.push(h("span", { class: "chip", title: "Dealer" }, "D"));
+    let note = "";
+    if (slap) note = slap.waiting.includes(seat) ? "slap!" : "slapped";
+    else if (turn) note = !ctx.live ? (view.phase === "cut" ? "to cut" : view.phase === "swap" ? "to swap" : "to play")
+      : view.phase === "cut" ? "cutting…" : view.phase === "swap" ? "swapping…" : me === seat ? "your turn" : "to play";
+    const plate = h("div", {
+      class: `htd-plate${turn ? " turn" : ""}${me === seat ? " mine" : ""}${slap && !slap.waiting.includes(seat) ? " slapped" : ""}${count === 1 ? " last-card" : ""}`,
+      "data-seat": String(seat),
+      role: "group",
+      "aria-label": `${name(seat)}: ${plural(count, "card")}, score ${view.scores[seat]}${turn ? ", to play" : ""}${note === "slapped" ? ", has slapped" : ""}`,
+    },
+    h("div", { class: "who" }, h("span", { class: "name", title: name(seat) }, name(seat)), ...bits),
+    h("div", { class: "count" }, backs, h("b", {}, String(count)), h("span", { class: "muted-light" }, count === 1 ? " card" : " cards")),
+    h("div", { class: "score" }, `Score ${view.scores[seat]}`),
+    note ? h("div", { class: "note", "aria-hidden": "true" }, note) : null);
+    plate.dataset.x = String(p.x);
+    plate.dataset.y = String(p.y);
+    seatsLayer.append(plate);
+  }
+  placeSeats(els);
+}
+
+// Each plate at its place round the oval, but kept whole inside the felt.
+function placeSeats({ felt, seatsLayer }) {
+  const W = felt.clientWidth;
+  const H = felt.clientHeight;
+  for (const plate of seatsLayer.children) {
+    const w = plate.offsetWidth;
+    const hgt = plate.offsetHeight;
+    const x = Math.min(W - w / 2 - 10, Math.max(w / 2 + 10, (Number(plate.dataset.x) / 100) * W));
+    const y = Math.min(H - hgt / 2 - 8, Math.max(hgt / 2 + 8, (Number(plate.dataset.y) / 100) * H));
+    plate.style.left = `${x}px`;
+    plate.style.top = `${y}px`;
+  }
+}
+
+// ------------------------------------------------------------------ the middle
+function drawCentre(st) {
+  const { view, els, me, myTurn, slapOpen, canSlap } = st;
+  const { ring, direction, drawPile, discard, obligation, felt, slapBar } = els;
+  const left = view.direction === "left";
+  ring.classList.toggle("ccw", !left);
+  direction.textContent = left ? "Play goes left ↻" : "Play goes right ↺";
+  direction.setAttribute("aria-label", `Play goes ${view.direction} (${left ? "clockwise" : "anticlockwise"})`);
+
+  clear(drawPile);
+  const canDraw = myTurn && view.legal.includes("draw");
+  const canCut = myTurn && view.legal.includes("cut");
+  const canSwap = myTurn && view.legal.includes("swap");
+  const stack = h("span", { class: "stack", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(5, Math.ceil(view.draw_size / 8)); i++) stack.append(h("span", { class: "back big" }));
+  drawPile.append(stack, h("span", { class: "pile-count" }, String(view.draw_size)));
+  drawPile.classList.toggle("active", canDraw || canCut || canSwap);
+  drawPile.disabled = !(canDraw || canCut || canSwap);
+  drawPile.setAttribute("aria-label", canCut ? `Cut the deck (draw pile, ${plural(view.draw_size, "card")})`
+    : canSwap ? `Swap the piles (draw pile, ${plural(view.draw_size, "card")})`
+      : canDraw ? `Draw a card (draw pile, ${plural(view.draw_size, "card")})` : `Draw pile, ${plural(view.draw_size, "card")}`);
+
+  clear(discard);
+  const top = cardFace(view.top, { size: "big" });
+  top.setAttribute("aria-label", `Top of the discard pile: ${cardName(view.top)} (${plural(view.discard_size, "card")} in the pile)`);
+  const under = view.discard_size > 1 ? h("span", { class: "under", "aria-hidden": "true" }) : null;
+  if (slapOpen) {
+    const slap = view.slap;
+    const mine = canSlap;
+    const target = h(mine ? "button" : "div", {
+      class: `htd-slap${mine ? " live" : ""}`,
+      type: mine ? "button" : null,
+      "aria-keyshortcuts": mine ? "Space" : null,
+      "aria-label": mine ? "Slap the pile! (space bar)" : "Everyone slaps the pile",
+    }, under, top, h("span", { class: "slap-word", "aria-hidden": "true" }, handIcon("mini"), mine ? "SLAP!" : me !== null && !slap.waiting.includes(me) ? "slapped" : "slap!"), slapBar);
+    if (mine) {
+      target.addEventListener("pointerdown", (ev) => { ev.preventDefault(); slapNow(fresh(st)); });
+      target.addEventListener("click", () => slapNow(fresh(st)));
+    }
+    discard.append(target);
+    if (mine) st.focusIfIdle(target);
+    runSlapBar(st);
+  } else {
+    discard.append(h("div", { class: "htd-top" }, under, top));
+  }
+  felt.classList.toggle("slapping", slapOpen);
+
+  clear(obligation);
+  const ob = view.obligation;
+  obligation.className = "htd-obligation";
+  if (ob && ob.startsWith("number ")) {
+    const n = ob.slice(7);
+    obligation.classList.add("on");
+    obligation.append(h("span", { class: "ob-big" }, n), h("span", {}, `Play a ${n} (or a Hit the Deck card)`));
+  } else if (ob && ob.startsWith("colour ")) {
+    const c = ob.slice(7);
+    obligation.classList.add("on", `c-${c}`);
+    obligation.append(h("span", { class: `ob-disc c-${c}` }, colourMark(c), h("b", {}, c)), h("span", {}, `Play ${COLOUR[c]} (or a Hit the Deck card)`));
+  } else if (ob === "any" && view.phase === "play") {
+    obligation.classList.add("on", "any");
+    obligation.append(h("span", {}, "Any card may be played"));
+  }
+}
+
+// The slap window running out, as a shrinking bar (from the server's window).
+function runSlapBar({ ctx, els, mem }) {
+  const timed = ctx.timed;
+  if (!timed || !ctx.live) return;
+  if (!mem.barAnim || mem.barAnim.phase !== timed.phase) mem.barAnim = { phase: timed.phase, start: performance.now(), ms: timed.window_ms };
+  const { start, ms } = mem.barAnim;
+  const gone = Math.min(1, (performance.now() - start) / ms);
+  if (els.slapBar.animate && !reduced()) {
+    els.slapBar.animate([{ transform: `scaleX(${1 - gone})` }, { transform: "scaleX(0)" }],
+      { duration: Math.max(0, ms * (1 - gone)), fill: "forwards", easing: "linear" });
+  }
+}
+
+// ------------------------------------------------------------------ the bar: status, actions, shout
+function actionButton(st, action, text, key, aria) {
+  const b = h("button", { class: "button htd-act", type: "button", "data-action": action, "aria-keyshortcuts": key, "aria-label": aria || `${text} (key ${key})` }, text, h("kbd", { "aria-hidden": "true" }, key));
+  b.addEventListener("click", () => act(fresh(st), action));
+  return b;
+}
+
+function drawBar(st) {
+  const { view, els, mem, myTurn, canSlap } = st;
+  const { actions, shoutBtn, status } = els;
+  clear(actions);
+  const legal = new Set(myTurn ? view.legal : []);
+  if (legal.has("cut")) actions.append(actionButton(st, "cut", "Cut the deck", "C"));
+  if (legal.has("swap")) actions.append(actionButton(st, "swap", "Swap the piles", "S"));
+  if (legal.has("draw")) actions.append(actionButton(st, "draw", "Draw a card", "D"));
+  if (legal.has("pass")) actions.append(actionButton(st, "pass", view.phase === "drawn" ? "Keep it (pass)" : "Pass", "P"));
+  shoutBtn.hidden = !(myTurn && (view.phase === "play" || view.phase === "drawn"));
+  shoutBtn.classList.toggle("urgent", Boolean(mem.waiting));
+  status.textContent = statusText(st);
+  status.classList.toggle("mine", myTurn || canSlap);
+}
+
+function statusText(st) {
+  const { view, ctx, mem, me, name, myTurn, slapOpen, canSlap, shoutMs } = st;
+  if (view.outcome) return resultText(st);
+  if (slapOpen) {
+    const who = view.slap.player;
+    const played = `${name(who)} played Hit the Deck With a Hand${view.slap.shouted ? "" : " without the shout"}`;
+    if (me !== null && view.slap.mine !== null && view.slap.mine !== undefined) {
+      return `${played}. You slapped in ${secs(view.slap.mine)}: waiting for ${plural(view.slap.waiting.length, "other")}…`;
+    }
+    if (canSlap) return `${played}: SLAP THE PILE! (click it, tap it or press space)`;
+    if (ctx.timed && mem.slappedPhase === ctx.timed.phase) return "Slapped! The server is timing it…";
+    return `${played}: everyone slaps the pile…`;
+  }
+  const seat = view.to_act[0];
+  if (seat === undefined) return "";
+  if (myTurn) {
+    if (view.phase === "cut") return "A Cut the Deck: cut the deck (press the draw pile or C).";
+    if (view.phase === "swap") return "A Flip the Deck: swap the piles (press the draw pile or S).";
+    if (view.phase === "drawn") return view.legal.length > 1 ? "You drew a card that fits: play it, or keep it." : "The card you drew does not fit: keep it (pass).";
+    if (mem.waiting) return `SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits ${shoutMs / 1000} s).`;
+    if (view.legal.includes("draw")) return "Nothing in your hand fits: draw a card.";
+    if (view.legal.includes("pass")) return "Nothing fits and nothing is left to draw: pass.";
+    return `Your turn: play a card on ${cardName(view.top)}.`;
+  }
+  const who = name(seat);
+  if (view.phase === "cut") return `${who} must cut the deck.`;
+  if (view.phase === "swap") return `${who} must swap the piles.`;
+  if (view.phase === "drawn") return `${who} drew a card.`;
+  return `${who} to play.`;
+}
+
+// ------------------------------------------------------------------ your hand
+function handReason(st, card) {
+  const { view, ctx, label, myTurn, slapOpen } = st;
+  const ok = myTurn && (view.phase === "play" || view.phase === "drawn") && view.legal.includes(card);
+  if (!ctx.live) return null;
+  if (view.phase === "over") return "the game is over";
+  if (slapOpen) return "slap the pile first";
+  if (!myTurn) return `wait for ${label(view.to_act[0])}`;
+  if (view.phase === "cut") return "cut the deck first";
+  if (view.phase === "swap") return "swap the piles first";
+  if (!ok) return (view.why_not && view.why_not[card]) || "not playable now";
+  return null;
+}
+
+function drawHand(st) {
+  const { view, before, ctx, els, mem, me, myTurn } = st;
+  const { hand, keysHelp } = els;
+  const hadFocus = hand.contains(document.activeElement);
+  const focusedCard = hadFocus ? document.activeElement.dataset.card : null;
+  clear(hand);
+  if (me === null || !view.hand) { hand.hidden = true; keysHelp.hidden = true; return; }
+  hand.hidden = false;
+  keysHelp.hidden = !ctx.live;
+  const mine = myTurn && (view.phase === "play" || view.phase === "drawn");
+  const legal = new Set(view.legal);
+  const justDrawn = drawnCard(st);
+  const buttons = view.hand.map((card) => {
+    const b = cardFace(card, { button: ctx.live });
+    const ok = mine && legal.has(card);
+    const reason = handReason(st, card);
+    if (card === justDrawn && view.phase === "drawn" && myTurn) b.classList.add("fresh");
+    if (mine && !ok) b.classList.add("illegal");
+    if (mem.waiting && mem.waiting.card === card) b.classList.add("in-the-air");
+    if (ctx.live) {
+      if (reason) {
+        b.setAttribute("aria-disabled", "true");
+        b.setAttribute("title", reason);
+        b.setAttribute("aria-label", `${cardName(card)}: ${reason}`);
+      } else {
+        b.classList.add("playable");
+        const extra = card === "hit hand" ? " (shout with it: H)" : "";
+        b.setAttribute("aria-label", `Play ${cardName(card)}${extra}`);
+        b.setAttribute("title", `Play ${cardName(card)}${extra}`);
+      }
+      b.addEventListener("click", () => {
+        if (reason) { ctx.say(`${cardName(card)}: ${reason}`, "error"); return; }
+        play(st, card, b);
+      });
+    }
+    return b;
+  });
+  hand.append(...buttons);
+  if (!buttons.length) return;
+  let idx = focusedCard ? view.hand.indexOf(focusedCard) : -1;
+  if (idx < 0) idx = Math.max(0, buttons.findIndex((b) => b.classList.contains("playable")));
+  setRoving(buttons, idx);
+  if (hadFocus) buttons[idx].focus({ preventScroll: true });
+  else if (mine && (!before || !before.to_act.includes(me))) st.focusIfIdle(buttons[idx]);
+  fitHand(els);
+}
+
+// The card just drawn (the one more in the hand than before), to point it out.
+function drawnCard({ view, before }) {
+  if (!before || !before.hand || !view.hand || view.phase !== "drawn") return null;
+  const rest = [...before.hand];
+  for (const c of view.hand) {
+    const i = rest.indexOf(c);
+    if (i >= 0) rest.splice(i, 1); else return c;
+  }
+  return null;
+}
+
+const fitHand = ({ hand }) => fitRow(hand, ".hcard", 0.7, 8);
+
+// ------------------------------------------------------------------ acting
+function act(st, text) {
+  const { view, ctx, myTurn } = st;
+  if (!ctx.live || !view || !myTurn) return false;
+  if (!view.legal.includes(text)) return false;
+  return ctx.act(text);
+}
+
+// A card pressed in the hand. A With a Hand goes with the shout if the shout came within
+// the window; otherwise it waits, lifted, for the shout (or goes without it).
+function play(st, card, button) {
+  const { mem, els, shoutMs } = st;
+  if (mem.waiting) return;
+  if (card !== "hit hand") {
+    if (act(fresh(st), card)) button.classList.add("leaving");
+    return;
+  }
+  if (performance.now() - mem.shoutAt <= shoutMs) {
+    if (act(fresh(st), "hit hand!")) button.classList.add("leaving");
+    return;
+  }
+  button.classList.add("in-the-air");
+  mem.waiting = { card, timer: setTimeout(() => { const w = mem.waiting; mem.waiting = null; if (w) act(fresh(st), "hit hand"); }, shoutMs) };
+  drawBar(fresh(st));
+  els.shoutBtn.focus({ preventScroll: true });
+}
+
+function cancelWaiting(mem) {
+  if (!mem.waiting) return;
+  clearTimeout(mem.waiting.timer);
+  mem.waiting = null;
+}
+
+function shout(st) {
+  const { ctx, els, mem, me } = st;
+  if (!ctx.live || me === null) return;
+  mem.shoutAt = performance.now();
+  bubble(st, me, "HIT THE DECK!", "shout");
+  els.shoutBtn.classList.remove("pressed");
+  void els.shoutBtn.offsetWidth; // restart the press animation
+  els.shoutBtn.classList.add("pressed");
+  if (mem.waiting) {
+    cancelWaiting(mem);
+    act(st, "hit hand!");
+  }
+}
+
+// The slap: the page sends only "react"; the server times it from its own signal.
+function slapNow(st) {
+  const { ctx, els, mem, me, canSlap } = st;
+  if (!canSlap) return;
+  const phase = ctx.timed.phase;
+  if (!ctx.react()) return;
+  mem.slappedPhase = phase;
+  playSound("slap");
+  const now = fresh(st);
+  drawCentre(now);
+  drawBar(now);
+  const target = els.discard.querySelector(".htd-slap");
+  if (target) target.classList.add("hit");
+  bubble(st, me, "SLAP!", "slap");
+}
+
+function onKey(st, ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const t = ev.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+  const { view, ctx, els, myTurn, slapOpen } = st;
+  if (!view || !ctx.live) return;
+  const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+  if ((key === " " || key === "Spacebar") && slapOpen) {
+    ev.preventDefault();
+    if (!ev.repeat) slapNow(st);
+    return;
+  }
+  if (ev.repeat) return;
+  if (key === "h" && !els.shoutBtn.hidden) { ev.preventDefault(); shout(st); return; }
+  const map = { d: "draw", p: "pass", c: "cut", s: "swap" };
+  if (map[key] && myTurn && view.legal.includes(map[key])) { ev.preventDefault(); act(st, map[key]); }
+}
+
+// The draw pile pressed: cut, swap or draw, whichever is legal.
+function pressDrawPile(st) {
+  if (!st.myTurn) return;
+  for (const a of ["cut", "swap", "draw"]) if (st.view.legal.includes(a)) { act(st, a); return; }
+}
+
+// ------------------------------------------------------------------ animation
+function bubble({ view, els }, seat, text, kind = "") {
+  if (!view) return;
+  const plate = els.seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
+  if (!plate) return;
+  const b = h("span", { class: `bubble ${kind}`, "aria-hidden": "true" }, text);
+  plate.append(b);
+  setTimeout(() => b.remove(), 1400);
+}
+
+function centreOf(felt, el) {
+  const r = el.getBoundingClientRect();
+  const f = felt.getBoundingClientRect();
+  return { x: r.left + r.width / 2 - f.left, y: r.top + r.height / 2 - f.top };
+}
+
+// A card flying over the felt from one element to another.
+function fly({ felt }, card, fromEl, toEl, { delay = 0, duration = 260, midLift = 0 } = {}) {
+  if (reduced() || !fromEl || !toEl || !felt.animate) return;
+  const a = centreOf(felt, fromEl);
+  const b = centreOf(felt, toEl);
+  const el = cardFace(card, { size: "big" });
+  el.classList.add("flyer");
+  el.setAttribute("aria-hidden", "true");
+  felt.append(el);
+  const w = el.offsetWidth;
+  const hgt = el.offsetHeight;
+  const at = (p, extra = "") => `translate(${p.x - w / 2}px, ${p.y - hgt / 2}px) ${extra}`;
+  const mid = { x: (a.x + b.x) / 2, y: Math.min(a.y, b.y) - midLift };
+  const anim = el.animate([
+    { transform: at(a, "scale(.6)"), opacity: 0.2 },
+    { transform: at(mid, "scale(1.1) rotate(-8deg)"), opacity: 1, offset: 0.55 },
+    { transform: at(b), opacity: 1 },
+  ], { duration, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "both" });
+  anim.onfinish = () => el.remove();
+  anim.oncancel = () => el.remove();
+}
+
+// One step of play (not a replay's jump or a reconnect's catching up): the cards others
+// play fly to the pile, a cut card flies out of the draw pile, a swap trades the piles,
+// and a caption says what happened. The card that opens a slap does not travel: it is on
+// the pile, as the slap target, the moment the view arrives (nothing delays the signal).
+function animateStep(st) {
+  const { view: after, before, ctx, els, me, name } = st;
+  if (!before || before.round !== after.round || after.played.length - before.played.length > 1 ||
+      after.events.length - before.events.length > 3) return;
+  const plays = after.played.slice(before.played.length);
+  const opensSlap = after.phase === "slap" && before.phase !== "slap";
+  if (plays.length || after.events.length > before.events.length) soonHideResult(st);
+  if (ctx.live && opensSlap) playSound("slap");
+  else if (ctx.live && plays.length) playSound("card");
+  for (const [seat, action] of plays) {
+    const plate = els.seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
+    if (seat !== me && !opensSlap) fly(els, action === "hit hand!" ? "hit hand" : action, plate, els.discard, { duration: 260 });
+    if (action === "hit hand!") requestAnimationFrame(() => bubble(st, seat, "HIT THE DECK!", "shout"));
+  }
+  for (const e of after.events.slice(before.events.length)) {
+    if (e.type === "cut" && e.card) {
+      els.drawPile.classList.remove("cut-anim");
+      void els.drawPile.offsetWidth;
+      els.drawPile.classList.add("cut-anim");
+      fly(els, e.card, els.drawPile, els.discard, { delay: 250, duration: 300, midLift: 60 });
+      say(st, `${cap(name(e.seat))} cut the deck: ${cardName(e.card)} came up from the middle.`);
+    } else if (e.type === "swap") {
+      swapAnimation(els);
+      say(st, e.card ? `${cap(name(e.seat))} swapped the piles: play turns round (now ${after.direction}); the top is ${cardName(e.card)}.`
+        : `${cap(name(e.seat))} had nothing to swap: play turns round.`);
+    } else if (e.type === "flip back") {
+      say(st, "A second Flip in a row goes back into the draw pile.");
+    } else if (e.type === "reshuffle") {
+      say(st, `The discards are shuffled into a new draw pile (${plural(e.cards, "card")}).`);
+    } else if (e.type === "penalty") {
+      requestAnimationFrame(() => bubble(st, e.seat, `forgot to shout! +${e.cards}`, "penalty"));
+      say(st, `${cap(name(e.seat))} forgot to shout and draw${e.seat === me ? "" : "s"} ${e.cards}.`);
+    }
+  }
+}
+
+function swapAnimation({ felt, pileWrap, drawPile, discard, ring }) {
+  if (reduced() || !pileWrap.animate) return;
+  const a = centreOf(felt, drawPile);
+  const b = centreOf(felt, discard);
+  const dx = b.x - a.x;
+  drawPile.animate([{ transform: `translateX(${dx}px)` }, { transform: `translateX(${dx / 2}px) translateY(-18px) rotate(8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 300, easing: "ease-in-out" });
+  discard.animate([{ transform: `translateX(${-dx}px)` }, { transform: `translateX(${-dx / 2}px) translateY(18px) rotate(-8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 300, easing: "ease-in-out" });
+  const c = "translate(-50%, -50%)";
+  ring.animate([{ transform: `${c} rotate(0deg)` }, { transform: `${c} rotate(180deg) scaleX(-1)` }, { transform: c }], { duration: 450, easing: "ease-in-out" });
+}
+
+function say({ els: { caption }, mem }, text) {
+  caption.textContent = text;
+  caption.classList.remove("show");
+  void caption.offsetWidth;
+  caption.classList.add("show");
+  clearTimeout(mem.captionTimer);
+  mem.captionTimer = setTimeout(() => caption.classList.remove("show"), 4000);
+}
+
+// ------------------------------------------------------------------ the slap result
+const slapKey = (s) => (s ? `${s.round}:${s.player}:${s.ms.join(",")}:${s.slowest}` : null);
+
+// Everyone's time and who was last, large on the felt for a while (then in the side panel).
+function showSlapResult(st) {
+  const { view, before, els: { slapResult }, mem } = st;
+  const s = view.last_slap;
+  const key = slapKey(s);
+  if (!s || key === mem.shownSlap) return;
+  mem.shownSlap = key;
+  if (before === null) return; // a slap over before this page opened: only in the side panel
+  clear(slapResult);
+  slapResult.append(slapTable(st, s, true));
+  slapResult.hidden = false;
+  mem.resultShownAt = performance.now();
+  clearTimeout(mem.resultTimer);
+  mem.resultTimer = setTimeout(() => { slapResult.hidden = true; }, 3500);
+}
+
+// The table has moved on: the slap result gives way (after 1.5 s on show at least).
+function soonHideResult({ els: { slapResult }, mem }) {
+  if (slapResult.hidden) return;
+  clearTimeout(mem.resultTimer);
+  const left = Math.max(0, 1500 - (performance.now() - mem.resultShownAt));
+  mem.resultTimer = setTimeout(() => { slapResult.hidden = true; }, left);
+}
+
+// ------------------------------------------------------------------ mount
 export function mount(root, ctx) {
   const seatsLayer = h("div", { class: "htd-seats" });
   const ring = h("div", { class: "htd-ring", "aria-hidden": "true" },
@@ -298,525 +787,48 @@ export function mount(root, ctx) {
   const side = h("aside", { class: "htd-side", "aria-label": "Scores and log" });
   const main = h("div", { class: "htd-play" }, felt, bar, hand, keysHelp, narrator);
   const t = tableOf(root, ctx, "htd", main, side);
-  const rootEl = t.el;
   rovingFocus(hand);
 
-  let view = null;
-  let prev = null;
-  let shoutAt = -Infinity; // when the shout button was last pressed (performance.now())
-  let waiting = null; // a With a Hand played before the shout: {timer, card}
-  let shownSlap = null; // the last slap result shown (its key)
-  let resultTimer = null;
-  let resultShownAt = 0;
-  // The table's memory: the phase this page has slapped in, what the log has told so far,
-  // and the log's lines.
-  const mem = { slappedPhase: null, told: { round: 0, events: 0, played: 0 }, logLines: [] };
+  const els = { root: t.el, seatsLayer, ring, direction, drawPile, discard, slapBar, pileWrap, obligation, caption,
+    slapResult, final, felt, status, shoutBtn, actions, hand, keysHelp, narrator, side };
+  // The table's memory: the latest view and the one before; the phase this page has
+  // slapped in; what the log has told and its lines; when the shout was last pressed
+  // (performance.now()); a With a Hand played before the shout ({timer, card}); the slap
+  // result last shown (its key) and its timer; the caption's timer; the slap bar's run.
+  const mem = { view: null, prev: null, slappedPhase: null, told: { round: 0, events: 0, played: 0 }, logLines: [],
+    shoutAt: -Infinity, waiting: null, shownSlap: null, resultTimer: null, resultShownAt: 0, captionTimer: null, barAnim: null };
+  const now = () => stateOf(mem.view, mem.prev, ctx, t.seat, els, mem);
 
-  const { me, bottom } = t.seat;
-  const shoutMs = () => view.shout_window_ms; // the game's rule, sent in the view
-  const name = (seat) => (ctx.live && me() === seat ? "You" : ctx.names[seat] || `seat ${seat}`);
-  const label = (seat) => (ctx.live && me() === seat ? "you" : name(seat));
-  const myTurn = () => ctx.live && me() !== null && view.to_act.includes(me()) && view.legal.length > 0;
-  const slapOpen = () => view && view.phase === "slap" && view.slap;
-  const canSlap = () => ctx.live && me() !== null && slapOpen() && view.slap.waiting.includes(me()) && ctx.timed &&
-    mem.slappedPhase !== ctx.timed.phase;
-
-  // ------------------------------------------------------------------ state -> pieces
-  // The state is the new view and the one before; a With a Hand waiting for its shout is
-  // dropped when it can no longer be played. Moves animate one step at a time (a replay's
-  // jumps and a reconnect's catching up do not).
-  const els = { final, slapResult, side, narrator };
-  const now = () => stateOf(view, prev, ctx, t.seat, els, mem);
-  function state(v, before) {
-    prev = before;
-    view = v;
-    if (waiting && !(myTurn() && view.legal.includes("hit hand"))) cancelWaiting();
-    return now();
-  }
-  const draw = [
-    ({ before }) => {
-      if (before && before.round === view.round && view.played.length - before.played.length <= 1 &&
-          view.events.length - before.events.length <= 3) animate(before, view);
-    },
-    renderSeats, renderCentre, renderBar, renderHand,
-    tell, drawSide,
-    ({ before }) => showSlapResult(before, view),
-    drawFinal,
-  ];
-
-  // ------------------------------------------------------------------ seats round the felt
-  function spot(seat) {
-    const n = view.seats;
-    const offset = (seat - bottom() + n) % n;
-    if (offset === 0) return { x: 50, y: 90 };
-    const a = (offset / n) * 2 * Math.PI;
-    const x = 50 - 44 * Math.sin(a);
-    const y = 50 + 41 * Math.cos(a);
-    // On a narrow felt the others sit in the upper part, the piles below them.
-    return { x, y: narrow() ? 9 + (y - 9) * 0.5 : y };
+  // The state: the new view and the one before; a With a Hand waiting for its shout is
+  // dropped when it can no longer be played.
+  function state(view, before) {
+    mem.view = view;
+    mem.prev = before;
+    const st = now();
+    if (mem.waiting && !(st.myTurn && view.legal.includes("hit hand"))) cancelWaiting(mem);
+    return st;
   }
 
-  const narrow = () => felt.clientWidth < 560;
-
-  function renderSeats() {
-    felt.classList.toggle("narrow", narrow());
-    clear(seatsLayer);
-    const n = view.seats;
-    const slap = slapOpen() ? view.slap : null;
-    for (let seat = 0; seat < n; seat++) {
-      const p = spot(seat);
-      const count = view.hand_sizes[seat];
-      const turn = view.to_act.includes(seat) && view.phase !== "slap";
-      const backs = h("div", { class: "backs", "aria-hidden": "true" });
-      for (let i = 0; i < Math.min(count, 8); i++) backs.append(h("span", { class: "back" }));
-      const bits = [];
-      if (view.dealer === seat) bits.push(h("span", { class: "chip", title: "Dealer" }, "D"));
-      let note = "";
-      if (slap) note = slap.waiting.includes(seat) ? "slap!" : "slapped";
-      else if (turn) note = !ctx.live ? (view.phase === "cut" ? "to cut" : view.phase === "swap" ? "to swap" : "to play")
-        : view.phase === "cut" ? "cutting…" : view.phase === "swap" ? "swapping…" : me() === seat ? "your turn" : "to play";
-      const plate = h("div", {
-        class: `htd-plate${turn ? " turn" : ""}${me() === seat ? " mine" : ""}${slap && !slap.waiting.includes(seat) ? " slapped" : ""}${count === 1 ? " last-card" : ""}`,
-        "data-seat": String(seat),
-        role: "group",
-        "aria-label": `${name(seat)}: ${plural(count, "card")}, score ${view.scores[seat]}${turn ? ", to play" : ""}${note === "slapped" ? ", has slapped" : ""}`,
-      },
-      h("div", { class: "who" }, h("span", { class: "name", title: name(seat) }, name(seat)), ...bits),
-      h("div", { class: "count" }, backs, h("b", {}, String(count)), h("span", { class: "muted-light" }, count === 1 ? " card" : " cards")),
-      h("div", { class: "score" }, `Score ${view.scores[seat]}`),
-      note ? h("div", { class: "note", "aria-hidden": "true" }, note) : null);
-      plate.dataset.x = String(p.x);
-      plate.dataset.y = String(p.y);
-      seatsLayer.append(plate);
-    }
-    placeSeats();
-  }
-
-  // Each plate at its place round the oval, but kept whole inside the felt.
-  function placeSeats() {
-    const W = felt.clientWidth;
-    const H = felt.clientHeight;
-    for (const plate of seatsLayer.children) {
-      const w = plate.offsetWidth;
-      const hgt = plate.offsetHeight;
-      const x = Math.min(W - w / 2 - 10, Math.max(w / 2 + 10, (Number(plate.dataset.x) / 100) * W));
-      const y = Math.min(H - hgt / 2 - 8, Math.max(hgt / 2 + 8, (Number(plate.dataset.y) / 100) * H));
-      plate.style.left = `${x}px`;
-      plate.style.top = `${y}px`;
-    }
-  }
-
-  // ------------------------------------------------------------------ the middle
-  function renderCentre() {
-    const left = view.direction === "left";
-    ring.classList.toggle("ccw", !left);
-    direction.textContent = left ? "Play goes left ↻" : "Play goes right ↺";
-    direction.setAttribute("aria-label", `Play goes ${view.direction} (${left ? "clockwise" : "anticlockwise"})`);
-
-    clear(drawPile);
-    const canDraw = myTurn() && view.legal.includes("draw");
-    const canCut = myTurn() && view.legal.includes("cut");
-    const canSwap = myTurn() && view.legal.includes("swap");
-    const stack = h("span", { class: "stack", "aria-hidden": "true" });
-    for (let i = 0; i < Math.min(5, Math.ceil(view.draw_size / 8)); i++) stack.append(h("span", { class: "back big" }));
-    drawPile.append(stack, h("span", { class: "pile-count" }, String(view.draw_size)));
-    drawPile.classList.toggle("active", canDraw || canCut || canSwap);
-    drawPile.disabled = !(canDraw || canCut || canSwap);
-    drawPile.setAttribute("aria-label", canCut ? `Cut the deck (draw pile, ${plural(view.draw_size, "card")})`
-      : canSwap ? `Swap the piles (draw pile, ${plural(view.draw_size, "card")})`
-        : canDraw ? `Draw a card (draw pile, ${plural(view.draw_size, "card")})` : `Draw pile, ${plural(view.draw_size, "card")}`);
-
-    clear(discard);
-    const top = cardFace(view.top, { size: "big" });
-    top.setAttribute("aria-label", `Top of the discard pile: ${cardName(view.top)} (${plural(view.discard_size, "card")} in the pile)`);
-    const under = view.discard_size > 1 ? h("span", { class: "under", "aria-hidden": "true" }) : null;
-    const slap = slapOpen();
-    if (slap) {
-      const mine = canSlap();
-      const target = h(mine ? "button" : "div", {
-        class: `htd-slap${mine ? " live" : ""}`,
-        type: mine ? "button" : null,
-        "aria-keyshortcuts": mine ? "Space" : null,
-        "aria-label": mine ? "Slap the pile! (space bar)" : "Everyone slaps the pile",
-      }, under, top, h("span", { class: "slap-word", "aria-hidden": "true" }, handIcon("mini"), mine ? "SLAP!" : me() !== null && !slap.waiting.includes(me()) ? "slapped" : "slap!"), slapBar);
-      if (mine) {
-        target.addEventListener("pointerdown", (ev) => { ev.preventDefault(); slapNow(); });
-        target.addEventListener("click", () => slapNow());
-      }
-      discard.append(target);
-      if (mine) focusIfIdle(target);
-      runSlapBar();
-    } else {
-      discard.append(h("div", { class: "htd-top" }, under, top));
-    }
-    felt.classList.toggle("slapping", Boolean(slap));
-
-    clear(obligation);
-    const ob = view.obligation;
-    obligation.className = "htd-obligation";
-    if (ob && ob.startsWith("number ")) {
-      const n = ob.slice(7);
-      obligation.classList.add("on");
-      obligation.append(h("span", { class: "ob-big" }, n), h("span", {}, `Play a ${n} (or a Hit the Deck card)`));
-    } else if (ob && ob.startsWith("colour ")) {
-      const c = ob.slice(7);
-      obligation.classList.add("on", `c-${c}`);
-      obligation.append(h("span", { class: `ob-disc c-${c}` }, colourMark(c), h("b", {}, c)), h("span", {}, `Play ${COLOUR[c]} (or a Hit the Deck card)`));
-    } else if (ob === "any" && view.phase === "play") {
-      obligation.classList.add("on", "any");
-      obligation.append(h("span", {}, "Any card may be played"));
-    }
-  }
-
-  let barAnim = null;
-  function runSlapBar() {
-    const timed = ctx.timed;
-    if (!timed || !ctx.live) return;
-    if (!barAnim || barAnim.phase !== timed.phase) barAnim = { phase: timed.phase, start: performance.now(), ms: timed.window_ms };
-    const gone = Math.min(1, (performance.now() - barAnim.start) / barAnim.ms);
-    if (slapBar.animate && !reduced()) {
-      slapBar.animate([{ transform: `scaleX(${1 - gone})` }, { transform: "scaleX(0)" }],
-        { duration: Math.max(0, barAnim.ms * (1 - gone)), fill: "forwards", easing: "linear" });
-    }
-  }
-
-  // ------------------------------------------------------------------ the bar: status, actions, shout
-  function actionButton(action, text, key, aria) {
-    const b = h("button", { class: "button htd-act", type: "button", "data-action": action, "aria-keyshortcuts": key, "aria-label": aria || `${text} (key ${key})` }, text, h("kbd", { "aria-hidden": "true" }, key));
-    b.addEventListener("click", () => act(action));
-    return b;
-  }
-
-  function renderBar() {
-    clear(actions);
-    const mine = myTurn();
-    const legal = new Set(mine ? view.legal : []);
-    if (legal.has("cut")) actions.append(actionButton("cut", "Cut the deck", "C"));
-    if (legal.has("swap")) actions.append(actionButton("swap", "Swap the piles", "S"));
-    if (legal.has("draw")) actions.append(actionButton("draw", "Draw a card", "D"));
-    if (legal.has("pass")) actions.append(actionButton("pass", view.phase === "drawn" ? "Keep it (pass)" : "Pass", "P"));
-    const shoutTime = mine && (view.phase === "play" || view.phase === "drawn");
-    shoutBtn.hidden = !shoutTime;
-    shoutBtn.classList.toggle("urgent", Boolean(waiting));
-    status.textContent = statusText();
-    status.classList.toggle("mine", mine || canSlap());
-  }
-
-  function statusText() {
-    if (view.outcome) return resultText(now());
-    if (slapOpen()) {
-      const who = view.slap.player;
-      const played = `${name(who)} played Hit the Deck With a Hand${view.slap.shouted ? "" : " without the shout"}`;
-      if (me() !== null && view.slap.mine !== null && view.slap.mine !== undefined) {
-        return `${played}. You slapped in ${secs(view.slap.mine)}: waiting for ${plural(view.slap.waiting.length, "other")}…`;
-      }
-      if (canSlap()) return `${played}: SLAP THE PILE! (click it, tap it or press space)`;
-      if (ctx.timed && mem.slappedPhase === ctx.timed.phase) return "Slapped! The server is timing it…";
-      return `${played}: everyone slaps the pile…`;
-    }
-    const seat = view.to_act[0];
-    if (seat === undefined) return "";
-    if (myTurn()) {
-      if (view.phase === "cut") return "A Cut the Deck: cut the deck (press the draw pile or C).";
-      if (view.phase === "swap") return "A Flip the Deck: swap the piles (press the draw pile or S).";
-      if (view.phase === "drawn") return view.legal.length > 1 ? "You drew a card that fits: play it, or keep it." : "The card you drew does not fit: keep it (pass).";
-      if (waiting) return `SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits ${shoutMs() / 1000} s).`;
-      if (view.legal.includes("draw")) return "Nothing in your hand fits: draw a card.";
-      if (view.legal.includes("pass")) return "Nothing fits and nothing is left to draw: pass.";
-      return `Your turn: play a card on ${cardName(view.top)}.`;
-    }
-    const who = name(seat);
-    if (view.phase === "cut") return `${who} must cut the deck.`;
-    if (view.phase === "swap") return `${who} must swap the piles.`;
-    if (view.phase === "drawn") return `${who} drew a card.`;
-    return `${who} to play.`;
-  }
-
-  // ------------------------------------------------------------------ your hand
-  function renderHand() {
-    const hadFocus = hand.contains(document.activeElement);
-    const focusedCard = hadFocus ? document.activeElement.dataset.card : null;
-    clear(hand);
-    if (me() === null || !view.hand) { hand.hidden = true; keysHelp.hidden = true; return; }
-    hand.hidden = false;
-    keysHelp.hidden = !ctx.live;
-    const mine = myTurn() && (view.phase === "play" || view.phase === "drawn");
-    const legal = new Set(view.legal);
-    const fresh = drawnCard();
-    const buttons = view.hand.map((card) => {
-      const b = cardFace(card, { button: ctx.live });
-      const ok = mine && legal.has(card);
-      let reason = null;
-      if (!ctx.live) reason = null;
-      else if (view.phase === "over") reason = "the game is over";
-      else if (slapOpen()) reason = "slap the pile first";
-      else if (!myTurn()) reason = `wait for ${label(view.to_act[0])}`;
-      else if (view.phase === "cut") reason = "cut the deck first";
-      else if (view.phase === "swap") reason = "swap the piles first";
-      else if (!ok) reason = (view.why_not && view.why_not[card]) || "not playable now";
-      if (card === fresh && view.phase === "drawn" && myTurn()) b.classList.add("fresh");
-      if (mine && !ok) b.classList.add("illegal");
-      if (waiting && waiting.card === card) b.classList.add("in-the-air");
-      if (ctx.live) {
-        if (reason) {
-          b.setAttribute("aria-disabled", "true");
-          b.setAttribute("title", reason);
-          b.setAttribute("aria-label", `${cardName(card)}: ${reason}`);
-        } else {
-          b.classList.add("playable");
-          const extra = card === "hit hand" ? " (shout with it: H)" : "";
-          b.setAttribute("aria-label", `Play ${cardName(card)}${extra}`);
-          b.setAttribute("title", `Play ${cardName(card)}${extra}`);
-        }
-        b.addEventListener("click", () => {
-          if (reason) { ctx.say(`${cardName(card)}: ${reason}`, "error"); return; }
-          play(card, b);
-        });
-      }
-      return b;
-    });
-    hand.append(...buttons);
-    if (!buttons.length) return;
-    let idx = focusedCard ? view.hand.indexOf(focusedCard) : -1;
-    if (idx < 0) idx = Math.max(0, buttons.findIndex((b) => b.classList.contains("playable")));
-    setRoving(buttons, idx);
-    if (hadFocus) buttons[idx].focus({ preventScroll: true });
-    else if (mine && (!prev || !prev.to_act.includes(me()))) focusIfIdle(buttons[idx]);
-    fitHand();
-  }
-
-  // The card just drawn (the one more in the hand than before), to point it out.
-  function drawnCard() {
-    if (!prev || !prev.hand || !view.hand || view.phase !== "drawn") return null;
-    const rest = [...prev.hand];
-    for (const c of view.hand) {
-      const i = rest.indexOf(c);
-      if (i >= 0) rest.splice(i, 1); else return c;
-    }
-    return null;
-  }
-
-  function fitHand() {
-    fitRow(hand, ".hcard", 0.7, 8);
-  }
-
-  function focusIfIdle(el) {
-    focusWhenIdle(el, rootEl, ctx.live);
-  }
-
-  // ------------------------------------------------------------------ acting
-  function act(text) {
-    if (!ctx.live || !view || !myTurn()) return false;
-    if (!view.legal.includes(text)) return false;
-    return ctx.act(text);
-  }
-
-  function play(card, button) {
-    if (waiting) return;
-    if (card !== "hit hand") {
-      if (act(card)) button.classList.add("leaving");
-      return;
-    }
-    if (performance.now() - shoutAt <= shoutMs()) {
-      if (act("hit hand!")) button.classList.add("leaving");
-      return;
-    }
-    // Played before the shout: the card waits in the air for it.
-    button.classList.add("in-the-air");
-    waiting = { card, timer: setTimeout(() => { const w = waiting; waiting = null; if (w) act("hit hand"); }, shoutMs()) };
-    renderBar();
-    shoutBtn.focus({ preventScroll: true });
-  }
-
-  function cancelWaiting() {
-    if (!waiting) return;
-    clearTimeout(waiting.timer);
-    waiting = null;
-  }
-
-  function shout() {
-    if (!ctx.live || me() === null) return;
-    shoutAt = performance.now();
-    bubble(me(), "HIT THE DECK!", "shout");
-    shoutBtn.classList.remove("pressed");
-    void shoutBtn.offsetWidth; // restart the press animation
-    shoutBtn.classList.add("pressed");
-    if (waiting) {
-      cancelWaiting();
-      act("hit hand!");
-    }
-  }
-  shoutBtn.addEventListener("click", shout);
-
-  function slapNow() {
-    if (!canSlap()) return;
-    const phase = ctx.timed.phase;
-    if (!ctx.react()) return;
-    mem.slappedPhase = phase;
-    playSound("slap");
-    renderCentre();
-    renderBar();
-    const target = discard.querySelector(".htd-slap");
-    if (target) target.classList.add("hit");
-    bubble(me(), "SLAP!", "slap");
-  }
-
-  function onKey(ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
-    if (!view || !ctx.live) return;
-    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-    if ((key === " " || key === "Spacebar") && slapOpen()) {
-      ev.preventDefault();
-      if (!ev.repeat) slapNow();
-      return;
-    }
-    if (ev.repeat) return;
-    if (key === "h" && !shoutBtn.hidden) { ev.preventDefault(); shout(); return; }
-    const map = { d: "draw", p: "pass", c: "cut", s: "swap" };
-    if (map[key] && myTurn() && view.legal.includes(map[key])) { ev.preventDefault(); act(map[key]); }
-  }
-  t.on(document, "keydown", onKey, true);
-
-  drawPile.addEventListener("click", () => {
-    if (!myTurn()) return;
-    for (const a of ["cut", "swap", "draw"]) if (view.legal.includes(a)) { act(a); return; }
-  });
-
-  // ------------------------------------------------------------------ animation
-  function bubble(seat, text, kind = "") {
-    if (!view) return;
-    const plate = seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
-    if (!plate) return;
-    const b = h("span", { class: `bubble ${kind}`, "aria-hidden": "true" }, text);
-    plate.append(b);
-    setTimeout(() => b.remove(), 1400);
-  }
-
-  function centreOf(el) {
-    const r = el.getBoundingClientRect();
-    const f = felt.getBoundingClientRect();
-    return { x: r.left + r.width / 2 - f.left, y: r.top + r.height / 2 - f.top };
-  }
-
-  // A card flying over the felt from one element to another.
-  function fly(card, fromEl, toEl, { delay = 0, duration = 260, midLift = 0 } = {}) {
-    if (reduced() || !fromEl || !toEl || !felt.animate) return;
-    const a = centreOf(fromEl);
-    const b = centreOf(toEl);
-    const el = cardFace(card, { size: "big" });
-    el.classList.add("flyer");
-    el.setAttribute("aria-hidden", "true");
-    felt.append(el);
-    const w = el.offsetWidth;
-    const hgt = el.offsetHeight;
-    const at = (p, extra = "") => `translate(${p.x - w / 2}px, ${p.y - hgt / 2}px) ${extra}`;
-    const mid = { x: (a.x + b.x) / 2, y: Math.min(a.y, b.y) - midLift };
-    const anim = el.animate([
-      { transform: at(a, "scale(.6)"), opacity: 0.2 },
-      { transform: at(mid, "scale(1.1) rotate(-8deg)"), opacity: 1, offset: 0.55 },
-      { transform: at(b), opacity: 1 },
-    ], { duration, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "both" });
-    anim.onfinish = () => el.remove();
-    anim.oncancel = () => el.remove();
-  }
-
-  function animate(before, after) {
-    const plays = after.played.slice(before.played.length);
-    if (plays.length || after.events.length > before.events.length) soonHideResult();
-    if (ctx.live && after.phase === "slap" && before.phase !== "slap") playSound("slap");
-    else if (ctx.live && plays.length) playSound("card");
-    for (const [seat, action] of plays) {
-      const plate = seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
-      if (seat !== me()) fly(action === "hit hand!" ? "hit hand" : action, plate, discard, { duration: 260 });
-      if (action === "hit hand!") requestAnimationFrame(() => bubble(seat, "HIT THE DECK!", "shout"));
-    }
-    for (const e of after.events.slice(before.events.length)) {
-      if (e.type === "cut" && e.card) {
-        drawPile.classList.remove("cut-anim");
-        void drawPile.offsetWidth;
-        drawPile.classList.add("cut-anim");
-        fly(e.card, drawPile, discard, { delay: 250, duration: 300, midLift: 60 });
-        say(`${cap(name(e.seat))} cut the deck: ${cardName(e.card)} came up from the middle.`);
-      } else if (e.type === "swap") {
-        swapAnimation();
-        say(e.card ? `${cap(name(e.seat))} swapped the piles: play turns round (now ${after.direction}); the top is ${cardName(e.card)}.`
-          : `${cap(name(e.seat))} had nothing to swap: play turns round.`);
-      } else if (e.type === "flip back") {
-        say("A second Flip in a row goes back into the draw pile.");
-      } else if (e.type === "reshuffle") {
-        say(`The discards are shuffled into a new draw pile (${plural(e.cards, "card")}).`);
-      } else if (e.type === "penalty") {
-        requestAnimationFrame(() => bubble(e.seat, `forgot to shout! +${e.cards}`, "penalty"));
-        say(`${cap(name(e.seat))} forgot to shout and draw${e.seat === me() ? "" : "s"} ${e.cards}.`);
-      }
-    }
-  }
-
-  function swapAnimation() {
-    if (reduced() || !pileWrap.animate) return;
-    const a = centreOf(drawPile);
-    const b = centreOf(discard);
-    const dx = b.x - a.x;
-    drawPile.animate([{ transform: `translateX(${dx}px)` }, { transform: `translateX(${dx / 2}px) translateY(-18px) rotate(8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 300, easing: "ease-in-out" });
-    discard.animate([{ transform: `translateX(${-dx}px)` }, { transform: `translateX(${-dx / 2}px) translateY(18px) rotate(-8deg)`, offset: 0.5 }, { transform: "none" }], { duration: 300, easing: "ease-in-out" });
-    const c = "translate(-50%, -50%)";
-    ring.animate([{ transform: `${c} rotate(0deg)` }, { transform: `${c} rotate(180deg) scaleX(-1)` }, { transform: c }], { duration: 450, easing: "ease-in-out" });
-  }
-
-  let captionTimer = null;
-  function say(text) {
-    caption.textContent = text;
-    caption.classList.remove("show");
-    void caption.offsetWidth;
-    caption.classList.add("show");
-    clearTimeout(captionTimer);
-    captionTimer = setTimeout(() => caption.classList.remove("show"), 4000);
-  }
-
-  // ------------------------------------------------------------------ the slap result
-  function slapKey(s) { return s ? `${s.round}:${s.player}:${s.ms.join(",")}:${s.slowest}` : null; }
-
-  function showSlapResult(before, after) {
-    const s = after.last_slap;
-    const key = slapKey(s);
-    if (!s || key === shownSlap) return;
-    shownSlap = key;
-    if (before === null) return; // a slap over before this page opened: only in the side panel
-    clear(slapResult);
-    slapResult.append(slapTable(now(), s, true));
-    slapResult.hidden = false;
-    resultShownAt = performance.now();
-    clearTimeout(resultTimer);
-    resultTimer = setTimeout(() => { slapResult.hidden = true; }, 3500);
-  }
-
-  // The table has moved on: the slap result gives way (after 1.5 s on show at least).
-  function soonHideResult() {
-    if (slapResult.hidden) return;
-    clearTimeout(resultTimer);
-    const left = Math.max(0, 1500 - (performance.now() - resultShownAt));
-    resultTimer = setTimeout(() => { slapResult.hidden = true; }, left);
-  }
-
+  shoutBtn.addEventListener("click", () => shout(now()));
+  drawPile.addEventListener("click", () => pressDrawPile(now()));
+  t.on(document, "keydown", (ev) => onKey(now(), ev), true);
   // Seats are placed by measuring: again whenever the felt changes size (the stylesheet
   // arriving, the window or the side panel moving).
-  const onResize = () => { if (view) { renderSeats(); fitHand(); } };
+  const onResize = () => { if (mem.view) { drawSeats(now()); fitHand(els); } };
   const watcher = window.ResizeObserver ? new ResizeObserver(onResize) : null;
   if (watcher) watcher.observe(felt);
   t.on(window, "resize", onResize);
 
   return t.renderer({
     state,
-    draw,
+    draw: [animateStep, drawSeats, drawCentre, drawBar, drawHand, tell, drawSide, showSlapResult, drawFinal],
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
     },
     destroy() {
-      cancelWaiting();
-      clearTimeout(resultTimer);
-      clearTimeout(captionTimer);
+      cancelWaiting(mem);
+      clearTimeout(mem.resultTimer);
+      clearTimeout(mem.captionTimer);
       if (watcher) watcher.disconnect();
     },
   });
