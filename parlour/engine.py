@@ -25,20 +25,28 @@ from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from parlour.message import Code, Explained, Many, Message, Param, PlayingCard, Term
+
+__all__ = ["GAME_OVER", "Code", "Explained", "Many", "Message", "Param", "PlayingCard", "Term"]
+
 Seat = int
 Action = int
 JsonDict = dict[str, Any]
 
+#: The reason every game gives for any action once it is over.
+GAME_OVER = Message("the game is over")
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now. The message names the rule that was broken."""
+
+class IllegalAction(Explained):
+    """An action the rules do not allow now. Its :class:`Message` (``err.message``) names the
+    rule that was broken; ``str(err)`` is the English text."""
 
 
-class NotationError(ValueError):
+class NotationError(Explained):
     """Text that is not an action of this game; the message says what was expected."""
 
 
-class OptionError(ValueError):
+class OptionError(Explained):
     """An unknown option, or a value the option does not accept."""
 
 
@@ -286,6 +294,14 @@ class Game(ABC):
     def seat_name(self, seat: Seat, seats: int) -> str:
         return f"seat {seat}"
 
+    def seat_param(self, seat: Seat, seats: int) -> Param:
+        """The seat as a message parameter: its name as a word to translate (``North``,
+        ``player``), or the numbered ``seat 2``."""
+        name = self.seat_name(seat, seats)
+        if name == f"seat {seat}":
+            return Message("seat {number}", number=seat)
+        return Term("seat", name)
+
     def describe(self) -> JsonDict:
         return {"id": self.id, "name": self.name, "seats": [self.min_seats, self.max_seats],
                 "default_seats": self.default_seats, "actions": self.num_actions,
@@ -394,27 +410,28 @@ class State(ABC):
             if len(to_act) == 1:
                 return to_act[0]
             if not to_act:
-                raise IllegalAction("the game is over")
+                raise IllegalAction(GAME_OVER)
             raise IllegalAction("several seats may act now: say which seat acts")
         if seat not in to_act:
             if not to_act:
-                raise IllegalAction("the game is over")
+                raise IllegalAction(GAME_OVER)
             if isinstance(seat, bool) or not isinstance(seat, int) or not (
                     0 <= seat < self.num_seats):
-                raise IllegalAction(f"there is no seat {seat!r}")
-            names = ", ".join(self.game.seat_name(s, self.num_seats) for s in to_act)
-            raise IllegalAction(
-                f"it is not {self.game.seat_name(seat, self.num_seats)}'s turn ({names} to act)")
+                raise IllegalAction("there is no seat {seat}", seat=Code(repr(seat)))
+            names = Many(tuple(self.game.seat_param(s, self.num_seats) for s in to_act))
+            raise IllegalAction("it is not {seat}'s turn ({names} to act)",
+                                seat=self.game.seat_param(seat, self.num_seats), names=names)
         return seat
 
 
 def check_action_range(game: Game, action: object) -> int:
     """The action as an int in the game's action space, or :class:`IllegalAction`."""
     if isinstance(action, bool) or not isinstance(action, int):
-        raise IllegalAction(f"an action is a whole number, not {action!r}")
+        raise IllegalAction("an action is a whole number, not {action}", action=Code(repr(action)))
     if not 0 <= action < game.num_actions:
-        raise IllegalAction(f"unknown action {action}: {game.name} actions are 0 to "
-                            f"{game.num_actions - 1}")
+        raise IllegalAction("unknown action {action}: {game} actions are 0 to {last}",
+                            action=action, game=Term("game", game.name),
+                            last=game.num_actions - 1)
     return action
 
 

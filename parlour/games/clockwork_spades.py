@@ -51,6 +51,8 @@ from parlour.engine import (
     Game,
     IllegalAction,
     JsonDict,
+    Many,
+    Message,
     NotationError,
     Outcome,
     Seat,
@@ -421,16 +423,18 @@ class ClockworkState(State):
         if self._take(turn_seat, action + 1):
             self._end_turn(turn_seat)
 
-    def _why_illegal(self, action: object) -> str:
+    def _why_illegal(self, action: object) -> Message:
         try:
             action = check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         position = action + 1
-        due = ", ".join(map(str, self.due))
+        due = Many(tuple(self.due))
         if self.clock[position] is None:
-            return f"position {position} is empty: its spade was taken (due: {due})"
-        return f"position {position} is not due this turn: take one of the due spades ({due})"
+            return Message("position {position} is empty: its spade was taken (due: {due})",
+                           position=position, due=due)
+        return Message("position {position} is not due this turn: take one of the due spades "
+                       "({due})", position=position, due=due)
 
     # ------------------------------------------------------------------ the turn
     def _log(self, kind: str, seat: Seat, **fields: Any) -> None:

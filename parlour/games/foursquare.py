@@ -27,10 +27,13 @@ from typing import Any
 
 from parlour.cards import ACE, TEN, TWO, card_text, cards_of, make_card, parse_card, rank_of
 from parlour.engine import (
+    GAME_OVER,
     Action,
+    Code,
     Game,
     IllegalAction,
     JsonDict,
+    Message,
     NotationError,
     Option,
     Outcome,
@@ -473,32 +476,38 @@ class FoursquareState(State):
         left = NUM_CARDS - self.placed
         self._outcome = Outcome((float(left),), (1,)) if won else Outcome((0.0,), (2,))
 
-    def _why_illegal(self, action: object) -> str:
+    def _why_illegal(self, action: object) -> Message:
         try:
             action = check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         if self._outcome:
-            return "the game is over"
+            return GAME_OVER
         cell = action % STACK
-        name = cell_name(cell)
+        name = Code(cell_name(cell))
         occupied = self.occ >> cell & 1
         if not self.occ:
-            return f"the first card starts the grid at {cell_name(CENTRE)}"
+            return Message("the first card starts the grid at {cell}",
+                           cell=Code(cell_name(CENTRE)))
         if action >= STACK:
             if not occupied:
-                return f"there is no pile at {name} to stack on"
-            return f"the pile at {name} already holds {HEIGHT} cards"
+                return Message("there is no pile at {cell} to stack on", cell=name)
+            return Message("the pile at {cell} already holds {height} cards", cell=name,
+                           height=HEIGHT)
         if occupied:
-            return f"there is already a pile at {name}: stack on it instead"
+            return Message("there is already a pile at {cell}: stack on it instead", cell=name)
         if not _touches(self.occ, cell):
-            return f"{name} is not next to a pile (a new pile goes beside one, not diagonally)"
+            return Message("{cell} is not next to a pile (a new pile goes beside one, not "
+                           "diagonally)", cell=name)
         rows, cols = used_lines(self.occ | 1 << cell)
         if rows.bit_length() - (rows & -rows).bit_length() >= SIZE:
-            return f"a new pile at {name} would make the grid more than {SIZE} rows tall"
+            return Message("a new pile at {cell} would make the grid more than {size} rows tall",
+                           cell=name, size=SIZE)
         if cols.bit_length() - (cols & -cols).bit_length() >= SIZE:
-            return f"a new pile at {name} would make the grid more than {SIZE} columns wide"
-        return f"{name} is not a legal placement"  # not reached: the cases above are all
+            return Message("a new pile at {cell} would make the grid more than {size} columns "
+                           "wide", cell=name, size=SIZE)
+        # not reached: the cases above are all
+        return Message("{cell} is not a legal placement", cell=name)
 
     # ------------------------------------------------------------------ views
     def view(self, seat: Seat | None) -> JsonDict:

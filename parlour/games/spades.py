@@ -38,15 +38,19 @@ from parlour.cards import (
     suit_of,
 )
 from parlour.engine import (
+    GAME_OVER,
     Action,
     Game,
     IllegalAction,
     JsonDict,
+    Message,
     NotationError,
     Option,
     Outcome,
+    PlayingCard,
     Seat,
     State,
+    Term,
     check_action_range,
     position_fields,
 )
@@ -507,36 +511,37 @@ class SpadesState(State):
                 return
         self._set_bid_legal()
 
-    def _why_illegal(self, action: object, turn: Seat) -> str:
+    def _why_illegal(self, action: object, turn: Seat) -> Message:
         try:
             action = check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         if self.phase == OVER:
-            return "the game is over"
+            return GAME_OVER
         if self.phase == BIDDING:
             if action < 52:
-                return "bidding is not over: bid before playing a card"
+                return Message("bidding is not over: bid before playing a card")
             if not self.looked[turn]:
-                return "look at your cards first, or bid blind nil without looking"
+                return Message("look at your cards first, or bid blind nil without looking")
             if action == BLIND_NIL:
                 if not self.options["blind_nil"]:
-                    return "blind nil is not played at this table"
+                    return Message("blind nil is not played at this table")
                 if not self._blind_ok[turn & 1]:
-                    return (f"blind nil is only allowed to a team behind by "
-                            f"{self.options['blind_nil_deficit']} or more")
-                return "blind nil must be bid before looking at your cards"
+                    return Message("blind nil is only allowed to a team behind by {points} or "
+                                   "more", points=self.options["blind_nil_deficit"])
+                return Message("blind nil must be bid before looking at your cards")
             if action == LOOK:
-                return "you have already seen your cards"
-            return "that is not a bid"
+                return Message("you have already seen your cards")
+            return Message("that is not a bid")
         if action >= 52:
-            return "bidding is over: play a card"
+            return Message("bidding is over: play a card")
         if not self.hands[turn] >> action & 1:
-            return f"you do not hold {card_text(action)}"
+            return Message("you do not hold {card}", card=PlayingCard(action))
         # held but not playable (see playable): the lead suit is held, or spades unbroken
         if self.trick_len:
-            return f"must follow {SUIT_NAMES[self._lead_suit]}"
-        return "spades not broken: lead another suit"
+            return Message("must follow {suit}",
+                           suit=Term("suit", SUIT_NAMES[self._lead_suit]))
+        return Message("spades not broken: lead another suit")
 
     # ------------------------------------------------------------------ scoring
     def _end_deal(self) -> None:
@@ -663,7 +668,7 @@ class SpadesState(State):
         if seat is None or self.phase != PLAYING or seat != self.turn:
             return {}
         ok = set(legal)
-        return {card_text(c): self._why_illegal(c, seat)
+        return {card_text(c): str(self._why_illegal(c, seat))
                 for c in cards_of(self.hands[seat]) if c not in ok}
 
     # ------------------------------------------------------------------ search support

@@ -34,15 +34,19 @@ from typing import Any
 
 from parlour.cards import ACE, KING, card_text, is_rank, parse_card, rank_of
 from parlour.engine import (
+    GAME_OVER,
     Action,
     Game,
     IllegalAction,
     JsonDict,
+    Message,
     NotationError,
     Option,
     Outcome,
+    PlayingCard,
     Seat,
     State,
+    Term,
     check_action_range,
     derive_rng,
     placing_by,
@@ -514,7 +518,7 @@ class SpiteAndMaliceState(State):
         if seat is not None and (seat != turn or self.phase == OVER):
             self.acting_seat(seat)  # raises with the reason
         if self.phase == OVER:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(GAME_OVER)
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
@@ -561,41 +565,46 @@ class SpiteAndMaliceState(State):
         derive_rng(self.seed, "reshuffle", self.round, self.completed).shuffle(self.stock)
         self._event(self.turn, "complete", centre=j + 1, stock=len(self.stock))
 
-    def _why_illegal(self, action: object, turn: Seat) -> str:
+    def _why_illegal(self, action: object, turn: Seat) -> Message:
         try:
             action = check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         if self.phase == OVER:
-            return "the game is over"
+            return GAME_OVER
         kind, src, dst = _DECODED[action]
         hand = self.hands[turn]
         if kind in ("hc", "hs") and hand[src] == EMPTY:
-            return f"hand slot {src + 1} is empty"
-        if kind == "hs":
-            return "that move is not allowed now"  # every discard from a held card is legal
+            return Message("hand slot {slot} is empty", slot=src + 1)
+        if kind == "hs":  # not reached: every discard from a held card is legal
+            return Message("that move is not allowed now")
         if dst >= len(self.centre):
-            return (f"there is no centre pile {dst + 1}: this table has "
-                    f"{len(self.centre)}")
+            return Message("there is no centre pile {pile}: this table has {piles}",
+                           pile=dst + 1, piles=len(self.centre))
         if kind == "hc":
             face = hand[src]
         elif kind == "pc":
             if not self.payoff[turn]:
-                return "your payoff pile is empty"
+                return Message("your payoff pile is empty")
             face = self.payoff[turn][-1]
         else:
             side = self.side[turn][src]
             if not side:
-                return f"side pile {src + 1} is empty"
+                return Message("side pile {pile} is empty", pile=src + 1)
             face = side[-1]
         pile = self.centre[dst]
         if VALUE[face] == WILD:
-            what = "a joker" if face == JOKER else "a king"
-            return (f"{what} may not start an empty centre pile: centre pile {dst + 1} "
-                    f"needs an ace")
+            if face == JOKER:
+                return Message("a joker may not start an empty centre pile: centre pile {pile} "
+                               "needs an ace", pile=dst + 1)
+            return Message("a king may not start an empty centre pile: centre pile {pile} "
+                           "needs an ace", pile=dst + 1)
         need = RANK_TEXT[len(pile) + 1]
-        return (f"centre pile {dst + 1} needs {'an' if need in ('A', '8') else 'a'} {need}, "
-                f"not the {face_text(face)}")
+        if need in ("A", "8"):
+            return Message("centre pile {pile} needs an {rank}, not the {card}", pile=dst + 1,
+                           rank=Term("rank-code", need), card=PlayingCard(face))
+        return Message("centre pile {pile} needs a {rank}, not the {card}", pile=dst + 1,
+                       rank=Term("rank-code", need), card=PlayingCard(face))
 
     # ------------------------------------------------------------------ rounds and match
     def _end_round(self, winner: Seat | None, reason: str) -> None:
