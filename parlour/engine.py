@@ -25,9 +25,10 @@ from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from parlour.message import Code, Explained, Many, Message, Param, PlayingCard, Term
+from parlour.message import Code, Explained, Many, Message, Param, PlayingCard, Term, plural_message
 
-__all__ = ["GAME_OVER", "Code", "Explained", "Many", "Message", "Param", "PlayingCard", "Term"]
+__all__ = ["GAME_OVER", "Code", "Explained", "Many", "Message", "Param", "PlayingCard", "Term",
+           "plural_message"]
 
 Seat = int
 Action = int

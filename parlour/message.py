@@ -84,9 +84,10 @@ class Many:
     """Several parameters shown as one list (``1, 4, 7``), each rendered as usual."""
 
     items: tuple[Param, ...]
+    separator: str = ", "
 
     def __str__(self) -> str:
-        return ", ".join(str(i) for i in self.items)
+        return self.separator.join(str(i) for i in self.items)
 
 
 Param = Union[int, str, Term, Code, PlayingCard, Many, "Message"]
@@ -94,17 +95,17 @@ Param = Union[int, str, Term, Code, PlayingCard, Many, "Message"]
 
 @dataclass(frozen=True)
 class Message:
-    """A message id (the English template, ``str.format`` fields) and its parameters. With
-    ``plural`` the message has a plural form chosen by the int parameter ``count``."""
+    """A message id (the English template, ``str.format`` fields) and its parameters (any
+    names). A message with a plural form is made by :func:`plural_message`: ``plural`` is
+    the English plural template and ``count`` names the int parameter that chooses."""
 
     id: str
     params: Mapping[str, Param] = field(default_factory=lambda: MappingProxyType({}))
     plural: str | None = None
     count: str | None = None
 
-    def __init__(self, id: str, *, plural: str | None = None, count: str | None = None,
-                 **params: Param) -> None:
-        self._set(id, params, plural, count)
+    def __init__(self, id: str, /, **params: Param) -> None:
+        self._set(id, params, None, None)
 
     @classmethod
     def of(cls, id: str, params: Mapping[str, Param], plural: str | None = None,
@@ -153,3 +154,9 @@ class Explained(ValueError):
             raise TypeError("parameters go into the Message, not beside it")
         self.message = message
         super().__init__(str(message))
+
+
+def plural_message(singular: str, plural: str, count: str, **params: Param) -> Message:
+    """A message with a plural form, chosen by the int parameter named ``count``:
+    ``plural_message("{n} card", "{n} cards", "n", n=3)`` (extracted as a plural msgid)."""
+    return Message.of(singular, params, plural, count)

@@ -33,14 +33,18 @@ from parlour.engine import (
     Game,
     IllegalAction,
     JsonDict,
+    Many,
     Message,
     NotationError,
     Option,
     Outcome,
+    Param,
+    PlayingCard,
     Seat,
     State,
     check_action_range,
     derive_rng,
+    plural_message,
     position_fields,
 )
 
@@ -662,28 +666,48 @@ class FoursquareState(State):
 def describe_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player",)) -> str:
     """One line of plain English for an event of the view's ``events`` (the placement just
     made and the tops it turned, or the end), for tables that narrate."""
+    return str(narrate_event(event, names))
+
+
+#: The end reasons an event carries (English text, kept in views and records), as messages.
+_END_REASONS = {
+    "all sixteen piles show their faces": Message("all sixteen piles show their faces"),
+    f"more than {MAX_DOWN} face-down tops": Message("more than {count} face-down tops",
+                                                     count=MAX_DOWN),
+    "the stock ran out": Message("the stock ran out"),
+}
+
+
+def narrate_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player",)) -> Message:
+    """An event as a :class:`Message` (see :func:`describe_event`)."""
     who = names[0] if names else "player"
     if event["kind"] == "end":
+        reason = _END_REASONS.get(event["reason"]) or Code(event["reason"])
         if event["result"] == "won":
-            left = event["score"]
-            return (f"Won: {event['reason']}, with {left} card{'' if left == 1 else 's'} left "
-                    f"in the stock.")
-        return f"Lost: {event['reason']}."
-    card, cell = event["card"], event["cell"]
+            return plural_message("Won: {reason}, with {n} card left in the stock.",
+                                  "Won: {reason}, with {n} cards left in the stock.",
+                                  "n", n=event["score"], reason=reason)
+        return Message("Lost: {reason}.", reason=reason)
+    card, cell = PlayingCard(parse_card(event["card"])), Code(event["cell"])
     if event["kind"] == "place":
-        text = f"{who} places {card} at {cell}, a new pile."
+        placed = Message("{who} places {card} at {cell}, a new pile.", who=who, card=card,
+                         cell=cell)
     else:
-        text = f"{who} stacks {card} on {cell} ({event['height']} cards)."
+        placed = Message("{who} stacks {card} on {cell} ({height} cards).", who=who, card=card,
+                         cell=cell, height=event["height"])
     turned = event["turned"]
     if not turned:
-        return text + " Nothing turns over."
-    parts = []
-    for face in ("up", "down"):
-        cells = [t["cell"] for t in turned if t["up"] == (face == "up")]
-        if cells:
-            joined = cells[0] if len(cells) == 1 else ", ".join(cells[:-1]) + " and " + cells[-1]
-            parts.append(f"{joined} face {face}")
-    return f"{text} It turns {'; '.join(parts)}."
+        return Message("{placed} Nothing turns over.", placed=placed)
+    parts: list[Param] = []
+    for up in (True, False):
+        cells = [Code(t["cell"]) for t in turned if t["up"] == up]
+        if not cells:
+            continue
+        joined: Param = cells[0] if len(cells) == 1 else Message(
+            "{cells} and {last}", cells=Many(tuple(cells[:-1])), last=cells[-1])
+        parts.append(Message("{cells} face up", cells=joined) if up
+                     else Message("{cells} face down", cells=joined))
+    return Message("{placed} It turns {parts}.", placed=placed, parts=Many(tuple(parts), "; "))
 
 
 def parse_deal(text: str) -> tuple[int, ...]:
