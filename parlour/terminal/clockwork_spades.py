@@ -100,8 +100,9 @@ def draw_clock(view: JsonDict) -> list[Text]:
 class UI(TableUI):
     help = HELP
 
-    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
-        super().__init__(game, console, seat, seats)
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int,
+                 lang: str = "en") -> None:
+        super().__init__(game, console, seat, seats, lang)
         self.shown = -1  # the last event already told
 
     # ----------------------------------------------------------------- the table

@@ -45,8 +45,9 @@ def card_markup(text: str, up: bool = True) -> Text:
 class UI(TableUI):
     help = HELP
 
-    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
-        super().__init__(game, console, seat, seats)
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int,
+                 lang: str = "en") -> None:
+        super().__init__(game, console, seat, seats, lang)
         self._hinter: FoursquareSolverBot | None = None
         self._greeted = False
 

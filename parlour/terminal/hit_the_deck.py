@@ -59,8 +59,9 @@ class UI(TableUI):
     help = HELP
     clock: Callable[[], float] = staticmethod(time.perf_counter)
 
-    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
-        super().__init__(game, console, seat, seats)
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int,
+                 lang: str = "en") -> None:
+        super().__init__(game, console, seat, seats, lang)
         self._told = (0, 0)  # (round, events of that round already told)
 
     def _untold(self, view: JsonDict) -> list[JsonDict]:
