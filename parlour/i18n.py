@@ -173,6 +173,58 @@ class Translator:
         return format_number(n, self.lang)
 
 
+# ----------------------------------------------------------------------------- checking
+_MARKUP = re.compile(r"\[(?:/|/?(?:bold|dim|red|cyan|yellow|magenta|green)\b[^\]]*)\]")
+
+
+def _forms(string: object) -> list[str]:
+    return [str(f) for f in string] if isinstance(string, tuple | list) else [str(string or "")]
+
+
+def catalog_problems(cat: Catalog, expected: Mapping[tuple[str | None, str], str | None],
+                     translated: bool = True) -> list[str]:
+    """What is wrong with a catalog, given the msgids the code uses (``(context, msgid)`` to
+    the plural msgid or None): a msgid missing, untranslated (when ``translated``) or fuzzy,
+    one the code no longer uses, a plural entry that is not plural, a form naming other
+    ``{fields}`` than its msgid (or the msgid's plural), or rich markup not kept."""
+    problems: list[str] = []
+    seen: set[tuple[str | None, str]] = set()
+    for entry in cat:
+        if not entry.id:
+            continue
+        msgid = entry.id[0] if isinstance(entry.id, tuple | list) else entry.id
+        plural = entry.id[1] if isinstance(entry.id, tuple | list) else None
+        key = (entry.context, msgid)
+        seen.add(key)
+        where = f"{cat.locale}: {msgid!r}" + (f" ({entry.context})" if entry.context else "")
+        if key not in expected:
+            problems.append(f"{where} is not used by the code (run make messages)")
+            continue
+        if expected[key] != plural:
+            problems.append(f"{where}: the code's plural is {expected[key]!r}, not {plural!r}")
+        if entry.fuzzy:
+            problems.append(f"{where} is fuzzy")
+        forms = _forms(entry.string)
+        if not translated:
+            continue
+        if plural is not None and len(forms) != cat.num_plurals:
+            problems.append(f"{where} has {len(forms)} forms, not {cat.num_plurals}")
+        allowed = [fields(msgid)] + ([fields(plural)] if plural is not None else [])
+        markup = sorted(_MARKUP.findall(msgid))
+        for form in forms:
+            if not form:
+                problems.append(f"{where} is not translated")
+            elif fields(form) not in allowed:
+                problems.append(f"{where}: {form!r} names {sorted(fields(form))}, the msgid "
+                                f"{sorted(allowed[-1])}")
+            elif sorted(_MARKUP.findall(form)) != markup:
+                problems.append(f"{where}: {form!r} does not keep the markup {markup}")
+    for context, msgid in expected:
+        if (context, msgid) not in seen:
+            problems.append(f"{cat.locale}: {msgid!r} is missing (run make messages)")
+    return problems
+
+
 # ----------------------------------------------------------------------------- choosing
 def normalize(tag: str | None) -> str | None:
     """The catalog serving a language tag (``pt-BR``, ``pt``, ``id_ID.UTF-8``, ``en-US``), or
