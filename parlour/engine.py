@@ -89,23 +89,26 @@ class Option:
         if value is None:
             if self.nullable:
                 return None
-            raise OptionError(f"option {self.name!r} needs a value ({self.describe_values()})")
+            raise OptionError("option {option} needs a value ({values})", option=self._quoted,
+                              values=self.values_message())
         is_bool = isinstance(value, bool)
         ok = isinstance(value, self.kind) and not (self.kind is not bool and is_bool)
         if self.kind is float and isinstance(value, int) and not is_bool:
             value, ok = float(value), True
-        if not ok:
-            raise OptionError(
-                f"option {self.name!r} takes {self.describe_values()}, not {value!r}")
-        if self.choices is not None and value not in self.choices:
-            raise OptionError(f"option {self.name!r} takes {self.describe_values()}, not {value!r}")
+        if not ok or (self.choices is not None and value not in self.choices):
+            raise OptionError("option {option} takes {values}, not {value}", option=self._quoted,
+                              values=self.values_message(), value=Code(repr(value)))
         if self.minimum is not None and value < self.minimum:
-            raise OptionError(
-                f"option {self.name!r} must be at least {self.minimum}, not {value!r}")
+            raise OptionError("option {option} must be at least {minimum}, not {value}",
+                              option=self._quoted, minimum=self.minimum, value=Code(repr(value)))
         if self.maximum is not None and value > self.maximum:
-            raise OptionError(
-                f"option {self.name!r} must be at most {self.maximum}, not {value!r}")
+            raise OptionError("option {option} must be at most {maximum}, not {value}",
+                              option=self._quoted, maximum=self.maximum, value=Code(repr(value)))
         return value
+
+    @property
+    def _quoted(self) -> Code:
+        return Code(repr(self.name))
 
     def _parse(self, text: str) -> Any:
         t = text.strip()
@@ -116,29 +119,42 @@ class Option:
                 return True
             if t.lower() in _FALSE:
                 return False
-            raise OptionError(f"option {self.name!r} takes true or false, not {text!r}")
+            raise OptionError("option {option} takes true or false, not {value}",
+                              option=self._quoted, value=Code(repr(text)))
         if self.kind in (int, float):
             try:
                 return self.kind(t)
             except ValueError:
-                raise OptionError(
-                    f"option {self.name!r} takes {self.describe_values()}, not {text!r}") from None
+                raise OptionError("option {option} takes {values}, not {value}",
+                                  option=self._quoted, values=self.values_message(),
+                                  value=Code(repr(text))) from None
         return t
 
     def describe_values(self) -> str:
+        """The values the option takes, in English (``a whole number of at least 10``)."""
+        return str(self.values_message())
+
+    def values_message(self) -> Message:
+        """The values the option takes, as a :class:`Message`."""
+        what: Message
         if self.choices is not None:
-            what = "one of " + ", ".join(map(str, self.choices))
+            what = Message("one of {choices}",
+                           choices=Many(tuple(Code(str(c)) for c in self.choices)))
         elif self.kind is bool:
-            what = "true or false"
+            what = Message("true or false")
         else:
-            what = {int: "a whole number", float: "a number", str: "text"}[self.kind]
+            kind = {int: Message("a whole number"), float: Message("a number"),
+                    str: Message("text")}[self.kind]
             if self.minimum is not None and self.maximum is not None:
-                what += f" from {self.minimum} to {self.maximum}"
+                what = Message("{kind} from {minimum} to {maximum}", kind=kind,
+                               minimum=self.minimum, maximum=self.maximum)
             elif self.minimum is not None:
-                what += f" of at least {self.minimum}"
+                what = Message("{kind} of at least {minimum}", kind=kind, minimum=self.minimum)
             elif self.maximum is not None:
-                what += f" of at most {self.maximum}"
-        return what + (" or off" if self.nullable else "")
+                what = Message("{kind} of at most {maximum}", kind=kind, maximum=self.maximum)
+            else:
+                what = kind
+        return Message("{values} or off", values=what) if self.nullable else what
 
     def to_json(self) -> JsonDict:
         return {"name": self.name, "type": self.kind.__name__, "default": self.default,
@@ -158,7 +174,7 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} should look like key=value")
+            raise OptionError("option {pair} should look like key=value", pair=Code(repr(pair)))
         out[key.strip().replace("-", "_")] = value
     return out
 
@@ -252,7 +268,8 @@ class Game(ABC):
             if opt.name == name:
                 return opt
         known = ", ".join(o.name for o in self.options) or "none"
-        raise OptionError(f"{self.id} has no option {name!r} (its options: {known})")
+        raise OptionError("{game} has no option {option} (its options: {known})",
+                          game=Code(self.id), option=Code(repr(name)), known=Code(known))
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every option with its default, overridden by ``given``; validated."""
@@ -272,15 +289,19 @@ class Game(ABC):
             return self.default_seats
         if isinstance(seats, bool) or not isinstance(seats, int) or not (
                 self.min_seats <= seats <= self.max_seats):
-            span = (f"{self.min_seats}" if self.min_seats == self.max_seats
-                    else f"{self.min_seats} to {self.max_seats}")
-            raise OptionError(f"{self.name} is played by {span} seats, not {seats!r}")
+            if self.min_seats == self.max_seats:
+                raise OptionError("{game} is played by {seats} seats, not {value}",
+                                  game=Term("game", self.name), seats=self.min_seats,
+                                  value=Code(repr(seats)))
+            raise OptionError("{game} is played by {low} to {high} seats, not {value}",
+                              game=Term("game", self.name), low=self.min_seats,
+                              high=self.max_seats, value=Code(repr(seats)))
         return seats
 
     def new(self, seed: int, seats: int | None = None, **options: Any) -> State:
         """A new match, dealt from ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise OptionError(f"the seed must be a whole number, not {seed!r}")
+            raise OptionError("the seed must be a whole number, not {seed}", seed=Code(repr(seed)))
         return self._new(seed, self.check_seats(seats), self.resolve_options(options))
 
     @abstractmethod

@@ -108,7 +108,7 @@ def card_name(card: PlayingCard, lang: str, strict: bool = False) -> str:
 def render_param(value: Param, lang: str, strict: bool = False) -> str:
     if isinstance(value, bool):
         return str(value)
-    if isinstance(value, int):
+    if isinstance(value, int | float):
         return format_number(value, lang)
     if isinstance(value, Term):
         return translate(lang, value.word, context=value.context, strict=strict)

@@ -90,7 +90,7 @@ class Many:
         return self.separator.join(str(i) for i in self.items)
 
 
-Param = Union[int, str, Term, Code, PlayingCard, Many, "Message"]
+Param = Union[int, float, str, Term, Code, PlayingCard, Many, "Message"]
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parlour.engine import Game, JsonDict, Message, OptionError
+from parlour.engine import Code, Game, JsonDict, Message, OptionError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -205,7 +205,8 @@ def spec(game_id: str) -> GameSpec:
     clear error naming the known ids otherwise. A broken add-on module raises its error."""
     gid = game_id.strip().lower().replace("_", "-")
     if gid not in REGISTERED:
-        raise OptionError(f"unknown game {game_id!r}: expected one of {', '.join(REGISTERED)}")
+        raise OptionError("unknown game {game}: expected one of {known}",
+                          game=Code(repr(game_id)), known=Code(", ".join(REGISTERED)))
     return _build(gid)
 
 

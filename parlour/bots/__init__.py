@@ -14,7 +14,7 @@ from typing import Any
 
 from parlour.bots.base import Bot, Observation, RandomBot, observe, observe_for
 from parlour.bots.ismcts import ISMCTSBot
-from parlour.engine import Action, Game, OptionError, Seat, State
+from parlour.engine import Action, Code, Game, OptionError, Seat, State
 from parlour.registry import spec
 
 __all__ = ["Bot", "Hint", "Observation", "RandomBot", "bot_kinds", "hint", "hint_bot", "make_bot",
@@ -33,7 +33,8 @@ def make_bot(game: Game, kind: str, seat: Seat, seed: int, **params: Any) -> Bot
     kinds = bot_kinds(game.id)
     name, _, level = kind.strip().lower().partition(":")
     if name not in kinds:
-        raise OptionError(f"no {kind!r} bot for {game.id}: choose from {', '.join(kinds)}")
+        raise OptionError("no {kind} bot for {game}: choose from {known}", kind=Code(repr(kind)),
+                          game=Code(game.id), known=Code(", ".join(kinds)))
     if level:
         params = {"level": level, **params}
     return kinds[name](game, seat, seed, **params)

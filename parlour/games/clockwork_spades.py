@@ -59,6 +59,7 @@ from parlour.engine import (
     PlayingCard,
     Seat,
     State,
+    Term,
     check_action_range,
     derive_rng,
     position_fields,
@@ -114,7 +115,8 @@ class ClockworkGame(Game):
     def action_text(self, action: Action) -> str:
         if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < 12:
             return f"take {action + 1}"
-        raise NotationError(f"unknown Clockwork Spades action {action!r}")
+        raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(repr(action)))
 
     def parse_action(self, text: str) -> Action:
         """``take 5`` (also ``5``, ``take QS``, ``take queen``, ``t 12``)."""
@@ -139,8 +141,9 @@ class ClockworkGame(Game):
             if card >= 0:
                 position = _POS[card]
         if position is None or not 1 <= position <= 12:
-            raise NotationError(f"not a Clockwork Spades action: {text!r} (expected "
-                                f"'take N' with N a clock position from 1 to 12, like 'take 5')")
+            raise NotationError("not a Clockwork Spades action: {text} (expected 'take N' with N "
+                                "a clock position from 1 to 12, like 'take 5')",
+                                text=Code(repr(text)))
         return position - 1
 
 

@@ -42,6 +42,7 @@ from parlour.engine import (
     PlayingCard,
     Seat,
     State,
+    Term,
     check_action_range,
     derive_rng,
     plural_message,
@@ -111,7 +112,8 @@ def parse_cell(text: str) -> int:
     t = text.strip().lower()
     if len(t) == 2 and t[0] in COLUMNS and t[1] in "1234567":
         return (int(t[1]) - 1) * FRAME + COLUMNS.index(t[0])
-    raise NotationError(f"not a cell: {text!r} (expected a column a-g and a row 1-7, like c3)")
+    raise NotationError("not a cell: {text} (expected a column a-g and a row 1-7, like c3)",
+                        text=Code(repr(text)))
 
 
 def used_lines(occ: int) -> tuple[int, int]:
@@ -254,24 +256,28 @@ class FoursquareGame(Game):
                 return f"place at {cell_name(action)}"
             if STACK <= action < NUM_ACTIONS:
                 return f"stack on {cell_name(action - STACK)}"
-        raise NotationError(f"unknown Foursquare action {action!r}")
+        raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(repr(action)))
 
     def parse_action(self, text: str) -> Action:
         words = text.strip().lower().split()
-        expected = ("expected 'place at c3' (a new pile) or 'stack on c3' (on a pile), "
-                    "with a cell from a1 to g7")
+        expected = Message("expected 'place at c3' (a new pile) or 'stack on c3' (on a pile), "
+                           "with a cell from a1 to g7")
         if len(words) >= 2 and words[0] in ("place", "stack") and words[1] in ("at", "on"):
             kind, rest = words[0], words[2:]
         elif len(words) >= 1 and words[0] in ("place", "stack"):
             kind, rest = words[0], words[1:]
         else:
-            raise NotationError(f"not a Foursquare action: {text!r} ({expected})")
+            raise NotationError("not a Foursquare action: {text} ({expected})",
+                                text=Code(repr(text)), expected=expected)
         if len(rest) != 1:
-            raise NotationError(f"not a Foursquare action: {text!r} ({expected})")
+            raise NotationError("not a Foursquare action: {text} ({expected})",
+                                text=Code(repr(text)), expected=expected)
         try:
             cell = parse_cell(rest[0])
         except NotationError as err:
-            raise NotationError(f"not a Foursquare action: {text!r} ({err})") from None
+            raise NotationError("not a Foursquare action: {text} ({expected})",
+                                text=Code(repr(text)), expected=err.message) from None
         return cell if kind == "place" else STACK + cell
 
 

@@ -360,9 +360,9 @@ class HitTheDeckGame(Game):
         deck = build_deck(options)
         need = seats * options["hand_size"] + 2
         if len(deck) < need:
-            raise OptionError(f"a deck of {len(deck)} cards is too small to deal "
-                              f"{options['hand_size']} cards to {seats} players "
-                              f"(at least {need} are needed)")
+            raise OptionError("a deck of {size} cards is too small to deal {hand} cards to {seats} "
+                              "players (at least {need} are needed)", size=len(deck),
+                              hand=options["hand_size"], seats=seats, need=need)
         if all(k == HAND for k in deck):
             raise OptionError("the deck needs at least one card that is not a With a Hand")
         return HitTheDeckState(self, seed, seats, options, deck)
@@ -370,7 +370,8 @@ class HitTheDeckGame(Game):
     def action_text(self, action: Action) -> str:
         if type(action) is int and 0 <= action < NUM_ACTIONS:
             return ACTION_TEXT[action]
-        raise NotationError(f"unknown Hit the Deck action {action!r}")
+        raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(repr(action)))
 
     def parse_action(self, text: str) -> Action:
         t = " ".join(str(text).strip().lower().split())
@@ -383,9 +384,9 @@ class HitTheDeckGame(Game):
         if m:
             return slap_action(int(m[1]))
         raise NotationError(
-            f"not a Hit the Deck action: {text!r} (expected a card like R3, 'B cut', "
-            f"'G flip', 'hit 4', 'hit Y', 'hit hand' or 'hit hand!' (with the shout), or "
-            f"draw, pass, cut, swap, or a slap like 'slap 350ms')")
+            "not a Hit the Deck action: {text} (expected a card like R3, 'B cut', 'G flip', "
+            "'hit 4', 'hit Y', 'hit hand' or 'hit hand!' (with the shout), or draw, pass, cut, "
+            "swap, or a slap like 'slap 350ms')", text=Code(repr(text)))
 
 
     def from_position(self, text: str, seed: int = 0, **options: Any) -> HitTheDeckState:

@@ -40,6 +40,7 @@ from parlour.cards import (
 from parlour.engine import (
     GAME_OVER,
     Action,
+    Code,
     Game,
     IllegalAction,
     JsonDict,
@@ -215,7 +216,8 @@ class SpadesGame(Game):
 
     def action_text(self, action: Action) -> str:
         if type(action) is not int:
-            raise NotationError(f"unknown Spades action {action!r}")
+            raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(repr(action)))
         if 0 <= action < 52:
             return card_text(action)
         if action == NIL:
@@ -226,7 +228,8 @@ class SpadesGame(Game):
             return "blind nil"
         if action == LOOK:
             return "look"
-        raise NotationError(f"unknown Spades action {action!r}")
+        raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(repr(action)))
 
     def parse_action(self, text: str) -> Action:
         t = " ".join(text.strip().lower().split())
@@ -241,13 +244,13 @@ class SpadesGame(Game):
             n = int(number)
             if 1 <= n <= 13:
                 return BID_BASE + n
-            raise NotationError(f"a bid is nil or 1 to 13, not {n}")
+            raise NotationError("a bid is nil or 1 to 13, not {bid}", bid=Code(str(n)))
         try:
             return parse_card(t)
         except ValueError:
             raise NotationError(
-                f"not a Spades action: {text!r} (expected a card like QS or 10H, "
-                f"a bid like 'bid 4' or 'nil', 'blind nil' or 'look')") from None
+                "not a Spades action: {text} (expected a card like QS or 10H, a bid like "
+                "'bid 4' or 'nil', 'blind nil' or 'look')", text=Code(repr(text))) from None
 
 
     def from_position(self, text: str, seed: int = 0, **options: Any) -> SpadesState:

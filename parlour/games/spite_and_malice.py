@@ -36,6 +36,7 @@ from parlour.cards import ACE, KING, card_text, is_rank, parse_card, rank_of
 from parlour.engine import (
     GAME_OVER,
     Action,
+    Code,
     Game,
     IllegalAction,
     JsonDict,
@@ -162,9 +163,9 @@ def _destinations(sizes: tuple[int, ...], king_starts: bool) -> tuple[tuple[int,
         table[WILD] = tuple(j for j, size in enumerate(sizes) if size or king_starts)
         dest = _DEST_CACHE[key] = tuple(table)
     return dest
-_NOTATION_HELP = ("expected a move like h3>c1 (hand card 3 to centre pile 1), p>c2 (payoff "
-                  "to centre 2), s2>c1 (side pile 2 to centre 1) or h5>s4 (hand card 5 to "
-                  "side pile 4, ending the turn)")
+_NOTATION_HELP = Message("expected a move like h3>c1 (hand card 3 to centre pile 1), p>c2 "
+                         "(payoff to centre 2), s2>c1 (side pile 2 to centre 1) or h5>s4 (hand "
+                         "card 5 to side pile 4, ending the turn)")
 
 
 class SpiteAndMaliceGame(Game):
@@ -200,7 +201,8 @@ class SpiteAndMaliceGame(Game):
     def action_text(self, action: Action) -> str:
         if isinstance(action, bool) or not isinstance(action, int) or not (
                 0 <= action < NUM_ACTIONS):
-            raise NotationError(f"unknown Spite & Malice action {action!r}")
+            raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(repr(action)))
         return _TEXT[action]
 
     def parse_action(self, text: str) -> Action:
@@ -217,16 +219,21 @@ class SpiteAndMaliceGame(Game):
             return action
         src, _, dst = t.partition(">")
         if src[:1] == "h" and src[1:].isdigit() and not 1 <= int(src[1:]) <= HAND_SIZE:
-            raise NotationError(f"a hand slot is 1 to {HAND_SIZE}, not {src[1:]}")
+            raise NotationError("a hand slot is 1 to {last}, not {slot}", last=HAND_SIZE,
+                                slot=Code(src[1:]))
         if src[:1] == "s" and src[1:].isdigit() and not 1 <= int(src[1:]) <= SIDE_PILES:
-            raise NotationError(f"a side pile is 1 to {SIDE_PILES}, not {src[1:]}")
+            raise NotationError("a side pile is 1 to {last}, not {pile}", last=SIDE_PILES,
+                                pile=Code(src[1:]))
         if dst[:1] == "c" and dst[1:].isdigit() and not 1 <= int(dst[1:]) <= MAX_CENTRE:
-            raise NotationError(f"a centre pile is 1 to {MAX_CENTRE}, not {dst[1:]}")
+            raise NotationError("a centre pile is 1 to {last}, not {pile}", last=MAX_CENTRE,
+                                pile=Code(dst[1:]))
         if dst[:1] == "s" and dst[1:].isdigit() and not 1 <= int(dst[1:]) <= SIDE_PILES:
-            raise NotationError(f"a side pile is 1 to {SIDE_PILES}, not {dst[1:]}")
+            raise NotationError("a side pile is 1 to {last}, not {pile}", last=SIDE_PILES,
+                                pile=Code(dst[1:]))
         if src[:1] in ("p", "s") and dst[:1] == "s":
             raise NotationError("only a hand card may go onto a side pile")
-        raise NotationError(f"not a Spite & Malice move: {text!r} ({_NOTATION_HELP})")
+        raise NotationError("not a Spite & Malice move: {text} ({expected})",
+                            text=Code(repr(text)), expected=_NOTATION_HELP)
 
 
     def from_position(self, text: str, seed: int = 0, **options: Any) -> SpiteAndMaliceState:

@@ -13,7 +13,7 @@ from rich.text import Text
 from parlour.bots import make_bot, observe
 from parlour.bots.foursquare import FoursquareSolverBot
 from parlour.cards import SUIT_SYMBOLS, SUITS
-from parlour.engine import Action, Game, JsonDict, NotationError, Seat, State, derive_seed
+from parlour.engine import Action, Code, Game, JsonDict, NotationError, Seat, State, derive_seed
 from parlour.games.foursquare import CENTRE, COLUMNS, MAX_DOWN, STACK, cell_name, parse_cell
 from parlour.terminal import TableUI
 
@@ -113,8 +113,8 @@ class UI(TableUI):
         try:
             return state.parse_action(text)
         except NotationError:
-            raise NotationError(f"not a placement: {text!r} (type a cell like c3, or "
-                                f"'place at c3' / 'stack on c3')") from None
+            raise NotationError("not a placement: {text} (type a cell like c3, or 'place at c3' / "
+                                "'stack on c3')", text=Code(repr(text))) from None
 
     def command(self, state: State, seat: Seat, text: str) -> bool:
         if text.strip().lower() != "hint":
