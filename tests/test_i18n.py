@@ -321,3 +321,27 @@ def test_accept_language_negotiation(header, lang):
 ])
 def test_the_terminal_language_from_the_environment(environ, lang):
     assert from_environment(environ) == lang
+
+
+# ----------------------------------------------------------------------------- cli
+def test_the_command_line_speaks_the_language_asked_for(capsys, monkeypatch):
+    from parlour.cli import main
+
+    assert main(["--lang", "id", "games"]) == 0
+    out = capsys.readouterr().out
+    assert "spades - Spades, 4 kursi" in out and "opsi" in out and "bawaan" in out
+    assert main(["games", "--lang", "pt"]) == 0
+    out = capsys.readouterr().out
+    assert "spite-and-malice - Spite & Malice, 2 lugares" in out
+    assert "hit-the-deck - Hit the Deck, 2 a 6 lugares" in out
+    assert main(["rules", "spades", "--lang", "pt-BR"]) == 0
+    out = capsys.readouterr().out
+    assert "Regras de Spades" in out and "escrita em inglês" in out
+    assert main(["play", "spades", "--lang", "klingon"]) == 2
+    assert capsys.readouterr().err == "parlour: no language klingon: choose from en, id, " \
+                                      "pt-BR\n"
+    monkeypatch.setenv("LANG", "id_ID.UTF-8")
+    assert main(["play", "spades", "--option", "target=5"]) == 2
+    assert capsys.readouterr().err == "parlour: opsi 'target' paling sedikit 10, bukan 5\n"
+    assert main(["play", "spades", "--lang", "en", "--option", "target=5"]) == 2
+    assert capsys.readouterr().err == "parlour: option 'target' must be at least 10, not 5\n"
