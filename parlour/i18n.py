@@ -137,6 +137,22 @@ def render(message: Message | str, lang: str, strict: bool = False) -> str:
     return text.format_map({k: render_param(v, lang, strict) for k, v in message.params.items()})
 
 
+_SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"
+
+
+def cards_as_symbols(value: Param) -> Param:
+    """The value with each card shown as its symbol (``Q♠``, the same in every language),
+    for tables that draw cards that way; everything else is left as it is."""
+    if isinstance(value, PlayingCard):
+        return value if value.is_joker else Code(str(value)[:-1] + _SUIT_SYMBOLS[value.index // 13])
+    if isinstance(value, Many):
+        return Many(tuple(cards_as_symbols(v) for v in value.items), value.separator)
+    if isinstance(value, Message):
+        return Message.of(value.id, {k: cards_as_symbols(v) for k, v in value.params.items()},
+                          value.plural, value.count)
+    return value
+
+
 def render_error(err: BaseException, lang: str) -> str:
     """An exception's text in ``lang``: its message when it carries one, else its English."""
     message = getattr(err, "message", None)

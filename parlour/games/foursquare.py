@@ -676,7 +676,7 @@ def describe_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("playe
 
 
 #: The end reasons an event carries (English text, kept in views and records), as messages.
-_END_REASONS = {
+END_REASONS = {
     "all sixteen piles show their faces": Message("all sixteen piles show their faces"),
     f"more than {MAX_DOWN} face-down tops": Message("more than {count} face-down tops",
                                                      count=MAX_DOWN),
@@ -688,7 +688,7 @@ def narrate_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player
     """An event as a :class:`Message` (see :func:`describe_event`)."""
     who = names[0] if names else "player"
     if event["kind"] == "end":
-        reason = _END_REASONS.get(event["reason"]) or Code(event["reason"])
+        reason = END_REASONS.get(event["reason"]) or Code(event["reason"])
         if event["result"] == "won":
             return plural_message("Won: {reason}, with {n} card left in the stock.",
                                   "Won: {reason}, with {n} cards left in the stock.",
