@@ -160,3 +160,9 @@ def plural_message(singular: str, plural: str, count: str, **params: Param) -> M
     """A message with a plural form, chosen by the int parameter named ``count``:
     ``plural_message("{n} card", "{n} cards", "n", n=3)`` (extracted as a plural msgid)."""
     return Message.of(singular, params, plural, count)
+
+
+def N_(text: str) -> str:
+    """Mark a literal as a msgid for extraction and return it unchanged, for text kept in
+    English where it is made (a bot's unit of advice) and translated where it is shown."""
+    return text

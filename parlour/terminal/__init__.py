@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import format_percent
 from rich.console import Console
 from rich.markup import escape
 
@@ -87,7 +88,17 @@ class TableUI:
                                                 reason=escape(render_error(err, self.lang)))
                                + "[/]")
             return
-        self.console.print(self.t("[bold]Hint:[/] {advice}", advice=escape(advice.describe())))
+        self.console.print(self.t("[bold]Hint:[/] {move} ({unit}: {values})",
+                                  move=escape(advice.text), unit=self.t(advice.unit),
+                                  values=escape(self.hint_values(advice.values, advice.unit))))
+
+    def hint_values(self, values: dict[str, float], unit: str, top: int = 5) -> str:
+        """The best few moves with their values, as the language writes numbers."""
+        def shown(value: float) -> str:
+            if "chance" in unit:
+                return format_percent(value, locale=self.lang)
+            return self.t.number(round(value, 2))
+        return ", ".join(f"{text} {shown(v)}" for text, v in list(values.items())[:top])
 
     def command(self, state: State, seat: Seat, text: str) -> bool:
         """Handle a typed command of the game's own (a hint, say) before the generic ones
