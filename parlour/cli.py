@@ -204,10 +204,11 @@ def cmd_games(args: argparse.Namespace) -> int:
         table.add_column(t("option"), style="bold")
         table.add_column(t("default"), justify="right")
         table.add_column(t("meaning"))
-        for o in g["options"]:
-            default = format_options({"x": o["default"]}).removeprefix("x=")
-            meaning = f"{escape(o['help'])} [dim]({escape(o['values'])})[/]"
-            table.add_row(o["name"], default, meaning)
+        for option in get_game(g["id"]).options:
+            default = format_options({"x": option.default}).removeprefix("x=")
+            meaning = (f"{escape(t(option.help))} "
+                       f"[dim]({escape(t.render(option.values_message()))})[/]")
+            table.add_row(option.name, default, meaning)
         console.print(table)
         console.print()
     return 0
