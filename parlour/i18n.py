@@ -32,12 +32,20 @@ from parlour.message import Code, Many, Message, Param, PlayingCard, Term
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 DEFAULT = "en"
-#: The languages Parlour speaks, as gettext names their catalogs.
-LANGUAGES: tuple[str, ...] = ("en", "id", "pt_BR")
-#: A language tag's base name to the catalog that serves it: a plain ``pt`` (or ``pt-PT``,
-#: ``pt-AO``) is Brazilian Portuguese here, the only Portuguese Parlour has; ``in`` is the
-#: old code for Indonesian.
-_BASE = {"en": "en", "id": "id", "in": "id", "pt": "pt_BR"}
+
+
+def _discover() -> tuple[str, ...]:
+    found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    return (DEFAULT, *(lang for lang in found if lang != DEFAULT))
+
+
+#: The languages Parlour speaks, as gettext names their catalogs: English first, then every
+#: catalog under ``parlour/locale`` (a new language is one more catalog file).
+LANGUAGES: tuple[str, ...] = _discover()
+#: The catalog a language's base name means when no catalog has that exact name: a plain
+#: ``pt`` (or ``pt-PT`` while there is no pt_PT catalog) is Brazilian Portuguese, whose
+#: players Parlour is built for; ``in`` is the old code for Indonesian.
+_PREFERRED = {"pt": "pt_BR", "in": "id"}
 _CARD = Message("{rank} of {suit}")  # the shape of a card's name; see card_name
 _TAG = re.compile(r"^[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*$")
 
@@ -250,7 +258,15 @@ def normalize(tag: str | None) -> str | None:
     tag = tag.strip().split(".")[0].split("@")[0]
     if not _TAG.match(tag):
         return None
-    return _BASE.get(tag.replace("_", "-").split("-")[0].lower())
+    parts = tag.replace("_", "-").split("-")
+    base = parts[0].lower()
+    if len(parts) > 1 and f"{base}_{parts[1].upper()}" in LANGUAGES:
+        return f"{base}_{parts[1].upper()}"
+    if base in LANGUAGES:
+        return base
+    if _PREFERRED.get(base) in LANGUAGES:
+        return _PREFERRED[base]
+    return next((lang for lang in LANGUAGES if lang.split("_")[0] == base), None)
 
 
 def negotiate(accept_language: str | None, default: str = DEFAULT) -> str:

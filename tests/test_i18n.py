@@ -347,3 +347,18 @@ def test_the_command_line_speaks_the_language_asked_for(capsys, monkeypatch):
     assert capsys.readouterr().err == "parlour: opsi 'target' paling sedikit 10, bukan 5\n"
     assert main(["play", "spades", "--lang", "en", "--option", "target=5"]) == 2
     assert capsys.readouterr().err == "parlour: option 'target' must be at least 10, not 5\n"
+
+
+def test_a_fourth_language_is_one_more_catalog_file(tmp_path, monkeypatch):
+    for lang in ("en", "id", "pt_BR", "es", "pt_PT"):
+        (tmp_path / lang / "LC_MESSAGES").mkdir(parents=True)
+        (tmp_path / lang / "LC_MESSAGES" / "messages.po").write_text("")
+    (tmp_path / "fr").mkdir()  # a folder without a catalog is no language
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    found = i18n._discover()
+    assert found == ("en", "es", "id", "pt_BR", "pt_PT")
+    monkeypatch.setattr(i18n, "LANGUAGES", found)
+    assert negotiate("es-MX, en;q=0.5") == "es"
+    assert negotiate("pt-PT") == "pt_PT"  # once it has its own catalog
+    assert negotiate("pt") == "pt_BR" and negotiate("pt-BR") == "pt_BR"
+    assert negotiate("fr, de") == "en"
