@@ -59,7 +59,7 @@ BABEL_KEYWORDS := -k Message -k IllegalAction -k NotationError -k OptionError -k
 
 messages: $(STAMP)
 	@mkdir -p build
-	$(VENV)/bin/pybabel extract -F babel.cfg --no-wrap $(BABEL_KEYWORDS) --project Parlour \
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-wrap --add-location=file $(BABEL_KEYWORDS) --project Parlour \
 		-o build/messages.pot .
 	$(VENV)/bin/pybabel update -i build/messages.pot -d parlour/locale -D messages \
 		--no-wrap --ignore-obsolete --no-fuzzy-matching
