@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-long lint bench bench-server screenshots clean
+.PHONY: run test test-long lint bench bench-server screenshots clean messages messages-compile
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
@@ -55,6 +55,23 @@ screenshots: $(STAMP) $(CHROMIUM)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check parlour tests bench
 	$(VENV)/bin/mypy
+
+# Translations (docs/i18n.md): `make messages` extracts every msgid of parlour/ into
+# build/messages.pot and merges it into each parlour/locale/<lang>/LC_MESSAGES/messages.po
+# (new msgids arrive untranslated, gone ones are dropped); translate, then `make test`.
+# `make messages-compile` checks that every catalog compiles (Parlour itself reads the .po
+# files at run time, so nothing compiled is needed or committed).
+BABEL_KEYWORDS := -k Message -k IllegalAction -k NotationError -k OptionError -k Term:1c,2 -k plural_message:1,2 -k N_ -k Option:4 -k t -k n:1,2 -k p:1c,2
+
+messages: $(STAMP)
+	@mkdir -p build
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-wrap --add-location=file $(BABEL_KEYWORDS) --project Parlour \
+		-o build/messages.pot .
+	$(VENV)/bin/pybabel update -i build/messages.pot -d parlour/locale -D messages \
+		--no-wrap --ignore-obsolete --no-fuzzy-matching
+
+messages-compile: $(STAMP)
+	$(VENV)/bin/pybabel compile -d parlour/locale -D messages --statistics
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'

@@ -16,7 +16,21 @@ from rich.table import Table
 
 from parlour.engine import OptionError, format_options, parse_option_pairs
 from parlour.games import game_ids, get_game
+from parlour.i18n import LANGUAGES, Translator, from_environment, normalize, render_error
 from parlour.registry import spec
+
+
+def _lang(args: argparse.Namespace) -> str:
+    """The language asked for with ``--lang`` (``id``, ``pt-BR``, ``pt``), else the one of
+    ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``."""
+    asked = getattr(args, "lang", None)
+    if not asked:
+        return from_environment()
+    lang = normalize(asked)
+    if lang is None:
+        raise OptionError("no language {asked}: choose from {known}", asked=asked,
+                          known=", ".join(code.replace("_", "-") for code in LANGUAGES))
+    return lang
 
 
 def _options(pairs: Sequence[str] | None) -> dict[str, Any]:
@@ -35,7 +49,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     options = _options(args.option)
     game.resolve_options(options)
     play(game.id, seed=args.seed, seat=args.seat, bots=args.bots, options=options,
-         seats=args.players, record_dir=args.record)
+         seats=args.players, record_dir=args.record, lang=_lang(args))
     return 0
 
 
@@ -153,14 +167,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    t = Translator(_lang(args))
     game = get_game(args.game)
     page = spec(game.id).rules_page
     if not page.exists():
-        print(f"no rules page for {game.id} at {page}", file=sys.stderr)
+        print(t("no rules page for {game} at {page}", game=game.id, page=str(page)),
+              file=sys.stderr)
         return 1
     from rich.markdown import Markdown
 
-    Console().print(Markdown(page.read_text(encoding="utf-8")))
+    console = Console()
+    console.rule(t("[bold]Rules of {game}[/]", game=t.p("game", game.name)))
+    if t.lang != "en":
+        console.print(t("[dim]The full specification is written in English.[/]"))
+    console.print(Markdown(page.read_text(encoding="utf-8")))
     return 0
 
 
@@ -169,19 +189,26 @@ def cmd_games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(games))
         return 0
+    t = Translator(_lang(args))
     console = Console()
     for g in games:
         lo, hi = g["seats"]
-        seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        table = Table(title=f"[bold]{g['id']}[/] - {g['name']}, {seats} seats",
-                      title_justify="left", show_header=bool(g["options"]), box=None)
-        table.add_column("option", style="bold")
-        table.add_column("default", justify="right")
-        table.add_column("meaning")
-        for o in g["options"]:
-            default = format_options({"x": o["default"]}).removeprefix("x=")
-            meaning = f"{escape(o['help'])} [dim]({escape(o['values'])})[/]"
-            table.add_row(o["name"], default, meaning)
+        english_name: str = g["name"]
+        name = t.p("game", english_name)
+        title = (t.n("[bold]{id}[/] - {name}, {n} seat", "[bold]{id}[/] - {name}, {n} seats",
+                     lo, id=g["id"], name=name) if lo == hi else
+                 t("[bold]{id}[/] - {name}, {low}-{high} seats", id=g["id"], name=name,
+                   low=lo, high=hi))
+        table = Table(title=title, title_justify="left", show_header=bool(g["options"]),
+                      box=None)
+        table.add_column(t("option"), style="bold")
+        table.add_column(t("default"), justify="right")
+        table.add_column(t("meaning"))
+        for option in get_game(g["id"]).options:
+            default = format_options({"x": option.default}).removeprefix("x=")
+            meaning = (f"{escape(t(option.help))} "
+                       f"[dim]({escape(t.render(option.values_message()))})[/]")
+            table.add_row(option.name, default, meaning)
         console.print(table)
         console.print()
     return 0
@@ -234,25 +261,30 @@ def cmd_menu(args: argparse.Namespace) -> int:
     """No command: pick a game and play it at the terminal."""
     from parlour.terminal import play
 
+    t = Translator(_lang(args))
     console = Console()
     ids = game_ids()
-    console.print("[bold]Parlour[/] - choose a game:")
+    console.print(t("[bold]Parlour[/] - choose a game:"))
     for i, g in enumerate(ids, start=1):
-        console.print(f"  {i}. {get_game(g).name}")
+        console.print(f"  {i}. {t.p('game', get_game(g).name)}")
     try:
-        choice = console.input("Game [1]: ").strip() or "1"
+        choice = console.input(t("Game [1]: ")).strip() or "1"
     except (EOFError, KeyboardInterrupt):
         return 0
     if not choice.isdigit() or not 1 <= int(choice) <= len(ids):
-        console.print(f"[red]choose a number from 1 to {len(ids)}[/]")
+        console.print("[red]" + t("choose a number from 1 to {last}", last=len(ids)) + "[/]")
         return 1
-    play(ids[int(choice) - 1], console=console)
+    play(ids[int(choice) - 1], console=console, lang=t.lang)
     return 0
 
 
 # ----------------------------------------------------------------------------- parser
+LANG_HELP = ("the language to play in: en, id or pt-BR (default: from LANG); the typed "
+             "notation stays the English codes")
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="parlour", description="A card-game parlour.")
+    parser.add_argument("--lang", help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="command")
 
     p = sub.add_parser("play", help="play a game at the terminal against bots")
@@ -264,6 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="number of seats, for games that vary")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
     p.add_argument("--record", type=Path, metavar="DIR", help="save the record in DIR")
+    p.add_argument("--lang", default=argparse.SUPPRESS, help=LANG_HELP)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games between bots and summarise")
@@ -309,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="print a game's rules page")
     p.add_argument("game")
+    p.add_argument("--lang", default=argparse.SUPPRESS, help=LANG_HELP)
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("serve", help="serve the web parlour (lobby and tables in the browser)")
@@ -326,6 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("games", help="list the games, their seats and options")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--lang", default=argparse.SUPPRESS, help=LANG_HELP)
     p.set_defaults(func=cmd_games)
     return parser
 
@@ -337,7 +372,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except (OptionError, ValueError, OSError) as err:
-        print(f"parlour: {err}", file=sys.stderr)
+        try:
+            lang = _lang(args)
+        except OptionError:
+            lang = "en"
+        print(f"parlour: {render_error(err, lang)}", file=sys.stderr)
         return 2
 
 

@@ -27,20 +27,29 @@ from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from parlour.message import Code, Explained, Many, Message, Param, PlayingCard, Term, plural_message
+
+__all__ = ["GAME_OVER", "Code", "Explained", "Many", "Message", "Param", "PlayingCard", "Term",
+           "plural_message"]
+
 Seat = int
 Action = int
 JsonDict = dict[str, Any]
 
+#: The reason every game gives for any action once it is over.
+GAME_OVER = Message("the game is over")
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now. The message names the rule that was broken."""
+
+class IllegalAction(Explained):
+    """An action the rules do not allow now. Its :class:`Message` (``err.message``) names the
+    rule that was broken; ``str(err)`` is the English text."""
 
 
-class NotationError(ValueError):
+class NotationError(Explained):
     """Text that is not an action of this game; the message says what was expected."""
 
 
-class OptionError(ValueError):
+class OptionError(Explained):
     """An unknown option, or a value the option does not accept."""
 
 
@@ -101,26 +110,28 @@ class Option:
         if value is None:
             if self.nullable:
                 return None
-            raise OptionError(f"option {self.name!r} needs a value ({self.describe_values()})")
+            raise OptionError("option {option} needs a value ({values})", option=self._quoted,
+                              values=self.values_message())
         is_bool = isinstance(value, bool)
         ok = isinstance(value, self.kind) and not (self.kind is not bool and is_bool)
         if self.kind is float and isinstance(value, int) and not is_bool:
             value, ok = float(value), True
         if isinstance(value, float) and not math.isfinite(value):
             ok = False
-        if not ok:
-            raise OptionError(
-                f"option {self.name!r} takes {self.describe_values()}, not {quoted(value)}")
-        if self.choices is not None and value not in self.choices:
-            raise OptionError(f"option {self.name!r} takes {self.describe_values()}, "
-                              f"not {quoted(value)}")
+        if not ok or (self.choices is not None and value not in self.choices):
+            raise OptionError("option {option} takes {values}, not {value}", option=self._quoted,
+                              values=self.values_message(), value=Code(quoted(value)))
         if self.minimum is not None and value < self.minimum:
-            raise OptionError(
-                f"option {self.name!r} must be at least {self.minimum}, not {quoted(value)}")
+            raise OptionError("option {option} must be at least {minimum}, not {value}",
+                              option=self._quoted, minimum=self.minimum, value=Code(quoted(value)))
         if self.maximum is not None and value > self.maximum:
-            raise OptionError(
-                f"option {self.name!r} must be at most {self.maximum}, not {quoted(value)}")
+            raise OptionError("option {option} must be at most {maximum}, not {value}",
+                              option=self._quoted, maximum=self.maximum, value=Code(quoted(value)))
         return value
+
+    @property
+    def _quoted(self) -> Code:
+        return Code(repr(self.name))
 
     def _parse(self, text: str) -> Any:
         t = text.strip()
@@ -131,32 +142,44 @@ class Option:
                 return True
             if t.lower() in _FALSE:
                 return False
-            raise OptionError(f"option {self.name!r} takes true or false, not {quoted(text)}")
+            raise OptionError("option {option} takes true or false, not {value}",
+                              option=self._quoted, value=Code(quoted(text)))
         if self.kind in (int, float):
             try:
                 if not _NUMBER.fullmatch(t):  # ASCII digits only; no nan, inf or 1_000
                     raise ValueError(t)
                 return self.kind(t)
             except ValueError:
-                raise OptionError(
-                    f"option {self.name!r} takes {self.describe_values()}, "
-                    f"not {quoted(text)}") from None
+                raise OptionError("option {option} takes {values}, not {value}",
+                                  option=self._quoted, values=self.values_message(),
+                                  value=Code(quoted(text))) from None
         return t
 
     def describe_values(self) -> str:
+        """The values the option takes, in English (``a whole number of at least 10``)."""
+        return str(self.values_message())
+
+    def values_message(self) -> Message:
+        """The values the option takes, as a :class:`Message`."""
+        what: Message
         if self.choices is not None:
-            what = "one of " + ", ".join(map(str, self.choices))
+            what = Message("one of {choices}",
+                           choices=Many(tuple(Code(str(c)) for c in self.choices)))
         elif self.kind is bool:
-            what = "true or false"
+            what = Message("true or false")
         else:
-            what = {int: "a whole number", float: "a number", str: "text"}[self.kind]
+            kind = {int: Message("a whole number"), float: Message("a number"),
+                    str: Message("text")}[self.kind]
             if self.minimum is not None and self.maximum is not None:
-                what += f" from {self.minimum} to {self.maximum}"
+                what = Message("{kind} from {minimum} to {maximum}", kind=kind,
+                               minimum=self.minimum, maximum=self.maximum)
             elif self.minimum is not None:
-                what += f" of at least {self.minimum}"
+                what = Message("{kind} of at least {minimum}", kind=kind, minimum=self.minimum)
             elif self.maximum is not None:
-                what += f" of at most {self.maximum}"
-        return what + (" or off" if self.nullable else "")
+                what = Message("{kind} of at most {maximum}", kind=kind, maximum=self.maximum)
+            else:
+                what = kind
+        return Message("{values} or off", values=what) if self.nullable else what
 
     def to_json(self) -> JsonDict:
         return {"name": self.name, "type": self.kind.__name__, "default": self.default,
@@ -176,7 +199,7 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} should look like key=value")
+            raise OptionError("option {pair} should look like key=value", pair=Code(repr(pair)))
         out[key.strip().replace("-", "_")] = value
     return out
 
@@ -270,7 +293,8 @@ class Game(ABC):
             if opt.name == name:
                 return opt
         known = ", ".join(o.name for o in self.options) or "none"
-        raise OptionError(f"{self.id} has no option {quoted(name)} (its options: {known})")
+        raise OptionError("{game} has no option {option} (its options: {known})",
+                          game=Code(self.id), option=Code(quoted(name)), known=Code(known))
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every option with its default, overridden by ``given``; validated."""
@@ -290,15 +314,19 @@ class Game(ABC):
             return self.default_seats
         if isinstance(seats, bool) or not isinstance(seats, int) or not (
                 self.min_seats <= seats <= self.max_seats):
-            span = (f"{self.min_seats}" if self.min_seats == self.max_seats
-                    else f"{self.min_seats} to {self.max_seats}")
-            raise OptionError(f"{self.name} is played by {span} seats, not {seats!r}")
+            if self.min_seats == self.max_seats:
+                raise OptionError("{game} is played by {seats} seats, not {value}",
+                                  game=Term("game", self.name), seats=self.min_seats,
+                                  value=Code(repr(seats)))
+            raise OptionError("{game} is played by {low} to {high} seats, not {value}",
+                              game=Term("game", self.name), low=self.min_seats,
+                              high=self.max_seats, value=Code(repr(seats)))
         return seats
 
     def new(self, seed: int, seats: int | None = None, **options: Any) -> State:
         """A new match, dealt from ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise OptionError(f"the seed must be a whole number, not {seed!r}")
+            raise OptionError("the seed must be a whole number, not {seed}", seed=Code(repr(seed)))
         return self._new(seed, self.check_seats(seats), self.resolve_options(options))
 
     @abstractmethod
@@ -312,6 +340,14 @@ class Game(ABC):
 
     def seat_name(self, seat: Seat, seats: int) -> str:
         return f"seat {seat}"
+
+    def seat_param(self, seat: Seat, seats: int) -> Param:
+        """The seat as a message parameter: its name as a word to translate (``North``,
+        ``player``), or the numbered ``seat 2``."""
+        name = self.seat_name(seat, seats)
+        if name == f"seat {seat}":
+            return Message("seat {number}", number=seat)
+        return Term("seat", name)
 
     def describe(self) -> JsonDict:
         return {"id": self.id, "name": self.name, "seats": [self.min_seats, self.max_seats],
@@ -421,27 +457,28 @@ class State(ABC):
             if len(to_act) == 1:
                 return to_act[0]
             if not to_act:
-                raise IllegalAction("the game is over")
+                raise IllegalAction(GAME_OVER)
             raise IllegalAction("several seats may act now: say which seat acts")
         if seat not in to_act:
             if not to_act:
-                raise IllegalAction("the game is over")
+                raise IllegalAction(GAME_OVER)
             if isinstance(seat, bool) or not isinstance(seat, int) or not (
                     0 <= seat < self.num_seats):
-                raise IllegalAction(f"there is no seat {seat!r}")
-            names = ", ".join(self.game.seat_name(s, self.num_seats) for s in to_act)
-            raise IllegalAction(
-                f"it is not {self.game.seat_name(seat, self.num_seats)}'s turn ({names} to act)")
+                raise IllegalAction("there is no seat {seat}", seat=Code(repr(seat)))
+            names = Many(tuple(self.game.seat_param(s, self.num_seats) for s in to_act))
+            raise IllegalAction("it is not {seat}'s turn ({names} to act)",
+                                seat=self.game.seat_param(seat, self.num_seats), names=names)
         return seat
 
 
 def check_action_range(game: Game, action: object) -> int:
     """The action as an int in the game's action space, or :class:`IllegalAction`."""
     if isinstance(action, bool) or not isinstance(action, int):
-        raise IllegalAction(f"an action is a whole number, not {action!r}")
+        raise IllegalAction("an action is a whole number, not {action}", action=Code(repr(action)))
     if not 0 <= action < game.num_actions:
-        raise IllegalAction(f"unknown action {action}: {game.name} actions are 0 to "
-                            f"{game.num_actions - 1}")
+        raise IllegalAction("unknown action {action}: {game} actions are 0 to {last}",
+                            action=action, game=Term("game", game.name),
+                            last=game.num_actions - 1)
     return action
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parlour.engine import Game, JsonDict, OptionError
+from parlour.engine import Code, Game, JsonDict, Message, OptionError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 #: ``describe_event(event, names)``: one line of plain English for an event of a view.
 Describe = Callable[[JsonDict, list[str]], str]
+#: ``narrate_event(event, names)``: the same line as a :class:`Message`, for any language.
+Narrate = Callable[[JsonDict, list[str]], Message]
 
 WEB = Path(__file__).resolve().parent / "web"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -86,6 +88,9 @@ class GameSpec:
     numbered_deals: bool = False
     #: One line of plain English per event of a view (``view["events"]``), or None.
     describe_event: Describe | None = None
+    #: The same line as a language-free :class:`Message` (``parlour.i18n.render`` renders
+    #: it in the reader's language); set with ``describe_event``, which is its English.
+    narrate_event: Narrate | None = None
     #: The game's deeper study (``parlour analyse``): a function returning it, or None.
     analysis: Callable[[], Study] | None = None
     #: Options that make a match short (a few deals), for the checks every game passes.
@@ -101,6 +106,8 @@ class GameSpec:
         return DOCS / "rules" / f"{self.game.id}.md"
 
     def __post_init__(self) -> None:
+        if (self.describe_event is None) != (self.narrate_event is None):
+            raise ValueError(f"{self.game.id}: describe_event and narrate_event go together")
         if self.hint_bot is not None and self.hint_bot not in self.bots:
             raise ValueError(f"{self.game.id}: the hint bot {self.hint_bot!r} is not one of "
                              f"its bots ({', '.join(self.bots)})")
@@ -147,7 +154,7 @@ def _hit_the_deck() -> GameSpec:
 
 def _clockwork_spades() -> GameSpec:
     from parlour.bots.clockwork_spades import BOTS
-    from parlour.games.clockwork_spades import GAME, describe_event
+    from parlour.games.clockwork_spades import GAME, describe_event, narrate_event
 
     def terminal() -> type[TableUI]:
         from parlour.terminal.clockwork_spades import UI
@@ -155,12 +162,12 @@ def _clockwork_spades() -> GameSpec:
 
     return GameSpec(GAME, WebRenderer("tables/clockwork_spades.js",
                                       "tables/clockwork_spades.css"), terminal, BOTS,
-                    describe_event=describe_event)
+                    describe_event=describe_event, narrate_event=narrate_event)
 
 
 def _foursquare() -> GameSpec:
     from parlour.bots.foursquare import BOTS
-    from parlour.games.foursquare import GAME, describe_event
+    from parlour.games.foursquare import GAME, describe_event, narrate_event
 
     def terminal() -> type[TableUI]:
         from parlour.terminal.foursquare import UI
@@ -172,7 +179,8 @@ def _foursquare() -> GameSpec:
 
     return GameSpec(GAME, WebRenderer("tables/foursquare.js", "tables/foursquare.css"),
                     terminal, BOTS, hint_bot="solver", numbered_deals=True,
-                    describe_event=describe_event, analysis=analysis)
+                    describe_event=describe_event, narrate_event=narrate_event,
+                    analysis=analysis)
 
 
 #: Every game Parlour plays, in menu order, with the function that builds its spec: the
@@ -197,7 +205,8 @@ def spec(game_id: str) -> GameSpec:
     clear error naming the known ids otherwise. A broken add-on module raises its error."""
     gid = game_id.strip().lower().replace("_", "-")
     if gid not in REGISTERED:
-        raise OptionError(f"unknown game {game_id!r}: expected one of {', '.join(REGISTERED)}")
+        raise OptionError("unknown game {game}: expected one of {known}",
+                          game=Code(repr(game_id)), known=Code(", ".join(REGISTERED)))
     return _build(gid)
 
 

@@ -20,6 +20,15 @@ settings.register_profile(
 settings.load_profile("parlour")
 
 
+@pytest.fixture(autouse=True)
+def _english_environment(monkeypatch):
+    """Every test starts in English whatever the developer's locale (the terminal and the
+    command line follow LANG and friends); a test of another language sets it itself."""
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium through Playwright, one per test module."""

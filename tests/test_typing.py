@@ -15,7 +15,8 @@ from mypy.main import define_options
 from mypy.options import PER_MODULE_OPTIONS, Options
 
 ROOT = Path(__file__).resolve().parent.parent
-STRICT_ROOTS = ("parlour.engine", "parlour.cards", "parlour.sampling", "parlour.registry",
+STRICT_ROOTS = ("parlour.engine", "parlour.message", "parlour.i18n", "parlour.cards",
+                "parlour.sampling", "parlour.registry",
                 "parlour.games", "parlour.bots")
 
 

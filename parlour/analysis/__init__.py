@@ -7,7 +7,7 @@ and ``draw(summary, path)``; see :mod:`parlour.analysis.foursquare`.
 
 from __future__ import annotations
 
-from parlour.engine import OptionError
+from parlour.engine import Code, OptionError, Term
 from parlour.registry import Study, game_ids, spec
 
 
@@ -17,5 +17,5 @@ def analysis_for(game_id: str) -> Study:
     if found.analysis is not None:
         return found.analysis()
     have = [g for g in game_ids() if spec(g).analysis is not None]
-    raise OptionError(f"there is no analysis of {found.game.name} (analyses: "
-                      f"{', '.join(have)})")
+    raise OptionError("there is no analysis of {game} (analyses: {known})",
+                      game=Term("game", found.game.name), known=Code(", ".join(have)))

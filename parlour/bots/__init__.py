@@ -14,7 +14,8 @@ from typing import Any
 
 from parlour.bots.base import Bot, Observation, RandomBot, observe, observe_for
 from parlour.bots.ismcts import ISMCTSBot
-from parlour.engine import Action, Game, OptionError, Seat, State
+from parlour.engine import Action, Code, Game, OptionError, Seat, State
+from parlour.message import N_
 from parlour.registry import spec
 
 __all__ = ["Bot", "Hint", "Observation", "RandomBot", "bot_kinds", "hint", "hint_bot", "make_bot",
@@ -33,7 +34,8 @@ def make_bot(game: Game, kind: str, seat: Seat, seed: int, **params: Any) -> Bot
     kinds = bot_kinds(game.id)
     name, _, level = kind.strip().lower().partition(":")
     if name not in kinds:
-        raise OptionError(f"no {kind!r} bot for {game.id}: choose from {', '.join(kinds)}")
+        raise OptionError("no {kind} bot for {game}: choose from {known}", kind=Code(repr(kind)),
+                          game=Code(game.id), known=Code(", ".join(kinds)))
     if level:
         params = {"level": level, **params}
     return kinds[name](game, seat, seed, **params)
@@ -90,7 +92,7 @@ def hint(source: State | Observation, seat: Seat | None = None, *, level: str = 
         values, unit = result
         order = sorted(obs.legal, key=lambda a: -values.get(a, -math.inf))
     else:  # a solver's decision: its action first, then the rest by their chance
-        values, unit = result.chances, "estimated chance to win"
+        values, unit = result.chances, N_("estimated chance to win")
         order = sorted(obs.legal, key=lambda a: (a != result.action, -values.get(a, -math.inf)))
     text = obs.game.action_text
     return Hint(order[0], text(order[0]),

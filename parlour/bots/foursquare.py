@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 
 from parlour.bots.base import Bot, Observation
 from parlour.cards import parse_card
-from parlour.engine import Action, Game, OptionError, Seat
+from parlour.engine import Action, Code, Game, OptionError, Seat
 from parlour.games.foursquare import (
     COL_MASK,
     COL_OF,
@@ -509,7 +509,8 @@ class FoursquareSolverBot(Bot):
                  **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
         if level not in LEVELS:
-            raise OptionError(f"solver level {level!r}: choose from {', '.join(LEVELS)}")
+            raise OptionError("solver level {level}: choose from {known}", level=Code(repr(level)),
+                              known=Code(", ".join(LEVELS)))
         self.level = level
         settings = LEVELS[level]
         self.search = Expectimax(depth=settings["depth"], budget=settings["budget"])

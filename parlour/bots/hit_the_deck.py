@@ -81,6 +81,7 @@ from parlour.games.hit_the_deck import (
     slap_action,
 )
 from parlour.games.hit_the_deck import GAME as HTD
+from parlour.message import N_
 
 _FROM_TEXT = {HTD.action_text(k): k for k in range(HAND + 1)}
 
@@ -374,5 +375,5 @@ def play_out(state: HitTheDeckState, seat: Seat, rng: random.Random) -> float:
 LEVELS = {"easy": 300, "normal": 2000, "hard": 8000}
 
 SEARCH = SearchHooks(policy=fast_policy, candidates=candidates, values=outside_values,
-                     values_unit="the only sensible move", paired=True, playout=play_out,
+                     values_unit=N_("the only sensible move"), paired=True, playout=play_out,
                      value=value, levels=LEVELS)

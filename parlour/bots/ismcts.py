@@ -34,6 +34,7 @@ from typing import Any, Generic, TypeVar
 
 from parlour.bots.base import Bot, Observation, stopwatch
 from parlour.engine import Action, Game, Seat, State
+from parlour.message import N_
 from parlour.registry import spec
 
 Policy = Callable[[State, Seat, random.Random], Action]
@@ -269,16 +270,16 @@ class ISMCTSBot(Bot):
             return (paired_search(obs, self.rng, self.iterations, self.time_cap, self.policy,
                                   self.rollout_limit, self.candidates, self.play_out,
                                   self.value),
-                    "estimated chance to win")
+                    N_("estimated chance to win"))
         children = search(obs, self.rng, self.iterations, self.time_cap, self.policy,
                           self.exploration, self.rollout_limit, self.candidates, self.value)
         stats = {a: children[a] for a in obs.legal if a in children and children[a].visits}
         if not stats:
-            return {a: 0.5 for a in obs.legal}, "estimated chance to win"
+            return {a: 0.5 for a in obs.legal}, N_("estimated chance to win")
         values = {a: node.total / node.visits for a, node in stats.items()}
         most = max(stats, key=lambda a: (stats[a].visits, values[a]))
         values[most] = max(values.values()) + 1e-9
-        return values, "estimated chance to win"
+        return values, N_("estimated chance to win")
 
 
 #: ``values(obs, rng, level, bot)``: the bot is passed for its ``time_cap`` and ``memory``.

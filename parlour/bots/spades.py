@@ -64,6 +64,7 @@ from parlour.games.spades import (
     beats,
     score_team,
 )
+from parlour.message import N_
 
 
 def count_tricks(hand: list[int]) -> float:
@@ -432,6 +433,6 @@ def value(state: SpadesState, seat: Seat) -> float:
 
 
 SEARCH = SearchHooks(policy=fast_policy, values=bid_values, value=value,
-                     values_unit="expected team score after this deal, less the cost of its "
-                                 "bags",
+                     values_unit=N_("expected team score after this deal, less the cost of "
+                                    "its bags"),
                      exploration=0.3)

@@ -98,6 +98,7 @@ from parlour.games.spite_and_malice import (
     hand_to_side,
     payoff_to_centre,
 )
+from parlour.message import N_
 
 NODE_LIMIT = 3000
 #: How a candidate plan ends: the turn goes on to a discard, or the bot learns something
@@ -741,6 +742,6 @@ def value(state: SpiteAndMaliceState, seat: Seat) -> float:
 
 
 SEARCH = SearchHooks(values=plan_values, levels=PLAYOUTS, value=value,
-                     values_unit="expected points margin of the round, by playouts of the "
-                                 "next turns",
+                     values_unit=N_("expected points margin of the round, by playouts of "
+                                    "the next turns"),
                      policy=fast_policy)

@@ -48,17 +48,23 @@ from parlour.cards import (
 )
 from parlour.engine import (
     Action,
+    Code,
     Game,
     IllegalAction,
     JsonDict,
+    Many,
+    Message,
     NotationError,
     Outcome,
+    PlayingCard,
     Seat,
     State,
+    Term,
     ascii_int,
     check_action_range,
     derive_rng,
     position_fields,
+    quoted,
 )
 
 NUM_ACTIONS = 12  # action a takes the spade at position a + 1
@@ -111,7 +117,8 @@ class ClockworkGame(Game):
     def action_text(self, action: Action) -> str:
         if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < 12:
             return f"take {action + 1}"
-        raise NotationError(f"unknown Clockwork Spades action {action!r}")
+        raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(quoted(action)))
 
     def parse_action(self, text: str) -> Action:
         """``take 5`` (also ``5``, ``take QS``, ``take queen``, ``t 12``)."""
@@ -136,8 +143,9 @@ class ClockworkGame(Game):
             if card >= 0:
                 position = _POS[card]
         if position is None or not 1 <= position <= 12:
-            raise NotationError(f"not a Clockwork Spades action: {text!r} (expected "
-                                f"'take N' with N a clock position from 1 to 12, like 'take 5')")
+            raise NotationError("not a Clockwork Spades action: {text} (expected 'take N' with N "
+                                "a clock position from 1 to 12, like 'take 5')",
+                                text=Code(quoted(text)))
         return position - 1
 
 
@@ -422,16 +430,18 @@ class ClockworkState(State):
         if self._take(turn_seat, action + 1):
             self._end_turn(turn_seat)
 
-    def _why_illegal(self, action: object) -> str:
+    def _why_illegal(self, action: object) -> Message:
         try:
             action = check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         position = action + 1
-        due = ", ".join(map(str, self.due))
+        due = Many(tuple(self.due))
         if self.clock[position] is None:
-            return f"position {position} is empty: its spade was taken (due: {due})"
-        return f"position {position} is not due this turn: take one of the due spades ({due})"
+            return Message("position {position} is empty: its spade was taken (due: {due})",
+                           position=position, due=due)
+        return Message("position {position} is not due this turn: take one of the due spades "
+                       "({due})", position=position, due=due)
 
     # ------------------------------------------------------------------ the turn
     def _log(self, kind: str, seat: Seat, **fields: Any) -> None:
@@ -754,37 +764,60 @@ def _public(event: JsonDict) -> JsonDict:
 
 def describe_event(event: JsonDict, names: tuple[str, ...] | list[str] = SEAT_NAMES) -> str:
     """One line of plain English for an event (for tables that narrate)."""
+    return str(narrate_event(event, names))
+
+
+def narrate_event(event: JsonDict, names: tuple[str, ...] | list[str] = SEAT_NAMES) -> Message:
+    """An event as a :class:`Message` (rendered in the reader's language by
+    :func:`parlour.i18n.render`); ``names`` are the players' names, shown as given."""
     kind, seat = event["kind"], event["seat"]
     who = names[seat] if 0 <= seat < len(names) else "nobody"
     if kind == "turn":
-        return f"Turn {event['turn']}: {who} is due on {_positions(event['due'])}."
+        return Message("Turn {turn}: {who} is due on {positions}.", turn=event["turn"], who=who,
+                       positions=Many(tuple(event["due"])))
     if kind == "draw":
         card = event.get("card")
-        return f"{who} draws {card}." if card else f"{who} draws a card."
+        if card:
+            return Message("{who} draws {card}.", who=who, card=_card(card))
+        return Message("{who} draws a card.", who=who)
     if kind == "king":
-        return (f"{who} draws {event['card']} and passes it face up to "
-                f"{names[event['to']]}; {who} draws a replacement.")
+        return Message("{who} draws {card} and passes it face up to {other}; {who} draws a "
+                       "replacement.", who=who, card=_card(event["card"]),
+                       other=names[event["to"]])
     if kind == "dead":
-        return (f"{who} discards {event['card']}: the spade at {event['position']} has left "
-                f"the clock. {who} draws a replacement.")
+        return Message("{who} discards {card}: the spade at {position} has left the clock. "
+                       "{who} draws a replacement.", who=who, card=_card(event["card"]),
+                       position=event["position"])
     if kind == "play":
-        return f"{who} plays {event['card']} on {event['position']}."
+        return Message("{who} plays {card} on {position}.", who=who, card=_card(event["card"]),
+                       position=event["position"])
     if kind == "choose":
-        return f"{who} can play nothing and must take one of {_positions(event['options'])}."
+        return Message("{who} can play nothing and must take one of {positions}.", who=who,
+                       positions=Many(tuple(event["options"])))
     if kind == "take":
         gone = event["discarded"]
-        extra = f"; {' '.join(gone)} on it go to the discard pile" if gone else ""
-        return f"{who} takes {event['spade']} from {event['position']} as a penalty{extra}."
+        if gone:
+            return Message("{who} takes {spade} from {position} as a penalty; {cards} on it go "
+                           "to the discard pile.", who=who, spade=_card(event["spade"]),
+                           position=event["position"],
+                           cards=Many(tuple(_card(c) for c in gone), " "))
+        return Message("{who} takes {spade} from {position} as a penalty.", who=who,
+                       spade=_card(event["spade"]), position=event["position"])
     if kind == "king_of_spades":
-        return f"{who} draws the King of Spades: the stock is exhausted."
+        return Message("{who} draws the King of Spades: the stock is exhausted.", who=who)
     if kind == "end":
         pen = event["penalties"]
         if event["four_kings"] is not None:
-            return f"{who} holds all four Kings and wins."
+            return Message("{who} holds all four Kings and wins.", who=who)
         if event["winner"] is None:
-            return f"Drawn game: {pen[0]} penalty spades each."
-        return f"{who} wins with {min(pen)} penalty spades to {max(pen)}."
-    return f"{who}: {kind}"
+            return Message("Drawn game: {penalties} penalty spades each.", penalties=pen[0])
+        return Message("{who} wins with {penalties} penalty spades to {other}.", who=who,
+                       penalties=min(pen), other=max(pen))
+    return Message("{who}: {kind}", who=who, kind=Code(kind))
+
+
+def _card(code: str) -> PlayingCard:
+    return PlayingCard(parse_card(code))
 
 
 def _positions(ps: list[int]) -> str:

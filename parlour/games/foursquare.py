@@ -27,19 +27,28 @@ from typing import Any
 
 from parlour.cards import ACE, TEN, TWO, card_text, cards_of, make_card, parse_card, rank_of
 from parlour.engine import (
+    GAME_OVER,
     Action,
+    Code,
     Game,
     IllegalAction,
     JsonDict,
+    Many,
+    Message,
     NotationError,
     Option,
     Outcome,
+    Param,
+    PlayingCard,
     Seat,
     State,
+    Term,
     ascii_int,
     check_action_range,
     derive_rng,
+    plural_message,
     position_fields,
+    quoted,
 )
 
 SIZE = 4  # the grid is at most SIZE x SIZE piles
@@ -105,7 +114,8 @@ def parse_cell(text: str) -> int:
     t = text.strip().lower()
     if len(t) == 2 and t[0] in COLUMNS and t[1] in "1234567":
         return (int(t[1]) - 1) * FRAME + COLUMNS.index(t[0])
-    raise NotationError(f"not a cell: {text!r} (expected a column a-g and a row 1-7, like c3)")
+    raise NotationError("not a cell: {text} (expected a column a-g and a row 1-7, like c3)",
+                        text=Code(quoted(text)))
 
 
 def used_lines(occ: int) -> tuple[int, int]:
@@ -248,24 +258,28 @@ class FoursquareGame(Game):
                 return f"place at {cell_name(action)}"
             if STACK <= action < NUM_ACTIONS:
                 return f"stack on {cell_name(action - STACK)}"
-        raise NotationError(f"unknown Foursquare action {action!r}")
+        raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(quoted(action)))
 
     def parse_action(self, text: str) -> Action:
         words = text.strip().lower().split()
-        expected = ("expected 'place at c3' (a new pile) or 'stack on c3' (on a pile), "
-                    "with a cell from a1 to g7")
+        expected = Message("expected 'place at c3' (a new pile) or 'stack on c3' (on a pile), "
+                           "with a cell from a1 to g7")
         if len(words) >= 2 and words[0] in ("place", "stack") and words[1] in ("at", "on"):
             kind, rest = words[0], words[2:]
         elif len(words) >= 1 and words[0] in ("place", "stack"):
             kind, rest = words[0], words[1:]
         else:
-            raise NotationError(f"not a Foursquare action: {text!r} ({expected})")
+            raise NotationError("not a Foursquare action: {text} ({expected})",
+                                text=Code(quoted(text)), expected=expected)
         if len(rest) != 1:
-            raise NotationError(f"not a Foursquare action: {text!r} ({expected})")
+            raise NotationError("not a Foursquare action: {text} ({expected})",
+                                text=Code(quoted(text)), expected=expected)
         try:
             cell = parse_cell(rest[0])
         except NotationError as err:
-            raise NotationError(f"not a Foursquare action: {text!r} ({err})") from None
+            raise NotationError("not a Foursquare action: {text} ({expected})",
+                                text=Code(quoted(text)), expected=err.message) from None
         return cell if kind == "place" else STACK + cell
 
 
@@ -474,32 +488,38 @@ class FoursquareState(State):
         left = NUM_CARDS - self.placed
         self._outcome = Outcome((float(left),), (1,)) if won else Outcome((0.0,), (2,))
 
-    def _why_illegal(self, action: object) -> str:
+    def _why_illegal(self, action: object) -> Message:
         try:
             action = check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         if self._outcome:
-            return "the game is over"
+            return GAME_OVER
         cell = action % STACK
-        name = cell_name(cell)
+        name = Code(cell_name(cell))
         occupied = self.occ >> cell & 1
         if not self.occ:
-            return f"the first card starts the grid at {cell_name(CENTRE)}"
+            return Message("the first card starts the grid at {cell}",
+                           cell=Code(cell_name(CENTRE)))
         if action >= STACK:
             if not occupied:
-                return f"there is no pile at {name} to stack on"
-            return f"the pile at {name} already holds {HEIGHT} cards"
+                return Message("there is no pile at {cell} to stack on", cell=name)
+            return Message("the pile at {cell} already holds {height} cards", cell=name,
+                           height=HEIGHT)
         if occupied:
-            return f"there is already a pile at {name}: stack on it instead"
+            return Message("there is already a pile at {cell}: stack on it instead", cell=name)
         if not _touches(self.occ, cell):
-            return f"{name} is not next to a pile (a new pile goes beside one, not diagonally)"
+            return Message("{cell} is not next to a pile (a new pile goes beside one, not "
+                           "diagonally)", cell=name)
         rows, cols = used_lines(self.occ | 1 << cell)
         if rows.bit_length() - (rows & -rows).bit_length() >= SIZE:
-            return f"a new pile at {name} would make the grid more than {SIZE} rows tall"
+            return Message("a new pile at {cell} would make the grid more than {size} rows tall",
+                           cell=name, size=SIZE)
         if cols.bit_length() - (cols & -cols).bit_length() >= SIZE:
-            return f"a new pile at {name} would make the grid more than {SIZE} columns wide"
-        return f"{name} is not a legal placement"  # not reached: the cases above are all
+            return Message("a new pile at {cell} would make the grid more than {size} columns "
+                           "wide", cell=name, size=SIZE)
+        # not reached: the cases above are all
+        return Message("{cell} is not a legal placement", cell=name)
 
     # ------------------------------------------------------------------ views
     def view(self, seat: Seat | None) -> JsonDict:
@@ -654,28 +674,48 @@ class FoursquareState(State):
 def describe_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player",)) -> str:
     """One line of plain English for an event of the view's ``events`` (the placement just
     made and the tops it turned, or the end), for tables that narrate."""
+    return str(narrate_event(event, names))
+
+
+#: The end reasons an event carries (English text, kept in views and records), as messages.
+END_REASONS = {
+    "all sixteen piles show their faces": Message("all sixteen piles show their faces"),
+    f"more than {MAX_DOWN} face-down tops": Message("more than {count} face-down tops",
+                                                     count=MAX_DOWN),
+    "the stock ran out": Message("the stock ran out"),
+}
+
+
+def narrate_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player",)) -> Message:
+    """An event as a :class:`Message` (see :func:`describe_event`)."""
     who = names[0] if names else "player"
     if event["kind"] == "end":
+        reason = END_REASONS.get(event["reason"]) or Code(event["reason"])
         if event["result"] == "won":
-            left = event["score"]
-            return (f"Won: {event['reason']}, with {left} card{'' if left == 1 else 's'} left "
-                    f"in the stock.")
-        return f"Lost: {event['reason']}."
-    card, cell = event["card"], event["cell"]
+            return plural_message("Won: {reason}, with {n} card left in the stock.",
+                                  "Won: {reason}, with {n} cards left in the stock.",
+                                  "n", n=event["score"], reason=reason)
+        return Message("Lost: {reason}.", reason=reason)
+    card, cell = PlayingCard(parse_card(event["card"])), Code(event["cell"])
     if event["kind"] == "place":
-        text = f"{who} places {card} at {cell}, a new pile."
+        placed = Message("{who} places {card} at {cell}, a new pile.", who=who, card=card,
+                         cell=cell)
     else:
-        text = f"{who} stacks {card} on {cell} ({event['height']} cards)."
+        placed = Message("{who} stacks {card} on {cell} ({height} cards).", who=who, card=card,
+                         cell=cell, height=event["height"])
     turned = event["turned"]
     if not turned:
-        return text + " Nothing turns over."
-    parts = []
-    for face in ("up", "down"):
-        cells = [t["cell"] for t in turned if t["up"] == (face == "up")]
-        if cells:
-            joined = cells[0] if len(cells) == 1 else ", ".join(cells[:-1]) + " and " + cells[-1]
-            parts.append(f"{joined} face {face}")
-    return f"{text} It turns {'; '.join(parts)}."
+        return Message("{placed} Nothing turns over.", placed=placed)
+    parts: list[Param] = []
+    for up in (True, False):
+        cells = [Code(t["cell"]) for t in turned if t["up"] == up]
+        if not cells:
+            continue
+        joined: Param = cells[0] if len(cells) == 1 else Message(
+            "{cells} and {last}", cells=Many(tuple(cells[:-1])), last=cells[-1])
+        parts.append(Message("{cells} face up", cells=joined) if up
+                     else Message("{cells} face down", cells=joined))
+    return Message("{placed} It turns {parts}.", placed=placed, parts=Many(tuple(parts), "; "))
 
 
 def parse_deal(text: str) -> tuple[int, ...]:

@@ -42,10 +42,13 @@ from operator import and_, lshift, or_
 from typing import Any
 
 from parlour.engine import (
+    GAME_OVER,
     Action,
+    Code,
     Game,
     IllegalAction,
     JsonDict,
+    Message,
     NotationError,
     Option,
     OptionError,
@@ -53,10 +56,12 @@ from parlour.engine import (
     Reaction,
     Seat,
     State,
+    Term,
     check_action_range,
     derive_seed,
     placing_by,
     position_fields,
+    quoted,
 )
 
 # ----------------------------------------------------------------------------- cards
@@ -360,9 +365,9 @@ class HitTheDeckGame(Game):
         deck = build_deck(options)
         need = seats * options["hand_size"] + 2
         if len(deck) < need:
-            raise OptionError(f"a deck of {len(deck)} cards is too small to deal "
-                              f"{options['hand_size']} cards to {seats} players "
-                              f"(at least {need} are needed)")
+            raise OptionError("a deck of {size} cards is too small to deal {hand} cards to {seats} "
+                              "players (at least {need} are needed)", size=len(deck),
+                              hand=options["hand_size"], seats=seats, need=need)
         if all(k == HAND for k in deck):
             raise OptionError("the deck needs at least one card that is not a With a Hand")
         return HitTheDeckState(self, seed, seats, options, deck)
@@ -370,7 +375,8 @@ class HitTheDeckGame(Game):
     def action_text(self, action: Action) -> str:
         if type(action) is int and 0 <= action < NUM_ACTIONS:
             return ACTION_TEXT[action]
-        raise NotationError(f"unknown Hit the Deck action {action!r}")
+        raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(quoted(action)))
 
     def parse_action(self, text: str) -> Action:
         t = " ".join(str(text).strip().lower().split())
@@ -383,9 +389,9 @@ class HitTheDeckGame(Game):
         if m:
             return slap_action(int(m[1]))
         raise NotationError(
-            f"not a Hit the Deck action: {text!r} (expected a card like R3, 'B cut', "
-            f"'G flip', 'hit 4', 'hit Y', 'hit hand' or 'hit hand!' (with the shout), or "
-            f"draw, pass, cut, swap, or a slap like 'slap 350ms')")
+            "not a Hit the Deck action: {text} (expected a card like R3, 'B cut', 'G flip', "
+            "'hit 4', 'hit Y', 'hit hand' or 'hit hand!' (with the shout), or draw, pass, cut, "
+            "swap, or a slap like 'slap 350ms')", text=Code(quoted(text)))
 
 
     def from_position(self, text: str, seed: int = 0, **options: Any) -> HitTheDeckState:
@@ -966,49 +972,56 @@ class HitTheDeckState(State):
         return len(self._moves)
 
     # ------------------------------------------------------------------ explanations
-    def _why_illegal(self, action: object, seat: Seat) -> str:
+    def _why_illegal(self, action: object, seat: Seat) -> Message:
         try:
             check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         assert isinstance(action, int)
-        text = self.game.action_text(action)
+        text = Code(self.game.action_text(action))
         phase = self.phase
         if phase == OVER:
-            return "the game is over"
+            return GAME_OVER
         if phase == SLAP:
-            return f"everyone slaps the pile now: {text} is not a slap"
+            return Message("everyone slaps the pile now: {action} is not a slap", action=text)
         if action >= SLAP_BASE:
-            return "no slapping now: the slap follows a Hit the Deck With a Hand"
+            return Message("no slapping now: the slap follows a Hit the Deck With a Hand")
         if phase == CUTTING:
-            return f"you must cut the deck first (a Cut the Deck is on the pile), not {text}"
+            return Message("you must cut the deck first (a Cut the Deck is on the pile), not "
+                           "{action}", action=text)
         if phase == SWAPPING:
-            return f"you must swap the piles first (a Flip the Deck is on the pile), not {text}"
+            return Message("you must swap the piles first (a Flip the Deck is on the pile), not "
+                           "{action}", action=text)
         if action == CUT:
-            return "there is nothing to cut: cut only when a Cut the Deck calls for it"
+            return Message("there is nothing to cut: cut only when a Cut the Deck calls for it")
         if action == SWAP:
-            return "there is nothing to swap: swap only when a Flip the Deck calls for it"
+            return Message("there is nothing to swap: swap only when a Flip the Deck calls for "
+                           "it")
         if action == DRAW:
             if phase == DRAWN:
-                return "you have drawn already: play the card you drew, or pass"
+                return Message("you have drawn already: play the card you drew, or pass")
             if self._legal == _PASS_ONLY:
-                return "the draw pile is empty and nothing can be reshuffled: pass"
-            return "you may draw only when no card in your hand can be played"
+                return Message("the draw pile is empty and nothing can be reshuffled: pass")
+            return Message("you may draw only when no card in your hand can be played")
         if action == PASS:
-            return "you may pass only after drawing, or when there is nothing to draw"
+            return Message("you may pass only after drawing, or when there is nothing to draw")
         kind = HAND if action == HAND_SHOUT else action
         if not self._counts[seat][kind]:
-            return f"you do not hold {CARD_TEXT[kind]}"
+            return Message("you do not hold {card}", card=Code(CARD_TEXT[kind]))
         if phase == DRAWN:
-            return "after drawing you may play only the card you drew (if it fits), or pass"
+            return Message("after drawing you may play only the card you drew (if it fits), or "
+                           "pass")
         top = self.top
+        card = Code(CARD_TEXT[kind])
         if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
-            return (f"{CARD_TEXT[kind]} does not fit: Hit the Deck With a Number calls for a "
-                    f"{number_of(top)} (or a Hit the Deck card)")
+            return Message("{card} does not fit: Hit the Deck With a Number calls for a "
+                           "{number} (or a Hit the Deck card)", card=card, number=number_of(top))
         if HIT_COLOUR_BASE <= top < HAND:
-            return (f"{CARD_TEXT[kind]} does not fit: Hit the Deck With a Colour calls for "
-                    f"{COLOUR_NAMES[colour_of(top)]} (or a Hit the Deck card)")
-        return f"{CARD_TEXT[kind]} does not match {CARD_TEXT[top]} in colour or number"
+            return Message("{card} does not fit: Hit the Deck With a Colour calls for {colour} "
+                           "(or a Hit the Deck card)", card=card,
+                           colour=Term("colour", COLOUR_NAMES[colour_of(top)]))
+        return Message("{card} does not match {top} in colour or number", card=card,
+                       top=Code(CARD_TEXT[top]))
 
     # ------------------------------------------------------------------ views
     def held(self, seat: Seat) -> list[int]:
@@ -1053,7 +1066,7 @@ class HitTheDeckState(State):
         why_not: dict[str, str] = {}
         if seat is not None and seat == self.turn and self.phase in (PLAY, DRAWN):
             for kind in cards_of_mask(self._present[seat] & ~self._legal_mask & _KINDS_MASK):
-                why_not[CARD_TEXT[kind]] = self._why_illegal(kind, seat)
+                why_not[CARD_TEXT[kind]] = str(self._why_illegal(kind, seat))
         text = CARD_TEXT
         action_text = ACTION_TEXT
         return {

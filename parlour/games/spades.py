@@ -38,18 +38,24 @@ from parlour.cards import (
     suit_of,
 )
 from parlour.engine import (
+    GAME_OVER,
     Action,
+    Code,
     Game,
     IllegalAction,
     JsonDict,
+    Message,
     NotationError,
     Option,
     Outcome,
+    PlayingCard,
     Seat,
     State,
+    Term,
     ascii_int,
     check_action_range,
     position_fields,
+    quoted,
 )
 from parlour.sampling import deal_by_kind
 
@@ -212,7 +218,8 @@ class SpadesGame(Game):
 
     def action_text(self, action: Action) -> str:
         if type(action) is not int:
-            raise NotationError(f"unknown Spades action {action!r}")
+            raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(quoted(action)))
         if 0 <= action < 52:
             return card_text(action)
         if action == NIL:
@@ -223,7 +230,8 @@ class SpadesGame(Game):
             return "blind nil"
         if action == LOOK:
             return "look"
-        raise NotationError(f"unknown Spades action {action!r}")
+        raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(quoted(action)))
 
     def parse_action(self, text: str) -> Action:
         t = " ".join(text.strip().lower().split())
@@ -238,13 +246,13 @@ class SpadesGame(Game):
         if n is not None:
             if 1 <= n <= 13:
                 return BID_BASE + n
-            raise NotationError(f"a bid is nil or 1 to 13, not {n}")
+            raise NotationError("a bid is nil or 1 to 13, not {bid}", bid=Code(str(n)))
         try:
             return parse_card(t)
         except ValueError:
             raise NotationError(
-                f"not a Spades action: {text!r} (expected a card like QS or 10H, "
-                f"a bid like 'bid 4' or 'nil', 'blind nil' or 'look')") from None
+                "not a Spades action: {text} (expected a card like QS or 10H, a bid like "
+                "'bid 4' or 'nil', 'blind nil' or 'look')", text=Code(quoted(text))) from None
 
 
     def from_position(self, text: str, seed: int = 0, **options: Any) -> SpadesState:
@@ -508,36 +516,37 @@ class SpadesState(State):
                 return
         self._set_bid_legal()
 
-    def _why_illegal(self, action: object, turn: Seat) -> str:
+    def _why_illegal(self, action: object, turn: Seat) -> Message:
         try:
             action = check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         if self.phase == OVER:
-            return "the game is over"
+            return GAME_OVER
         if self.phase == BIDDING:
             if action < 52:
-                return "bidding is not over: bid before playing a card"
+                return Message("bidding is not over: bid before playing a card")
             if not self.looked[turn]:
-                return "look at your cards first, or bid blind nil without looking"
+                return Message("look at your cards first, or bid blind nil without looking")
             if action == BLIND_NIL:
                 if not self.options["blind_nil"]:
-                    return "blind nil is not played at this table"
+                    return Message("blind nil is not played at this table")
                 if not self._blind_ok[turn & 1]:
-                    return (f"blind nil is only allowed to a team behind by "
-                            f"{self.options['blind_nil_deficit']} or more")
-                return "blind nil must be bid before looking at your cards"
+                    return Message("blind nil is only allowed to a team behind by {points} or "
+                                   "more", points=self.options["blind_nil_deficit"])
+                return Message("blind nil must be bid before looking at your cards")
             if action == LOOK:
-                return "you have already seen your cards"
-            return "that is not a bid"
+                return Message("you have already seen your cards")
+            return Message("that is not a bid")
         if action >= 52:
-            return "bidding is over: play a card"
+            return Message("bidding is over: play a card")
         if not self.hands[turn] >> action & 1:
-            return f"you do not hold {card_text(action)}"
+            return Message("you do not hold {card}", card=PlayingCard(action))
         # held but not playable (see playable): the lead suit is held, or spades unbroken
         if self.trick_len:
-            return f"must follow {SUIT_NAMES[self._lead_suit]}"
-        return "spades not broken: lead another suit"
+            return Message("must follow {suit}",
+                           suit=Term("suit", SUIT_NAMES[self._lead_suit]))
+        return Message("spades not broken: lead another suit")
 
     # ------------------------------------------------------------------ scoring
     def _end_deal(self) -> None:
@@ -664,7 +673,7 @@ class SpadesState(State):
         if seat is None or self.phase != PLAYING or seat != self.turn:
             return {}
         ok = set(legal)
-        return {card_text(c): self._why_illegal(c, seat)
+        return {card_text(c): str(self._why_illegal(c, seat))
                 for c in cards_of(self.hands[seat]) if c not in ok}
 
     # ------------------------------------------------------------------ search support

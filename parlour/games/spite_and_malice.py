@@ -34,20 +34,26 @@ from typing import Any
 
 from parlour.cards import ACE, KING, card_text, is_rank, parse_card, rank_of
 from parlour.engine import (
+    GAME_OVER,
     Action,
+    Code,
     Game,
     IllegalAction,
     JsonDict,
+    Message,
     NotationError,
     Option,
     Outcome,
+    PlayingCard,
     Seat,
     State,
+    Term,
     ascii_int,
     check_action_range,
     derive_rng,
     placing_by,
     position_fields,
+    quoted,
 )
 
 JOKER = 52
@@ -159,9 +165,9 @@ def _destinations(sizes: tuple[int, ...], king_starts: bool) -> tuple[tuple[int,
         table[WILD] = tuple(j for j, size in enumerate(sizes) if size or king_starts)
         dest = _DEST_CACHE[key] = tuple(table)
     return dest
-_NOTATION_HELP = ("expected a move like h3>c1 (hand card 3 to centre pile 1), p>c2 (payoff "
-                  "to centre 2), s2>c1 (side pile 2 to centre 1) or h5>s4 (hand card 5 to "
-                  "side pile 4, ending the turn)")
+_NOTATION_HELP = Message("expected a move like h3>c1 (hand card 3 to centre pile 1), p>c2 "
+                         "(payoff to centre 2), s2>c1 (side pile 2 to centre 1) or h5>s4 (hand "
+                         "card 5 to side pile 4, ending the turn)")
 
 
 class SpiteAndMaliceGame(Game):
@@ -197,7 +203,8 @@ class SpiteAndMaliceGame(Game):
     def action_text(self, action: Action) -> str:
         if isinstance(action, bool) or not isinstance(action, int) or not (
                 0 <= action < NUM_ACTIONS):
-            raise NotationError(f"unknown Spite & Malice action {action!r}")
+            raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
+                                action=Code(quoted(action)))
         return _TEXT[action]
 
     def parse_action(self, text: str) -> Action:
@@ -213,16 +220,26 @@ class SpiteAndMaliceGame(Game):
         if action is not None:
             return action
         src, _, dst = t.partition(">")
-        for place, letter, limit, what in ((src, "h", HAND_SIZE, "a hand slot"),
-                                           (src, "s", SIDE_PILES, "a side pile"),
-                                           (dst, "c", MAX_CENTRE, "a centre pile"),
-                                           (dst, "s", SIDE_PILES, "a side pile")):
+        def beyond(place: str, letter: str, last: int) -> bool:
             number = ascii_int(place[1:])
-            if place[:1] == letter and number is not None and not 1 <= number <= limit:
-                raise NotationError(f"{what} is 1 to {limit}, not {place[1:]}")
+            return place[:1] == letter and number is not None and not 1 <= number <= last
+
+        if beyond(src, "h", HAND_SIZE):
+            raise NotationError("a hand slot is 1 to {last}, not {slot}", last=HAND_SIZE,
+                                slot=Code(src[1:]))
+        if beyond(src, "s", SIDE_PILES):
+            raise NotationError("a side pile is 1 to {last}, not {pile}", last=SIDE_PILES,
+                                pile=Code(src[1:]))
+        if beyond(dst, "c", MAX_CENTRE):
+            raise NotationError("a centre pile is 1 to {last}, not {pile}", last=MAX_CENTRE,
+                                pile=Code(dst[1:]))
+        if beyond(dst, "s", SIDE_PILES):
+            raise NotationError("a side pile is 1 to {last}, not {pile}", last=SIDE_PILES,
+                                pile=Code(dst[1:]))
         if src[:1] in ("p", "s") and dst[:1] == "s":
             raise NotationError("only a hand card may go onto a side pile")
-        raise NotationError(f"not a Spite & Malice move: {text!r} ({_NOTATION_HELP})")
+        raise NotationError("not a Spite & Malice move: {text} ({expected})",
+                            text=Code(quoted(text)), expected=_NOTATION_HELP)
 
 
     def from_position(self, text: str, seed: int = 0, **options: Any) -> SpiteAndMaliceState:
@@ -514,7 +531,7 @@ class SpiteAndMaliceState(State):
         if seat is not None and (seat != turn or self.phase == OVER):
             self.acting_seat(seat)  # raises with the reason
         if self.phase == OVER:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(GAME_OVER)
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
@@ -561,41 +578,46 @@ class SpiteAndMaliceState(State):
         derive_rng(self.seed, "reshuffle", self.round, self.completed).shuffle(self.stock)
         self._event(self.turn, "complete", centre=j + 1, stock=len(self.stock))
 
-    def _why_illegal(self, action: object, turn: Seat) -> str:
+    def _why_illegal(self, action: object, turn: Seat) -> Message:
         try:
             action = check_action_range(self.game, action)
         except IllegalAction as err:
-            return str(err)
+            return err.message
         if self.phase == OVER:
-            return "the game is over"
+            return GAME_OVER
         kind, src, dst = _DECODED[action]
         hand = self.hands[turn]
         if kind in ("hc", "hs") and hand[src] == EMPTY:
-            return f"hand slot {src + 1} is empty"
-        if kind == "hs":
-            return "that move is not allowed now"  # every discard from a held card is legal
+            return Message("hand slot {slot} is empty", slot=src + 1)
+        if kind == "hs":  # not reached: every discard from a held card is legal
+            return Message("that move is not allowed now")
         if dst >= len(self.centre):
-            return (f"there is no centre pile {dst + 1}: this table has "
-                    f"{len(self.centre)}")
+            return Message("there is no centre pile {pile}: this table has {piles}",
+                           pile=dst + 1, piles=len(self.centre))
         if kind == "hc":
             face = hand[src]
         elif kind == "pc":
             if not self.payoff[turn]:
-                return "your payoff pile is empty"
+                return Message("your payoff pile is empty")
             face = self.payoff[turn][-1]
         else:
             side = self.side[turn][src]
             if not side:
-                return f"side pile {src + 1} is empty"
+                return Message("side pile {pile} is empty", pile=src + 1)
             face = side[-1]
         pile = self.centre[dst]
         if VALUE[face] == WILD:
-            what = "a joker" if face == JOKER else "a king"
-            return (f"{what} may not start an empty centre pile: centre pile {dst + 1} "
-                    f"needs an ace")
+            if face == JOKER:
+                return Message("a joker may not start an empty centre pile: centre pile {pile} "
+                               "needs an ace", pile=dst + 1)
+            return Message("a king may not start an empty centre pile: centre pile {pile} "
+                           "needs an ace", pile=dst + 1)
         need = RANK_TEXT[len(pile) + 1]
-        return (f"centre pile {dst + 1} needs {'an' if need in ('A', '8') else 'a'} {need}, "
-                f"not the {face_text(face)}")
+        if need in ("A", "8"):
+            return Message("centre pile {pile} needs an {rank}, not the {card}", pile=dst + 1,
+                           rank=Term("rank-code", need), card=PlayingCard(face))
+        return Message("centre pile {pile} needs a {rank}, not the {card}", pile=dst + 1,
+                       rank=Term("rank-code", need), card=PlayingCard(face))
 
     # ------------------------------------------------------------------ rounds and match
     def _end_round(self, winner: Seat | None, reason: str) -> None:

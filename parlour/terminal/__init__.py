@@ -13,10 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import format_percent
 from rich.console import Console
 from rich.markup import escape
 
 from parlour.bots import Bot, make_bot, observe_for
+from parlour.cards import parse_card
 from parlour.engine import (
     Action,
     Game,
@@ -28,6 +30,8 @@ from parlour.engine import (
     derive_seed,
 )
 from parlour.games import get_game
+from parlour.i18n import Translator, from_environment, render_error
+from parlour.message import SUIT_WORDS, PlayingCard
 from parlour.record import record_text
 from parlour.registry import spec
 
@@ -35,25 +39,43 @@ ReadLine = Callable[[str], str]
 
 
 class TableUI:
-    """How one game looks in the terminal. Override :meth:`render`; the rest is optional."""
+    """How one game looks in the terminal. Override :meth:`render`; the rest is optional.
+    Every text it shows goes through ``self.t`` (a :class:`~parlour.i18n.Translator` for the
+    player's language): ``self.t("Your card")``, ``self.t("{who} bids {bid}.", who=..)``."""
 
     help = ""
 
-    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int,
+                 lang: str = "en") -> None:
         self.game = game
         self.console = console
         self.seat = seat
         self.seats = seats
+        self.lang = lang
+        self.t = Translator(lang)
+
+    def help_text(self) -> str:
+        """``help``: the rules in brief, in the player's language (override to translate)."""
+        return self.help
+
+    def legend(self) -> str:
+        """What the typed notation means, in the player's language (the codes themselves are
+        the same in every language); empty if the game's help says it all."""
+        return ""
 
     def render(self, view: JsonDict) -> None:
         self.console.print(view)
 
     def prompt(self, view: JsonDict) -> str:
-        return "Your move"
+        return self.t("Your move")
 
     def narrate(self, before: JsonDict, seat: Seat, action: str, after: JsonDict) -> list[str]:
         """Lines (rich markup) telling what ``seat`` playing ``action`` did."""
         return [f"{self.name(seat)}: {escape(action)}"]
+
+    def seat_label(self, seat: Seat) -> str:
+        """The seat's name in the player's language (``Utara``, ``Norte``)."""
+        return self.t.render(self.game.seat_param(seat, self.seats))
 
     def show_hint(self, state: State, seat: Seat) -> None:
         """``?``: the strong bot's suggestion, computed from this seat's observation."""
@@ -62,9 +84,21 @@ class TableUI:
         try:
             advice = hint(state, seat, seed=len(state.history))
         except ValueError as err:
-            self.console.print(f"[dim]No hint: {escape(str(err))}[/]")
+            self.console.print("[dim]" + self.t("No hint: {reason}",
+                                                reason=escape(render_error(err, self.lang)))
+                               + "[/]")
             return
-        self.console.print(f"[bold]Hint:[/] {escape(advice.describe())}")
+        self.console.print(self.t("[bold]Hint:[/] {move} ({unit}: {values})",
+                                  move=escape(advice.text), unit=self.t(advice.unit),
+                                  values=escape(self.hint_values(advice.values, advice.unit))))
+
+    def hint_values(self, values: dict[str, float], unit: str, top: int = 5) -> str:
+        """The best few moves with their values, as the language writes numbers."""
+        def shown(value: float) -> str:
+            if "chance" in unit:
+                return format_percent(value, locale=self.lang)
+            return self.t.number(round(value, 2))
+        return ", ".join(f"{text} {shown(v)}" for text, v in list(values.items())[:top])
 
     def command(self, state: State, seat: Seat, text: str) -> bool:
         """Handle a typed command of the game's own (a hint, say) before the generic ones
@@ -86,16 +120,30 @@ class TableUI:
         outcome = view.get("outcome") or {}
         winners = outcome.get("winners", [])
         names = ", ".join(self.name(s) for s in winners)
-        self.console.print(f"[bold]Game over.[/] Winner: {names or 'nobody'}")
+        self.console.print(self.t("[bold]Game over.[/] Winner: {names}",
+                                  names=names or self.t("nobody")))
 
     def name(self, seat: Seat) -> str:
-        label = self.game.seat_name(seat, self.seats)
-        return f"{label} (you)" if seat == self.seat else label
+        label = self.seat_label(seat)
+        return self.t("{seat} (you)", seat=label) if seat == self.seat else label
 
 
-def load_ui(game: Game, console: Console, seat: Seat, seats: int) -> TableUI:
-    """The game's own table (its spec's ``terminal``) for ``seat`` of ``seats``."""
-    return spec(game.id).terminal()(game, console, seat, seats)
+def card_legend(t: Translator) -> str:
+    """The card notation explained in the player's language: the letters stay English (a
+    Portuguese ``7C`` would read as seven of copas), so the legend names what each means."""
+    ranks = ", ".join(f"[bold]{code}[/] {t.p('rank', word)}" for code, word in
+                      (("J", "jack"), ("Q", "queen"), ("K", "king"), ("A", "ace")))
+    suits = ", ".join(f"[bold]{code}[/] {t.p('suit', word)}" for code, word in
+                      zip("CDHS", SUIT_WORDS, strict=True))
+    return t("Cards are typed rank then suit, in the English letters: {ranks}; {suits} (so "
+             "[bold]QS[/] is {example}).", ranks=ranks, suits=suits,
+             example=t.render(PlayingCard(parse_card("QS"))))
+
+
+def load_ui(game: Game, console: Console, seat: Seat, seats: int, lang: str = "en") -> TableUI:
+    """The game's own table (its spec's ``terminal``) for ``seat`` of ``seats``, speaking
+    ``lang``."""
+    return spec(game.id).terminal()(game, console, seat, seats, lang)
 
 
 class Quit(Exception):
@@ -105,8 +153,11 @@ class Quit(Exception):
 def play(game_id: str, seed: int | None = None, seat: Seat = 0, bots: str = "rule",
          options: dict[str, Any] | None = None, seats: int | None = None,
          console: Console | None = None, read_line: ReadLine | None = None,
-         record_dir: Path | None = None) -> State:
-    """Play one game in the terminal; returns the final (or abandoned) state."""
+         record_dir: Path | None = None, lang: str | None = None) -> State:
+    """Play one game in the terminal, in ``lang`` (else the language of ``LANGUAGE``,
+    ``LC_ALL``, ``LC_MESSAGES`` or ``LANG``); returns the final (or abandoned) state."""
+    lang = lang or from_environment()
+    t = Translator(lang)
     console = console or Console()
     read = read_line or console.input
     game = get_game(game_id)
@@ -114,17 +165,22 @@ def play(game_id: str, seed: int | None = None, seat: Seat = 0, bots: str = "rul
         seed = random.SystemRandom().randrange(1, 1_000_000)
     state = game.new(seed, seats, **(options or {}))
     if not 0 <= seat < state.num_seats:
-        raise ValueError(f"{game.name} has seats 0 to {state.num_seats - 1}, not {seat}")
+        raise ValueError(t("{game} has seats 0 to {last}, not {seat}",
+                           game=t.p("game", game.name), last=state.num_seats - 1, seat=seat))
     kinds = [k.strip() for k in bots.split(",") if k.strip()] or ["rule"]
     players: dict[Seat, Bot] = {}
     others = [s for s in range(state.num_seats) if s != seat]
     for i, s in enumerate(others):
         players[s] = make_bot(game, kinds[i % len(kinds)], s, derive_seed(seed, "bot", s))
-    ui = load_ui(game, console, seat, state.num_seats)
+    ui = load_ui(game, console, seat, state.num_seats, lang)
     names = ["you" if s == seat else players[s].kind for s in range(state.num_seats)]
-    console.print(f"[bold]{game.name}[/] - deal number [cyan]{seed}[/] (replay it with "
-                  f"--seed {seed}). You are {ui.name(seat)}. Type [bold]help[/] for the "
-                  f"rules, [bold]?[/] for your moves and a hint.")
+    console.print(t("[bold]{game}[/] - deal number [cyan]{seed}[/] (replay it with --seed "
+                    "{seed}). You are {you}. Type [bold]help[/] for the rules, [bold]?[/] "
+                    "for your moves and a hint.", game=t.p("game", game.name), seed=str(seed),
+                    you=ui.name(seat)))
+    legend = ui.legend()
+    if legend:
+        console.print(legend)
     rng = random.Random(derive_seed(seed, "observe"))
     try:
         while state.to_act:
@@ -137,8 +193,8 @@ def play(game_id: str, seed: int | None = None, seat: Seat = 0, bots: str = "rul
                 _apply_and_narrate(state, actor, action, ui, seat)
         ui.render_end(state.view(seat))
     except (KeyboardInterrupt, EOFError, Quit):
-        console.print("\n[yellow]Leaving the table.[/]")
-    _offer_save(state, names, console, read, record_dir)
+        console.print("\n[yellow]" + t("Leaving the table.") + "[/]")
+    _offer_save(state, names, console, read, record_dir, t)
     return state
 
 
@@ -157,11 +213,14 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
         if ui.command(state, seat, text):
             continue
         if text in ("help", "h"):
-            console.print(ui.help)
+            console.print(ui.help_text())
+            legend = ui.legend()
+            if legend:
+                console.print(legend)
             continue
         if text == "?":
             legal = ", ".join(state.action_text(a) for a in state.legal_actions(seat))
-            console.print(f"[bold]Legal now:[/] {escape(legal)}")
+            console.print(ui.t("[bold]Legal now:[/] {moves}", moves=escape(legal)))
             ui.show_hint(state, seat)
             continue
         if text.lower() in ("q", "quit", "exit"):
@@ -171,8 +230,9 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
             _apply_and_narrate(state, seat, action, ui, seat)
             return
         except (NotationError, IllegalAction) as err:
-            console.print(f"[red]{escape(str(err))}[/] - try again ([bold]?[/] for your moves, "
-                          f"[bold]help[/] for the rules)")
+            reason = escape(render_error(err, ui.lang))
+            console.print(ui.t("[red]{reason}[/] - try again ([bold]?[/] for your moves, "
+                               "[bold]help[/] for the rules)", reason=reason))
 
 
 def _apply_and_narrate(state: State, actor: Seat, action: Action, ui: TableUI,
@@ -184,19 +244,20 @@ def _apply_and_narrate(state: State, actor: Seat, action: Action, ui: TableUI,
 
 
 def _offer_save(state: State, players: list[str], console: Console, read: ReadLine,
-                record_dir: Path | None) -> None:
+                record_dir: Path | None, t: Translator) -> None:
     """Save the record into ``record_dir`` if given, else ask whether and where."""
     try:
         if record_dir is not None:
             record_dir.mkdir(parents=True, exist_ok=True)
             path = record_dir / f"{state.game.id}-{state.seed}.txt"
         else:
-            answer = read(f"Save the record of this game? {escape('[y/N]')} ").strip().lower()
-            if answer not in ("y", "yes"):
+            answer = read(escape(t("Save the record of this game? [y/N] "))).strip().lower()
+            if answer not in ("y", "yes", t("y"), t("yes")):
                 return
             default = f"{state.game.id}-{state.seed}.txt"
-            path = Path(read(f"File to save it in {escape(f'[{default}]')}: ").strip() or default)
+            path = Path(read(escape(t("File to save it in [{file}]: ", file=default))).strip()
+                        or default)
         path.write_text(record_text(state, players), encoding="utf-8")
-        console.print(f"Saved the record to [bold]{escape(str(path))}[/].")
+        console.print(t("Saved the record to [bold]{file}[/].", file=escape(str(path))))
     except (KeyboardInterrupt, EOFError):
         console.print()

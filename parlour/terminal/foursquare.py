@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from babel.numbers import format_percent
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -13,22 +14,17 @@ from rich.text import Text
 from parlour.bots import make_bot, observe
 from parlour.bots.foursquare import FoursquareSolverBot
 from parlour.cards import SUIT_SYMBOLS, SUITS
-from parlour.engine import Action, Game, JsonDict, NotationError, Seat, State, derive_seed
-from parlour.games.foursquare import CENTRE, COLUMNS, MAX_DOWN, STACK, cell_name, parse_cell
+from parlour.engine import Action, Code, Game, JsonDict, NotationError, Seat, State, derive_seed
+from parlour.games.foursquare import (
+    CENTRE,
+    COLUMNS,
+    END_REASONS,
+    MAX_DOWN,
+    STACK,
+    cell_name,
+    parse_cell,
+)
 from parlour.terminal import TableUI
-
-HELP = """[bold]Foursquare[/] (Wil Su): build a 4 x 4 grid of piles with every top card face up.
-Each turn you place the card in hand: [bold]c3[/] puts it at c3, as a new pile if the cell is
-empty (it must be beside a pile, not diagonally, and the grid may not grow past 4 x 4) or
-on top of the pile there (a pile holds at most 4 cards). Long forms: [bold]place at c3[/],
-[bold]stack on c3[/]. Green [green]+[/] marks the cells where a new pile may go.
-After placing, look along the card's row: if it is strictly higher or strictly lower than
-every face-up top of the other piles there (or they are all face down), every other top in
-the row turns over; a tie turns nothing. Then the same for its column.
-You win with sixteen piles all face up; your score is the cards left in the stock. You lose
-with more than four face-down tops, or when the stock runs out.
-[bold]?[/] lists the legal moves with the solver's hint ([bold]hint[/]: the hint alone),
-[bold]help[/] shows this, [bold]q[/] leaves."""
 
 
 def card_markup(text: str, up: bool = True) -> Text:
@@ -43,25 +39,45 @@ def card_markup(text: str, up: bool = True) -> Text:
 
 
 class UI(TableUI):
-    help = HELP
 
-    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
-        super().__init__(game, console, seat, seats)
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int,
+                 lang: str = "en") -> None:
+        super().__init__(game, console, seat, seats, lang)
         self._hinter: FoursquareSolverBot | None = None
+
+    def help_text(self) -> str:
+        return self.t("""\
+[bold]Foursquare[/] (Wil Su): build a 4 x 4 grid of piles with every top card face up.
+Each turn you place the card in hand: [bold]c3[/] puts it at c3, as a new pile if the cell is
+empty (it must be beside a pile, not diagonally, and the grid may not grow past 4 x 4) or
+on top of the pile there (a pile holds at most 4 cards). Long forms: [bold]place at c3[/],
+[bold]stack on c3[/]. Green [green]+[/] marks the cells where a new pile may go.
+After placing, look along the card's row: if it is strictly higher or strictly lower than
+every face-up top of the other piles there (or they are all face down), every other top in
+the row turns over; a tie turns nothing. Then the same for its column.
+You win with sixteen piles all face up; your score is the cards left in the stock. You lose
+with more than four face-down tops, or when the stock runs out.
+[bold]?[/] lists the legal moves with the solver's hint ([bold]hint[/]: the hint alone),
+[bold]help[/] shows this, [bold]q[/] leaves.""")
+
+    def legend(self) -> str:
+        return self.t("Cells are a column a-g and a row 1-7: [bold]c3[/] is column c, row 3.")
 
     # ------------------------------------------------------------------ drawing
     def render(self, view: JsonDict) -> None:
         c = self.console
-        c.rule(f"Card {view['placed'] + 1} of 40")
+        c.rule(self.t("Card {number} of {total}", number=view["placed"] + 1, total=40))
         c.print(self.grid(view))
-        line = Text("In hand: ")
+        line = Text(self.t("In hand: "))
         if view["card"]:
             line.append_text(card_markup(view["card"]))
-        line.append(f"    stock: {view['stock']} cards    face-down tops: "
-                    f"{view['face_down']} of at most {MAX_DOWN}")
+        line.append("    " + self.t("stock: {stock} cards    face-down tops: {down} of at most "
+                                   "{most}", stock=view["stock"], down=view["face_down"],
+                                   most=MAX_DOWN))
         c.print(line)
         if view["placed"] == 0:
-            c.print(f"The first card starts the grid: type [bold]{cell_name(CENTRE)}[/].")
+            c.print(self.t("The first card starts the grid: type [bold]{cell}[/].",
+                           cell=cell_name(CENTRE)))
 
     def grid(self, view: JsonDict) -> Table:
         """The grid with its coordinates: every pile's top (face-down ones in brackets) and
@@ -95,7 +111,7 @@ class UI(TableUI):
         return table
 
     def prompt(self, view: JsonDict) -> str:
-        return "Where does it go (a cell like c3)"
+        return self.t("Where does it go (a cell like c3)")
 
     # ------------------------------------------------------------------ input
     def parse(self, state: State, text: str) -> Action:
@@ -108,8 +124,8 @@ class UI(TableUI):
         try:
             return state.parse_action(text)
         except NotationError:
-            raise NotationError(f"not a placement: {text!r} (type a cell like c3, or "
-                                f"'place at c3' / 'stack on c3')") from None
+            raise NotationError("not a placement: {text} (type a cell like c3, or 'place at c3' / "
+                                "'stack on c3')", text=Code(repr(text))) from None
 
     def command(self, state: State, seat: Seat, text: str) -> bool:
         if text.strip().lower() != "hint":
@@ -119,8 +135,9 @@ class UI(TableUI):
 
     def show_hint(self, state: State, seat: Seat) -> None:
         action, chance = self.hint(state, seat)
-        self.console.print(f"Hint: [bold]{escape(state.action_text(action))}[/] "
-                           f"(the solver's estimated chance to win: {chance:.0%})")
+        self.console.print(self.t("Hint: [bold]{move}[/] (the solver's estimated chance to win: "
+                                  "{chance})", move=escape(state.action_text(action)),
+                                  chance=format_percent(chance, locale=self.lang)))
 
     def hint(self, state: State, seat: Seat) -> tuple[Action, float]:
         """The solver's choice and its estimated chance to win, from the seat's view only."""
@@ -136,20 +153,24 @@ class UI(TableUI):
     def narrate(self, before: JsonDict, seat: Seat, action: str, after: JsonDict) -> list[str]:
         last = after["last"]
         card = card_markup(last["card"])
-        where = action.replace("place at", "as a new pile at").replace("stack on", "on")
-        lines = [f"You place [{card.style}]{card.plain}[/] {where}."]
+        shown = f"[{card.style}]{card.plain}[/]"
+        cell = action.removeprefix("place at ").removeprefix("stack on ")
+        lines = [self.t("You place {card} as a new pile at {cell}.", card=shown, cell=cell)
+                 if action.startswith("place") else
+                 self.t("You place {card} on {cell}.", card=shown, cell=cell)]
         if last["flipped"]:
-            turned = []
-            for name in last["flipped"]:
-                face = "up" if after["piles"][name]["up"] else "down"
-                turned.append(f"{name} face {face}")
-            lines.append("  Turned over: " + ", ".join(turned) + ".")
+            turned = [self.t("{cell} face up", cell=name) if after["piles"][name]["up"]
+                      else self.t("{cell} face down", cell=name) for name in last["flipped"]]
+            lines.append("  " + self.t("Turned over: {cells}.", cells=", ".join(turned)))
         return lines
 
     def render_end(self, view: JsonDict) -> None:
         c = self.console
         c.print(self.grid(view))
         if view["result"] == "won":
-            c.print(f"[bold green]You win![/] Score {view['score']} (cards left in the stock).")
+            c.print(self.t("[bold green]You win![/] Score {score} (cards left in the stock).",
+                           score=view["score"]))
         else:
-            c.print(f"[bold red]You lose:[/] {escape(view['reason'] or '')}.")
+            reason = END_REASONS.get(view["reason"] or "")
+            c.print(self.t("[bold red]You lose:[/] {reason}.", reason=escape(
+                self.t.render(reason) if reason is not None else view["reason"] or "")))

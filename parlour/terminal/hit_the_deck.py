@@ -20,25 +20,6 @@ from parlour.engine import Action, Game, JsonDict, Seat, State
 from parlour.games.hit_the_deck import HAND_SHOUT, SHOUT, slap_action
 from parlour.terminal import Quit, ReadLine, TableUI
 
-HELP = f"""[bold]Hit the Deck[/]: get rid of your cards. Play one card that matches the top of
-the discard pile in colour or number ([bold]R3[/] on any red card or any 3). A Cut fits a
-Cut, a Flip fits a Flip. Hit the Deck cards fit anything.
-Type a card as shown in your hand: [bold]R3[/], [bold]B cut[/], [bold]G flip[/], [bold]hit 4[/],
-[bold]hit Y[/]. With nothing to play, type [bold]draw[/]; you may play the card you drew at once
-or [bold]pass[/].
-[bold]Cut the Deck[/]: the next player types [bold]cut[/]: a card from the middle of the pile
-turns up and becomes the top. [bold]Flip the Deck[/]: the next player types [bold]swap[/]: the
-piles change places, play turns round, and the Flip player plays again.
-[bold]Hit the Deck With a Number / Colour[/]: the next player must play that number / colour
-(or a Hit the Deck card), or draw; it passes on until someone does.
-[bold]Hit the Deck With a Hand[/]: play it by shouting - type [bold]{SHOUT}[/] (or the short
-[bold]hit hand![/]). [bold]hit hand[/] alone plays it silently and costs four cards. Then
-everyone slaps the pile: press Enter as fast as you can. The slowest draws four.
-A round ends when someone plays their last card; the others score what they hold (numbers
-face value, every other card 10). At 100 points the game ends: the lowest total wins.
-[bold]?[/] lists your moves with a hint, [bold]help[/] shows this, [bold]q[/] leaves (you can
-save the record)."""
-
 STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue"}
 HIT_STYLE = "bold magenta"
 
@@ -57,11 +38,38 @@ def _markup(text: str) -> str:
 
 
 class UI(TableUI):
-    help = HELP
     clock: Callable[[], float] = staticmethod(time.perf_counter)
 
-    def __init__(self, game: Game, console: Console, seat: Seat, seats: int) -> None:
-        super().__init__(game, console, seat, seats)
+    def help_text(self) -> str:
+        return self.t("""\
+[bold]Hit the Deck[/]: get rid of your cards. Play one card that matches the top of
+the discard pile in colour or number ([bold]R3[/] on any red card or any 3). A Cut fits a
+Cut, a Flip fits a Flip. Hit the Deck cards fit anything.
+Type a card as shown in your hand: [bold]R3[/], [bold]B cut[/], [bold]G flip[/], [bold]hit 4[/],
+[bold]hit Y[/]. With nothing to play, type [bold]draw[/]; you may play the card you drew at once
+or [bold]pass[/].
+[bold]Cut the Deck[/]: the next player types [bold]cut[/]: a card from the middle of the pile
+turns up and becomes the top. [bold]Flip the Deck[/]: the next player types [bold]swap[/]: the
+piles change places, play turns round, and the Flip player plays again.
+[bold]Hit the Deck With a Number / Colour[/]: the next player must play that number / colour
+(or a Hit the Deck card), or draw; it passes on until someone does.
+[bold]Hit the Deck With a Hand[/]: play it by shouting - type [bold]{shout}[/] (or the short
+[bold]hit hand![/]). [bold]hit hand[/] alone plays it silently and costs four cards. Then
+everyone slaps the pile: press Enter as fast as you can. The slowest draws four.
+A round ends when someone plays their last card; the others score what they hold (numbers
+face value, every other card 10). At 100 points the game ends: the lowest total wins.
+[bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
+[bold]q[/] leaves (you can save the record).""", shout=SHOUT)
+
+    def legend(self) -> str:
+        return self.t("Cards are typed with the English colour letters: {colours}; [bold]hit[/] "
+                      "cards as [bold]hit 4[/], [bold]hit Y[/], [bold]hit hand[/].",
+                      colours=", ".join(f"[bold]{letter}[/] {self.t.p('colour', word)}"
+                                        for letter, word in _COLOUR_WORDS.items()))
+
+    def __init__(self, game: Game, console: Console, seat: Seat, seats: int,
+                 lang: str = "en") -> None:
+        super().__init__(game, console, seat, seats, lang)
         self._told = (0, 0)  # (round, events of that round already told)
 
     def _untold(self, view: JsonDict) -> list[JsonDict]:
@@ -77,36 +85,55 @@ class UI(TableUI):
         for event in self._untold(view):
             for line in self._event(event):
                 c.print(line)
-        arrow = "left" if view["direction"] == "left" else "right"
-        c.rule(f"Round {view['round']} - dealer {self.name(view['dealer'])} - play goes {arrow}")
+        rule = (self.t("Round {round} - dealer {dealer} - play goes left", round=view["round"],
+                       dealer=self.name(view["dealer"])) if view["direction"] == "left" else
+                self.t("Round {round} - dealer {dealer} - play goes right", round=view["round"],
+                       dealer=self.name(view["dealer"])))
+        c.rule(rule)
         c.print(self._table(view))
-        top = Text("Top of the pile: ")
+        top = Text(self.t("Top of the pile: "))
         top.append_text(card_markup(view["top"]))
-        top.append(f"    draw pile {view['draw_size']}, discard pile {view['discard_size']}")
+        top.append("    " + self.t("draw pile {draw}, discard pile {discard}",
+                                   draw=view["draw_size"], discard=view["discard_size"]))
         c.print(top)
         obligation = view["obligation"]
         if obligation and obligation != "any":
             kind, what = obligation.split()
-            wanted = f"a {what}" if kind == "number" else f"a {_colour_word(what)} card"
-            c.print(f"[bold]Obligation:[/] play {wanted} (or a Hit the Deck card), or draw.")
+            if kind == "number":
+                c.print(self.t("[bold]Obligation:[/] play a {number} (or a Hit the Deck card), "
+                               "or draw.", number=what))
+            else:
+                c.print(self.t("[bold]Obligation:[/] play a {colour} card (or a Hit the Deck "
+                               "card), or draw.",
+                               colour=self.t.p("colour", _COLOUR_WORDS[what])))
         elif obligation == "any" and view["phase"] == "play":
-            c.print("Any card may be played on it.")
+            c.print(self.t("Any card may be played on it."))
         hand = view["hand"] or []
         legal = set(view["legal"])
-        hand_line = Text("Your hand: ")
+        hand_line = Text(self.t("Your hand: "))
         for card in hand:
             fits = card in legal or (card == "hit hand" and "hit hand!" in legal)
             hand_line.append_text(card_markup(card, dim=view["phase"] == "play" and not fits))
             hand_line.append(" ")
         c.print(hand_line)
         if view["phase"] in ("play", "drawn") and view["legal"]:
-            c.print("You may: " + ", ".join(_may(t) for t in view["legal"]))
+            c.print(self.t("You may: {moves}", moves=", ".join(
+                self._may(t) for t in view["legal"])))
+
+    def _may(self, action: str) -> str:
+        """A legal move as listed under the hand: With a Hand twice, shouted and silent."""
+        if action == "hit hand!":
+            return self.t("{move} (or the shout, [bold]{shout}[/])", move=_markup(action),
+                          shout=SHOUT)
+        if action == "hit hand":
+            return self.t("{move} (without the shout: you draw four)", move=_markup(action))
+        return _markup(action)
 
     def _table(self, view: JsonDict) -> Table:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        table.add_column("Player")
-        table.add_column("Cards", justify="right")
-        table.add_column("Score", justify="right")
+        table.add_column(self.t("Player"))
+        table.add_column(self.t("Cards"), justify="right")
+        table.add_column(self.t("Score"), justify="right")
         for seat in range(view["seats"]):
             marker = "> " if seat in view["to_act"] else "  "
             table.add_row(marker + self.name(seat), str(view["hand_sizes"][seat]),
@@ -116,14 +143,14 @@ class UI(TableUI):
     def prompt(self, view: JsonDict) -> str:
         phase = view["phase"]
         if phase == "cut":
-            return "A Cut the Deck: cut the deck (type cut)"
+            return self.t("A Cut the Deck: cut the deck (type cut)")
         if phase == "swap":
-            return "A Flip the Deck: swap the piles (type swap)"
+            return self.t("A Flip the Deck: swap the piles (type swap)")
         if phase == "drawn":
-            return "Play the card you drew, or pass"
+            return self.t("Play the card you drew, or pass")
         if view["legal"] == ["draw"]:
-            return "Nothing fits: draw"
-        return "Your card"
+            return self.t("Nothing fits: draw")
+        return self.t("Your card")
 
     # ----------------------------------------------------------------- input
     def parse(self, state: State, text: str) -> Action:
@@ -137,9 +164,9 @@ class UI(TableUI):
         if view["phase"] != "slap":
             return None
         who = self.name(view["slap"]["player"])
-        self.console.print(f"[bold]{who} played Hit the Deck With a Hand![/]")
+        self.console.print(self.t("[bold]{who} played Hit the Deck With a Hand![/]", who=who))
         start = self.clock()
-        answer = read("[bold reverse] SLAP! [/] press Enter > ")
+        answer = read(self.t("[bold reverse] SLAP! [/] press Enter > "))
         elapsed = (self.clock() - start) * 1000.0
         if answer.strip().lower() in ("q", "quit", "exit"):
             raise Quit
@@ -152,28 +179,29 @@ class UI(TableUI):
         if action.startswith("slap"):
             if seat == self.seat:
                 ms = action.split()[1].removesuffix("ms")
-                lines.append(f"You slap the pile ({ms} ms).")
+                lines.append(self.t("You slap the pile ({ms} ms).", ms=ms))
             else:
-                lines.append(f"{who} slaps the pile.")
+                lines.append(self.t("{who} slaps the pile.", who=who))
         elif action == "draw":
             if seat == self.seat:
                 got = _new_card(before["hand"] or [], after["hand"] or [])
-                lines.append(f"You draw {_markup(got) if got else 'a card'}.")
+                lines.append(self.t("You draw {card}.", card=_markup(got)) if got
+                             else self.t("You draw a card."))
             else:
-                lines.append(f"{who} draws a card.")
+                lines.append(self.t("{who} draws a card.", who=who))
         elif action == "pass":
-            lines.append(f"{who} passes.")
+            lines.append(self.t("{who} passes.", who=who))
         elif action in ("cut", "swap"):
             pass  # told by the events below
         elif action.startswith("hit hand"):
             if action == "hit hand!":
-                lines.append(f"{who} plays {_markup('hit hand')} and shouts "
-                             f"[bold]{SHOUT}[/]")
+                lines.append(self.t("{who} plays {card} and shouts [bold]{shout}[/]", who=who,
+                                    card=_markup("hit hand"), shout=SHOUT))
             else:
-                lines.append(f"{who} plays {_markup('hit hand')} [bold red]without the "
-                             f"shout![/]")
+                lines.append(self.t("{who} plays {card} [bold red]without the shout![/]",
+                                    who=who, card=_markup("hit hand")))
         else:
-            lines.append(f"{who} plays {_markup(action)}.")
+            lines.append(self.t("{who} plays {card}.", who=who, card=_markup(action)))
         if after["round"] != before["round"] or after["outcome"]:
             for line in lines:  # before the round's table
                 self.console.print(line)
@@ -187,43 +215,53 @@ class UI(TableUI):
 
     def _event(self, e: JsonDict) -> list[str]:
         kind = e["type"]
+        t = self.t
         if kind == "first":
-            return [f"Round begins: the first card is {_markup(e['card'])}."]
+            return [t("Round begins: the first card is {card}.", card=_markup(e["card"]))]
         if kind == "reburied":
-            return ["A With a Hand turned first goes back into the draw pile."]
+            return [t("A With a Hand turned first goes back into the draw pile.")]
         if kind == "cut":
             if e["card"] is None:
-                return [f"{self.name(e['seat'])} has nothing to cut."]
-            return [f"{self.name(e['seat'])} cuts the deck: {_markup(e['card'])} turns up."]
+                return [t("{who} has nothing to cut.", who=self.name(e["seat"]))]
+            return [t("{who} cuts the deck: {card} turns up.", who=self.name(e["seat"]),
+                      card=_markup(e["card"]))]
         if kind == "swap":
             if e["card"] is None:
-                return [f"{self.name(e['seat'])} cannot swap an empty pile; play turns round."]
-            extra = f" ({e['buried']} Flip buried)" if e["buried"] else ""
-            return [f"{self.name(e['seat'])} swaps the piles: the top is now "
-                    f"{_markup(e['card'])}{extra}, and play turns round."]
+                return [t("{who} cannot swap an empty pile; play turns round.",
+                          who=self.name(e["seat"]))]
+            if e["buried"]:
+                return [t("{who} swaps the piles: the top is now {card} ({buried} Flip "
+                          "buried), and play turns round.", who=self.name(e["seat"]),
+                          card=_markup(e["card"]), buried=str(e["buried"]))]
+            return [t("{who} swaps the piles: the top is now {card}, and play turns round.",
+                      who=self.name(e["seat"]), card=_markup(e["card"]))]
         if kind == "flip back":
-            return ["A second Flip in a row goes back into the draw pile."]
+            return [t("A second Flip in a row goes back into the draw pile.")]
         if kind == "reshuffle":
-            return [f"The discards are shuffled into a new draw pile ({e['cards']} cards)."]
+            return [t("The discards are shuffled into a new draw pile ({count} cards).",
+                      count=e["cards"])]
         if kind == "penalty":
-            return [f"{self.name(e['seat'])} did not shout and draws {e['cards']}."]
+            return [t("{who} did not shout and draws {count}.", who=self.name(e["seat"]),
+                      count=e["cards"])]
         if kind == "slap":
             times = ", ".join(f"{self.name(s)} {ms} ms" for s, ms in enumerate(e["ms"]))
-            tie = " (a tie, drawn by lot)" if e["tied"] else ""
-            return [f"Slaps: {times}.",
-                    f"[bold]{self.name(e['slowest'])} was slowest{tie} and draws "
-                    f"{e['cards']}.[/]"]
+            slowest = (t("[bold]{who} was slowest (a tie, drawn by lot) and draws {count}.[/]",
+                         who=self.name(e["slowest"]), count=e["cards"]) if e["tied"] else
+                       t("[bold]{who} was slowest and draws {count}.[/]",
+                         who=self.name(e["slowest"]), count=e["cards"]))
+            return [t("Slaps: {times}.", times=times), slowest]
         if kind == "blocked":
-            return ["Nobody can play or draw: the round is blocked."]
+            return [t("Nobody can play or draw: the round is blocked.")]
         return []
 
     def _round_summary(self, summary: JsonDict) -> None:
         out = summary["out"]
-        head = (f"{self.name(out)} played the last card" if out is not None
-                else "The round ended without a winner")
-        table = Table(title=f"Round {summary['round']}: {head}", header_style="bold")
-        for col in ("Player", "Points", "Total"):
-            table.add_column(col, justify="left" if col == "Player" else "right")
+        head = (self.t("{who} played the last card", who=self.name(out)) if out is not None
+                else self.t("The round ended without a winner"))
+        table = Table(title=self.t("Round {round}: {head}", round=summary["round"], head=head),
+                      header_style="bold")
+        for i, col in enumerate((self.t("Player"), self.t("Points"), self.t("Total"))):
+            table.add_column(col, justify="right" if i else "left")
         for s, (pts, total) in enumerate(zip(summary["points"], summary["scores"],
                                              strict=True)):
             table.add_row(self.name(s), str(pts), str(total))
@@ -233,24 +271,16 @@ class UI(TableUI):
         outcome = view["outcome"]
         scores = view["scores"]
         winners = outcome["winners"]
-        names = " and ".join(self.name(s) for s in winners)
-        mine = "You win" if self.seat in winners else "You lose"
-        self.console.print(f"[bold]{mine}![/] Lowest total: {names} with "
-                           f"{scores[winners[0]]}. Totals: "
-                           + ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(scores)))
+        names = self.t(" and ").join(self.name(s) for s in winners)
+        mine = self.t("You win") if self.seat in winners else self.t("You lose")
+        totals = ", ".join(f"{self.name(s)} {self.t.number(total)}"
+                           for s, total in enumerate(scores))
+        self.console.print(self.t("[bold]{result}![/] Lowest total: {names} with {score}. "
+                                  "Totals: {totals}", result=mine, names=names,
+                                  score=scores[winners[0]], totals=totals))
 
 
-def _may(action: str) -> str:
-    """A legal move as listed under the hand: With a Hand twice, shouted and silent."""
-    if action == "hit hand!":
-        return f"{_markup(action)} (or the shout, [bold]{SHOUT}[/])"
-    if action == "hit hand":
-        return f"{_markup(action)} (without the shout: you draw four)"
-    return _markup(action)
-
-
-def _colour_word(letter: str) -> str:
-    return {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}[letter]
+_COLOUR_WORDS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
 
 def _new_card(before: list[str], after: list[str]) -> str | None:

@@ -7,18 +7,7 @@ from rich.text import Text
 
 from parlour.cards import DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, parse_card, suit_of
 from parlour.engine import JsonDict, Seat
-from parlour.terminal import TableUI
-
-HELP = """[bold]Spades[/]: four players, partners sit opposite (you and North against West
-and East).
-Bid how many tricks you expect to take ([bold]bid 4[/] or just [bold]4[/]), or [bold]nil[/] to
-take none. Then play a card by typing it: [bold]QS[/], [bold]10H[/] (or TH), [bold]2c[/].
-Follow the suit led if you can; otherwise play anything. A spade beats every other suit.
-You may not lead a spade until spades are broken (a spade has been played), unless you hold
-only spades. Your team scores 10 per trick bid if it makes its bid, each extra trick is a
-bag worth 1, and every 10 bags cost 100. A made nil is +100, a failed one -100.
-First team to 500 wins. [bold]?[/] lists your moves with a hint from the strongest bot,
-[bold]q[/] leaves (you can save the record), [bold]help[/] shows this."""
+from parlour.terminal import TableUI, card_legend
 
 
 def card_markup(text: str, dim: bool = False) -> Text:
@@ -30,14 +19,31 @@ def card_markup(text: str, dim: bool = False) -> Text:
 
 
 class UI(TableUI):
-    help = HELP
+    def help_text(self) -> str:
+        return self.t(
+            """[bold]Spades[/]: four players, partners sit opposite (you and North against West
+and East).
+Bid how many tricks you expect to take ([bold]bid 4[/] or just [bold]4[/]), or [bold]nil[/] to
+take none. Then play a card by typing it: [bold]QS[/], [bold]10H[/] (or TH), [bold]2c[/].
+Follow the suit led if you can; otherwise play anything. A spade beats every other suit.
+You may not lead a spade until spades are broken (a spade has been played), unless you hold
+only spades. Your team scores 10 per trick bid if it makes its bid, each extra trick is a
+bag worth 1, and every 10 bags cost 100. A made nil is +100, a failed one -100.
+First team to 500 wins. [bold]?[/] lists your moves with a hint from the strongest bot,
+[bold]q[/] leaves (you can save the record), [bold]help[/] shows this.""")
+
+    def legend(self) -> str:
+        return card_legend(self.t) + "\n" + self.t(
+            "Bids: [bold]bid 4[/] (or [bold]4[/]), [bold]nil[/], [bold]blind nil[/]; "
+            "[bold]look[/] turns your cards up.")
 
     def render(self, view: JsonDict) -> None:
         c = self.console
-        c.rule(f"Deal {view['deal']} - dealer {self.name(view['dealer'])}")
+        c.rule(self.t("Deal {deal} - dealer {dealer}", deal=view["deal"],
+                      dealer=self.name(view["dealer"])))
         c.print(self._table(view))
         if view["trick"]:
-            line = Text("On the table: ")
+            line = Text(self.t("On the table: "))
             for play in view["trick"]:
                 line.append(f"{self.name(play['seat'])} ")
                 line.append_text(card_markup(play["card"]))
@@ -45,32 +51,32 @@ class UI(TableUI):
             c.print(line)
         elif view["last_trick"] and view["phase"] == "play":
             last = view["last_trick"]
-            line = Text("Last trick: ")
+            line = Text(self.t("Last trick: "))
             for play in last["cards"]:
                 line.append_text(card_markup(play["card"], dim=True))
                 line.append(" ")
-            line.append(f"won by {self.name(last['winner'])}")
+            line.append(self.t("won by {who}", who=self.name(last["winner"])))
             c.print(line)
         if view["hand_hidden"]:
-            c.print("Your cards are face down: bid [bold]blind nil[/] or [bold]look[/].")
+            c.print(self.t("Your cards are face down: bid [bold]blind nil[/] or [bold]look[/]."))
         elif view["hand"]:
             legal = set(view["legal"])
-            hand = Text("Your hand: ")
+            hand = Text(self.t("Your hand: "))
             for card in view["hand"]:
                 hand.append_text(card_markup(card, dim=view["phase"] == "play"
                                              and bool(legal) and card not in legal))
                 hand.append(" ")
             c.print(hand)
         if view["legal"] and view["phase"] == "play":
-            c.print("You may play: " + " ".join(view["legal"]))
+            c.print(self.t("You may play: {cards}", cards=" ".join(view["legal"])))
 
     def _table(self, view: JsonDict) -> Table:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        table.add_column("Player")
-        table.add_column("Bid", justify="right")
-        table.add_column("Tricks", justify="right")
-        table.add_column("Team score", justify="right")
-        table.add_column("Bags", justify="right")
+        table.add_column(self.t("Player"))
+        table.add_column(self.t("Bid"), justify="right")
+        table.add_column(self.t("Tricks"), justify="right")
+        table.add_column(self.t("Team score"), justify="right")
+        table.add_column(self.t("Bags"), justify="right")
         for seat in range(4):
             bid = view["bids"][seat]
             team = seat & 1
@@ -82,37 +88,41 @@ class UI(TableUI):
 
     def prompt(self, view: JsonDict) -> str:
         if view["hand_hidden"]:
-            return "Blind nil or look"
-        return "Your bid" if view["phase"] == "bid" else "Your card"
+            return self.t("Blind nil or look")
+        return self.t("Your bid") if view["phase"] == "bid" else self.t("Your card")
 
     def narrate(self, before: JsonDict, seat: Seat, action: str, after: JsonDict) -> list[str]:
         lines: list[str] = []
         who = self.name(seat)
         if before["phase"] == "bid":
             if action == "look":
-                lines.append(f"{who} looks at the cards.")
+                lines.append(self.t("{who} looks at the cards.", who=who))
             else:
-                lines.append(f"{who} bids [bold]{action.removeprefix('bid ')}[/].")
+                lines.append(self.t("{who} bids [bold]{bid}[/].", who=who,
+                                    bid=action.removeprefix("bid ")))
         else:
             card = card_markup(action)
-            lines.append(f"{who} plays [{card.style}]{card.plain}[/].")
+            lines.append(self.t("{who} plays {card}.", who=who,
+                                card=f"[{card.style}]{card.plain}[/]"))
             if len(before["trick"]) == 3:
                 winner = (after["last_trick"] or {}).get("winner")
                 if winner is not None:
-                    lines.append(f"  {self.name(winner)} wins the trick.")
+                    lines.append("  " + self.t("{who} wins the trick.", who=self.name(winner)))
         if len(after["deals"]) > len(before["deals"]):
             lines.extend(self._deal_summary(after))
         return lines
 
     def _deal_summary(self, view: JsonDict) -> list[str]:
         deal = view["deals"][-1]
-        table = Table(title=f"Deal {deal['deal']} scored", header_style="bold")
-        for col in ("Team", "Bids", "Tricks", "Contract", "Nil", "Bags", "Penalty", "Deal",
-                    "Score", "Bag count"):
-            table.add_column(col, justify="right" if col != "Team" else "left")
+        table = Table(title=self.t("Deal {deal} scored", deal=deal["deal"]), header_style="bold")
+        columns = (self.t("Team"), self.t("Bids"), self.t("Tricks"), self.t("Contract"),
+                   self.t("Nil"), self.t("Bags"), self.t("Penalty"), self.t("Deal"),
+                   self.t("Score"), self.t("Bag count"))
+        for i, col in enumerate(columns):
+            table.add_column(col, justify="right" if i else "left")
         for team, res in enumerate(deal["teams"]):
             seats = (team, team + 2)
-            table.add_row(view["team_names"][team],
+            table.add_row(self.team_name(view, team),
                           " + ".join(str(deal["bids"][s]) for s in seats),
                           " + ".join(str(deal["tricks"][s]) for s in seats),
                           str(res["contract"]), str(res["nil"]), str(res["bag_points"]),
@@ -126,8 +136,14 @@ class UI(TableUI):
         team = 0 if 0 in outcome["winners"] else 1
         scores = view["scores"]
         if len(outcome["winners"]) == 4:
-            self.console.print(f"[bold]The match is drawn[/] at {scores[0]} all.")
+            self.console.print(self.t("[bold]The match is drawn[/] at {score} all.",
+                                      score=scores[0]))
             return
-        mine = "You win" if self.seat & 1 == team else "You lose"
-        self.console.print(f"[bold]{mine}![/] {view['team_names'][team]} take the match "
-                           f"{scores[team]} to {scores[1 - team]}.")
+        mine = self.t("You win") if self.seat & 1 == team else self.t("You lose")
+        self.console.print(self.t("[bold]{result}![/] {team} take the match {score} to {other}.",
+                                  result=mine, team=self.team_name(view, team),
+                                  score=scores[team], other=scores[1 - team]))
+
+    def team_name(self, view: JsonDict, team: int) -> str:
+        """``North-South`` in the player's language."""
+        return self.t("{a}-{b}", a=self.seat_label(team + 2), b=self.seat_label(team))
