@@ -1,0 +1,110 @@
+"""Spades' encoding, seen from the seat: seats are counted from it (0 me, 1 my left-hand
+opponent, 2 my partner, 3 my right-hand opponent) and teams as mine, theirs.
+
+Cards are numbered as :mod:`parlour.cards` numbers them: ``suit * 13 + rank`` with suits
+clubs, diamonds, hearts, spades and ranks two .. ace.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from parlour.cards import card_text
+from parlour.engine import JsonDict
+from parlour.rl.encoding.base import Encoder, Field, Writer
+
+CARD = {card_text(c): c for c in range(52)}
+PHASES = ("bid", "play", "over")
+#: Bid classes: 0 none yet, 1 nil, 2..14 bids 1..13, 15 blind nil.
+BID_CLASSES = 16
+
+
+def bid_class(bid: str | int | None) -> int:
+    if bid is None:
+        return 0
+    if bid == "nil":
+        return 1
+    if bid == "blind nil":
+        return 15
+    return 1 + int(bid)
+
+
+class SpadesEncoder(Encoder):
+    game_id = "spades"
+
+    def fields(self) -> list[Field]:
+        return [
+            Field("hand", 52, "cards in my hand (all 0 while I have not looked)"),
+            Field("hand_hidden", 1, "I have not looked at my cards (blind nil offered)"),
+            Field("phase", 3, "one-hot: bid, play, over"),
+            Field("played", 4 * 52, "per relative seat, the cards it played this deal"),
+            Field("trick", 4 * 52, "per relative seat, its card in the trick on the table"),
+            Field("bids", 4 * BID_CLASSES,
+                  "per relative seat, one-hot bid: none yet, nil, 1..13, blind nil"),
+            Field("tricks", 4, "per relative seat, tricks taken this deal / 13"),
+            Field("voids", 4 * 4, "per relative seat, suits it has shown it lacks this deal"),
+            Field("spades_broken", 1, "spades have been played this deal"),
+            Field("leader", 4, "one-hot relative seat that led the trick on the table"),
+            Field("to_act", 4, "one-hot relative seat to act"),
+            Field("dealer", 4, "one-hot relative seat that dealt"),
+            Field("hand_sizes", 4, "per relative seat, cards in hand / 13"),
+            Field("scores", 2, "match score, my team then theirs, / target (clipped to -2..2)",
+                  -2.0, 2.0),
+            Field("bags", 2, "bags, my team then theirs, / bag limit"),
+            Field("deal", 1, "deal number / max_deals"),
+        ]
+
+    def encode(self, view: JsonDict) -> np.ndarray:
+        me = view["seat"]
+        w = Writer(self.layout)
+        rel = self.relative
+        out = w.out
+        if view["hand"] is not None:
+            start = self.layout.start("hand")
+            for text in view["hand"]:
+                out[start + CARD[text]] = 1.0
+        if view["hand_hidden"]:
+            w.one("hand_hidden", 0)
+        w.one("phase", PHASES.index(view["phase"]))
+        played = self.layout.start("played")
+        voids = self.layout.start("voids")
+        lead_suit = -1
+        for i, (seat, text) in enumerate(view["played"]):
+            card = CARD[text]
+            r = rel(seat, me)
+            out[played + 52 * r + card] = 1.0
+            if i % 4 == 0:
+                lead_suit = card // 13
+            elif card // 13 != lead_suit:
+                out[voids + 4 * r + lead_suit] = 1.0
+        trick = self.layout.start("trick")
+        for play in view["trick"]:
+            out[trick + 52 * rel(play["seat"], me) + CARD[play["card"]]] = 1.0
+        bids = self.layout.start("bids")
+        for seat, bid in enumerate(view["bids"]):
+            out[bids + BID_CLASSES * rel(seat, me) + bid_class(bid)] = 1.0
+        tricks = self.layout.start("tricks")
+        sizes = self.layout.start("hand_sizes")
+        for seat in range(4):
+            r = rel(seat, me)
+            out[tricks + r] = view["tricks"][seat] / 13
+            out[sizes + r] = view["hand_sizes"][seat] / 13
+        if view["spades_broken"]:
+            w.one("spades_broken", 0)
+        if view["leader"] is not None:
+            w.one("leader", rel(view["leader"], me))
+        for seat in view["to_act"]:
+            w.one("to_act", rel(seat, me))
+        w.one("dealer", rel(view["dealer"], me))
+        options = view["options"]
+        mine = me & 1
+        for i, team in enumerate((mine, 1 - mine)):
+            w.scalar("scores", view["scores"][team] / options["target"], i)
+            w.scalar("bags", view["bags"][team] / options["bag_limit"], i)
+        w.scalar("deal", view["deal"] / options["max_deals"])
+        return w.done()
+
+    def points(self, state: Any) -> list[float]:
+        return [float(state.scores[s & 1]) for s in range(4)]
