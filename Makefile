@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-server clean
+.PHONY: run test lint bench bench-rl bench-server clean
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
@@ -22,9 +22,10 @@ $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -q -e '.[web]'
 	@touch $(WEB_STAMP)
 
-# Everything the tests need, the server's packages included.
+# Everything the tests need: the server's packages, the learning environments and their
+# training examples (torch==2.13.0 is the CPU wheel pip finds on this disk).
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[dev,web]'
+	$(PY) -m pip install -q -e '.[dev,web,rl,train]'
 	@touch $(STAMP) $(WEB_STAMP)
 
 # The browser tests drive Debian's Chromium (never a downloaded browser).
@@ -35,15 +36,19 @@ run: $(WEB_STAMP)
 	$(VENV)/bin/parlour serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP) $(CHROMIUM)
-	$(VENV)/bin/ruff check parlour tests bench
+	$(VENV)/bin/ruff check parlour tests bench examples
 	$(PY) -m pytest -n 2 -rf --timeout 300
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check parlour tests bench
+	$(VENV)/bin/ruff check parlour tests bench examples
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) bench/engine.py
+
+bench-rl: $(STAMP)
+	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) bench/rl.py
 
 bench-server: $(STAMP)
 	$(PY) bench/server.py

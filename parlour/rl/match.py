@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from parlour.engine import Action, IllegalAction, Seat, State
+from parlour.engine import Action, IllegalAction, JsonDict, Seat, State
 from parlour.rl import platform
 from parlour.rl.encoding import encoder_for
 
@@ -85,15 +85,19 @@ class Match:
         cached = self._cache.get(seat)
         if cached is not None:
             return cached
-        view = self.state.view(seat)
-        mask = np.zeros(self.num_actions, np.int8)
-        if not self.over:
-            action_of = self._action_of
-            for text in view["legal"]:
-                mask[action_of[text]] = 1
-        obs = {"observation": self.encoder.encode(view), "action_mask": mask}
+        obs = self.encode(self.state.view(seat))
+        if self.illegal is not None:  # the match was ended by an illegal move
+            obs["action_mask"][:] = 0
         self._cache[seat] = obs
         return obs
+
+    def encode(self, view: JsonDict) -> dict[str, np.ndarray]:
+        """The observation of a view: the encoding, and the mask of the legal moves it
+        lists. A function of the view alone."""
+        mask = np.zeros(self.num_actions, np.int8)
+        action_of = self._action_of
+        mask[[action_of[text] for text in view["legal"]]] = 1
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
 
     def render(self, seat: Seat) -> str:
         return platform.render_text(self.game, self.state.view(seat), seat, self.seats)

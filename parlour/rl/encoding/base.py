@@ -62,29 +62,26 @@ class Layout:
 
 
 class Writer:
-    """Fills a zeroed vector through the layout's field names."""
+    """Fills a zeroed vector through the layout's field names: ``hot`` collects the indices
+    set to 1 (written in one NumPy call by :meth:`done`); numbers go in directly."""
 
-    __slots__ = ("layout", "out")
+    __slots__ = ("hot", "layout", "out")
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.out = np.zeros(layout.size, np.float32)
+        self.hot: list[int] = []
 
-    def one(self, name: str, index: int, value: float = 1.0) -> None:
-        """Set item ``index`` of field ``name`` (a one-hot, or one entry of a vector)."""
+    def one(self, name: str, index: int) -> None:
+        """Set item ``index`` of field ``name`` to 1 (a one-hot, or one flag of a set)."""
         sl = self.layout.slices[name]
         if not 0 <= index < sl.stop - sl.start:
             raise IndexError(f"{name}[{index}] is outside the field")
-        self.out[sl.start + index] = value
-
-    def add(self, name: str, index: int, value: float = 1.0) -> None:
-        sl = self.layout.slices[name]
-        self.out[sl.start + index] += value
+        self.hot.append(sl.start + index)
 
     def many(self, name: str, indices: Iterable[int]) -> None:
         start = self.layout.slices[name].start
-        for i in indices:
-            self.out[start + i] = 1.0
+        self.hot.extend(start + i for i in indices)
 
     def scalar(self, name: str, value: float, index: int = 0) -> None:
         """A number, clipped to the field's bounds."""
@@ -92,9 +89,9 @@ class Writer:
         self.out[self.layout.slices[name].start + index] = min(high, max(low, value))
 
     def done(self) -> np.ndarray:
-        sl = self.out
-        np.clip(sl, self.layout.low, self.layout.high, out=sl)
-        return sl
+        if self.hot:
+            self.out[self.hot] = 1.0
+        return self.out
 
 
 class Encoder:
@@ -109,6 +106,8 @@ class Encoder:
         self.seats = seats
         self.options = options
         self.layout = Layout(self.fields())
+        #: Where each field starts (for encoders that index the vector directly).
+        self.at = {name: sl.start for name, sl in self.layout.slices.items()}
 
     def fields(self) -> list[Field]:
         raise NotImplementedError

@@ -65,14 +65,21 @@ class HitTheDeckEncoder(Encoder):
         n = view["seats"]
         w = Writer(self.layout)
         out = w.out
-        hand = self.layout.start("hand")
+        counts = [0] * NUM_KINDS
         for text in view["hand"]:
-            out[hand + KIND[text]] += 0.25
+            counts[KIND[text]] += 1
+        hand = self.at["hand"]
+        out[hand:hand + NUM_KINDS] = counts
+        out[hand:hand + NUM_KINDS] *= 0.25
         w.one("top", KIND[view["top"]])
         w.one("phase", PHASE_NAMES.index(view["phase"]))
-        played = self.layout.start("played")
+        counts = [0] * NUM_KINDS
         for _, text in view["played"]:
-            out[played + KIND[text]] += 0.125
+            counts[KIND[text]] += 1
+        played = self.at["played"]
+        out[played:played + NUM_KINDS] = counts
+        np.minimum(out[played:played + NUM_KINDS] * 0.125, 4.0,
+                   out=out[played:played + NUM_KINDS])
         rel = self.relative
         options = view["options"]
         for seat in range(n):

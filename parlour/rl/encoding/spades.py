@@ -19,6 +19,8 @@ CARD = {card_text(c): c for c in range(52)}
 PHASES = ("bid", "play", "over")
 #: Bid classes: 0 none yet, 1 nil, 2..14 bids 1..13, 15 blind nil.
 BID_CLASSES = 16
+#: For each seat, every seat counted from it.
+_REL = tuple(tuple((s - me) % 4 for s in range(4)) for me in range(4))
 
 
 def bid_class(bid: str | int | None) -> int:
@@ -58,46 +60,43 @@ class SpadesEncoder(Encoder):
 
     def encode(self, view: JsonDict) -> np.ndarray:
         me = view["seat"]
+        at = self.at
         w = Writer(self.layout)
-        rel = self.relative
+        hot = w.hot
         out = w.out
+        rel = _REL[me]
         if view["hand"] is not None:
-            start = self.layout.start("hand")
-            for text in view["hand"]:
-                out[start + CARD[text]] = 1.0
+            start = at["hand"]
+            hot.extend([start + CARD[t] for t in view["hand"]])
         if view["hand_hidden"]:
-            w.one("hand_hidden", 0)
-        w.one("phase", PHASES.index(view["phase"]))
-        played = self.layout.start("played")
-        voids = self.layout.start("voids")
+            hot.append(at["hand_hidden"])
+        hot.append(at["phase"] + PHASES.index(view["phase"]))
+        played, voids = at["played"], at["voids"]
         lead_suit = -1
         for i, (seat, text) in enumerate(view["played"]):
             card = CARD[text]
-            r = rel(seat, me)
-            out[played + 52 * r + card] = 1.0
-            if i % 4 == 0:
+            r = rel[seat]
+            hot.append(played + 52 * r + card)
+            if i & 3 == 0:
                 lead_suit = card // 13
             elif card // 13 != lead_suit:
-                out[voids + 4 * r + lead_suit] = 1.0
-        trick = self.layout.start("trick")
-        for play in view["trick"]:
-            out[trick + 52 * rel(play["seat"], me) + CARD[play["card"]]] = 1.0
-        bids = self.layout.start("bids")
-        for seat, bid in enumerate(view["bids"]):
-            out[bids + BID_CLASSES * rel(seat, me) + bid_class(bid)] = 1.0
-        tricks = self.layout.start("tricks")
-        sizes = self.layout.start("hand_sizes")
+                hot.append(voids + 4 * r + lead_suit)
+        trick = at["trick"]
+        hot.extend([trick + 52 * rel[p["seat"]] + CARD[p["card"]] for p in view["trick"]])
+        bids = at["bids"]
+        hot.extend([bids + BID_CLASSES * rel[seat] + bid_class(bid)
+                    for seat, bid in enumerate(view["bids"])])
+        tricks, sizes = at["tricks"], at["hand_sizes"]
         for seat in range(4):
-            r = rel(seat, me)
+            r = rel[seat]
             out[tricks + r] = view["tricks"][seat] / 13
             out[sizes + r] = view["hand_sizes"][seat] / 13
         if view["spades_broken"]:
-            w.one("spades_broken", 0)
+            hot.append(at["spades_broken"])
         if view["leader"] is not None:
-            w.one("leader", rel(view["leader"], me))
-        for seat in view["to_act"]:
-            w.one("to_act", rel(seat, me))
-        w.one("dealer", rel(view["dealer"], me))
+            hot.append(at["leader"] + rel[view["leader"]])
+        hot.extend([at["to_act"] + rel[seat] for seat in view["to_act"]])
+        hot.append(at["dealer"] + rel[view["dealer"]])
         options = view["options"]
         mine = me & 1
         for i, team in enumerate((mine, 1 - mine)):

@@ -61,7 +61,7 @@ class SpiteAndMaliceEncoder(Encoder):
         out = w.out
         start = self.layout.start("hand")
         for i, text in enumerate(view["hand"]):
-            out[start + CLASSES * i + (0 if text is None else VALUE_OF[text])] = 1.0
+            w.hot.append(start + CLASSES * i + (0 if text is None else VALUE_OF[text]))
         options = view["options"]
         order = (me, 1 - me)
         top = self.layout.start("payoff_top")
@@ -70,20 +70,20 @@ class SpiteAndMaliceEncoder(Encoder):
         side_size = self.layout.start("side_size")
         for i, seat in enumerate(order):
             payoff = view["payoff"][seat]
-            out[top + CLASSES * i + (0 if payoff["top"] is None else VALUE_OF[payoff["top"]])] \
-                = 1.0
+            w.hot.append(top + CLASSES * i
+                         + (0 if payoff["top"] is None else VALUE_OF[payoff["top"]]))
             w.scalar("payoff_size", payoff["size"] / options["payoff_size"], i)
             for k, pile in enumerate(view["side_piles"][seat]):  # top card first
                 j = i * SIDE_PILES + k
-                out[side_top + CLASSES * j + (VALUE_OF[pile[0]] if pile else 0)] = 1.0
+                w.hot.append(side_top + CLASSES * j + (VALUE_OF[pile[0]] if pile else 0))
                 for text in pile:
                     out[side_cards + 13 * j + VALUE_OF[text] - 1] += 0.25
-                out[side_size + j] = len(pile) / 10
+                w.scalar("side_size", len(pile) / 10, j)
             w.scalar("hand_sizes", view["hand_sizes"][seat] / HAND_SIZE, i)
             w.scalar("scores", view["scores"][seat] / options["target"], i)
         centre = self.layout.start("centre")
         for j, pile in enumerate(view["centre"]):
-            out[centre + 13 * j + min(pile["stands_at"], COMPLETE - 1)] = 1.0
+            w.hot.append(centre + 13 * j + min(pile["stands_at"], COMPLETE - 1))
             w.one("centre_open", j)
         w.scalar("stock", view["stock"] / 104)
         w.scalar("completed", view["completed"] / 8)
