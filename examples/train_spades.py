@@ -107,13 +107,13 @@ def rule_points(deals: int, first_seed: int) -> float:
     total = 0.0
     for i in range(deals):
         seed = first_seed + i
-        _, info = env.reset(seed=seed)
+        env.reset(seed=seed)
         bot = platform.bot(env.match.game, "rule", 0, derive_seed(seed, "learner bids"))
         rng = random.Random(derive_seed(seed, "learner bids"))
         done = False
         while not done:
             action = platform.bot_action(bot, env.match.state, 0, rng)
-            _, reward, done, _, info = env.step(action)
+            _, reward, done, _, _ = env.step(action)
             total += reward
     return total / deals
 
@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             target = torch.full((len(values),), reward / SCALE)
             value = torch.stack(values)
             advantage = (target - value).detach()
-            loss = loss - (torch.stack(logps) * advantage).sum() + 0.5 * ((target - value) ** 2).sum()
+            loss = (loss - (torch.stack(logps) * advantage).sum()
+                    + 0.5 * ((target - value) ** 2).sum())
         optimiser.zero_grad()
         (loss / args.batch).backward()
         optimiser.step()

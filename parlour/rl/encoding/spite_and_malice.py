@@ -67,7 +67,6 @@ class SpiteAndMaliceEncoder(Encoder):
         top = self.layout.start("payoff_top")
         side_top = self.layout.start("side_top")
         side_cards = self.layout.start("side_cards")
-        side_size = self.layout.start("side_size")
         for i, seat in enumerate(order):
             payoff = view["payoff"][seat]
             w.hot.append(top + CLASSES * i
