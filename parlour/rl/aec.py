@@ -96,8 +96,10 @@ class ParlourAECEnv(_Shell, AECEnv):
         self.agent_selection = agent_name(self.match.to_act[0])
 
     def render(self) -> str | None:
-        seat = self._seat.get(self.agent_selection, 0)
-        return self._render(seat)
+        """The table as the selected agent sees it, drawn by the terminal renderer."""
+        if self.render_mode is None:
+            return None
+        return self._render(self._seat.get(getattr(self, "agent_selection", ""), 0))
 
     def close(self) -> None:
         pass

@@ -8,7 +8,7 @@ from typing import Any
 from parlour.games import module_name
 from parlour.rl.encoding.base import Encoder, Field, Layout, Writer
 
-__all__ = ["Encoder", "Field", "Layout", "Writer", "encoder_for"]
+__all__ = ["Encoder", "Field", "Layout", "Writer", "default_encoder", "encoder_for", "markdown"]
 
 
 def encoder_for(game_id: str, seats: int, options: dict[str, Any]) -> Encoder:
@@ -20,3 +20,23 @@ def encoder_for(game_id: str, seats: int, options: dict[str, Any]) -> Encoder:
     kind = next(v for v in vars(module).values()
                 if isinstance(v, type) and issubclass(v, Encoder) and v is not Encoder)
     return kind(seats, options)
+
+
+def markdown(encoder: Encoder) -> str:
+    """The encoding as the Markdown table ``docs/rl.md`` shows (a test keeps them equal)."""
+    rows = ["| field | slice | size | meaning | range |", "| --- | --- | --- | --- | --- |"]
+    for f in encoder.layout.fields:
+        sl = encoder.layout[f.name]
+        rows.append(f"| `{f.name}` | {sl.start}:{sl.stop} | {f.size} | {f.meaning} | "
+                    f"{f.low:g} to {f.high:g} |")
+    rows.append(f"| **total** | 0:{encoder.layout.size} | {encoder.layout.size} | | |")
+    return "\n".join(rows)
+
+
+def default_encoder(game_id: str) -> Encoder:
+    """The encoder of a game with its default seats and options."""
+    from parlour.rl import platform
+
+    game = platform.game(game_id)
+    return encoder_for(game.id, game.default_seats, game.resolve_options())
+
