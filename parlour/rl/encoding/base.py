@@ -45,6 +45,8 @@ class Layout:
         self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
         self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
         self._bounds = {f.name: (f.low, f.high) for f in self.fields}
+        self.low_list: list[float] = self.low.tolist()
+        self.high_list: list[float] = self.high.tolist()
 
     def __getitem__(self, name: str) -> slice:
         return self.slices[name]
@@ -62,15 +64,17 @@ class Layout:
 
 
 class Writer:
-    """Fills a zeroed vector through the layout's field names: ``hot`` collects the indices
-    set to 1 (written in one NumPy call by :meth:`done`); numbers go in directly."""
+    """Collects an observation and writes it with two NumPy calls: ``hot`` holds the indices
+    set to 1; :meth:`num` records a number at an index, clipped to its field's bounds."""
 
-    __slots__ = ("hot", "layout", "out")
+    __slots__ = ("high", "hot", "idx", "layout", "low", "val")
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
-        self.out = np.zeros(layout.size, np.float32)
+        self.low, self.high = layout.low_list, layout.high_list
         self.hot: list[int] = []
+        self.idx: list[int] = []
+        self.val: list[float] = []
 
     def one(self, name: str, index: int) -> None:
         """Set item ``index`` of field ``name`` to 1 (a one-hot, or one flag of a set)."""
@@ -81,17 +85,25 @@ class Writer:
 
     def many(self, name: str, indices: Iterable[int]) -> None:
         start = self.layout.slices[name].start
-        self.hot.extend(start + i for i in indices)
+        self.hot.extend([start + i for i in indices])
+
+    def num(self, at: int, value: float) -> None:
+        """The number ``value`` at absolute index ``at``, clipped to its field's bounds."""
+        self.idx.append(at)
+        high = self.high[at]
+        low = self.low[at]
+        self.val.append(high if value > high else low if value < low else value)
 
     def scalar(self, name: str, value: float, index: int = 0) -> None:
-        """A number, clipped to the field's bounds."""
-        low, high = self.layout.bounds(name)
-        self.out[self.layout.slices[name].start + index] = min(high, max(low, value))
+        self.num(self.layout.slices[name].start + index, value)
 
     def done(self) -> np.ndarray:
+        out = np.zeros(self.layout.size, np.float32)
         if self.hot:
-            self.out[self.hot] = 1.0
-        return self.out
+            out[self.hot] = 1.0
+        if self.idx:
+            out[self.idx] = self.val
+        return out
 
 
 class Encoder:

@@ -60,7 +60,8 @@ class FoursquareEncoder(Encoder):
             w.one("card", value - 1)
             seen[value - 1] += 1
         start = self.layout.start("unseen")
-        w.out[start:start + 10] = [(_PER_VALUE - n) / _PER_VALUE for n in seen]
+        for v, n in enumerate(seen):
+            w.num(start + v, (_PER_VALUE - n) / _PER_VALUE)
         w.scalar("stock", view["stock"] / NUM_CARDS)
         w.scalar("face_down", view["face_down"] / 4)
         return w.done()

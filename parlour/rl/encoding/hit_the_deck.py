@@ -30,6 +30,9 @@ from parlour.games.hit_the_deck import (
 from parlour.rl.encoding.base import Encoder, Field, Writer
 
 MAX_SEATS = 6
+#: For each number of seats and each seat, every seat counted from it.
+_REL = tuple(tuple(tuple((s - me) % n for s in range(n)) for me in range(n)) if n else ()
+             for n in range(MAX_SEATS + 1))
 KIND = {text: k for k, text in enumerate(CARD_TEXT)} | {ACTION_TEXT[HAND_SHOUT]: HAND}
 
 
@@ -63,46 +66,49 @@ class HitTheDeckEncoder(Encoder):
     def encode(self, view: JsonDict) -> np.ndarray:
         me = view["seat"]
         n = view["seats"]
+        at = self.at
         w = Writer(self.layout)
-        out = w.out
+        hot, num = w.hot, w.num
         counts = [0] * NUM_KINDS
         for text in view["hand"]:
             counts[KIND[text]] += 1
-        hand = self.at["hand"]
-        out[hand:hand + NUM_KINDS] = counts
-        out[hand:hand + NUM_KINDS] *= 0.25
-        w.one("top", KIND[view["top"]])
-        w.one("phase", PHASE_NAMES.index(view["phase"]))
+        start = at["hand"]
+        for k, c in enumerate(counts):
+            if c:
+                num(start + k, c / 4)
+        hot.append(at["top"] + KIND[view["top"]])
+        hot.append(at["phase"] + PHASE_NAMES.index(view["phase"]))
         counts = [0] * NUM_KINDS
         for _, text in view["played"]:
             counts[KIND[text]] += 1
-        played = self.at["played"]
-        out[played:played + NUM_KINDS] = counts
-        np.minimum(out[played:played + NUM_KINDS] * 0.125, 4.0,
-                   out=out[played:played + NUM_KINDS])
-        rel = self.relative
+        start = at["played"]
+        for k, c in enumerate(counts):
+            if c:
+                num(start + k, c / 8)
+        rel = _REL[n][me]
         options = view["options"]
+        sizes, scores, target = at["hand_sizes"], at["scores"], options["target"]
+        hand_sizes, totals = view["hand_sizes"], view["scores"]
         for seat in range(n):
-            r = rel(seat, me)
-            w.one("seats", r)
-            w.scalar("hand_sizes", view["hand_sizes"][seat] / 10, r)
-            w.scalar("scores", view["scores"][seat] / options["target"], r)
-        for seat in view["to_act"]:
-            w.one("to_act", rel(seat, me))
+            r = rel[seat]
+            num(sizes + r, hand_sizes[seat] / 10)
+            num(scores + r, totals[seat] / target)
+        hot.extend(range(at["seats"], at["seats"] + n))
+        hot.extend([at["to_act"] + rel[seat] for seat in view["to_act"]])
         if view["turn"] is not None:
-            w.one("turn", rel(view["turn"], me))
-        w.one("dealer", rel(view["dealer"], me))
+            hot.append(at["turn"] + rel[view["turn"]])
+        hot.append(at["dealer"] + rel[view["dealer"]])
         if view["direction"] == "right":
-            w.one("direction", 0)
-        w.scalar("piles", view["draw_size"] / self.deck_size, 0)
-        w.scalar("piles", view["discard_size"] / self.deck_size, 1)
+            hot.append(at["direction"])
+        num(at["piles"], view["draw_size"] / self.deck_size)
+        num(at["piles"] + 1, view["discard_size"] / self.deck_size)
         if view["last_flip"]:
-            w.one("last_flip", 0)
+            hot.append(at["last_flip"])
         slap = view["slap"]
         if slap is not None:
-            w.one("slapper", rel(slap["player"], me))
+            hot.append(at["slapper"] + rel[slap["player"]])
             if slap["shouted"]:
-                w.one("shouted", 0)
+                hot.append(at["shouted"])
         return w.done()
 
     def points(self, state: Any) -> list[float]:

@@ -62,8 +62,7 @@ class SpadesEncoder(Encoder):
         me = view["seat"]
         at = self.at
         w = Writer(self.layout)
-        hot = w.hot
-        out = w.out
+        hot, num = w.hot, w.num
         rel = _REL[me]
         if view["hand"] is not None:
             start = at["hand"]
@@ -89,8 +88,8 @@ class SpadesEncoder(Encoder):
         tricks, sizes = at["tricks"], at["hand_sizes"]
         for seat in range(4):
             r = rel[seat]
-            out[tricks + r] = view["tricks"][seat] / 13
-            out[sizes + r] = view["hand_sizes"][seat] / 13
+            num(tricks + r, view["tricks"][seat] / 13)
+            num(sizes + r, view["hand_sizes"][seat] / 13)
         if view["spades_broken"]:
             hot.append(at["spades_broken"])
         if view["leader"] is not None:
@@ -100,9 +99,9 @@ class SpadesEncoder(Encoder):
         options = view["options"]
         mine = me & 1
         for i, team in enumerate((mine, 1 - mine)):
-            w.scalar("scores", view["scores"][team] / options["target"], i)
-            w.scalar("bags", view["bags"][team] / options["bag_limit"], i)
-        w.scalar("deal", view["deal"] / options["max_deals"])
+            num(at["scores"] + i, view["scores"][team] / options["target"])
+            num(at["bags"] + i, view["bags"][team] / options["bag_limit"])
+        num(at["deal"], view["deal"] / options["max_deals"])
         return w.done()
 
     def points(self, state: Any) -> list[float]:

@@ -58,7 +58,6 @@ class SpiteAndMaliceEncoder(Encoder):
     def encode(self, view: JsonDict) -> np.ndarray:
         me = view["seat"]
         w = Writer(self.layout)
-        out = w.out
         start = self.layout.start("hand")
         for i, text in enumerate(view["hand"]):
             w.hot.append(start + CLASSES * i + (0 if text is None else VALUE_OF[text]))
@@ -75,8 +74,12 @@ class SpiteAndMaliceEncoder(Encoder):
             for k, pile in enumerate(view["side_piles"][seat]):  # top card first
                 j = i * SIDE_PILES + k
                 w.hot.append(side_top + CLASSES * j + (VALUE_OF[pile[0]] if pile else 0))
+                counts = [0] * 13
                 for text in pile:
-                    out[side_cards + 13 * j + VALUE_OF[text] - 1] += 0.25
+                    counts[VALUE_OF[text] - 1] += 1
+                for v, c in enumerate(counts):
+                    if c:
+                        w.num(side_cards + 13 * j + v, c / 4)
                 w.scalar("side_size", len(pile) / 10, j)
             w.scalar("hand_sizes", view["hand_sizes"][seat] / HAND_SIZE, i)
             w.scalar("scores", view["scores"][seat] / options["target"], i)
