@@ -263,7 +263,7 @@ def test_an_illegal_action_ends_the_match_with_a_penalty_and_changes_nothing() -
     assert all(env.terminations.values())
     assert env.rewards == {a: (-5.0 if a == offender else 0.0) for a in env.possible_agents}
     assert env.infos[offender] == {"illegal_action": offender}
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         obs, _, term, _, _ = env.last()
         assert term and not obs["action_mask"].any()
         env.step(None)

@@ -4,4 +4,5 @@ from parlour.rl import platform
 from parlour.rl.encoding import default_encoder, markdown
 
 for game_id in platform.games():
-    print(f"### {platform.game(game_id).name} (`{game_id}`)\n\n{markdown(default_encoder(game_id))}\n")
+    table = markdown(default_encoder(game_id))
+    print(f"### {platform.game(game_id).name} (`{game_id}`)\n\n{table}\n")
