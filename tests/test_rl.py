@@ -8,6 +8,7 @@ to stay the same.
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -36,7 +37,7 @@ GAMES = ("spades", "spite-and-malice", "hit-the-deck", "clockwork-spades", "four
 #: Options that keep random matches short (the encodings are the same).
 SHORT: dict[str, dict[str, Any]] = {
     "spades": {"target": 100, "max_deals": 3},
-    "spite-and-malice": {"target": 5, "payoff_size": 5},
+    "spite-and-malice": {"target": 5, "payoff_size": 5, "max_turns": 60},
     "hit-the-deck": {"target": 25},
     "clockwork-spades": {},
     "foursquare": {},
@@ -129,15 +130,20 @@ def dishonest_violations(game_id: str, observe: Observe, matches: int, seats: in
     return found
 
 
-HONESTY = [("spades", None, 2), ("spite-and-malice", None, 2), ("hit-the-deck", 4, 2),
-           ("hit-the-deck", 2, 2), ("clockwork-spades", None, 6), ("foursquare", None, 6)]
+#: Matches per case; PARLOUR_RL_HONESTY=<factor> multiplies them for a longer soak.
+SOAK = int(os.environ.get("PARLOUR_RL_HONESTY", "1"))
+HONESTY = [("spades", None, 2, {}), ("spades", None, 1, {"blind_nil": True,
+                                                         "blind_nil_deficit": 0}),
+           ("spite-and-malice", None, 2, {}), ("hit-the-deck", 4, 2, {}),
+           ("hit-the-deck", 2, 2, {}), ("hit-the-deck", 6, 1, {}),
+           ("clockwork-spades", None, 6, {}), ("foursquare", None, 6, {})]
 
 
-@pytest.mark.parametrize(("game_id", "seats", "matches"), HONESTY)
+@pytest.mark.parametrize(("game_id", "seats", "matches", "options"), HONESTY)
 def test_redealing_what_a_seat_cannot_see_never_changes_its_observation(
-        game_id: str, seats: int | None, matches: int) -> None:
-    assert dishonest_violations(game_id, view_observation, matches, seats,
-                                **SHORT[game_id]) == []
+        game_id: str, seats: int | None, matches: int, options: dict[str, Any]) -> None:
+    assert dishonest_violations(game_id, view_observation, matches * SOAK, seats,
+                                **(SHORT[game_id] | options)) == []
 
 
 def test_the_honesty_check_catches_an_observation_that_peeks() -> None:
@@ -198,6 +204,18 @@ def test_single_agent_matches_replay_exactly_from_a_seed(game_id: str) -> None:
         return out
 
     assert trajectory() == trajectory()
+
+
+def test_the_bots_move_until_the_learner_is_to_act() -> None:
+    env = rl.single_agent("spades", opponents="random,rule,random", seat=2)
+    _, info = env.reset(seed=8)
+    state = env.match.state
+    assert state.to_act == (2,) and [s for s, _ in state.history] == [0, 1]
+    assert [b.kind for _, b in sorted(env._bots.items())] == ["random", "rule", "random"]
+    assert info["action_mask"].astype(bool).tolist() == env.action_masks().tolist()
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))  # nil
+    # East bids, South leads the first trick, West follows: North (the learner) is next.
+    assert state.to_act == (2,) and [s for s, _ in state.history] == [0, 1, 2, 3, 0, 1]
 
 
 # --------------------------------------------------------------------------- rewards
