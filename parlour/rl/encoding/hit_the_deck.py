@@ -13,6 +13,8 @@ four, as at the table.
 
 from __future__ import annotations
 
+from collections import Counter
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -33,6 +35,8 @@ MAX_SEATS = 6
 #: For each number of seats and each seat, every seat counted from it.
 _REL = tuple(tuple(tuple((s - me) % n for s in range(n)) for me in range(n)) if n else ()
              for n in range(MAX_SEATS + 1))
+_second = itemgetter(1)
+_SHOUTED = ACTION_TEXT[HAND_SHOUT]
 KIND = {text: k for k, text in enumerate(CARD_TEXT)} | {ACTION_TEXT[HAND_SHOUT]: HAND}
 
 
@@ -69,22 +73,18 @@ class HitTheDeckEncoder(Encoder):
         at = self.at
         w = Writer(self.layout)
         hot, num = w.hot, w.num
-        counts = [0] * NUM_KINDS
-        for text in view["hand"]:
-            counts[KIND[text]] += 1
         start = at["hand"]
-        for k, c in enumerate(counts):
-            if c:
-                num(start + k, c / 4)
+        held = Counter(view["hand"])
+        w.idx.extend([start + KIND[text] for text in held])
+        w.val.extend([min(count, 16) / 4 for count in held.values()])
         hot.append(at["top"] + KIND[view["top"]])
         hot.append(at["phase"] + PHASE_NAMES.index(view["phase"]))
-        counts = [0] * NUM_KINDS
-        for _, text in view["played"]:
-            counts[KIND[text]] += 1
+        played = Counter(map(_second, view["played"]))
+        if played[_SHOUTED]:  # With a Hand played with the shout is still a With a Hand
+            played[CARD_TEXT[HAND]] += played.pop(_SHOUTED)
         start = at["played"]
-        for k, c in enumerate(counts):
-            if c:
-                num(start + k, c / 8)
+        w.idx.extend([start + KIND[text] for text in played])
+        w.val.extend([min(count, 32) / 8 for count in played.values()])
         rel = _REL[n][me]
         options = view["options"]
         sizes, scores, target = at["hand_sizes"], at["scores"], options["target"]
