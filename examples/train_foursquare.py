@@ -186,18 +186,28 @@ def rate(wins: list[bool]) -> dict[str, float]:
             "low95": low, "high95": high}
 
 
-def plot(games: list[tuple[int, bool]], window: int, path: Path, title: str) -> None:
+def learning_curve(games: list[tuple[int, bool]], window: int, points: int = 200
+                   ) -> list[list[float]]:
+    """``[step, share of the last window games won]``, at most ``points`` of them."""
+    if len(games) < window:
+        return []
+    won = np.array([w for _, w in games], float)
+    rolling = np.convolve(won, np.ones(window) / window, mode="valid")
+    steps = [s for s, _ in games][window - 1:]
+    every = max(1, len(steps) // points)
+    return [[steps[i], round(float(rolling[i]), 4)] for i in range(0, len(steps), every)]
+
+
+def plot(curve: list[list[float]], window: int, path: Path, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    steps = [s for s, _ in games]
-    won = np.array([w for _, w in games], float)
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
-    if len(won) >= window:
-        rolling = np.convolve(won, np.ones(window) / window, mode="valid")
-        ax.plot(steps[window - 1:], 100 * rolling, label=f"PPO, last {window} training games")
+    if curve:
+        ax.plot([s for s, _ in curve], [100 * r for _, r in curve],
+                label=f"PPO, last {window} training games")
     ax.axhline(100 * RULE_RATE, color="tab:orange", ls="--", label="rule bot (9.45%)")
     ax.set_xlabel("environment steps (cards placed)")
     ax.set_ylabel("games won (%)")
@@ -261,10 +271,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "seconds": round(time.monotonic() - started, 1),
         "eval_first_seed": args.eval_seed, "policy": policy, "rule_bot_same_deals": rule,
         "rule_bot_reference": RULE_RATE, "solver_reference": SOLVER_RATE,
-        "curve": [[s, int(w)] for s, w in curve.games],
     }
     window = max(1, min(1000, len(curve.games) // 10))
-    plot(curve.games, window, args.out / "rl-foursquare-ppo.png",
+    result["curve_window"] = window
+    result["curve"] = learning_curve(curve.games, window)
+    plot(result["curve"], window, args.out / "rl-foursquare-ppo.png",
          f"Foursquare, maskable PPO: {policy['rate']:.1%} of {policy['games']} new deals won")
     (args.out / "rl-foursquare-ppo.json").write_text(json.dumps(result) + "\n")
     print(f"trained {steps_done} steps ({len(curve.games)} games) in {trained:.0f} s")
