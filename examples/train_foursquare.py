@@ -146,7 +146,7 @@ def imitate(model: MaskablePPO, games: int, seed: int, epochs: int) -> float:
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-    return float(loss)
+    return float(loss.detach())
 
 
 def evaluate(model: MaskablePPO, deals: int, first_seed: int) -> list[bool]:

@@ -450,8 +450,9 @@ def _load(path: Path) -> Any:
 def test_the_foursquare_training_example_runs(tmp_path: Path) -> None:
     example = _load(ROOT / "examples" / "train_foursquare.py")
     result = example.main(["--steps", "256", "--envs", "2", "--eval-deals", "4",
-                           "--out", str(tmp_path)])
+                           "--imitate", "10", "--imitate-epochs", "2", "--out", str(tmp_path)])
     assert result["steps"] >= 256 and result["policy"]["games"] == 4
+    assert result["policy_after_imitation"]["games"] == 4 and result["curve"]
     assert result["rule_bot_same_deals"]["games"] == 4
     assert (tmp_path / "rl-foursquare-ppo.png").stat().st_size > 1000
     assert (tmp_path / "rl-foursquare-ppo.json").exists()
