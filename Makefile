@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-long lint bench bench-server screenshots clean messages messages-compile
+.PHONY: run test test-long lint bench bench-rl bench-server screenshots clean messages messages-compile
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
@@ -22,9 +22,10 @@ $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -q -e '.[web]'
 	@touch $(WEB_STAMP)
 
-# Everything the tests need, the server's packages included.
+# Everything the tests need: the server's packages, the learning environments and their
+# training examples (torch==2.13.0 is the CPU wheel pip finds on this disk).
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[dev,web]'
+	$(PY) -m pip install -q -e '.[dev,web,rl,train]'
 	@touch $(STAMP) $(WEB_STAMP)
 
 # The browser tests drive Debian's Chromium (never a downloaded browser).
@@ -36,7 +37,7 @@ run: $(WEB_STAMP)
 
 # Every kind of check, with light counts (the `long` soaks are left out: pyproject's addopts).
 test: $(STAMP) $(CHROMIUM)
-	$(VENV)/bin/ruff check parlour tests bench
+	$(VENV)/bin/ruff check parlour tests bench examples
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -n 2 -rf --timeout 300
 
@@ -53,7 +54,7 @@ screenshots: $(STAMP) $(CHROMIUM)
 	PARLOUR_TABLE_SHOTS=docs/img/tables $(PY) -m pytest tests/test_browser_fit.py -q -p no:randomly -k "1280x800 or 390x844"
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check parlour tests bench
+	$(VENV)/bin/ruff check parlour tests bench examples
 	$(VENV)/bin/mypy
 
 # Translations (docs/i18n.md): `make messages` extracts every msgid of parlour/ into
@@ -76,6 +77,10 @@ messages-compile: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) bench/engine.py
+
+bench-rl: $(STAMP)
+	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) bench/rl.py
 
 bench-server: $(STAMP)
 	$(PY) bench/server.py

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Reinforcement-learning environment speed: random-policy steps per second, in one run.
+
+Parlour's PettingZoo AEC environments against the peers researchers use today:
+
+* Spades: ``parlour.rl.env("spades", max_deals=1)`` (one deal an episode, as OpenSpiel's
+  Spades is one deal) against OpenSpiel's ``rl_environment.Environment("spades")``;
+* Hit the Deck, two seats, against RLCard's UNO environment (``rlcard.make("uno")``, two
+  players), the shedding game closest to it.
+
+A step is one action of the agent to act, chosen uniformly among the legal ones (from the
+action mask, from OpenSpiel's ``legal_actions``, from RLCard's ``legal_actions``) with
+NumPy's generator, and everything the environment does for it: observation and mask of the
+next agent, rewards, resets at the end of an episode. Each figure is the best of several
+short rounds, alternating the environments so that all see the same machine. The peers come
+with the ``bench`` extra (``pip install -e .[bench]``); a missing peer is reported as such.
+
+    python bench/rl.py              # a table
+    python bench/rl.py --json       # {"spades": {"parlour": ..., "openspiel": ..., "ratio": ...}}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Stepper = Callable[[], Callable[[], int]]
+
+
+def steps_per_second(make: Stepper, seconds: float) -> float:
+    """Steps per second of a stepper (a function that plays a little and returns how many
+    steps it took) over about ``seconds``, after building it."""
+    run = make()
+    n, start = 0, time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        n += run()
+    return n / (time.perf_counter() - start)
+
+
+def parlour_stepper(game_id: str, **kwargs: Any) -> Stepper:
+    def make() -> Callable[[], int]:
+        from parlour import rl
+
+        env = rl.raw_env(game_id, **kwargs)
+        rng = np.random.default_rng(1)
+        env.reset(seed=1)
+
+        def episode() -> int:
+            steps = 0
+            for agent in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+                steps += 1
+                del agent
+            env.reset()
+            return steps
+
+        return episode
+
+    return make
+
+
+def openspiel_stepper() -> Stepper | None:
+    try:
+        from open_spiel.python import rl_environment
+    except ImportError:
+        return None
+
+    def make() -> Callable[[], int]:
+        env = rl_environment.Environment(
+            "spades", chance_event_sampler=rl_environment.ChanceEventSampler(seed=1))
+        rng = np.random.default_rng(1)
+
+        def episode() -> int:
+            steps = 0
+            time_step = env.reset()
+            while not time_step.last():
+                player = time_step.observations["current_player"]
+                legal = time_step.observations["legal_actions"][player]
+                time_step = env.step([legal[rng.integers(len(legal))]])
+                steps += 1
+            return steps
+
+        return episode
+
+    return make
+
+
+def rlcard_stepper() -> Stepper | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+
+    def make() -> Callable[[], int]:
+        env = rlcard.make("uno", config={"seed": 1})
+        rng = np.random.default_rng(1)
+
+        def episode() -> int:
+            steps = 0
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[rng.integers(len(legal))])
+                steps += 1
+            env.get_payoffs()  # the episode's rewards, as a training loop reads them
+            return steps
+
+        return episode
+
+    return make
+
+
+WORKLOADS: dict[str, tuple[Stepper, str, Callable[[], Stepper | None]]] = {
+    "spades": (parlour_stepper("spades", max_deals=1), "openspiel", openspiel_stepper),
+    "hit_the_deck": (parlour_stepper("hit-the-deck", seats=2), "rlcard", rlcard_stepper),
+}
+
+
+def measure(rounds: int, seconds: float) -> dict[str, dict[str, Any]]:
+    results: dict[str, dict[str, Any]] = {}
+    for name, (ours, peer_name, peer_factory) in WORKLOADS.items():
+        peer = peer_factory()
+        best_ours, best_peer = 0.0, 0.0
+        for _ in range(rounds):
+            best_ours = max(best_ours, steps_per_second(ours, seconds))
+            if peer is not None:
+                best_peer = max(best_peer, steps_per_second(peer, seconds))
+        entry: dict[str, Any] = {"parlour": round(best_ours), "peer": peer_name,
+                                 peer_name: round(best_peer) if peer else None}
+        entry["ratio"] = round(best_ours / best_peer, 2) if peer and best_peer else None
+        results[name] = entry
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of one round")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results = measure(args.rounds, args.seconds)
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    print(f"{'workload':14} {'parlour steps/s':>16} {'peer':>10} {'peer steps/s':>13} "
+          f"{'ratio':>6}")
+    for name, r in results.items():
+        peer = r[r["peer"]]
+        print(f"{name:14} {r['parlour']:>16,} {r['peer']:>10} "
+              f"{'missing' if peer is None else f'{peer:,}':>13} "
+              f"{'' if r['ratio'] is None else r['ratio']:>6}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""One match driven for learning agents: observations, masks, rewards, illegal moves.
+
+The PettingZoo (AEC and parallel) and Gymnasium environments are thin shells over
+:class:`Match`, so each rule (what an agent observes, what it is rewarded, what an illegal
+move does, how episodes are seeded) lives here once.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from parlour.engine import Action, IllegalAction, JsonDict, Seat, State
+from parlour.rl import platform
+from parlour.rl.encoding import encoder_for
+
+REWARDS = ("match", "deal")
+
+
+def agent_name(seat: Seat) -> str:
+    return f"seat_{seat}"
+
+
+class Match:
+    """A game, its options and the state of the match being played.
+
+    ``reward="match"``: each seat gets ``2 * state.reward(seat) - 1`` when the match ends
+    (+1 first place, -1 last, 0 for a shared first place or the middle of three places).
+    ``reward="deal"``: at the end of each deal or round, each seat gets the change in its
+    match score (the game's own points, signed so that more is better); in a game of one
+    deal (Clockwork Spades, Foursquare) that is the match reward.
+    An illegal action ends the match: the offender gets ``illegal_reward``, the others 0.
+    """
+
+    def __init__(self, game_id: str, seats: int | None = None, reward: str = "match",
+                 illegal_reward: float = -1.0, **options: Any) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.game = platform.game(game_id)
+        self.options = self.game.resolve_options(options)
+        self.seats = self.game.check_seats(seats)
+        self.reward_mode = reward
+        self.illegal_reward = float(illegal_reward)
+        self.encoder = encoder_for(self.game.id, self.seats, self.options)
+        self.num_actions = self.game.num_actions
+        self._action_of = {self.game.action_text(a): a for a in range(self.num_actions)}
+        self._seeds = random.Random()
+        self.state: State = self.game.new(0, self.seats, **self.options)
+        self.illegal: Seat | None = None
+        self._points: list[float] = []
+        self._round = 1
+        self._cache: dict[Seat, dict[str, np.ndarray]] = {}
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, seed: int | None = None) -> int:
+        """A new match: dealt from ``seed`` exactly as ``game.new(seed)`` deals it; without
+        a seed, the next of a sequence that the last given seed fixes. Returns the seed."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+                raise ValueError(f"a seed is a whole number, not {seed!r}")
+            seed = int(seed)
+            self._seeds = random.Random(seed)
+        else:
+            seed = self._seeds.getrandbits(63)
+        self.state = self.game.new(seed, self.seats, **self.options)
+        self.illegal = None
+        self._round = self.state.round
+        self._points = [] if self.encoder.one_deal else self.encoder.points(self.state)
+        self._cache = {}
+        return seed
+
+    @property
+    def over(self) -> bool:
+        return self.illegal is not None or self.state.outcome is not None
+
+    @property
+    def to_act(self) -> tuple[Seat, ...]:
+        return () if self.over else self.state.to_act
+
+    # ------------------------------------------------------------------ observing
+    def observe(self, seat: Seat) -> dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` for ``seat``, from its view alone."""
+        cached = self._cache.get(seat)
+        if cached is not None:
+            return cached
+        obs = self.encode(self.state.view(seat))
+        if self.illegal is not None:  # the match was ended by an illegal move
+            obs["action_mask"][:] = 0
+        self._cache[seat] = obs
+        return obs
+
+    def encode(self, view: JsonDict) -> dict[str, np.ndarray]:
+        """The observation of a view: the encoding, and the mask of the legal moves it
+        lists. A function of the view alone."""
+        mask = np.zeros(self.num_actions, np.int8)
+        action_of = self._action_of
+        mask[[action_of[text] for text in view["legal"]]] = 1
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
+
+    def render(self, seat: Seat) -> str:
+        return platform.render_text(self.game, self.state.view(seat), seat, self.seats)
+
+    # ------------------------------------------------------------------ acting
+    def act(self, seat: Seat, action: Any) -> list[float]:
+        """Play ``action`` for ``seat``; the reward each seat gets for it."""
+        self._cache = {}
+        rewards = [0.0] * self.seats
+        try:
+            move = _as_action(action)
+            self.state.apply(move, seat)
+        except IllegalAction:
+            self.illegal = seat
+            rewards[seat] = self.illegal_reward
+            return rewards
+        state = self.state
+        if self.reward_mode == "deal" and not self.encoder.one_deal and (
+                state.round != self._round or state.outcome is not None):
+            points = self.encoder.points(state)
+            rewards = [now - before for now, before in zip(points, self._points, strict=True)]
+            self._points = points
+            self._round = state.round
+        if state.outcome is not None and (self.reward_mode == "match"
+                                          or self.encoder.one_deal):
+            rewards = [2.0 * state.reward(s) - 1.0 for s in range(self.seats)]
+        return rewards
+
+
+def _as_action(action: Any) -> Action:
+    """An int action from an int or a NumPy integer (anything else is illegal)."""
+    if isinstance(action, np.integer):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise IllegalAction(f"an action is a whole number, not {action!r}")
+    return action
