@@ -173,8 +173,10 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 0
     game = get_game(review.game)
     names = [n.strip() for n in record.tags.get("Players", "").split(",")]
+    effort = (f"{review.budget} iterations a decision" if review.budget
+              else "its strongest level")
     table = Table(title=f"Review of {args.file.name}: {game.name}, by {review.reviewer} "
-                        f"({review.budget} iterations a decision, seed {review.review_seed})")
+                        f"({effort}, seed {review.review_seed})")
     for col in ("#", "Seat", "Played", "Better", "Chance", "Best", "Loss", "Mark"):
         table.add_column(col, justify="right" if col in ("#", "Chance", "Best", "Loss")
                          else "left")

@@ -144,6 +144,8 @@ def test_bad_requests_get_clear_errors(short_match):
         review_state(short_match, [4], budget=16)
     with pytest.raises(OptionError, match="Spite & Malice cannot be reviewed yet"):
         Reviewer("spite-and-malice")
+    with pytest.raises(OptionError, match="takes no iteration budget"):
+        Reviewer("foursquare", budget=100)
     with pytest.raises(ValueError, match="at least 1 iteration"):
         Reviewer("spades", budget=0)
     with pytest.raises(ValueError, match="schema"):
@@ -170,3 +172,17 @@ def test_review_command_end_to_end(tmp_path, capsys, short_match):
     assert "Mistake" in out and "Blunder" in out and "Accuracy" in out
     assert main(["review", str(path), "--seat", "9", "--budget", "8"]) == 2
     assert "seat 9 is not at this 4-seat table" in capsys.readouterr().err
+
+
+def test_foursquare_is_reviewed_by_its_solver_from_what_the_player_saw():
+    game = get_game("foursquare")
+    state = game.new(4)
+    seat = state.to_act[0]
+    while len(state.legal_actions(seat)) == 1:
+        state.apply(state.legal_actions(seat)[0], seat)
+    action = state.legal_actions(seat)[-1]
+    judge = Reviewer("foursquare")
+    decision = judge.judge(state, seat, action)
+    assert decision is not None and judge.kind == "solver:strong"
+    assert decision == judge.judge(state.determinize(seat, random.Random(1)), seat, action)
+    assert set(decision.chances) == {state.action_text(a) for a in state.legal_actions(seat)}

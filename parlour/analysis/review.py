@@ -189,7 +189,7 @@ class Review:
     seed: int  # the match's seed
     seats: tuple[Seat, ...]  # the reviewed seats
     reviewer: str
-    budget: int
+    budget: int  # iterations a decision; 0 for a reviewer without (Foursquare's solver)
     review_seed: int
     thresholds: Thresholds
     decisions: tuple[Decision, ...]
@@ -245,6 +245,9 @@ class Reviewer:
         if self.budget is not None and self.budget < 1:
             raise ValueError(f"the budget is at least 1 iteration, not {self.budget}")
         self.kind = "solver:strong" if found.hint_bot == "solver" else "ismcts:hard"
+        if self.kind.startswith("solver") and self.budget is not None:
+            raise OptionError(f"{found.game.name} is reviewed by its {self.kind} bot, "
+                              "which takes no iteration budget")
         if self.kind.startswith("ismcts") and self.budget is None:
             self.budget = default_budget(found.id)
         if self.thresholds is None:
