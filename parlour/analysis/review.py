@@ -85,17 +85,21 @@ class Thresholds:
 #: Lichess's steps (0.1 / 0.2 / 0.3 of a -1..+1 winning chance) on a 0..1 chance.
 LICHESS = Thresholds(0.05, 0.10, 0.15)
 
-#: Each game's thresholds, chosen from the measured losses of bot games (docs/review.md):
-#: a game not listed uses :data:`LICHESS`.
+#: Each game's thresholds, from the losses measured over bot games (docs/review.md,
+#: ``bench/blunders.py``): the inaccuracy step sits above the reviewer's disagreement with
+#: ``ismcts:hard`` (its noise floor: the largest loss it gave hard's decisions), so a
+#: strong player is next to never marked, and the blunder step at the rule bot's rare
+#: real errors. A game not listed uses :data:`LICHESS`.
 THRESHOLDS: dict[str, Thresholds] = {
-    # A Spades match turns on many small decisions (13 cards a deal, a deal worth a small
-    # share of a match to 500): the rule bot's median card loses under 0.01, so a mark
-    # starts lower than chess's.
+    # Spades (4 deals, about 45 decisions a level): hard's largest loss 0.012, normal's
+    # 0.041; the rule bot's 90th percentile 0.041, its 95th 0.13.
     "spades": Thresholds(0.03, 0.06, 0.10),
+    # Not measured: Spades' steps (its only choice, which due spade to take, is small).
     "clockwork-spades": Thresholds(0.03, 0.06, 0.10),
-    # Hit the Deck's rounds are short and its chances swing further per decision.
-    "hit-the-deck": LICHESS,
-    "foursquare": LICHESS,
+    # Hit the Deck's rounds to 100 spread the match over many small choices (6 deals,
+    # about 30 decisions a level): hard's largest loss 0.001, easy's and normal's 0.013,
+    # the rule bot's 95th percentile 0.042; lichess's 0.05 would mark nothing at all.
+    "hit-the-deck": Thresholds(0.02, 0.04, 0.08),
 }
 
 #: Games the review cannot judge yet, with the reason.
