@@ -27,6 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from parlour.analysis.review import MARKS, Reviewer
+from parlour.arena import wilson
 from parlour.bots import bot_kinds, make_bot, observe_for
 from parlour.engine import derive_seed
 from parlour.registry import spec
@@ -85,6 +86,7 @@ def measure(game_id: str, deals: int, seed: int, budget: int | None,
         out["levels"][level] = {
             "judged": n, "forced": forced[level], "marks": marks[level],
             "blunder_rate": marks[level]["blunder"] / n if n else 0.0,
+            "blunder_interval": wilson(marks[level]["blunder"], n),
             "mean_loss": sum(losses[level]) / n if n else 0.0,
             "loss_quantiles": {str(q): quantile(losses[level], q)
                                for q in (0.5, 0.75, 0.9, 0.95, 0.99)},
@@ -98,13 +100,16 @@ def report(summary: dict[str, Any], console: Console) -> None:
                         f"{summary['reviewer']} at {summary['budget']} iterations "
                         f"(inaccuracy {t['inaccuracy']}, mistake {t['mistake']}, "
                         f"blunder {t['blunder']})")
-    for col in ("Level", "Judged", "Blunders", "Mistakes", "Inacc.", "Mean loss",
+    for col in ("Level", "Judged", "Blunders", "95% interval", "Mistakes", "Inacc.", "Mean loss",
                 "Loss p50", "p90", "p99"):
         table.add_column(col, justify="left" if col == "Level" else "right", no_wrap=True)
     for level, row in summary["levels"].items():
         n = row["judged"] or 1
         q = row["loss_quantiles"]
+        low, high = row.get("blunder_interval") or wilson(row["marks"]["blunder"],
+                                                          row["judged"])
         table.add_row(level, str(row["judged"]), f"{row['blunder_rate']:.1%}",
+                      f"{low:.1%}-{high:.1%}",
                       f"{row['marks']['mistake'] / n:.1%}",
                       f"{row['marks']['inaccuracy'] / n:.1%}", f"{row['mean_loss']:.3f}",
                       f"{q['0.5']:.3f}", f"{q['0.9']:.3f}", f"{q['0.99']:.3f}")
