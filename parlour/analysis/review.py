@@ -308,7 +308,8 @@ class Reviewer:
         bot.paired = True
         chances, _ = bot.analyse(obs)
         missing = [a for a in obs.legal if a not in chances]
-        if missing:  # a budget smaller than the choice: untried moves count as the worst
+        if missing:  # none in practice (every action is played out from the first
+            # sample on); an action the search left out would count as its worst
             worst = min(chances.values(), default=0.5)
             chances |= dict.fromkeys(missing, worst)
         return chances, beside, unit
