@@ -157,7 +157,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from parlour.analysis.review import MARKS, review_record
     from parlour.record import parse_record
 
-    SHORT = {"inaccuracy": "Inacc."}
+    short = {"inaccuracy": "Inacc."}
 
     record = parse_record(args.file.read_text(encoding="utf-8"))
     seats = None if args.seat is None else [args.seat]
@@ -192,7 +192,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     else:
         console.print("No marked decisions.")
     summary = Table(title="Accuracy (forced decisions are not counted)")
-    marks = [SHORT.get(m, m.capitalize()) for m in MARKS]
+    marks = [short.get(m, m.capitalize()) for m in MARKS]
     for col in ("Seat", "Judged", *marks, "Accuracy", "Loss"):
         summary.add_column(col, justify="left" if col == "Seat" else "right")
     for s in review.summaries:
