@@ -1,4 +1,5 @@
-"""The ``parlour`` command: play, simulate, tournament, analyse, replay, rules, games, serve."""
+"""The ``parlour`` command: play, simulate, tournament, analyse, replay, review, rules, games,
+serve."""
 
 from __future__ import annotations
 
@@ -164,6 +165,65 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{args.file}: {record.game_id}, {len(state.history)} actions, result {result} "
               f"(verified)")
     return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from parlour.analysis.review import MARKS, review_record
+    from parlour.record import parse_record
+
+    short = {"inaccuracy": "Inacc."}
+
+    record = parse_record(args.file.read_text(encoding="utf-8"))
+    seats = None if args.seat is None else [args.seat]
+    err = Console(stderr=True)
+    with Progress(TextColumn("[bold]reviewing[/]"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task("decisions", total=None)
+        review = review_record(record, seats, budget=args.budget, seed=args.seed,
+                               progress=lambda done, total: bar.update(task, completed=done,
+                                                                       total=total))
+    if args.json:
+        print(json.dumps(review.to_json()))
+        return 0
+    game = get_game(review.game)
+    names = [n.strip() for n in record.tags.get("Players", "").split(",")]
+    effort = (f"{review.budget} iterations a decision" if review.budget
+              else "its strongest level")
+    table = Table(title=f"Review of {args.file.name}: {game.name}, by {review.reviewer} "
+                        f"({effort}, seed {review.review_seed})")
+    for col in ("#", "Seat", "Played", "Better", "Chance", "Best", "Loss", "Mark"):
+        table.add_column(col, justify="right" if col in ("#", "Chance", "Best", "Loss")
+                         else "left")
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+    for d in review.marked():
+        table.add_row(str(d.index + 1), _seat_name(game.seat_name(d.seat, len(names)),
+                                                   names, d.seat),
+                      d.played, d.best, f"{d.chance:.0%}", f"{d.best_chance:.0%}",
+                      f"{d.loss:.1%}", f"[{styles[d.mark]}]{d.mark}[/]")
+    console = Console()
+    if table.row_count:
+        console.print(table)
+    else:
+        console.print("No marked decisions.")
+    summary = Table(title="Accuracy (forced decisions are not counted)")
+    marks = [short.get(m, m.capitalize()) for m in MARKS]
+    for col in ("Seat", "Judged", *marks, "Accuracy", "Loss"):
+        summary.add_column(col, justify="left" if col == "Seat" else "right")
+    for s in review.summaries:
+        summary.add_row(_seat_name(game.seat_name(s.seat, len(names)), names, s.seat),
+                        str(s.judged), *(str(s.marks[m]) for m in MARKS),
+                        f"{s.accuracy:.0%}", f"{s.mean_loss:.1%}")
+    console.print(summary)
+    console.print(f"Marks by the loss in the {review.unit}: inaccuracy from "
+                  f"{review.thresholds.inaccuracy:.0%}, mistake from "
+                  f"{review.thresholds.mistake:.0%}, blunder from "
+                  f"{review.thresholds.blunder:.0%}.")
+    return 0
+
+
+def _seat_name(seat_name: str, players: list[str], seat: int) -> str:
+    player = players[seat] if seat < len(players) and players[seat] else ""
+    return escape(f"{seat_name} ({player})" if player else seat_name)
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -339,6 +399,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", type=Path)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("review", help="the strong bot judges every decision of a record")
+    p.add_argument("file", type=Path, metavar="RECORD")
+    p.add_argument("--seat", type=int, help="review this seat only (default: every seat)")
+    p.add_argument("--budget", type=int, help="search iterations a decision (default: twice "
+                   "the hard level's)")
+    p.add_argument("--seed", type=int, default=0, help="the review's seed (default 0)")
+    p.add_argument("--json", action="store_true", help="print the review as one JSON object")
+    p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("rules", help="print a game's rules page")
     p.add_argument("game")
