@@ -40,6 +40,7 @@ from parlour.bots import make_bot, observe
 from parlour.bots.base import Observation
 from parlour.bots.ismcts import ISMCTSBot
 from parlour.engine import Action, JsonDict, OptionError, Seat, State, derive_seed
+from parlour.message import N_, Code, Message, Term
 from parlour.record import Record, replay
 from parlour.registry import spec
 
@@ -104,8 +105,8 @@ THRESHOLDS: dict[str, Thresholds] = {
 
 #: Games the review cannot judge yet, with the reason.
 UNSUPPORTED = {
-    "spite-and-malice": "its search values turns by the points margin of the round, and "
-                        "the tree search in chances takes minutes per decision",
+    "spite-and-malice": N_("its search values turns by the points margin of the round, and "
+                           "the tree search in chances takes minutes per decision"),
 }
 
 
@@ -244,14 +245,16 @@ class Reviewer:
         found = spec(self.game_id)
         self.game_id = found.id
         if found.id in UNSUPPORTED:
-            raise OptionError(f"{found.game.name} cannot be reviewed yet: "
-                              f"{UNSUPPORTED[found.id]}")
+            raise OptionError("{game} cannot be reviewed yet: {why}",
+                              game=Term("game", found.game.name),
+                              why=Message(UNSUPPORTED[found.id]))
         if self.budget is not None and self.budget < 1:
             raise ValueError(f"the budget is at least 1 iteration, not {self.budget}")
         self.kind = "solver:strong" if found.hint_bot == "solver" else "ismcts:hard"
         if self.kind.startswith("solver") and self.budget is not None:
-            raise OptionError(f"{found.game.name} is reviewed by its {self.kind} bot, "
-                              "which takes no iteration budget")
+            raise OptionError("{game} is reviewed by its {bot} bot, which takes no "
+                              "iteration budget", game=Term("game", found.game.name),
+                              bot=Code(self.kind))
         if self.kind.startswith("ismcts") and self.budget is None:
             self.budget = default_budget(found.id)
         if self.thresholds is None:
