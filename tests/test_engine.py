@@ -87,3 +87,21 @@ def test_same_seed_and_actions_reproduce_the_game():
     b = game.replay(5, None, a.options, a.history)
     assert b.history == a.history and b.outcome == a.outcome
     assert [b.view(s) for s in range(4)] == [a.view(s) for s in range(4)]
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_option_is_bounded(game_id):
+    """A table's options come from anyone on the internet: every number has a least and a
+    greatest value (so no match can be asked to run for ever), every text a list of
+    choices."""
+    game = get_game(game_id)
+    for opt in game.options:
+        if opt.kind is bool:
+            continue
+        if opt.choices is None:
+            assert opt.kind in (int, float), opt.name
+            assert opt.minimum is not None and opt.maximum is not None, opt.name
+            assert opt.minimum <= opt.default <= opt.maximum if opt.default is not None \
+                else True, opt.name
+            with pytest.raises(OptionError, match="at most"):
+                opt.coerce(opt.maximum + 1)
