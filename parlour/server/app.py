@@ -40,7 +40,7 @@ from parlour.server.tables import Hub, Settings
 log = logging.getLogger("parlour.server")
 
 MAX_BODY = 16 * 1024
-SWEEP_EVERY = 60.0  # seconds between sweeps of finished tables out of memory
+SWEEP_EVERY = 60.0  # seconds between rounds of the table life cycle (Hub.tidy)
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": ("default-src 'self'; connect-src 'self' ws: wss:; "
@@ -71,7 +71,7 @@ def create_app(settings: Settings) -> FastAPI:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the store, restore unfinished tables, sweep finished ones; close on the way out."""
     settings: Settings = app.state.settings
-    store = Store(settings.db_url)
+    store = Store(settings.db_url, settings.auto_upgrade)
     hub = Hub(settings, store)
     app.state.hub = hub
     restored = await hub.restore()
@@ -81,7 +81,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async def sweeper() -> None:
         while True:
             await asyncio.sleep(SWEEP_EVERY)
-            hub.sweep()
+            try:
+                await hub.tidy()
+            except Exception:
+                log.exception("the table sweep failed")
 
     sweeping = asyncio.create_task(sweeper())
     try:

@@ -20,7 +20,8 @@ log = logging.getLogger("parlour.server")
 
 STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403,
           "seat_taken": 409, "table_full": 409, "not_finished": 409, "not_playing": 409,
-          "busy": 503, "unavailable": 503}
+          "busy": 503, "unavailable": 503, "too_many": 429, "unrestorable": 410,
+          "not_creator": 403, "still_there": 409, "not_watched": 409, "closed": 409}
 
 
 def error(code: str, message: str, status: int | None = None) -> JSONResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from parlour.games import game_ids, get_game
@@ -32,6 +32,8 @@ class CreateTable(BaseModel):
     name: str | None = Field(default=None, max_length=200)
     seat: int | None = None
     deal: int | None = None  # a deal number, for games dealt by number (Foursquare)
+    public: bool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
+    turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
 
 
 @router.get("/games")
@@ -56,9 +58,11 @@ async def tables(hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/tables", status_code=201)
-async def create(body: CreateTable, hub: HubDep) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, request: Request) -> dict[str, Any]:
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
-        [s.model_dump() for s in body.seats], body.name, body.seat, body.deal)
+        [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,
+        public=body.public, turn_seconds=body.turn_seconds,
+        client=request.client.host if request.client else None)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

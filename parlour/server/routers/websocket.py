@@ -32,7 +32,11 @@ async def play(ws: WebSocket, table_id: str, hub: HubDep) -> None:
         await ws.send_text(encode(err.to_json()))
         await ws.close(code=code)
 
-    table = await hub.get(table_id)
+    try:
+        table = await hub.get(table_id)
+    except ProtocolError as err:  # a table that could not be restored: closed
+        await refuse(err, 4410)
+        return
     if table is None:
         await refuse(ProtocolError("not_found", "there is no table with that id"), 4404)
         return
@@ -73,6 +77,9 @@ class Session:
         table, conn = self.table, self.conn
         table.conns.add(conn)
         table.touched = time.monotonic()
+        if conn.seat is not None:  # its person is back: a stand-in gives the seat up
+            table.people_seen = table.touched
+            self.hub.reclaim(table, conn.seat)
         pump = asyncio.create_task(conn.pump())
         conn.push(encode({"type": "welcome", "seat": conn.seat, "table": table.summary()}))
         table.send_view(conn)
@@ -116,6 +123,8 @@ class Session:
     async def handle(self, msg: Message, at: float) -> None:
         """Act on one checked message that came in at loop time ``at``."""
         hub, table, conn = self.hub, self.table, self.conn
+        if conn.seat is not None and msg.type != "ping":
+            hub.reclaim(table, conn.seat)  # a person who speaks is not away
         if msg.type == "hint":  # answered when ready; the connection carries on
             task = asyncio.create_task(self.give_hint(msg))
             self.asking.add(task)
