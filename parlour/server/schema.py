@@ -22,6 +22,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect
 
+from parlour.server.store import make_engine
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BASELINE = "0001"  # the schema of every database made before migrations
 
@@ -82,3 +84,28 @@ def prepare(engine: Engine, auto_upgrade: bool) -> None:
                           f"does not know (its newest is {newest}): is it a newer Parlour's?")
     raise SchemaError(f"the database is at schema revision {current}, this server needs "
                       f"{newest}: back it up, then run `parlour db upgrade --db <url>`")
+
+
+def auto_upgrades(url: str) -> bool:
+    """Whether the server upgrades this database itself at start: SQLite files are the
+    server's own (``make run``); any other database waits for ``parlour db upgrade``."""
+    return url.startswith("sqlite")
+
+
+def check(url: str, auto_upgrade: bool | None = None) -> None:
+    """:func:`prepare` the database at ``url`` (SchemaError if it is out of date and may
+    not be upgraded here)."""
+    engine = make_engine(url)
+    try:
+        prepare(engine, auto_upgrades(url) if auto_upgrade is None else auto_upgrade)
+    finally:
+        engine.dispose()
+
+
+def upgrade_url(url: str) -> tuple[str | None, str]:
+    """``parlour db upgrade``: bring the database at ``url`` to the newest revision."""
+    engine = make_engine(url)
+    try:
+        return upgrade(engine)
+    finally:
+        engine.dispose()

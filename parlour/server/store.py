@@ -50,8 +50,6 @@ from sqlalchemy import (
     update,
 )
 
-from parlour.server.schema import prepare
-
 log = logging.getLogger("parlour.server")
 
 metadata = MetaData()
@@ -193,10 +191,10 @@ class Store:
         being the server's own; any other database is left to ``parlour db upgrade``)."""
         self.url = url
         self.engine = make_engine(url)
-        if auto_upgrade is None:
-            auto_upgrade = url.startswith("sqlite")
+        from parlour.server.schema import auto_upgrades, prepare
+
         try:
-            prepare(self.engine, auto_upgrade)
+            prepare(self.engine, auto_upgrades(url) if auto_upgrade is None else auto_upgrade)
         except Exception:
             self.engine.dispose()
             raise
