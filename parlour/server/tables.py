@@ -740,7 +740,7 @@ class Hub:
             table.seats[seat].name = table.seats[seat].token_hash = None
             for conn in list(table.conns):
                 if conn.seat == seat:
-                    conn.stop()  # its token is no longer valid here
+                    conn.seat = None  # whoever left may stay and watch
             if table.status == "playing":
                 self._stand_in(table, seat)
             log.info("table %s: seat %d is free", table.id, seat)

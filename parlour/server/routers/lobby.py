@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from parlour.games import game_ids, get_game
 from parlour.server.deps import HubDep
@@ -32,8 +32,8 @@ class CreateTable(BaseModel):
     name: str | None = Field(default=None, max_length=200)
     seat: int | None = None
     deal: int | None = None  # a deal number, for games dealt by number (Foursquare)
-    public: bool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
-    turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
+    public: StrictBool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
+    turn_seconds: StrictInt | None = None  # the turn timer (default: the game's; 0: none)
 
 
 @router.get("/games")
