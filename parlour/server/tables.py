@@ -534,8 +534,8 @@ class Hub:
             note = None
             if table.status == "waiting" and wall - table.created > s.waiting_expiry:
                 note = "expired"
-            elif table.is_open and table.has_people() and now - table.people_seen > \
-                    s.absent_close:
+            elif table.status == "playing" and table.has_people() \
+                    and now - table.people_seen > s.absent_close:
                 note = "abandoned"
             elif table.status == "playing" and not table.has_people() and not table.conns \
                     and now - table.touched > s.unwatched_close:
