@@ -79,13 +79,15 @@ def test_a_table_its_players_left_closes_and_keeps_its_log(tmp_path):
 
 
 def test_a_table_of_bots_nobody_watches_stops(tmp_path):
-    with app_client(tmp_path / "u.sqlite3", bot_pause=0.05) as client:
+    with app_client(tmp_path / "u.sqlite3", bot_pause=0.02, unwatched_close=0.5) as client:
         tid = create(client, BOTS4)["table"]["id"]
         watcher = Player(client, tid, None)
         watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2)
-        hub_of(client).settings.unwatched_close = 0
+        time.sleep(0.6)
         assert tidy(client)["unwatched"] == 0  # watched
         watcher.close()
+        assert tidy(client)["unwatched"] == 0  # just left
+        time.sleep(0.6)  # the bots play on meanwhile: playing is not being watched
         assert tidy(client)["unwatched"] == 1
         summary = client.get(f"/api/tables/{tid}").json()["table"]
         time.sleep(0.2)

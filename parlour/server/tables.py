@@ -245,6 +245,7 @@ class Table:
     client: str | None = None  # the address that opened it (for per-client limits)
     degraded: bool = False  # its bots play a level lower while the parlour is busy
     people_seen: float = field(default_factory=time.monotonic)  # a person was connected
+    watched: float = field(default_factory=time.monotonic)  # anyone was connected
     standins: set[Seat] = field(default_factory=set)  # person seats a bot plays for now
     turn: JsonDict | None = None  # the running turn timer (see parlour.server.turns)
     turn_timer: asyncio.TimerHandle | None = None
@@ -529,6 +530,8 @@ class Hub:
         now, wall = time.monotonic(), time.time()
         done = {"expired": 0, "abandoned": 0, "unwatched": 0, "released": 0, "deleted": 0}
         for table in list(self.tables.values()):
+            if table.conns:
+                table.watched = now
             if any(c.seat is not None for c in table.conns):
                 table.people_seen = now
             note = None
@@ -538,7 +541,7 @@ class Hub:
                     and now - table.people_seen > s.absent_close:
                 note = "abandoned"
             elif table.status == "playing" and not table.has_people() and not table.conns \
-                    and now - table.touched > s.unwatched_close:
+                    and now - table.watched > s.unwatched_close:
                 note = "unwatched"
             if note is not None:
                 try:

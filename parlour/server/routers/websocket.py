@@ -113,7 +113,9 @@ class Session:
             for task in self.asking:
                 task.cancel()
             table.conns.discard(conn)
-            table.touched = time.monotonic()
+            table.touched = table.watched = time.monotonic()
+            if conn.seat is not None:
+                table.people_seen = table.touched
             conn.stop()
             try:
                 await asyncio.wait_for(pump, 5)
