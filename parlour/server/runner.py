@@ -73,15 +73,18 @@ class FairQueue:
         """Keys with a job waiting for a slot."""
         return len(self._turns)
 
-    async def run(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work()`` when ``key``'s turn comes; :class:`Busy` if its queue is full."""
+    async def run(self, key: str, work: Callable[[], Awaitable[T]], bounded: bool = True) -> T:
+        """Run ``work()`` when ``key``'s turn comes; :class:`Busy` if its queue is full
+        (``bounded``: a table's bots are bounded by its seats already, its hints are not)."""
         queue = self._queues.get(key)
         if queue is None:
             queue = self._queues[key] = deque()
             self._turns.append(key)
-        elif len(queue) >= self.per_key:
+        elif bounded and len(queue) >= self.per_key:
             raise Busy()
         job = _Job(work, asyncio.get_running_loop().create_future())
+        # a job whose waiter was cancelled still ends: its error is nobody's to raise
+        job.done.add_done_callback(lambda f: f.cancelled() or f.exception())
         queue.append(job)
         self._next()
         try:
@@ -197,11 +200,12 @@ class BotRunner:
                 process.terminate()
             self.procs.shutdown(wait=False, cancel_futures=True)
 
-    async def _search(self, table: Table, fn: Callable[..., T], *args: Any) -> T:
+    async def _search(self, table: Table, fn: Callable[..., T], *args: Any,
+                      bounded: bool = True) -> T:
         """``fn(*args)`` in a worker process, when the table's turn comes."""
         loop = asyncio.get_running_loop()
         return await self.queue.run(table.id, lambda: loop.run_in_executor(
-            self._workers(), fn, *args))
+            self._workers(), fn, *args), bounded)
 
     def busy(self) -> bool:
         """More tables wait for the workers than the settings allow before degrading."""
@@ -233,8 +237,9 @@ class BotRunner:
                 started = loop.time()
                 obs = observe_for(bot, state, seat, table.bot_rng)
                 action, thought = await self._think(table, seat, bot, obs)
-                if table.bots.get(seat) is bot:
-                    table.bots[seat] = thought  # carries the bot's own generator forward
+                if table.bots.get(seat) is not bot:
+                    continue  # its person took the seat back (or another bot stands in)
+                table.bots[seat] = thought  # carries the bot's own generator forward
                 phase = None
                 wait = self.settings.bot_pause - (loop.time() - started)
                 if timed is not None and action in timed.reaction.actions:
@@ -249,6 +254,8 @@ class BotRunner:
                             - (loop.time() - started)
                 if wait > 0:
                     await asyncio.sleep(wait)
+                    if table.bots.get(seat) is not thought:
+                        continue  # its person took the seat back meanwhile
                 if not await self._hand_in(table, seat, bot, action, version, phase):
                     return
         except asyncio.CancelledError:
@@ -307,7 +314,7 @@ class BotRunner:
                                     derive_seed(table.seed, "degraded", table.version, seat))
         self._mark_degraded(table, degraded is not None)
         player = degraded or bot
-        action, thought = await self._search(table, think, player, obs)
+        action, thought = await self._search(table, think, player, obs, bounded=False)
         thought.game = bot.game
         return action, (bot if degraded is not None else thought)
 
