@@ -282,3 +282,24 @@ def test_an_unreplayable_table_is_closed_and_the_rest_start(tmp_path, caplog):
         rows = dict(conn.execute("SELECT id, status FROM parlour_tables").fetchall())
     assert all(rows[tables[name]] == "closed" for name in BREAKS)
     assert rows[tables["healthy"]] == "playing"
+
+
+def test_a_deal_the_database_refused_is_dealt_once_it_takes_writes(tmp_path):
+    """The seats are committed, the deal is refused: the creator keeps the seat (201 and a
+    token), and the match is dealt once the database takes writes again."""
+    db = tmp_path / "s.sqlite3"
+    with app_client(db) as client:
+        create(client, BOTS3)  # the schema exists
+        with sqlite3.connect(db) as conn:
+            conn.execute("CREATE TRIGGER refuse_deal BEFORE INSERT ON parlour_matches "
+                         "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        res = client.post("/api/tables", json={"game": "spades", "seats": BOTS3, "name": "A"})
+        assert res.status_code == 201 and res.json()["token"]
+        tid = res.json()["table"]["id"]
+        assert res.json()["table"]["status"] == "waiting"
+        with sqlite3.connect(db) as conn:
+            conn.execute("DROP TRIGGER refuse_deal")
+        south = Player(client, tid, res.json()["token"])
+        dealt = south.recv_until(lambda m: m["type"] == "view")
+        assert dealt["status"] == "playing" and dealt["view"]["seat"] == 0
+        south.close()

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("parlour.server")
 
+RETRY_FIRST, RETRY_MOST = 0.5, 5.0  # seconds between tries of a write the database refused
+
 #: How the clock hands an answer in: ``submit(table, seat, action, version, phase)``.
 Submit = Callable[["Table", Seat, int, "int | None", "str | None"], Awaitable[None]]
 
@@ -86,7 +88,7 @@ class ReactionClock:
     async def _close_window(self, table: Table, timed: OpenReaction) -> None:
         """The window is over: each seat that has not answered gets the slowest time."""
         slowest = timed.reaction.action(timed.reaction.window_ms)
-        failures = 0
+        pause = RETRY_FIRST
         while table.reaction is timed and table.state is not None and table.state.to_act:
             seat = table.state.to_act[0]
             try:
@@ -94,12 +96,15 @@ class ReactionClock:
             except ProtocolError as err:
                 if err.code == "answered":
                     continue  # it came in meanwhile: on to the next one still silent
-                if err.code != "unavailable" or failures >= 20:
+                if err.code != "unavailable":
                     log.error("table %s: the %s window could not close for seat %d: %s",
                               table.id, timed.reaction.name, seat, err.message)
                     return
-                failures += 1
-                await asyncio.sleep(0.25)
+                # the database refused: try again until it takes writes again
+                log.warning("table %s: the database refused the %s window's close; trying "
+                            "again in %.1f s", table.id, timed.reaction.name, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_MOST)
 
     async def react(self, table: Table, seat: Seat, phase: str, at: float) -> None:
         """``seat`` answers the timed phase ``phase``: its time runs from the moment the

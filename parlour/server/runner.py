@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from parlour.bots import Bot, Hint, Observation, bot_kinds, hint, make_bot, observe_for
 from parlour.engine import JsonDict, Seat, derive_seed
+from parlour.server.clock import RETRY_FIRST, RETRY_MOST
 from parlour.server.protocol import ProtocolError, Stale
 
 if TYPE_CHECKING:
@@ -40,7 +41,6 @@ log = logging.getLogger("parlour.server")
 T = TypeVar("T")
 HINT_VALUES = 5  # the values a hint carries besides its choice (best first)
 PARENT_CHECK = 0.5  # seconds between a worker's looks at whether the server is alive
-RETRY_FIRST, RETRY_MOST = 0.5, 5.0  # seconds between tries of a move the database refused
 
 #: How the runner hands a bot's move in: ``submit(table, seat, action, version, phase)``.
 Submit = Callable[["Table", Seat, int, "int | None", "str | None"], Awaitable[None]]

@@ -47,7 +47,7 @@ from parlour.engine import (
 )
 from parlour.games import game_ids, get_game
 from parlour.record import record_text
-from parlour.server.clock import OpenReaction, ReactionClock
+from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.runner import BotRunner
@@ -376,6 +376,7 @@ class Hub:
         self.turns = TurnTimer(self.stand_in)
         self.react = self.clock.react
         self.unrestorable: dict[str, str] = {}  # table id -> what stopped its replay
+        self._retrying: set[asyncio.Task[None]] = set()  # deals the database refused
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
 
     # ------------------------------------------------------------------ lifecycle
@@ -412,6 +413,8 @@ class Hub:
         self.runner.schedule(table)
 
     async def close(self) -> None:
+        for task in self._retrying:
+            task.cancel()
         for table in self.tables.values():
             if table.reaction is not None:
                 table.reaction.stop()
@@ -650,7 +653,7 @@ class Hub:
         self.tables[table.id] = table
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
         if not table.free_seats():
-            await self.start(table)
+            await self._start_or_retry(table)
         return table, seat, token
 
     def _seat_spec(self, game: Game, spec: dict[str, Any]) -> SeatInfo:
@@ -708,7 +711,7 @@ class Hub:
         table.broadcast_table()
         self.reclaim(table, seat)  # a seat freed during play: the stand-in gives it up
         if table.status == "waiting" and not table.free_seats():
-            await self.start(table)
+            await self._start_or_retry(table)
         return seat, token
 
     async def leave(self, table: Table, seat: Seat | None) -> None:
@@ -810,6 +813,32 @@ class Hub:
         table.broadcast_views()
         self.clock.start(table)
         self.schedule_bots(table)
+
+    async def _start_or_retry(self, table: Table) -> None:
+        """Deal the first match of a table whose seats have just filled. The seat is
+        committed already, so a database that refuses the deal does not undo it: the deal
+        is tried again (logged, after a growing pause) until it is saved."""
+        try:
+            await self.start(table)
+        except ProtocolError as err:
+            if err.code != "unavailable":
+                raise
+            task = asyncio.create_task(self._retry_start(table))
+            self._retrying.add(task)
+            task.add_done_callback(self._retrying.discard)
+
+    async def _retry_start(self, table: Table) -> None:
+        pause = RETRY_FIRST
+        while table.status == "waiting" and not table.free_seats():
+            log.warning("table %s: the database refused the deal; trying again in %.1f s",
+                        table.id, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MOST)
+            try:
+                await self.start(table)
+            except ProtocolError as err:
+                if err.code != "unavailable":
+                    return
 
     async def again(self, table: Table, seat: Seat | None) -> None:
         """Play another match with the same seats, once the last one is over."""
