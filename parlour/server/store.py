@@ -43,7 +43,6 @@ from sqlalchemy import (
     event,
     exc,
     false,
-    func,
     insert,
     select,
     true,
@@ -347,7 +346,8 @@ class Store:
     # ------------------------------------------------------------------ reading
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables_t.c.id).where(tables_t.c.status != "finished")
+            rows = conn.execute(select(tables_t.c.id)
+                                .where(tables_t.c.status.in_(("waiting", "playing")))
                                 .order_by(tables_t.c.created))
             return [r[0] for r in rows]
 
@@ -399,12 +399,6 @@ class Store:
                     conn.execute(delete(t).where(t.c.table_id.in_(ids)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
             return ids
-
-    def count_open(self) -> int:
-        """Tables waiting or playing, in the database."""
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(tables_t).where(
-                tables_t.c.status.in_(("waiting", "playing")))).scalar_one())
 
     def load_actions(self, table_id: str, match: int) -> list[tuple[int, str]]:
         with self.engine.connect() as conn:
