@@ -45,8 +45,34 @@ def test_the_workers_serve_the_tables_in_turn():
         await asyncio.gather(*greedy)
 
     asyncio.run(main())
-    assert order.index("b0") == 2, order  # a0 ran, a1 was in line, then b0
+    assert order.index("b0") == 1, order  # a0 was running; b0 went next
     assert sorted(order) == sorted([f"a{i}" for i in range(10)] + ["b0"])
+
+
+def test_the_workers_time_is_shared_not_their_jobs():
+    """A table whose jobs take ten times longer gets about the same worker time as a quick
+    one, not ten times more (timed on a clock the jobs move, not the wall's)."""
+    now = [0.0]
+    done: list[str] = []
+
+    async def main() -> None:
+        queue = FairQueue(slots=1, per_key=100, clock=lambda: now[0])
+
+        def job(name: str, cost: float):
+            async def work() -> None:
+                await asyncio.sleep(0)
+                now[0] += cost
+                done.append(name)
+            return work
+
+        heavy = [asyncio.create_task(queue.run("hard", job("h", 10.0))) for _ in range(6)]
+        light = [asyncio.create_task(queue.run("easy", job("e", 1.0))) for _ in range(30)]
+        await asyncio.gather(*heavy, *light)
+
+    asyncio.run(main())
+    # by the time the hard table has had 3 jobs (30 s), the easy one has had about 30 s too
+    third = [i for i, name in enumerate(done) if name == "h"][2]
+    assert 19 <= done[:third].count("e") <= 30, done
 
 
 def test_a_tables_queue_is_bounded():

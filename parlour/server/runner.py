@@ -3,8 +3,8 @@
 Cheap bots (rule, random) think in a thread pool. Searching bots (``needs_sample``) and
 searching hints think in worker processes, so they do not hold the GIL, and every such job
 goes through one :class:`FairQueue`: each table has its own queue, bounded, and the
-workers serve the tables round-robin, so ten tables of hard bots cannot starve an
-eleventh. When more tables wait for the workers than :attr:`Settings.degrade_after`, a
+next job is always one of the table that has had the least worker time, so ten tables of
+hard bots cannot starve an eleventh. When more tables wait for the workers than :attr:`Settings.degrade_after`, a
 casual table's bot thinks one level lower for that move and the table says so
 (``degraded`` in its summary); a table whose results are compared (rated, daily) never
 degrades: it waits its turn.
@@ -53,6 +53,7 @@ class Busy(ProtocolError):
 
 @dataclass
 class _Job:
+    key: str
     work: Callable[[], Awaitable[Any]]
     done: asyncio.Future[Any]
 
@@ -60,13 +61,19 @@ class _Job:
 @dataclass
 class FairQueue:
     """At most ``slots`` jobs run at once; waiting jobs queue per key (a table), at most
-    ``per_key`` each, and the keys take turns."""
+    ``per_key`` each, and the keys share the slots' time: the next job is the first waiting
+    one of the key that has used the least worker time (a key that comes back starts level
+    with the others, so being away earns no credit). A table of hard searches thus gets
+    the same share of the workers as a table of quick ones, not ten times more."""
 
     slots: int
     per_key: int
     running: int = 0
     _queues: dict[str, deque[_Job]] = field(default_factory=dict)
     _turns: deque[str] = field(default_factory=deque)
+    _used: dict[str, float] = field(default_factory=dict)  # worker seconds, by key
+    clock: Callable[[], float] | None = None  # what times a job (default: the loop's clock)
+    _level: float = 0.0  # the time used by the key served last: where newcomers start
     _started: set[asyncio.Task[None]] = field(default_factory=set)
 
     def waiting(self) -> int:
@@ -80,9 +87,10 @@ class FairQueue:
         if queue is None:
             queue = self._queues[key] = deque()
             self._turns.append(key)
+            self._used[key] = max(self._used.get(key, 0.0), self._level)
         elif bounded and len(queue) >= self.per_key:
             raise Busy()
-        job = _Job(work, asyncio.get_running_loop().create_future())
+        job = _Job(key, work, asyncio.get_running_loop().create_future())
         # a job whose waiter was cancelled still ends: its error is nobody's to raise
         job.done.add_done_callback(lambda f: f.cancelled() or f.exception())
         queue.append(job)
@@ -103,7 +111,12 @@ class FairQueue:
 
     def _next(self) -> None:
         while self.running < self.slots and self._turns:
-            key = self._turns.popleft()
+            key = min(self._turns, key=lambda k: self._used.get(k, 0.0))  # first of the least
+            self._turns.remove(key)
+            self._level = self._used.get(key, 0.0)
+            if len(self._used) > 4 * len(self._queues) + 64:  # forget who would start level
+                self._used = {k: v for k, v in self._used.items()
+                              if k in self._queues or v > self._level}
             queue = self._queues[key]
             job = queue.popleft()
             if queue:
@@ -116,6 +129,8 @@ class FairQueue:
             task.add_done_callback(self._started.discard)
 
     async def _start(self, job: _Job) -> None:
+        clock = self.clock or asyncio.get_running_loop().time
+        began = clock()
         try:
             result = await job.work()
         except BaseException as err:  # handed to whoever waits on the job
@@ -126,6 +141,7 @@ class FairQueue:
                 job.done.set_result(result)
         finally:
             self.running -= 1
+            self._used[job.key] = self._used.get(job.key, self._level) + clock() - began
             self._next()
 
 
