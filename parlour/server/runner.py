@@ -4,10 +4,10 @@ Cheap bots (rule, random) think in a thread pool. Searching bots (``needs_sample
 searching hints think in worker processes, so they do not hold the GIL, and every such job
 goes through one :class:`FairQueue`: each table has its own queue, bounded, and the
 next job is always one of the table that has had the least worker time, so ten tables of
-hard bots cannot starve an eleventh. When more tables wait for the workers than :attr:`Settings.degrade_after`, a
-casual table's bot thinks one level lower for that move and the table says so
-(``degraded`` in its summary); a table whose results are compared (rated, daily) never
-degrades: it waits its turn.
+hard bots cannot starve an eleventh. When more tables wait for the workers than
+:attr:`Settings.degrade_after`, a casual table's bot thinks one level lower for that move
+and the table says so (``degraded`` in its summary); a table whose results are compared
+(rated, daily) never degrades: it waits its turn.
 
 Worker processes die with the server: :meth:`BotRunner.close` ends them, and each worker
 watches its parent and exits when the server is gone (``kill -9`` included).
