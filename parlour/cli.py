@@ -297,8 +297,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             flag = "--" + str(e["loc"][0]).replace("_", "-") if e["loc"] else "a limit"
             print(f"parlour serve: {flag}: {e['msg']}", file=sys.stderr)
         return 2
-    serve(args.host, args.port, args.db or default_url(), args.bot_pause, args.rate,
-          limits=limits)
+    from parlour.server.schema import SchemaError, check
+
+    url = args.db or default_url()
+    try:
+        check(url)
+    except SchemaError as err:
+        print(f"parlour serve: {err}", file=sys.stderr)
+        return 2
+    serve(args.host, args.port, url, args.bot_pause, args.rate, limits=limits)
     return 0
 
 
@@ -315,6 +322,29 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
         shown = ",".join(default) if isinstance(default, list) else default
         group.add_argument("--" + name.replace("_", "-"), dest="limit_" + name,
                            metavar="VALUE", help=f"{info.description} ({shown or 'none'})")
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    try:
+        from parlour.server.schema import head, revision, upgrade_url
+        from parlour.server.store import default_url, make_engine
+    except ImportError as err:
+        print(f"parlour db needs the web extra (pip install -e '.[web]'): {err}",
+              file=sys.stderr)
+        return 2
+    url = args.db or default_url()
+    if args.action == "upgrade":
+        before, after = upgrade_url(url)
+        print(f"database upgraded: schema {before or 'none'} -> {after}" if before != after
+              else f"database already at schema {after}")
+        return 0
+    engine = make_engine(url)
+    try:
+        current = revision(engine)
+    finally:
+        engine.dispose()
+    print(f"database schema {current or 'none'}; this server's is {head()}")
+    return 0 if current == head() else 1
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
@@ -426,6 +456,13 @@ def build_parser() -> argparse.ArgumentParser:
                    "connection may send (default 5; load tests raise it)")
     add_limit_flags(p)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("db", help="the web parlour's database: its schema revision, and "
+                       "upgrading it (back it up first)")
+    p.add_argument("action", choices=("status", "upgrade"))
+    p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: the SQLite "
+                   "file of parlour serve)")
+    p.set_defaults(func=cmd_db)
 
     p = sub.add_parser("games", help="list the games, their seats and options")
     p.add_argument("--json", action="store_true")

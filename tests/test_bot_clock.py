@@ -130,9 +130,9 @@ def test_the_server_caps_its_bots_thinking_by_level(monkeypatch):
         for level in ("easy", "hard"):
             bot = make_bot(obs.game, f"ismcts:{level}", 0, 3)
             drawn[0] = 0
-            action, _ = asyncio.run(hub._think(bot, obs))
+            action, _ = asyncio.run(hub.runner._think(None, 0, bot, obs))  # type: ignore[arg-type]
             assert action in obs.legal
             assert bot.time_cap == settings.bot_time_caps[level]
             assert drawn[0] == 15
     finally:
-        hub.pool.shutdown()
+        hub.runner.pool.shutdown()

@@ -103,6 +103,8 @@ def test_position_fields_read_names_and_values_and_refuse_the_rest():
         position_fields("hands R1", names)
     with pytest.raises(ValueError, match="'hands' is given twice"):
         position_fields("hands: R1; hands: G2", names)
+
+
 OTHER_DIGITS = ["\u0661", "\u0665", "\uff15", "\u00b9", "\u09e7", "1_0", "\u0661\u0660"]
 
 
@@ -145,3 +147,21 @@ def test_errors_quote_only_an_excerpt():
     with pytest.raises(OptionError) as err:
         spades.resolve_options({"target": "z" * 5000})
     assert len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_option_is_bounded(game_id):
+    """A table's options come from anyone on the internet: every number has a least and a
+    greatest value (so no match can be asked to run for ever), every text a list of
+    choices."""
+    game = get_game(game_id)
+    for opt in game.options:
+        if opt.kind is bool:
+            continue
+        if opt.choices is None:
+            assert opt.kind in (int, float), opt.name
+            assert opt.minimum is not None and opt.maximum is not None, opt.name
+            assert opt.minimum <= opt.default <= opt.maximum if opt.default is not None \
+                else True, opt.name
+            with pytest.raises(OptionError, match="at most"):
+                opt.coerce(opt.maximum + 1)

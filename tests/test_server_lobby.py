@@ -43,8 +43,9 @@ def test_table_waits_for_friends_then_starts(client):
                           {"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}])
     tid = res["table"]["id"]
     assert res["table"]["status"] == "waiting"
+    assert res["table"]["listed"] is False  # a seat for a friend: private, by invite
     listed = client.get("/api/tables").json()["tables"]
-    assert any(t["id"] == tid and t["status"] == "waiting" for t in listed)
+    assert not any(t["id"] == tid for t in listed)
     host = Player(client, tid, res["token"])
     assert host.seat == 0 and host.welcome["table"]["status"] == "waiting"
     friend = join(client, tid, "  Bo \n ")

@@ -342,7 +342,7 @@ class HitTheDeckGame(Game):
     num_actions = NUM_ACTIONS
     options = (
         Option("target", int, 100, "a total that ends the game: whoever reaches it loses, "
-               "the lowest total wins", minimum=1),
+               "the lowest total wins", minimum=1, maximum=1000),
         Option("hand_size", int, 7, "cards dealt to each player", minimum=1, maximum=15),
         Option("copies", int, 4, "number cards of each number 1-5 in each colour",
                minimum=0, maximum=8),
@@ -354,9 +354,10 @@ class HitTheDeckGame(Game):
                minimum=0, maximum=8),
         Option("hit_hands", int, 4, "Hit the Deck With a Hand cards", minimum=0, maximum=16),
         Option("max_turns", int, 2000, "a safety stop: a round reaching this many actions "
-               "ends as if blocked (everyone scores the cards in hand)", minimum=20),
+               "ends as if blocked (everyone scores the cards in hand)", minimum=20,
+               maximum=5000),
         Option("max_rounds", int, 100, "a safety stop: after this many rounds the game ends "
-               "and the lowest total wins", minimum=1),
+               "and the lowest total wins", minimum=1, maximum=200),
         Option("bot_slap", str, "normal", "how quickly the bots slap the pile: relaxed, "
                "normal (like a person reacting to a choice) or quick", choices=BOT_SLAP_PACES),
     )

@@ -188,18 +188,21 @@ class SpadesGame(Game):
     min_seats = max_seats = default_seats = 4
     num_actions = NUM_ACTIONS
     options = (
-        Option("target", int, 500, "points that win the match", minimum=10),
-        Option("nil_value", int, 100, "won for a made nil, lost for a failed one", minimum=0),
-        Option("bag_limit", int, 10, "overtricks (bags) that cost a penalty", minimum=1),
+        Option("target", int, 500, "points that win the match", minimum=10, maximum=5000),
+        Option("nil_value", int, 100, "won for a made nil, lost for a failed one", minimum=0,
+               maximum=1000),
+        Option("bag_limit", int, 10, "overtricks (bags) that cost a penalty", minimum=1,
+               maximum=100),
         Option("bag_penalty", int, 100, "points lost each time the bags reach the limit",
-               minimum=0),
+               minimum=0, maximum=1000),
         Option("blind_nil", bool, False,
                "allow blind nil (bid before looking) to a team far enough behind"),
-        Option("blind_nil_value", int, 200, "won or lost for a blind nil", minimum=0),
+        Option("blind_nil_value", int, 200, "won or lost for a blind nil", minimum=0,
+               maximum=1000),
         Option("blind_nil_deficit", int, 100,
-               "how far behind a team must be to bid blind nil", minimum=0),
+               "how far behind a team must be to bid blind nil", minimum=0, maximum=5000),
         Option("mercy", int, None, "a team at or below this score loses (off by default; "
-               "e.g. -200)", nullable=True),
+               "e.g. -200)", nullable=True, minimum=-5000, maximum=5000),
         Option("ten_for_two_hundred", bool, False,
                "a made team bid of 10 or more scores 200 instead of 10 per trick"),
         Option("nil_tricks_count", bool, False,
@@ -207,7 +210,7 @@ class SpadesGame(Game):
                "instead of only as bags"),
         Option("max_deals", int, 100,
                "a safety stop: after this many deals the higher score wins (equal: draw)",
-               minimum=1),
+               minimum=1, maximum=200),
     )
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> SpadesState:

@@ -176,7 +176,7 @@ class SpiteAndMaliceGame(Game):
     min_seats = max_seats = default_seats = 2
     num_actions = NUM_ACTIONS
     options = (
-        Option("target", int, 50, "points that win the match", minimum=1),
+        Option("target", int, 50, "points that win the match", minimum=1, maximum=500),
         Option("payoff_size", int, 20, "cards in each payoff pile", minimum=1, maximum=30),
         Option("centre_piles", int, 3, "number of centre piles", choices=(3, 4)),
         Option("jokers", int, 0, "jokers added to the two decks as extra wild cards",
@@ -185,13 +185,13 @@ class SpiteAndMaliceGame(Game):
                "a king (or joker) may start an empty centre pile, standing for the ace"),
         Option("win_bonus", int, 0,
                "points a round winner scores on top of the opponent's payoff cards "
-               "(5 in a common variant)", minimum=0),
+               "(5 in a common variant)", minimum=0, maximum=100),
         Option("max_turns", int, 400,
                "a safety stop: a round still going after this many turns is drawn",
-               minimum=10),
+               minimum=10, maximum=2000),
         Option("max_rounds", int, 60,
                "a safety stop: after this many rounds the higher score wins (equal: draw)",
-               minimum=1),
+               minimum=1, maximum=200),
     )
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> SpiteAndMaliceState:

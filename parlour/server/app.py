@@ -47,7 +47,7 @@ from parlour.server.tables import Hub, Settings
 
 log = logging.getLogger("parlour.server")
 
-SWEEP_EVERY = 60.0  # seconds between sweeps of finished tables out of memory
+SWEEP_EVERY = 60.0  # seconds between rounds of the table life cycle (Hub.tidy)
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -92,7 +92,7 @@ def create_app(settings: Settings) -> FastAPI:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the store, restore unfinished tables, sweep finished ones; close on the way out."""
     settings: Settings = app.state.settings
-    store = Store(settings.db_url)
+    store = Store(settings.db_url, settings.auto_upgrade)
     hub = Hub(settings, store)
     app.state.hub = hub
     restored = await hub.restore()
@@ -102,7 +102,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async def sweeper() -> None:
         while True:
             await asyncio.sleep(SWEEP_EVERY)
-            hub.sweep()
+            try:
+                await hub.tidy()
+            except Exception:
+                log.exception("the table sweep failed")
 
     sweeping = asyncio.create_task(sweeper())
     try:

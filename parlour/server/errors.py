@@ -28,7 +28,9 @@ log = logging.getLogger("parlour.server")
 STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403,
           "bad_origin": 403, "seat_taken": 409, "table_full": 409, "not_finished": 409,
           "not_playing": 409, "method_not_allowed": 405, "too_big": 413,
-          "rate_limited": 429, "internal": 500, "busy": 503, "unavailable": 503}
+          "rate_limited": 429, "internal": 500, "busy": 503, "unavailable": 503,
+          "too_many": 429, "unrestorable": 410, "not_creator": 403, "still_there": 409,
+          "not_watched": 409, "closed": 409}
 
 #: The code of each status Starlette itself may refuse a request with.
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
@@ -51,7 +53,8 @@ class ErrorBody(BaseModel):
 RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": what} for status, what in (
         (400, "a malformed or refused request"), (403, "not allowed"),
-        (404, "no such thing"), (409, "not now"), (413, "a body past the limit"),
+        (404, "no such thing"), (409, "not now"),
+        (410, "a table that could not be restored"), (413, "a body past the limit"),
         (429, "a per-client limit reached (Retry-After says when to try again)"),
         (500, "a fault of the server"), (503, "full or unavailable (Retry-After)"))}
 

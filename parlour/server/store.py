@@ -28,6 +28,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Connection,
     Engine,
@@ -38,10 +39,13 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     exc,
+    false,
     insert,
     select,
+    true,
     update,
 )
 
@@ -56,8 +60,14 @@ tables_t = Table(
     Column("num_seats", Integer, nullable=False),
     Column("options", Text, nullable=False),  # JSON of the resolved options
     Column("created", Float, nullable=False),
-    Column("status", String(12), nullable=False),  # waiting | playing | finished
+    Column("status", String(12), nullable=False),  # waiting | playing | finished | closed
     Column("match", Integer, nullable=False),  # the current match number, 0 before the first
+    Column("listed", Boolean, nullable=False, server_default=true()),  # in the lobby list
+    Column("compared", Boolean, nullable=False, server_default=false()),  # rated/daily: kept
+    Column("turn_seconds", Integer),  # the turn timer (None: the game's default, 0: none)
+    Column("creator", Integer),  # the seat of the person who opened it, if any
+    Column("ended", Float),  # when it finished or closed (retention counts from it)
+    Column("note", String(40)),  # why it closed: expired | abandoned | unrestorable
 )
 
 seats_t = Table(
@@ -153,12 +163,19 @@ class TableRow:
     id: str
     game: str
     num_seats: int
-    options: dict[str, Any]
+    options: Any  # a dict, once checked: a row read back may hold anything
     created: float
     status: str
     match: int
     seats: list[SeatRow]
     matches: dict[int, MatchRow]
+    listed: bool = True
+    compared: bool = False
+    turn_seconds: int | None = None
+    creator: int | None = None
+    ended: float | None = None
+    note: str | None = None
+    problem: str | None = None  # what in the rows makes the table unplayable, if anything
 
 
 Op = Callable[[Connection], None]
@@ -167,10 +184,19 @@ Op = Callable[[Connection], None]
 class Store:
     """The database behind the server. ``write`` is for coroutines; ``load_*`` block."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, auto_upgrade: bool | None = None) -> None:
+        """Open the database at ``url``, checking its schema (see :mod:`.schema`): an
+        out-of-date one is upgraded when ``auto_upgrade`` says so (None: SQLite files are,
+        being the server's own; any other database is left to ``parlour db upgrade``)."""
         self.url = url
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
+        from parlour.server.schema import auto_upgrades, prepare
+
+        try:
+            prepare(self.engine, auto_upgrades(url) if auto_upgrade is None else auto_upgrade)
+        except Exception:
+            self.engine.dispose()
+            raise
         self.deal_key = self.secret("deal-key")
         self._queue: queue.Queue[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]
                                  | None] = queue.Queue()
@@ -252,7 +278,8 @@ class Store:
             conn.execute(insert(tables_t).values(
                 id=row.id, game=row.game, num_seats=row.num_seats,
                 options=json.dumps(row.options), created=row.created, status=row.status,
-                match=row.match))
+                match=row.match, listed=row.listed, compared=row.compared,
+                turn_seconds=row.turn_seconds, creator=row.creator))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "token_hash": s.token_hash} for i, s in enumerate(row.seats)])
@@ -264,6 +291,23 @@ class Store:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
                                                seats_t.c.seat == seat)
                          .values(name=name, token_hash=token_hash))
+        return op
+
+    @staticmethod
+    def op_free_seat(table_id: str, seat: int) -> Op:
+        """The person at ``seat`` left it (or was let go): it is free again."""
+        def op(conn: Connection) -> None:
+            conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
+                                               seats_t.c.seat == seat)
+                         .values(name=None, token_hash=None))
+        return op
+
+    @staticmethod
+    def op_close(table_id: str, note: str) -> Op:
+        """The table closed before its match ended (``note`` says why); its log stays."""
+        def op(conn: Connection) -> None:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                         .values(status="closed", note=note, ended=time.time()))
         return op
 
     @staticmethod
@@ -280,7 +324,7 @@ class Store:
                 conn.execute(insert(deals_t).values(table_id=table_id, match=match, deal=deal))
             conn.execute(update(tables_t).where(tables_t.c.id == table_id)
                          .values(status="playing" if result is None else "finished",
-                                 match=match))
+                                 match=match, ended=None if result is None else now))
         return op
 
     @staticmethod
@@ -296,13 +340,14 @@ class Store:
                                                      matches_t.c.match == match)
                              .values(finished=now, result=result))
                 conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                             .values(status="finished"))
+                             .values(status="finished", ended=now))
         return op
 
     # ------------------------------------------------------------------ reading
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables_t.c.id).where(tables_t.c.status != "finished")
+            rows = conn.execute(select(tables_t.c.id)
+                                .where(tables_t.c.status.in_(("waiting", "playing")))
                                 .order_by(tables_t.c.created))
             return [r[0] for r in rows]
 
@@ -311,6 +356,7 @@ class Store:
             t = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
             if t is None:
                 return None
+            problem = None
             seats = [SeatRow(r.kind, r.bot, r.name, r.token_hash) for r in conn.execute(
                 select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
             matches = {r.match: MatchRow(r.match, r.seed, r.finished, r.result)
@@ -327,11 +373,32 @@ class Store:
                 acts: list[tuple[int, str]] = []
                 for seat, action, idx in rows:
                     if idx != len(acts):
-                        raise RuntimeError(f"table {table_id}: action {len(acts)} is missing")
+                        problem = f"action {len(acts)} is missing"
+                        break
                     acts.append((seat, action))
                 matches[t.match].actions = acts
-            return TableRow(t.id, t.game, t.num_seats, json.loads(t.options), t.created,
-                            t.status, t.match, seats, matches)
+            try:
+                options = json.loads(t.options)
+            except ValueError:
+                options, problem = t.options, "its options are not JSON"
+            return TableRow(t.id, t.game, t.num_seats, options, t.created,
+                            t.status, t.match, seats, matches, bool(t.listed),
+                            bool(t.compared), t.turn_seconds, t.creator, t.ended, t.note,
+                            problem)
+
+    def prune(self, before: float) -> list[str]:
+        """Delete casual tables (not ``compared``) that ended before ``before`` (a
+        ``time.time()``), with their seats, matches and logs; returns their ids."""
+        with self.engine.begin() as conn:
+            ids = [r[0] for r in conn.execute(
+                select(tables_t.c.id).where(tables_t.c.status.in_(("finished", "closed")),
+                                            tables_t.c.compared.is_(False),
+                                            tables_t.c.ended < before).limit(500))]
+            if ids:
+                for t in (actions_t, deals_t, matches_t, seats_t):
+                    conn.execute(delete(t).where(t.c.table_id.in_(ids)))
+                conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
+            return ids
 
     def load_actions(self, table_id: str, match: int) -> list[tuple[int, str]]:
         with self.engine.connect() as conn:

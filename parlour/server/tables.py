@@ -7,13 +7,14 @@ broadcast: every connection gets the view of its own seat (``view(seat)``), spec
 
 Actions from people and from bots go through one path, :meth:`Hub.submit`, under the
 table's lock, so a table changes one action at a time whatever its number of clients.
-Bots think in a worker thread (they get an :class:`~parlour.bots.Observation`, never the
-state) and wait out a short pause so people can follow the play.
+Bots are played by the :class:`~parlour.server.runner.BotRunner` (they get an
+:class:`~parlour.bots.Observation`, never the state, and wait out a short pause so people
+can follow the play); timed phases are timed by the
+:class:`~parlour.server.clock.ReactionClock`. Both hand their moves in through ``submit``.
 
-A timed phase (a state's :meth:`~parlour.engine.State.reaction`, e.g. the slap of Hit the
-Deck) is timed here, not by the clients: the server notes when the views that open it went
-out, times each seat's ``react`` from then to its arrival, and answers for the seats still
-silent when the window closes with the slowest time. See ``docs/protocol.md``.
+A table lives from ``waiting`` through ``playing`` to ``finished`` (and ``again``), or is
+``closed`` before its match ends: nobody joined in time, nobody came back, nobody watched
+a table of bots, or its rows could not be replayed. See ``docs/operations.md``.
 """
 
 from __future__ import annotations
@@ -27,29 +28,17 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any
 
-from parlour.bots import (
-    Bot,
-    Hint,
-    Observation,
-    bot_kinds,
-    hint,
-    hint_bot,
-    make_bot,
-    observe,
-    observe_for,
-)
+from parlour.bots import Bot, bot_kinds, hint_bot, make_bot, observe
 from parlour.engine import (
     Game,
     IllegalAction,
     JsonDict,
     NotationError,
     OptionError,
-    Reaction,
     Seat,
     State,
     derive_seed,
@@ -57,16 +46,31 @@ from parlour.engine import (
 from parlour.games import game_ids, get_game
 from parlour.record import record_text
 from parlour.registry import spec
-from parlour.server.limits import ClientKey, Limits, TableQuota
+from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
+from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
-from parlour.server.store import SeatRow, Store, StoreError, TableRow
+from parlour.server.runner import BotRunner
+from parlour.server.store import Op, SeatRow, Store, StoreError, TableRow
+from parlour.server.turns import (
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    STAND_IN,
+    TurnTimer,
+    default_turn_seconds,
+)
 
 log = logging.getLogger("parlour.server")
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 NAME_MAX = 24
 IDLE_FINISHED = 15 * 60.0  # seconds a finished table with no one watching stays in memory
+CLOSED_NOTES = {  # why a table closed before its match ended, as its summary says it
+    "expired": "nobody joined in time",
+    "abandoned": "its players left",
+    "unwatched": "a table of bots nobody was watching",
+    "unrestorable": "could not be restored",
+}
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
 
 #: Games dealt by number (their spec's ``numbered_deals``): each match has a public deal
@@ -74,7 +78,6 @@ OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it
 #: so that the same number gives the same deal on this server (restarts included) while the
 #: number tells nothing of the deal.
 MAX_DEAL = 1_000_000
-HINT_VALUES = 5  # the values a hint carries besides its choice (best first)
 
 
 def deal_seed(key: str, game_id: str, deal: int) -> int:
@@ -100,6 +103,18 @@ def new_token() -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_turn_seconds(game: Game, seconds: object) -> int:
+    """The turn timer asked for at ``game``'s table: None for the game's default, 0 for
+    none, else whole seconds within bounds."""
+    if seconds is None:
+        return default_turn_seconds(game.id)
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or not (
+            seconds == 0 or MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS):
+        raise ProtocolError("bad_options", f"a turn timer is 0 (none) or {MIN_TURN_SECONDS} "
+                                           f"to {MAX_TURN_SECONDS} seconds")
+    return seconds
 
 
 def clean_name(name: object) -> str:
@@ -128,6 +143,14 @@ class Settings:
     burst: int = BURST  # and at once
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(63))  # per match
     limits: Limits = field(default_factory=Limits)  # what one client may take (limits.py)
+    auto_upgrade: bool | None = None  # upgrade an old schema at start (None: SQLite only)
+    search_tables_per_client: int = 2  # open tables with searching bots one client may have
+    bot_queue: int = 4  # searching jobs (bot moves, hints) a table may have waiting
+    degrade_after: int = 2  # tables waiting for a worker before casual bots drop a level
+    waiting_expiry: float = 30 * 60.0  # seconds a table may wait for its players
+    absent_close: float = 15 * 60.0  # seconds a table with people may go with none connected
+    unwatched_close: float = 5 * 60.0  # seconds a table of bots may play with nobody watching
+    retention: float = 14 * 24 * 3600.0  # seconds a finished casual table's records are kept
 
 
 class Connection:
@@ -196,25 +219,6 @@ class MatchInfo:
 
 
 @dataclass
-class OpenReaction:
-    """A timed phase in progress at a table (see :class:`parlour.engine.Reaction`)."""
-
-    reaction: Reaction
-    id: str  # sent with the views of the phase; a react must name it
-    opened: float | None = None  # loop time when the views opening it went out
-    timer: asyncio.TimerHandle | None = None
-    closing: asyncio.Task[None] | None = None
-
-    def to_json(self) -> JsonDict:
-        return {"phase": self.id, "name": self.reaction.name,
-                "window_ms": self.reaction.window_ms}
-
-    def stop(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-
-
-@dataclass
 class Table:
     id: str
     game: Game
@@ -222,7 +226,7 @@ class Table:
     options: dict[str, Any]
     created: float
     seats: list[SeatInfo]
-    status: str = "waiting"  # waiting | playing | finished
+    status: str = "waiting"  # waiting | playing | finished | closed
     match: int = 0
     seed: int | None = None
     state: State | None = None
@@ -237,7 +241,18 @@ class Table:
     next_deal: int | None = None  # the deal number asked for the next match (else random)
     hints: dict[tuple[int, int, Seat], asyncio.Future[JsonDict]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last sign of life
-    owner: ClientKey | None = None  # the client that opened it (not kept over a restart)
+    listed: bool = True  # in the lobby list (else private: reached through its invite)
+    compared: bool = False  # its results are compared (rated, daily): kept, never degraded
+    turn_seconds: int = 0  # the turn timer (0: none)
+    creator: Seat | None = None  # the seat of the person who opened it
+    note: str | None = None  # why it closed (see CLOSED_NOTES)
+    client: ClientKey | None = None  # who opened it (per-client limits; not kept over a restart)
+    degraded: bool = False  # its bots play a level lower while the parlour is busy
+    people_seen: float = field(default_factory=time.monotonic)  # a person was connected
+    watched: float = field(default_factory=time.monotonic)  # anyone was connected
+    standins: set[Seat] = field(default_factory=set)  # person seats a bot plays for now
+    turn: JsonDict | None = None  # the running turn timer (see parlour.server.turns)
+    turn_timer: asyncio.TimerHandle | None = None
     _views: dict[Seat | None, str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
 
@@ -260,6 +275,14 @@ class Table:
 
     def has_people(self) -> bool:
         return any(s.kind == "person" for s in self.seats)
+
+    def connected(self, seat: Seat) -> bool:
+        """Whether the person at ``seat`` has a connection open."""
+        return any(c.seat == seat and not c.closed for c in self.conns)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in ("waiting", "playing")
 
     def free_seats(self) -> list[Seat]:
         return [i for i, s in enumerate(self.seats) if not s.taken]
@@ -288,8 +311,15 @@ class Table:
             "version": self.version,
             "created": self.created,
             "seats": [{"seat": i, "label": self.game.seat_name(i, self.num_seats),
-                       "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken}
+                       "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
+                       "stand_in": i in self.standins}
                       for i, s in enumerate(self.seats)],
+            "listed": self.listed,
+            "compared": self.compared,
+            "turn_seconds": self.turn_seconds,
+            "creator": self.creator,
+            "degraded": self.degraded,
+            "note": CLOSED_NOTES.get(self.note or "") if self.status == "closed" else None,
             "finished_matches": sorted(m.match for m in self.matches.values() if m.finished),
             "result": (self.matches[self.match].result
                        if self.match in self.matches else None),
@@ -315,8 +345,14 @@ class Table:
                 message["narration"] = told
             if self.reaction is not None:
                 message["timed"] = self.reaction.to_json()
+            if self.turn is not None:
+                message["turn"] = self.turn
             text = self._views[seat] = encode(message)
         return text
+
+    def refresh_views(self) -> None:
+        """Forget the built views (something they carry, e.g. the turn timer, changed)."""
+        self._views_at = (-1, -1)
 
     def send_view(self, conn: Connection) -> None:
         if self.state is not None:
@@ -339,38 +375,65 @@ class Hub:
         self.settings = settings
         self.store = store
         self.tables: dict[str, Table] = {}
-        self.pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="parlour-bot")
-        self.procs: ProcessPoolExecutor | None = None  # started when a searching bot sits
+        self.clock = ReactionClock(self.submit)
+        self.runner = BotRunner(settings, self.submit)
+        self.turns = TurnTimer(self.stand_in)
+        self.react = self.clock.react
+        self.unrestorable: dict[str, str] = {}  # table id -> what stopped its replay
+        self._retrying: set[asyncio.Task[None]] = set()  # deals the database refused
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self.quota = TableQuota(settings.limits)
 
     # ------------------------------------------------------------------ lifecycle
     async def restore(self) -> int:
-        """Load every unfinished table from the database and set its bots going."""
+        """Load every unfinished table from the database and set its bots going; a table
+        that cannot be replayed is closed (:meth:`_quarantine`) and the rest start."""
         ids = await asyncio.to_thread(self.store.unfinished_ids)
+        restored = 0
         for table_id in ids:
-            await self.get(table_id)
-        return len(ids)
+            try:
+                restored += await self.get(table_id) is not None
+            except ProtocolError:
+                continue  # quarantined and logged
+        return restored
+
+    async def _quarantine(self, row: TableRow, err: Exception) -> None:
+        """Close a table whose rows cannot be replayed: logged, kept in the database as
+        closed, answered as "could not be restored"."""
+        reason = f"{type(err).__name__}: {err}"[:300]
+        log.error("table %s could not be restored, closed: %s", row.id, reason)
+        self.unrestorable[row.id] = reason
+        if row.status in ("waiting", "playing"):
+            try:
+                await self.store.write(Store.op_close(row.id, "unrestorable"))
+            except StoreError:
+                log.error("table %s: could not be marked closed in the database", row.id)
+
+    @property
+    def procs(self) -> ProcessPoolExecutor | None:
+        """The bots' worker processes, once a searching bot has sat."""
+        return self.runner.procs
+
+    def schedule_bots(self, table: Table) -> None:
+        self.runner.schedule(table)
 
     async def close(self) -> None:
+        for task in self._retrying:
+            task.cancel()
         for table in self.tables.values():
-            for task in table.bot_tasks.values():
-                task.cancel()
             if table.reaction is not None:
                 table.reaction.stop()
-                if table.reaction.closing is not None:
-                    table.reaction.closing.cancel()
-        tasks = [t for table in self.tables.values() for t in table.bot_tasks.values()]
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        if self.procs is not None:
-            self.procs.shutdown(wait=False, cancel_futures=True)
+            self.turns.stop(table)
+        await self.runner.close(list(self.tables.values()))
 
     async def get(self, table_id: str) -> Table | None:
-        """The table with this id, loaded from the database if it is not live."""
+        """The table with this id, loaded from the database if it is not live.
+        ``unrestorable`` for a table whose rows cannot be replayed (it is closed)."""
         if not TABLE_ID.match(table_id):
             return None
+        if table_id in self.unrestorable:
+            raise ProtocolError("unrestorable", "this table is closed: it could not be "
+                                                "restored")
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -381,11 +444,19 @@ class Hub:
         self._loading[table_id] = fut
         try:
             row = await asyncio.to_thread(self.store.load_table, table_id)
-            table = self._rebuild(row) if row is not None else None
-            if table is not None:
-                self.tables[table_id] = table
-                self._start_clock(table)  # a timed phase reopens with a full window
-                self.schedule_bots(table)
+            if row is None:
+                fut.set_result(None)
+                return None
+            try:
+                table = self._rebuild(row)
+            except Exception as err:
+                await self._quarantine(row, err)
+                raise ProtocolError("unrestorable", "this table is closed: it could not be "
+                                                    "restored") from None
+            self.tables[table_id] = table
+            self.clock.start(table)  # a timed phase reopens with a full window
+            self.turns.restart(table)  # and a turn has a full turn's time again
+            self.schedule_bots(table)
             fut.set_result(table)
             return table
         except BaseException as err:
@@ -395,13 +466,34 @@ class Hub:
             del self._loading[table_id]
 
     def _rebuild(self, row: TableRow) -> Table:
+        """The table in memory, replayed from its rows; ValueError (or the engine's own
+        error) for rows that do not make a playable table."""
+        if row.problem is not None:
+            raise ValueError(row.problem)
+        if row.game not in game_ids():
+            raise ValueError(f"unknown game {row.game!r}")
         game = get_game(row.game)
-        table = Table(row.id, game, row.num_seats, row.options, row.created,
+        if not isinstance(row.options, dict):
+            raise ValueError("its options are not a JSON object")
+        if len(row.seats) != row.num_seats or game.check_seats(row.num_seats) != row.num_seats:
+            raise ValueError(f"{len(row.seats)} seat rows for {row.num_seats} seats")
+        if row.status not in ("waiting", "playing", "finished", "closed"):
+            raise ValueError(f"unknown status {row.status!r}")
+        options = game.resolve_options(row.options)
+        table = Table(row.id, game, row.num_seats, options, row.created,
                       [SeatInfo(s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
-                      status=row.status, match=row.match)
+                      status=row.status, match=row.match, listed=row.listed,
+                      compared=row.compared,
+                      turn_seconds=default_turn_seconds(game.id) if row.turn_seconds is None
+                      else row.turn_seconds,
+                      creator=row.creator, note=row.note)
         table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
                          for m in row.matches.values()}
         current = row.matches.get(row.match)
+        if current is None and (row.status == "playing" or row.match > 0):
+            raise ValueError(f"match {row.match} has no row")
+        if row.status == "playing" and current is not None and current.finished is not None:
+            raise ValueError(f"match {row.match} is over but the table is playing")
         if current is not None:
             self._begin(table, current.seed)
             state = table.state
@@ -409,7 +501,7 @@ class Hub:
             for seat, text in current.actions:
                 state.apply(state.parse_action(text), seat)
             table.version = len(current.actions)
-            self._sync_reaction(table)
+            self.clock.sync(table)
         log.info("table %s restored: %s, match %d, %d actions", row.id, row.game, row.match,
                  table.version)
         return table
@@ -422,37 +514,114 @@ class Hub:
         table.bot_rng = random.Random(derive_seed(seed, "observe"))
         table.bots = {i: make_bot(table.game, s.bot or "random", i, derive_seed(seed, "bot", i))
                       for i, s in enumerate(table.seats) if s.kind == "bot"}
+        table.standins = {i for i, s in enumerate(table.seats)  # a freed seat: a bot plays it
+                          if s.kind == "person" and s.token_hash is None}
+        for i in table.standins:
+            table.bots[i] = make_bot(table.game, STAND_IN, i, derive_seed(seed, "stand-in", i))
 
     # ------------------------------------------------------------------ lobby
     def sweep(self, idle: float = IDLE_FINISHED) -> int:
-        """Let go of finished tables nobody has looked at for ``idle`` seconds (they stay
-        in the database and load again on demand)."""
+        """Let go of finished or closed tables nobody has looked at for ``idle`` seconds
+        (they stay in the database and load again on demand)."""
         now = time.monotonic()
-        gone = [t.id for t in self.tables.values() if t.status == "finished" and not t.conns
+        gone = [t.id for t in self.tables.values() if not t.is_open and not t.conns
                 and not t.bot_tasks and now - t.touched > idle]
         for table_id in gone:
             del self.tables[table_id]
         return len(gone)
 
+    async def tidy(self) -> dict[str, int]:
+        """The periodic round of the table life cycle (``docs/operations.md``): close the
+        tables nobody joined, nobody came back to or nobody watches; let go of idle ones;
+        delete casual tables whose retention is over. Returns what it did, by kind."""
+        s = self.settings
+        now, wall = time.monotonic(), time.time()
+        done = {"expired": 0, "abandoned": 0, "unwatched": 0, "released": 0, "deleted": 0}
+        for table in list(self.tables.values()):
+            if table.conns:
+                table.watched = now
+            if any(c.seat is not None for c in table.conns):
+                table.people_seen = now
+            note = None
+            if table.status == "waiting" and wall - table.created > s.waiting_expiry:
+                note = "expired"
+            elif table.status == "playing" and table.has_people() \
+                    and now - table.people_seen > s.absent_close:
+                note = "abandoned"
+            elif table.status == "playing" and not table.has_people() and not table.conns \
+                    and now - table.watched > s.unwatched_close:
+                note = "unwatched"
+            if note is not None:
+                try:
+                    await self.close_table(table, note)
+                    done[note] += 1
+                except ProtocolError:
+                    pass  # the database refused: tried again next round
+        done["released"] = self.sweep()
+        try:
+            gone = await asyncio.to_thread(self.store.prune, wall - s.retention)
+        except Exception:
+            log.exception("deleting old tables failed")
+            gone = []
+        for table_id in gone:
+            self.tables.pop(table_id, None)
+        done["deleted"] = len(gone)
+        if any(done.values()):
+            log.info("tidy: %s", ", ".join(f"{k} {v}" for k, v in done.items() if v))
+        return done
+
+    async def close_table(self, table: Table, note: str) -> None:
+        """Close a table before its match is over (``note``: why, see CLOSED_NOTES); its
+        log stays, and its finished matches' records with it."""
+        async with table.lock:
+            if not table.is_open:
+                return
+            await self._write(Store.op_close(table.id, note))
+            table.status, table.note = "closed", note
+            table.touched = time.monotonic()
+            if table.reaction is not None:
+                table.reaction.stop()
+                table.reaction = None
+            self.turns.stop(table)
+            table.refresh_views()
+        log.info("table %s closed: %s", table.id, note)
+        table.broadcast_table()
+        table.broadcast_views()
+
+    async def _write(self, op: Op) -> None:
+        """Commit ``op``; ``unavailable`` (503) if the database refuses."""
+        try:
+            await self.store.write(op)
+        except StoreError:
+            raise ProtocolError("unavailable", "the parlour could not save that: try again "
+                                               "in a moment") from None
+
     def open_tables(self) -> list[Table]:
-        live = [t for t in self.tables.values() if t.status in ("waiting", "playing")]
+        """The lobby list: listed tables waiting or playing, newest first."""
+        live = [t for t in self.tables.values() if t.is_open and t.listed]
         return sorted(live, key=lambda t: -t.created)
 
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                     name: str | None, seat: Seat | None, deal: int | None = None,
-                     owner: ClientKey | None = None) -> tuple[Table, Seat | None, str | None]:
-        """A new table opened by ``owner``, within the open-table caps. The creator takes
+                     name: str | None, seat: Seat | None, deal: int | None = None, *,
+                     public: bool | None = None, turn_seconds: int | None = None,
+                     client: ClientKey | None = None) -> tuple[Table, Seat | None, str | None]:
+        """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
-        first (default: a random number)."""
+        first (default: a random number).
+
+        A table with a seat for a friend is private unless ``public``: not in the lobby
+        list, reached only through its invite. ``turn_seconds`` sets the turn timer (None:
+        the game's default, 0: none). ``client`` may have at most
+        ``search_tables_per_client`` open tables with searching bots."""
         # Every table waiting or playing counts, listed in the lobby or not.
-        live = (t.owner for t in self.tables.values() if t.status in ("waiting", "playing"))
-        with self.quota.slot(live, owner):
-            table, seat, token = await self._create(game_id, options, seats, name, seat, deal)
-            table.owner = owner
-            return table, seat, token
+        live = (t.client for t in self.tables.values() if t.status in ("waiting", "playing"))
+        with self.quota.slot(live, client):
+            return await self._create(game_id, options, seats, name, seat, deal,
+                                      public=public, turn_seconds=turn_seconds, client=client)
 
     async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                      name: str | None, seat: Seat | None, deal: int | None
+                      name: str | None, seat: Seat | None, deal: int | None, *,
+                      public: bool | None, turn_seconds: int | None, client: ClientKey | None
                       ) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", f"unknown game {game_id!r}: expected one of "
@@ -466,6 +635,14 @@ class Hub:
             raise ProtocolError("bad_options", str(err)) from None
         infos = [self._seat_spec(game, spec) for spec in seats] if seats else \
             [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
+        turn_seconds = check_turn_seconds(game, turn_seconds)
+        if client is not None and self._searches(game, infos):
+            mine = [t for t in self.tables.values() if t.is_open and t.client == client
+                    and self._searches(t.game, t.seats)]
+            if len(mine) >= self.settings.search_tables_per_client:
+                raise TooMany("too_many", f"you have {len(mine)} open tables with searching "
+                                          f"bots already, the most one player may have: "
+                                          f"finish one first", retry_after=60)
         people = [i for i, s in enumerate(infos) if s.kind == "person"]
         token = None
         if people:
@@ -479,15 +656,18 @@ class Hub:
             infos[seat].token_hash = token_hash(token)
         else:
             seat = None
+        friends = len(people) > 1
         table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
-                      next_deal=deal)
+                      next_deal=deal, listed=public if public is not None else not friends,
+                      turn_seconds=turn_seconds, creator=seat, client=client)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
-                       [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {})
-        await self.store.write(Store.op_create_table(row))
+                       [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
+                       listed=table.listed, turn_seconds=turn_seconds, creator=seat)
+        await self._write(Store.op_create_table(row))
         self.tables[table.id] = table
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
         if not table.free_seats():
-            await self.start(table)
+            await self._start_or_retry(table)
         return table, seat, token
 
     def _seat_spec(self, game: Game, spec: dict[str, Any]) -> SeatInfo:
@@ -505,6 +685,16 @@ class Hub:
             raise ProtocolError("bad_seat", str(err)) from None
         return SeatInfo("bot", kind.strip().lower())
 
+    @staticmethod
+    def _searches(game: Game, seats: list[SeatInfo]) -> bool:
+        """Whether any of these seats is a searching bot (one that works the workers)."""
+        kinds = bot_kinds(game.id)
+        for s in seats:
+            cls = kinds.get((s.bot or "").partition(":")[0]) if s.kind == "bot" else None
+            if cls is not None and cls.needs_sample:
+                return True
+        return False
+
     def _new_id(self) -> str:
         while True:
             table_id = secrets.token_urlsafe(6)
@@ -512,11 +702,14 @@ class Hub:
                 return table_id
 
     async def join(self, table: Table, name: str, seat: Seat | None) -> tuple[Seat, str]:
-        """Sit a person at a free seat; returns the seat and its token."""
+        """Sit a person at a free seat; returns the seat and its token. A seat freed during
+        play (its person left) is taken over from the stand-in bot playing it."""
         clean = clean_name(name)
         async with table.lock:
             free = table.free_seats()
-            if table.status != "waiting" or not free:
+            if table.status == "closed":
+                raise ProtocolError("closed", "this table is closed")
+            if not free:
                 raise ProtocolError("table_full", "every seat at this table is taken: you can "
                                                   "watch")
             if seat is None:
@@ -526,18 +719,90 @@ class Hub:
                                                   f"{', '.join(map(str, free))})")
             token = new_token()
             digest = token_hash(token)
-            await self.store.write(Store.op_take_seat(table.id, seat, clean, digest))
+            await self._write(Store.op_take_seat(table.id, seat, clean, digest))
             table.seats[seat].name = clean
             table.seats[seat].token_hash = digest
         table.broadcast_table()
-        if not table.free_seats():
-            await self.start(table)
+        self.reclaim(table, seat)  # a seat freed during play: the stand-in gives it up
+        if table.status == "waiting" and not table.free_seats():
+            await self._start_or_retry(table)
         return seat, token
+
+    async def leave(self, table: Table, seat: Seat | None) -> None:
+        """The person at ``seat`` leaves it: the seat is free for someone else, and while a
+        match is on a stand-in bot plays it."""
+        if seat is None:
+            raise ProtocolError("not_seated", "you hold no seat at this table")
+        await self._free(table, seat)
+
+    async def free_seat(self, table: Table, seat: Seat | None, other: object) -> None:
+        """The table's creator (at ``seat``) frees seat ``other``, held by someone who has
+        gone: nobody is connected at it, and the table waits for it or a stand-in plays it."""
+        if seat is None or seat != table.creator:
+            raise ProtocolError("not_creator", "only the person who opened the table can "
+                                               "free a seat")
+        if not isinstance(other, int) or isinstance(other, bool) \
+                or not 0 <= other < table.num_seats:
+            raise ProtocolError("bad_seat", f"seats are 0 to {table.num_seats - 1}")
+        info = table.seats[other]
+        if info.kind != "person" or info.token_hash is None or other == seat:
+            raise ProtocolError("bad_seat", "that seat is not held by another person")
+        if table.connected(other) or (table.status == "playing"
+                                      and other not in table.standins):
+            raise ProtocolError("still_there", "that player is still at the table")
+        await self._free(table, other)
+
+    async def _free(self, table: Table, seat: Seat) -> None:
+        async with table.lock:
+            if not table.is_open and table.status != "finished":
+                raise ProtocolError("not_playing", "this table is closed")
+            await self._write(Store.op_free_seat(table.id, seat))
+            table.seats[seat].name = table.seats[seat].token_hash = None
+            for conn in list(table.conns):
+                if conn.seat == seat:
+                    conn.seat = None  # whoever left may stay and watch
+            if table.status == "playing":
+                self._stand_in(table, seat)
+            log.info("table %s: seat %d is free", table.id, seat)
+        table.broadcast_table()
+        table.broadcast_views()
+        self.schedule_bots(table)
+
+    # ------------------------------------------------------------------ stand-ins
+    def stand_in(self, table: Table, seat: Seat) -> None:
+        """The turn timer of ``seat`` ran out: a bot plays it until its person is back."""
+        if table.status != "playing" or seat in table.standins:
+            return
+        self._stand_in(table, seat)
+        log.info("table %s: a %s bot stands in for seat %d", table.id, STAND_IN, seat)
+        self.turns.restart(table)
+        table.refresh_views()
+        table.broadcast_table()
+        table.broadcast_views()
+        self.schedule_bots(table)
+
+    def _stand_in(self, table: Table, seat: Seat) -> None:
+        table.standins.add(seat)
+        table.bots[seat] = make_bot(table.game, STAND_IN, seat,
+                                    derive_seed(table.seed, "stand-in", table.version, seat))
+
+    def reclaim(self, table: Table, seat: Seat) -> None:
+        """The person at ``seat`` is back (connected, or spoke): they play it again."""
+        if seat not in table.standins or table.seats[seat].token_hash is None:
+            return
+        table.standins.discard(seat)
+        table.bots.pop(seat, None)  # its bot task sees it and stops before moving
+        log.info("table %s: seat %d is back", table.id, seat)
+        self.turns.restart(table)
+        table.refresh_views()
+        table.broadcast_table()
+        table.broadcast_views()
 
     async def start(self, table: Table) -> None:
         """Deal a new match at a table whose seats are all filled."""
         async with table.lock:
-            if table.status == "playing" or table.free_seats():
+            if table.status in ("playing", "closed") \
+                    or (table.status == "waiting" and table.free_seats()):
                 return
             match = table.match + 1
             deal = None
@@ -549,26 +814,56 @@ class Hub:
             # A game may be over at the deal (Clockwork Spades can end with no decision).
             dealt = table.game.new(seed, table.num_seats, **table.options).outcome
             result = dealt.text() if dealt is not None else None
-            await self.store.write(Store.op_start_match(table.id, match, seed, result, deal))
+            await self._write(Store.op_start_match(table.id, match, seed, result, deal))
             table.next_deal = None
             table.match = match
             table.status = "playing" if result is None else "finished"
             table.matches[match] = MatchInfo(match, result is not None, result, deal)
             self._begin(table, seed)
-            self._sync_reaction(table)
+            self.clock.sync(table)
+            self.turns.restart(table)
             log.info("table %s: match %d started", table.id, match)
         table.broadcast_table()
         table.broadcast_views()
-        self._start_clock(table)
+        self.clock.start(table)
         self.schedule_bots(table)
+
+    async def _start_or_retry(self, table: Table) -> None:
+        """Deal the first match of a table whose seats have just filled. The seat is
+        committed already, so a database that refuses the deal does not undo it: the deal
+        is tried again (logged, after a growing pause) until it is saved."""
+        try:
+            await self.start(table)
+        except ProtocolError as err:
+            if err.code != "unavailable":
+                raise
+            task = asyncio.create_task(self._retry_start(table))
+            self._retrying.add(task)
+            task.add_done_callback(self._retrying.discard)
+
+    async def _retry_start(self, table: Table) -> None:
+        pause = RETRY_FIRST
+        while table.status == "waiting" and not table.free_seats():
+            log.warning("table %s: the database refused the deal; trying again in %.1f s",
+                        table.id, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MOST)
+            try:
+                await self.start(table)
+            except ProtocolError as err:
+                if err.code != "unavailable":
+                    return
 
     async def again(self, table: Table, seat: Seat | None) -> None:
         """Play another match with the same seats, once the last one is over."""
         if table.status != "finished":
             raise ProtocolError("not_finished", "the match is still being played"
                                 if table.status == "playing" else "the table has not started")
-        if seat is None and any(s.kind == "person" for s in table.seats):
+        if seat is None and table.has_people():
             raise ProtocolError("not_seated", "only a player at this table can deal again")
+        if seat is None and not table.conns:
+            raise ProtocolError("not_watched", "a table of bots deals again only while "
+                                               "someone watches it")
         await self.start(table)
 
     # ------------------------------------------------------------------ play
@@ -627,9 +922,10 @@ class Hub:
             if result is not None:
                 table.status = "finished"
                 table.matches[table.match] = MatchInfo(table.match, True, result, table.deal)
-            self._sync_reaction(table)
+            self.clock.sync(table)
+            self.turns.restart(table)
         table.broadcast_views()
-        self._start_clock(table)
+        self.clock.start(table)
         if result is not None:
             table.broadcast_table()
         else:
@@ -662,160 +958,10 @@ class Hub:
             obs = observe(state, seat, random.Random(secrets.randbits(63)), view=True,
                           sample=cls.needs_sample)
             pending = table.hints[key] = asyncio.ensure_future(
-                self._advise(obs, cls.needs_sample))
+                self.runner.advise(table, obs, cls.needs_sample))
             pending.add_done_callback(lambda f: f.cancelled() or f.exception())
         answer = await asyncio.shield(pending)
         return {"type": "hint", "match": key[0], "version": key[1], **answer}
-
-    async def _advise(self, obs: Observation, searching: bool) -> JsonDict:
-        loop = asyncio.get_running_loop()
-        seed = secrets.randbits(63)
-        if searching and self.settings.bot_processes > 0:
-            if self.procs is None:
-                self.procs = ProcessPoolExecutor(self.settings.bot_processes,
-                                                 mp_context=get_context("spawn"))
-            advice = await loop.run_in_executor(self.procs, advise, obs, seed, self._time_cap())
-        else:
-            advice = await loop.run_in_executor(self.pool, advise, obs, seed, self._time_cap())
-        values = list(advice.values.items())
-        chance = advice.values.get(advice.text) if "chance" in advice.unit else None
-        return {"action": advice.text, "chance": chance, "unit": advice.unit,
-                "values": dict(values[:HINT_VALUES])}
-
-    # ------------------------------------------------------------------ timed phases
-    def _sync_reaction(self, table: Table) -> None:
-        """Open the timed phase the state has just entered, or close the one it has left.
-        Called under the lock after every change, before the views go out (they name the
-        phase)."""
-        state = table.state
-        now = state.reaction() if state is not None and table.status == "playing" else None
-        current = table.reaction
-        if current is not None and (now is None or now.key != current.reaction.key):
-            current.stop()
-            table.reaction = current = None
-        if now is not None and current is None:
-            table.reaction = OpenReaction(now, secrets.token_urlsafe(9))
-
-    def _start_clock(self, table: Table) -> None:
-        """Start the clock of a timed phase whose views have just been handed to every
-        connection (no await in between: the sends have not begun), and its window."""
-        timed = table.reaction
-        if timed is None or timed.opened is not None:
-            return
-        loop = asyncio.get_running_loop()
-        timed.opened = loop.time()
-        timed.timer = loop.call_later(timed.reaction.window_ms / 1000, self._window_over,
-                                      table, timed)
-
-    def _window_over(self, table: Table, timed: OpenReaction) -> None:
-        if table.reaction is timed:
-            timed.closing = asyncio.create_task(self._close_window(table, timed))
-
-    async def _close_window(self, table: Table, timed: OpenReaction) -> None:
-        """The window is over: each seat that has not answered gets the slowest time."""
-        slowest = timed.reaction.action(timed.reaction.window_ms)
-        failures = 0
-        while table.reaction is timed and table.state is not None and table.state.to_act:
-            seat = table.state.to_act[0]
-            try:
-                await self.submit(table, seat, slowest, None, timed.id)
-            except ProtocolError as err:
-                if err.code == "answered":
-                    continue  # it came in meanwhile: on to the next one still silent
-                if err.code != "unavailable" or failures >= 20:
-                    log.error("table %s: the %s window could not close for seat %d: %s",
-                              table.id, timed.reaction.name, seat, err.message)
-                    return
-                failures += 1
-                await asyncio.sleep(0.25)
-
-    async def react(self, table: Table, seat: Seat, phase: str, at: float) -> None:
-        """``seat`` answers the timed phase ``phase``: its time runs from the moment the
-        views opening the phase went out to ``at``, when its answer came in (both on this
-        server's clock; whatever time a client might claim is never asked for)."""
-        timed = table.reaction
-        if timed is None or timed.opened is None:
-            raise ProtocolError("no_reaction", "there is nothing to react to now")
-        if phase != timed.id:
-            raise ProtocolError("wrong_phase", f"that is not the {timed.reaction.name} now open")
-        ms = min(max(0.0, (at - timed.opened) * 1000.0), float(timed.reaction.window_ms))
-        await self.submit(table, seat, timed.reaction.action(ms), None, phase)
-
-    # ------------------------------------------------------------------ bots
-    def schedule_bots(self, table: Table) -> None:
-        state = table.state
-        if table.status != "playing" or state is None:
-            return
-        for seat in state.to_act:
-            if seat in table.bots and seat not in table.bot_tasks:
-                table.bot_tasks[seat] = asyncio.create_task(self._bot_turns(table, seat))
-
-    async def _bot_turns(self, table: Table, seat: Seat) -> None:
-        """Play ``seat``'s turns for as long as it is to act."""
-        loop = asyncio.get_running_loop()
-        try:
-            while table.status == "playing" and table.state is not None \
-                    and seat in table.state.to_act:
-                state, version, bot = table.state, table.version, table.bots[seat]
-                timed = table.reaction
-                started = loop.time()
-                obs = observe_for(bot, state, seat, table.bot_rng)
-                action, thought = await self._think(bot, obs)
-                if table.bots.get(seat) is bot:
-                    table.bots[seat] = thought  # carries the bot's own generator forward
-                phase = None
-                wait = self.settings.bot_pause - (loop.time() - started)
-                if timed is not None and action in timed.reaction.actions:
-                    # A reaction goes in at the bot's own time, counted like a person's
-                    # from the signal, when there is a person to race; the action (and so
-                    # the record) carries the time the bot chose.
-                    phase = timed.id
-                    if table.has_people() and timed.opened is not None:
-                        wait = timed.opened + timed.reaction.ms(action) / 1000 - loop.time()
-                    else:  # bots only: the usual pause, well inside the window
-                        wait = min(self.settings.bot_pause, timed.reaction.window_ms / 2000) \
-                            - (loop.time() - started)
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                try:
-                    await self.submit(table, seat, action, None if phase else version, phase)
-                except Stale:
-                    continue  # others acted meanwhile (a simultaneous phase): think again
-                except ProtocolError as err:
-                    if err.code in ("wrong_phase", "answered"):
-                        continue  # the window closed meanwhile
-                    if err.code != "illegal":
-                        return
-                    log.error("table %s: %s bot at seat %d chose an illegal action: %s",
-                              table.id, bot.kind, seat, err.message)
-                    legal = table.state.legal_actions(seat) if table.state else ()
-                    if not legal:
-                        return
-                    await self.submit(table, seat, table.bot_rng.choice(list(legal)), None)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: bot at seat %d stopped", table.id, seat)
-        finally:
-            table.bot_tasks.pop(seat, None)
-
-    async def _think(self, bot: Bot, obs: Observation) -> tuple[int, Bot]:
-        """The bot's action, computed off the event loop: cheap bots in a thread, searching
-        bots (``needs_sample``) in a worker process so that they do not hold the GIL."""
-        loop = asyncio.get_running_loop()
-        bot.time_cap = self._time_cap(getattr(bot, "level", "normal"))
-        if bot.needs_sample and self.settings.bot_processes > 0:
-            if self.procs is None:
-                self.procs = ProcessPoolExecutor(self.settings.bot_processes,
-                                                 mp_context=get_context("spawn"))
-            action, thought = await loop.run_in_executor(self.procs, think, bot, obs)
-            thought.game = bot.game
-            return action, thought
-        return await loop.run_in_executor(self.pool, bot.act, obs), bot
-
-    def _time_cap(self, level: str = "normal") -> float:
-        caps = self.settings.bot_time_caps
-        return caps.get(level, caps["normal"])
 
     # ------------------------------------------------------------------ records
     async def finished_state(self, table: Table, match: int) -> State:
@@ -865,17 +1011,6 @@ class Hub:
         state = await self.finished_state(table, match)
         comment = f"Parlour table {table.id}, match {match}"
         return record_text(state, table.player_names(), comment=comment)
-
-
-def think(bot: Bot, obs: Observation) -> tuple[int, Bot]:
-    """Run in a worker process: the action, and the bot as it is after choosing it."""
-    return bot.act(obs), bot
-
-
-def advise(obs: Observation, seed: int, time_cap: float) -> Hint:
-    """Run in a worker: the hint bot's advice on ``obs``, in at most about ``time_cap``
-    seconds."""
-    return hint(obs, seed=seed, time_cap=time_cap)
 
 
 def bot_levels(cls: type[Bot]) -> list[str]:

@@ -166,6 +166,12 @@ async function buildCreateForm(form) {
   const dealIn = h("input", { id: "new-deal", name: "deal", type: "number", min: "1", step: "1", inputmode: "numeric", placeholder: "random" });
   const dealWrap = h("label", { class: "field", for: "new-deal" }, "Deal number", dealIn,
     h("small", { class: "muted" }, "Leave empty for a random deal; the same number gives the same deal on this server."));
+  const publicIn = h("input", { id: "new-public", name: "public", type: "checkbox" });
+  const publicWrap = h("label", { class: "field check", for: "new-public" }, publicIn, h("span", {}, "List it in the lobby"),
+    h("small", { class: "muted" }, "A table with seats for friends is private unless listed: only your invite link reaches it."));
+  const turnIn = h("input", { id: "new-turn", name: "turn_seconds", type: "number", min: "0", max: "3600", step: "1", inputmode: "numeric", placeholder: "game's default" });
+  const turnWrap = h("label", { class: "field", for: "new-turn" }, "Turn timer (seconds)", turnIn,
+    h("small", { class: "muted" }, "When a player's time runs out a bot plays for them until they are back; 0 for no timer."));
   form.append(
     h("h2", { id: "create-title" }, "Open a table"),
     h("label", { class: "field", for: "new-game" }, "Game", gameSel),
@@ -174,7 +180,7 @@ async function buildCreateForm(form) {
     seatsCountWrap,
     dealWrap,
     seatsBox,
-    h("details", { class: "options" }, h("summary", {}, "Table options"), optsBox),
+    h("details", { class: "options" }, h("summary", {}, "Table options"), publicWrap, turnWrap, optsBox),
     h("button", { type: "submit", class: "button primary" }, "Open the table"));
 
   function fill() {
@@ -254,6 +260,8 @@ async function buildCreateForm(form) {
     try {
       const body = { game: g.id, options, seats, name: name || null, seat: mine };
       if (deal !== null) body.deal = deal;
+      if (publicIn.checked) body.public = true;
+      if (turnIn.value.trim() !== "") body.turn_seconds = Number(turnIn.value.trim());
       const res = await api("POST", "/api/tables", body);
       if (res.token) keepSeat(res.table.id, res.seat, res.token);
       navigate(`/t/${res.table.id}`);
@@ -340,7 +348,7 @@ class Link {
     };
     ws.onclose = (ev) => {
       if (this.stopped) return;
-      if (ev.code === 4404 || ev.code === 4403) { this.on.status("refused", ev.code); return; }
+      if (ev.code === 4404 || ev.code === 4403 || ev.code === 4410) { this.on.status("refused", ev.code); return; }
       this.on.status("reconnecting");
       const wait = Math.min(8000, 300 * 2 ** this.tries++);
       this.timer = setTimeout(() => this.open(), wait);
@@ -414,7 +422,9 @@ function tablePage(tableId) {
   const offlineBanner = h("div", { class: "conn-banner", role: "alert", hidden: "" },
     h("strong", {}, "Connection lost: reconnecting…"), " Your seat is kept; the table comes back as it was.");
   let online = false;
-  app.append(offlineBanner, lobbyPanel, board, endBar);
+  const lifeBar = h("section", { class: "lifebar", hidden: "", "aria-live": "polite" });
+  const clockEl = h("span", { class: "turn-clock", role: "timer" });
+  app.append(offlineBanner, lobbyPanel, lifeBar, board, endBar);
   crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, `Table ${tableId}`), statusEl);
   document.body.classList.add("table-page");
   crumbs.append(soundSwitch(), fourColourSwitch());
@@ -460,7 +470,7 @@ function tablePage(tableId) {
       if (state === "refused") {
         if (code === 4403) { forgetSeat(tableId); toast("Your seat token is no longer valid: watching instead.", "error"); }
         clear(board);
-        board.append(h("p", { class: "error" }, code === 4404 ? "There is no table with that id." : "This page could not join the table."));
+        board.append(h("p", { class: "error" }, code === 4404 ? "There is no table with that id." : code === 4410 ? "This table is closed: it could not be restored." : "This page could not join the table."));
         if (code === 4403) setTimeout(() => { if (!destroyed) route(); }, 1200);
       }
     },
@@ -471,6 +481,7 @@ function tablePage(tableId) {
         showTable();
       } else if (msg.type === "table") {
         table = msg.table;
+        if (seat !== null && !table.seats[seat].taken) { seat = null; forgetSeat(tableId); } // we left
         showTable();
       } else if (msg.type === "view") {
         if (latest && msg.match === latest.match && msg.version < latest.version) return;
@@ -508,6 +519,7 @@ function tablePage(tableId) {
   let holdUntil = 0;
   let holdTimer = null;
   function showView() {
+    renderLife();
     if (!renderer || !latest) { renderEnd(); return; }
     const wait = holdUntil - performance.now();
     if (wait > 0) { clearTimeout(holdTimer); holdTimer = setTimeout(showView, wait); return; }
@@ -559,6 +571,77 @@ function tablePage(tableId) {
     }
   }
 
+  // The table's life around the game: the turn timer, stand-ins, a closed table, leaving.
+  async function post(path) {
+    try { return await api("POST", `/api/tables/${table.id}${path}`, {}, held && held.token); } catch (err) { toast(err.message, "error"); return null; }
+  }
+  function tickClock() {
+    const turn = latest && latest.status === "playing" ? latest.turn : null;
+    if (!turn || !table) { clockEl.textContent = ""; return; }
+    const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
+    const who = turn.seats.map((s) => (s === seat ? "your" : `${table.seats[s].label}'s`)).join(" and ");
+    clockEl.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} turn: ${left} s`;
+    clockEl.classList.toggle("low", left <= 10);
+  }
+  const ticking = setInterval(tickClock, 500);
+  let shownLife = null; // what the bar shows, so that it is rebuilt only when that changes
+  function renderLife() {
+    if (!table) return;
+    tickClock();
+    const key = JSON.stringify([seat, table.status, table.note, table.degraded, table.creator,
+      table.seats.map((s) => [s.taken, s.stand_in, s.name])]);
+    if (key === shownLife) return;
+    shownLife = key;
+    clear(lifeBar);
+    const notes = [];
+    const buttons = [];
+    if (table.status === "closed") notes.push(h("p", { class: "error" }, `This table is closed: ${table.note || "it has ended"}.`));
+    if (table.degraded) notes.push(h("p", { class: "muted" }, "The parlour is busy: the bots here play a level lower for now."));
+    table.seats.forEach((s, i) => {
+      if (!s.stand_in) return;
+      if (i === seat) {
+        notes.push(h("p", { class: "stand-in" }, "A bot is playing for you while you are away."));
+        const back = h("button", { class: "button primary", type: "button" }, "I'm back");
+        back.addEventListener("click", () => link.send({ type: "sync" }));
+        buttons.push(back);
+      } else {
+        notes.push(h("p", { class: "muted" }, `A bot is playing for ${s.name || s.label}${s.taken ? " while they are away" : ": the seat is free"}.`));
+        if (seat !== null && seat === table.creator && s.taken) {
+          const free = h("button", { class: "button", type: "button" }, `Free ${s.label}'s seat`);
+          free.addEventListener("click", async () => { free.disabled = true; await post(`/seats/${i}/free`); });
+          buttons.push(free);
+        }
+      }
+    });
+    const freeNow = table.seats.filter((s) => !s.taken && s.kind === "person");
+    if (seat === null && (table.status === "playing" || table.status === "finished") && freeNow.length) {
+      const sit = h("button", { class: "button primary", type: "button" }, `Sit at ${freeNow[0].label}`);
+      sit.addEventListener("click", async () => {
+        const name = myName() || (prompt("Your name") || "").trim();
+        if (!name) return;
+        keepName(name);
+        try {
+          const res = await api("POST", `/api/tables/${table.id}/join`, { name, seat: freeNow[0].seat });
+          keepSeat(table.id, res.seat, res.token);
+          route();
+        } catch (err) { toast(err.message, "error"); }
+      });
+      buttons.push(sit);
+    }
+    if (seat !== null && table.status !== "closed") {
+      const leave = h("button", { class: "button", type: "button" }, "Leave my seat");
+      leave.addEventListener("click", async () => {
+        if (!confirm("Leave your seat? Someone else may take it; a bot plays it meanwhile.")) return;
+        if (await post("/leave")) { forgetSeat(tableId); route(); }
+      });
+      buttons.push(leave);
+    }
+    tickClock();
+    lifeBar.append(clockEl, ...notes);
+    if (buttons.length) lifeBar.append(h("div", { class: "buttons" }, ...buttons));
+    lifeBar.hidden = false;
+  }
+
   let shownEnd = null; // the match whose results are on screen
   function renderEnd() {
     if (!table || !latest || latest.status !== "finished") { clear(endBar); endBar.hidden = true; shownEnd = null; return; }
@@ -603,6 +686,7 @@ function tablePage(tableId) {
     destroy() {
       destroyed = true;
       clearTimeout(holdTimer);
+      clearInterval(ticking);
       document.body.classList.remove("table-page");
       delete document.body.dataset.version;
       link.close();

@@ -40,6 +40,8 @@ class CreateTable(Body):
     name: str | None = Field(default=None, max_length=200)
     seat: int | None = None
     deal: int | None = None  # a deal number, for games dealt by number (Foursquare)
+    public: bool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
+    turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
 
 
 @router.get("/games")
@@ -69,6 +71,7 @@ async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: Client
     guard.create(client)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
-        [s.model_dump() for s in body.seats], body.name, body.seat, body.deal, owner=client)
+        [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,
+        public=body.public, turn_seconds=body.turn_seconds, client=client)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

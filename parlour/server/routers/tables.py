@@ -39,6 +39,22 @@ async def again(table: TableDep, hub: HubDep, token: TokenDep) -> dict[str, Any]
     return {"table": table.summary()}
 
 
+@router.post("/leave")
+async def leave(table: TableDep, hub: HubDep, token: TokenDep) -> dict[str, Any]:
+    """Leave your seat (token in ``Authorization: Bearer``): it is free again, and a
+    stand-in bot plays it while a match is on."""
+    await hub.leave(table, table.seat_for(token))
+    return {"table": table.summary()}
+
+
+@router.post("/seats/{seat}/free")
+async def free_seat(seat: int, table: TableDep, hub: HubDep, token: TokenDep
+                    ) -> dict[str, Any]:
+    """The table's creator frees a seat held by someone who has gone."""
+    await hub.free_seat(table, table.seat_for(token), seat)
+    return {"table": table.summary()}
+
+
 @router.get("/matches/{match}/record")
 async def record(match: int, table: TableDep, hub: HubDep) -> PlainTextResponse:
     text = await hub.record(table, match)

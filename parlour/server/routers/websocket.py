@@ -63,7 +63,11 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub) -> None:
         await ws.send_text(encode(err.to_json()))
         await ws.close(code=code)
 
-    table = await hub.get(table_id)
+    try:
+        table = await hub.get(table_id)
+    except ProtocolError as err:  # a table that could not be restored: closed
+        await refuse(err, 4410)
+        return
     if table is None:
         await refuse(ProtocolError("not_found", "there is no table with that id"), 4404)
         return
@@ -104,6 +108,9 @@ class Session:
         table, conn = self.table, self.conn
         table.conns.add(conn)
         table.touched = time.monotonic()
+        if conn.seat is not None:  # its person is back: a stand-in gives the seat up
+            table.people_seen = table.touched
+            self.hub.reclaim(table, conn.seat)
         pump = asyncio.create_task(conn.pump())
         conn.push(encode({"type": "welcome", "seat": conn.seat, "table": table.summary()}))
         table.send_view(conn)
@@ -137,7 +144,9 @@ class Session:
             for task in self.asking:
                 task.cancel()
             table.conns.discard(conn)
-            table.touched = time.monotonic()
+            table.touched = table.watched = time.monotonic()
+            if conn.seat is not None:
+                table.people_seen = table.touched
             conn.stop()
             try:
                 await asyncio.wait_for(pump, 5)
@@ -147,6 +156,8 @@ class Session:
     async def handle(self, msg: Message, at: float) -> None:
         """Act on one checked message that came in at loop time ``at``."""
         hub, table, conn = self.hub, self.table, self.conn
+        if conn.seat is not None and not isinstance(msg, Ping):
+            hub.reclaim(table, conn.seat)  # a person who speaks is not away
         if isinstance(msg, HintAsk):  # answered when ready; the connection carries on
             task = asyncio.create_task(self.give_hint(msg))
             self.asking.add(task)

@@ -1,0 +1,46 @@
+"""The life of a table in a real browser (Debian's Chromium): the turn timer shows whose
+turn it is and how long is left, a player leaves the seat and a bot plays it, and a
+spectator takes the free seat back during play."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_kit import page_of, shot
+
+pytestmark = pytest.mark.browser
+
+
+def watch_errors(page) -> list[str]:
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
+    page.on("requestfailed", lambda r: seen.append(f"failed {r.url}"))
+    page.on("dialog", lambda d: d.accept())
+    return seen
+
+
+def test_turn_timer_leaving_and_taking_a_free_seat(browser, base):
+    page = page_of(browser)
+    errors = watch_errors(page)
+    page.goto(base + "/")
+    page.select_option("#new-game", "spades")
+    page.fill("#new-name", "Sam")
+    page.click("summary")
+    page.fill("#new-turn", "45")
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector(".turn-clock:has-text('Your turn')")
+    left = int(re.search(r"(\d+) s", page.text_content(".turn-clock")).group(1))
+    assert 35 <= left <= 45
+    shot(page, "life-turn-timer")
+
+    page.click("text=Leave my seat")
+    page.wait_for_selector(".lifebar:has-text('A bot is playing for South')")
+    page.wait_for_selector("text=Sit at South")
+    shot(page, "life-stand-in")
+    page.click("text=Sit at South")
+    page.wait_for_selector(".lifebar:has-text('Leave my seat')")
+    assert page.locator(".lifebar:has-text('A bot is playing')").count() == 0
+    assert not errors and not page.errors, errors + page.errors
+    page.context.close()

@@ -1,0 +1,305 @@
+"""The life of a table and its faults: private tables, tables that expire or close, the
+turn timer and its stand-in bot, leaving and freeing seats, retention, a database that
+refuses writes, and tables whose rows cannot be replayed."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import Any
+
+import pytest
+from server_kit import BOTS3, PEOPLE4, Player, app_client, create, join
+
+BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
+
+
+def hub_of(client: Any) -> Any:
+    return client.app.state.hub
+
+
+def tidy(client: Any) -> dict[str, int]:
+    return client.portal.call(hub_of(client).tidy)
+
+
+def four_people(client: Any) -> tuple[str, list[str]]:
+    res = create(client, PEOPLE4, name="P0")
+    tid = res["table"]["id"]
+    return tid, [res["token"]] + [join(client, tid, f"P{s}", s)["token"] for s in (1, 2, 3)]
+
+
+# ----------------------------------------------------------------------------- private tables
+def test_a_table_with_a_seat_for_a_friend_is_private_unless_public(tmp_path):
+    with app_client(tmp_path / "p.sqlite3") as client:
+        friends = [{"kind": "person"}, {"kind": "person"}, *BOTS3[1:3]]
+        private = create(client, friends)["table"]
+        public = client.post("/api/tables", json={"game": "spades", "seats": friends,
+                                                  "name": "Ann", "public": True}).json()
+        alone = create(client, BOTS3)["table"]
+        listed = {t["id"] for t in client.get("/api/tables").json()["tables"]}
+        assert private["listed"] is False and private["id"] not in listed
+        assert public["table"]["listed"] is True and public["table"]["id"] in listed
+        assert alone["listed"] is True and alone["id"] in listed
+        # the invite still reaches the private table's free seat
+        assert join(client, private["id"], "Bo")["seat"] == 1
+
+
+# ----------------------------------------------------------------------------- life cycle
+def test_a_waiting_table_nobody_joins_expires(tmp_path):
+    with app_client(tmp_path / "e.sqlite3", waiting_expiry=3600) as client:
+        tid = client.post("/api/tables", json={"game": "spades", "name": "Ann", "public": True,
+                                               "seats": PEOPLE4}).json()["table"]["id"]
+        assert tidy(client)["expired"] == 0
+        hub_of(client).settings.waiting_expiry = 0
+        assert tidy(client)["expired"] == 1
+        summary = client.get(f"/api/tables/{tid}").json()["table"]
+        assert summary["status"] == "closed" and summary["note"] == "nobody joined in time"
+        assert tid not in {t["id"] for t in client.get("/api/tables").json()["tables"]}
+        late = client.post(f"/api/tables/{tid}/join", json={"name": "Bo"})
+        assert late.status_code == 409 and late.json()["error"]["code"] == "closed"
+    with app_client(tmp_path / "e.sqlite3") as client:  # closed for good, after a restart
+        assert client.get(f"/api/tables/{tid}").json()["table"]["status"] == "closed"
+
+
+def test_a_table_its_players_left_closes_and_keeps_its_log(tmp_path):
+    with app_client(tmp_path / "a.sqlite3", absent_close=3600) as client:
+        tid, tokens = four_people(client)
+        south = Player(client, tid, tokens[0])
+        south.view()
+        south.act("bid 3")
+        south.view()
+        assert tidy(client)["abandoned"] == 0  # South was there a moment ago
+        south.close()
+        hub_of(client).settings.absent_close = 0
+        assert tidy(client)["abandoned"] == 1
+        summary = client.get(f"/api/tables/{tid}").json()["table"]
+        assert summary["status"] == "closed" and summary["version"] == 1
+        actions = hub_of(client).store.load_actions(tid, 1)
+        assert [a for _, a in actions] == ["bid 3"]
+
+
+def test_a_table_of_bots_nobody_watches_stops(tmp_path):
+    with app_client(tmp_path / "u.sqlite3", bot_pause=0.02, unwatched_close=0.5) as client:
+        tid = create(client, BOTS4)["table"]["id"]
+        watcher = Player(client, tid, None)
+        watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2)
+        time.sleep(0.6)
+        assert tidy(client)["unwatched"] == 0  # watched
+        watcher.close()
+        assert tidy(client)["unwatched"] == 0  # just left
+        time.sleep(0.6)  # the bots play on meanwhile: playing is not being watched
+        assert tidy(client)["unwatched"] == 1
+        summary = client.get(f"/api/tables/{tid}").json()["table"]
+        time.sleep(0.2)
+        again = client.get(f"/api/tables/{tid}").json()["table"]
+        assert summary["status"] == again["status"] == "closed"
+        assert again["version"] == summary["version"]  # the bots stopped
+        refused = client.post(f"/api/tables/{tid}/again")
+        assert refused.status_code == 409
+
+
+def test_finished_casual_tables_are_deleted_after_their_retention(tmp_path):
+    with app_client(tmp_path / "r.sqlite3") as client:
+        hub = hub_of(client)
+        tid = create(client, BOTS4, options={"target": 10})["table"]["id"]
+        watcher = Player(client, tid, None)
+        watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        watcher.close()
+        kept = create(client, BOTS4, options={"target": 10})["table"]["id"]
+        watcher = Player(client, kept, None)
+        watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        watcher.close()
+        with sqlite3.connect(tmp_path / "r.sqlite3") as db:  # a compared (rated) table
+            db.execute("UPDATE parlour_tables SET compared = 1 WHERE id = ?", (kept,))
+        assert tid not in {t["id"] for t in client.get("/api/tables").json()["tables"]}
+        assert client.get(f"/api/tables/{tid}/matches/1/record").status_code == 200
+        assert tidy(client)["deleted"] == 0  # within its retention
+        hub.settings.retention = 0
+        assert tidy(client)["deleted"] == 1
+        assert client.get(f"/api/tables/{tid}").status_code == 404
+        assert client.get(f"/api/tables/{kept}/matches/1/record").status_code == 200
+
+
+# ----------------------------------------------------------------------------- turn timer
+def test_a_silent_seat_gets_a_stand_in_and_takes_it_back(tmp_path):
+    with app_client(tmp_path / "t.sqlite3") as client:
+        res = client.post("/api/tables", json={"game": "spades", "seats": BOTS3, "name": "Ann",
+                                               "turn_seconds": 30}).json()
+        tid = res["table"]["id"]
+        assert res["table"]["turn_seconds"] == 30
+        south = Player(client, tid, res["token"])
+        first = south.view()
+        assert first["view"]["to_act"] == [0]
+        turn = first["turn"]
+        assert turn["seats"] == [0] and turn["seconds"] == 30
+        assert 25_000 < turn["deadline"] - time.time() * 1000 <= 30_000
+        hub = hub_of(client)
+        table = hub.tables[tid]
+
+        def hurry() -> None:
+            table.turn_seconds = 0.05
+            hub.turns.restart(table)
+
+        client.portal.call(hurry)
+        stood = south.recv_until(lambda m: m["type"] == "table"
+                                 and m["table"]["seats"][0]["stand_in"])
+        assert stood["table"]["seats"][0]["name"] == "Ann"
+        played = south.recv_until(lambda m: m["type"] == "view" and m["version"] >= 1)
+        assert played["view"]["bids"][0] is not None  # the stand-in bid for South
+        table.turn_seconds = 0
+        south.send({"type": "sync"})  # South speaks: the seat is South's again
+        back = south.recv_until(lambda m: m["type"] == "table"
+                                and not m["table"]["seats"][0]["stand_in"])
+        assert back["table"]["seats"][0]["taken"]
+        south.close()
+
+
+@pytest.mark.parametrize("seconds", [5, 3601, True, "60", 1.5])
+def test_a_bad_turn_timer_is_refused(tmp_path, seconds):
+    with app_client(tmp_path / "b.sqlite3") as client:
+        res = client.post("/api/tables", json={"game": "spades", "seats": BOTS3, "name": "A",
+                                               "turn_seconds": seconds})
+        assert res.status_code == 400 and res.json()["error"]["code"] in ("bad_options",
+                                                                            "bad_request")
+        assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_a_person_leaves_a_stand_in_plays_and_a_newcomer_takes_over(tmp_path):
+    with app_client(tmp_path / "l.sqlite3") as client:
+        tid, tokens = four_people(client)
+        south = Player(client, tid, tokens[0])
+        south.view()
+        gone = client.post(f"/api/tables/{tid}/leave",
+                           headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert gone.status_code == 200
+        seat = gone.json()["table"]["seats"][0]
+        assert seat["stand_in"] and not seat["taken"] and seat["name"] is None
+        south.recv_until(lambda m: m["type"] == "view" and m["version"] >= 1)  # bot bid
+        stale = client.post(f"/api/tables/{tid}/leave",
+                            headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert stale.status_code == 403  # the old token holds nothing now
+        newcomer = join(client, tid, "Cy")
+        assert newcomer["seat"] == 0 and not newcomer["table"]["seats"][0]["stand_in"]
+        south.close()
+
+
+def test_the_creator_frees_the_seat_of_a_friend_who_has_gone(tmp_path):
+    with app_client(tmp_path / "f.sqlite3") as client:
+        res = create(client, [{"kind": "person"}] * 3 + BOTS3[1:2])  # waits for a third
+        tid, creator = res["table"]["id"], res["token"]
+        friend = join(client, tid, "Bo")
+        url = f"/api/tables/{tid}/seats/1/free"
+        assert client.post(url).status_code == 403  # no token
+        not_creator = client.post(url, headers={"Authorization": f"Bearer {friend['token']}"})
+        assert not_creator.json()["error"]["code"] == "not_creator"
+        bo = Player(client, tid, friend["token"])
+        here = client.post(url, headers={"Authorization": f"Bearer {creator}"})
+        assert here.status_code == 409 and here.json()["error"]["code"] == "still_there"
+        bo.close()
+        time.sleep(0.05)
+        assert client.portal.call(lambda: hub_of(client).tables[tid].connected(1)) is False
+        freed = client.post(url, headers={"Authorization": f"Bearer {creator}"})
+        assert freed.status_code == 200, freed.text
+        seat = freed.json()["table"]["seats"][1]
+        assert not seat["taken"] and seat["name"] is None
+        assert join(client, tid, "Cy", 1)["seat"] == 1  # someone else may sit there now
+
+
+# ----------------------------------------------------------------------------- faults
+def refuse_writes(db, on: bool) -> None:
+    with sqlite3.connect(db) as conn:
+        for table in ("parlour_actions", "parlour_tables"):
+            if on:
+                conn.execute(f"CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} "
+                             f"BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+            else:
+                conn.execute(f"DROP TRIGGER refuse_{table}")
+
+
+def test_bots_resume_once_the_database_takes_writes_again(tmp_path, caplog):
+    db = tmp_path / "d.sqlite3"
+    with app_client(db, bot_pause=0.02) as client:
+        tid = create(client, BOTS4)["table"]["id"]
+        watcher = Player(client, tid, None)
+        watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2)
+        refuse_writes(db, True)
+        refused = client.post("/api/tables", json={"game": "spades", "seats": BOTS4})
+        assert refused.status_code == 503
+        assert refused.json()["error"]["code"] == "unavailable"
+        time.sleep(1.0)  # the bots try, are refused, and wait
+        stuck = hub_of(client).tables[tid].version
+        assert "refused" in caplog.text
+        refuse_writes(db, False)
+        resumed = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] > stuck + 2)
+        assert resumed["version"] > stuck
+        assert client.post("/api/tables", json={"game": "spades",
+                                                "seats": BOTS4}).status_code == 201
+        watcher.close()
+
+
+BREAKS = {
+    "missing action": "DELETE FROM parlour_actions WHERE table_id = :t AND idx = 0",
+    "garbled action": "UPDATE parlour_actions SET action = 'bid banana' WHERE table_id = :t",
+    "bad options": "UPDATE parlour_tables SET options = '{not json' WHERE id = :t",
+    "options not an object": "UPDATE parlour_tables SET options = '[1]' WHERE id = :t",
+    "unknown game": "UPDATE parlour_tables SET game = 'chess' WHERE id = :t",
+    "wrong seat count": "UPDATE parlour_tables SET num_seats = 5 WHERE id = :t",
+    "deleted match": "DELETE FROM parlour_matches WHERE table_id = :t",
+    "deleted seat": "DELETE FROM parlour_seats WHERE table_id = :t AND seat = 2",
+}
+
+
+def test_an_unreplayable_table_is_closed_and_the_rest_start(tmp_path, caplog):
+    db = tmp_path / "q.sqlite3"
+    with app_client(db) as client:
+        tables = {}
+        for name in [*BREAKS, "healthy"]:
+            tid, tokens = four_people(client)
+            south, west = Player(client, tid, tokens[0]), Player(client, tid, tokens[1])
+            south.view()
+            south.act("bid 3")
+            west.recv_until(lambda m: m["type"] == "view" and m["version"] == 1)
+            west.act("bid 2")
+            south.recv_until(lambda m: m["type"] == "view" and m["version"] == 2)
+            south.close()
+            west.close()
+            tables[name] = tid
+    with sqlite3.connect(db) as conn:
+        for name, sql in BREAKS.items():
+            conn.execute(sql, {"t": tables[name]})
+    with app_client(db) as client:
+        healthy = client.get(f"/api/tables/{tables['healthy']}").json()["table"]
+        assert healthy["status"] == "playing" and healthy["version"] == 2
+        for name in BREAKS:
+            res = client.get(f"/api/tables/{tables[name]}")
+            assert res.status_code == 410, name
+            assert res.json()["error"] == {"code": "unrestorable", "message":
+                                           "this table is closed: it could not be restored"}
+            assert f"table {tables[name]} could not be restored" in caplog.text, name
+        with client.websocket_connect(f"/ws/tables/{tables['deleted match']}") as ws:
+            assert ws.receive_json()["code"] == "unrestorable"
+    with sqlite3.connect(db) as conn:
+        rows = dict(conn.execute("SELECT id, status FROM parlour_tables").fetchall())
+    assert all(rows[tables[name]] == "closed" for name in BREAKS)
+    assert rows[tables["healthy"]] == "playing"
+
+
+def test_a_deal_the_database_refused_is_dealt_once_it_takes_writes(tmp_path):
+    """The seats are committed, the deal is refused: the creator keeps the seat (201 and a
+    token), and the match is dealt once the database takes writes again."""
+    db = tmp_path / "s.sqlite3"
+    with app_client(db) as client:
+        create(client, BOTS3)  # the schema exists
+        with sqlite3.connect(db) as conn:
+            conn.execute("CREATE TRIGGER refuse_deal BEFORE INSERT ON parlour_matches "
+                         "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        res = client.post("/api/tables", json={"game": "spades", "seats": BOTS3, "name": "A"})
+        assert res.status_code == 201 and res.json()["token"]
+        tid = res.json()["table"]["id"]
+        assert res.json()["table"]["status"] == "waiting"
+        with sqlite3.connect(db) as conn:
+            conn.execute("DROP TRIGGER refuse_deal")
+        south = Player(client, tid, res.json()["token"])
+        dealt = south.recv_until(lambda m: m["type"] == "view")
+        assert dealt["status"] == "playing" and dealt["view"]["seat"] == 0
+        south.close()

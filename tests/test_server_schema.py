@@ -1,0 +1,169 @@
+"""Schema migrations: a database made by the server as it was before migrations (its schema
+code taken from git) upgrades in place and plays on, on SQLite (by itself, at start) and on
+PostgreSQL (refused until ``parlour db upgrade``, which fixes it)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import subprocess
+import sys
+import types
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_kit import ROOT, Player, app_client
+from sqlalchemy import create_engine, inspect, text
+
+from parlour.cli import main
+from parlour.games import get_game
+from parlour.server import schema
+from parlour.server.schema import SchemaError
+from parlour.server.store import Store
+
+BEFORE_MIGRATIONS = "3aa7a2e"  # main as it was before migrations
+PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+TOKENS = [f"token-{s}" for s in range(4)]
+
+
+def old_store() -> types.ModuleType:
+    """parlour/server/store.py as it was before migrations, from git."""
+    try:
+        source = subprocess.run(["git", "show", f"{BEFORE_MIGRATIONS}:parlour/server/store.py"],
+                                cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("needs the project's git history")
+    module = types.ModuleType("parlour_old_store")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(source, "old_store.py", "exec"), module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    return module
+
+
+def make_old_database(url: str) -> str:
+    """A database written by the old store: a table of four people, match 1, one bid made.
+    Returns the table's id."""
+    old = old_store()
+    store = old.Store(url)
+    game = get_game("spades")
+    state = game.new(42, 4)
+    bid = state.legal_actions(0)[3]
+    seats = [old.SeatRow("person", None, f"P{s}", hashlib.sha256(t.encode()).hexdigest())
+             for s, t in enumerate(TOKENS)]
+    row = old.TableRow("oldtable", "spades", 4, game.resolve_options({}), 1.0e9, "waiting", 0,
+                       seats, {})
+
+    async def write() -> None:
+        await store.write(old.Store.op_create_table(row))
+        await store.write(old.Store.op_start_match("oldtable", 1, 42))
+        await store.write(old.Store.op_action("oldtable", 1, 0, 0, game.action_text(bid)))
+        await store.write(old.Store.op_create_table(old.TableRow(
+            "oldfinished", "spades", 4, game.resolve_options({}), 1.0e9, "finished", 0,
+            seats, {})))
+
+    asyncio.run(write())
+    store.close()
+    return "oldtable"
+
+
+def plays_on(client, table_id: str) -> None:
+    """The upgraded table is where it was, and takes the next bid."""
+    summary = client.get(f"/api/tables/{table_id}").json()["table"]
+    assert summary["status"] == "playing" and summary["version"] == 1
+    west = Player(client, table_id, TOKENS[1])
+    assert west.view()["version"] == 1
+    west.act("bid 2")
+    assert west.view()["version"] == 2
+    west.close()
+
+
+def test_an_old_sqlite_database_upgrades_itself_at_start(tmp_path):
+    db = tmp_path / "old.sqlite3"
+    url = f"sqlite:///{db}"
+    table_id = make_old_database(url)
+    engine = create_engine(url)
+    assert "listed" not in {c["name"] for c in inspect(engine).get_columns("parlour_tables")}
+    assert schema.revision(engine) == schema.BASELINE
+    with app_client(db) as client:
+        plays_on(client, table_id)
+    assert schema.revision(engine) == schema.head()
+    engine.dispose()
+
+
+def test_an_empty_database_is_made_at_the_newest_schema(tmp_path):
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    Store(url, auto_upgrade=False).close()
+    engine = create_engine(url)
+    assert schema.revision(engine) == schema.head()
+    engine.dispose()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test, dropped after it."""
+    pytest.importorskip("psycopg")
+    name = f"parlour_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def test_an_old_postgresql_database_is_refused_until_upgraded(pg_url, capsys):
+    table_id = make_old_database(pg_url)
+    with pytest.raises(SchemaError, match="parlour db upgrade"):
+        Store(pg_url)
+    assert main(["serve", "--db", pg_url, "--port", "1"]) == 2  # refuses before listening
+    assert "parlour db upgrade" in capsys.readouterr().err
+    assert main(["db", "status", "--db", pg_url]) == 1
+    assert main(["db", "upgrade", "--db", pg_url]) == 0
+    assert f"-> {schema.head()}" in capsys.readouterr().out
+    assert main(["db", "status", "--db", pg_url]) == 0
+    from fastapi.testclient import TestClient
+
+    from parlour.server.app import create_app
+    from parlour.server.tables import Settings
+
+    with TestClient(create_app(Settings(db_url=pg_url, bot_pause=0.0, rate=1000.0,
+                                        burst=1000))) as client:
+        plays_on(client, table_id)
+        finished = client.get("/api/tables/oldfinished").json()["table"]
+        assert finished["status"] == "finished" and finished["listed"] is True
+
+
+def test_a_fresh_postgresql_database_plays(pg_url):
+    from fastapi.testclient import TestClient
+    from server_kit import BOTS3, create
+
+    from parlour.server.app import create_app
+    from parlour.server.tables import Settings
+
+    with TestClient(create_app(Settings(db_url=pg_url, bot_pause=0.0, rate=1000.0,
+                                        burst=1000))) as client:
+        res = create(client, BOTS3)
+        south = Player(client, res["table"]["id"], res["token"])
+        assert south.view()["view"]["seat"] == 0
+        south.close()
+    assert schema.revision(create_engine(pg_url)) == schema.head()
+
+
+def test_the_migrations_make_the_schema_the_store_describes(tmp_path):
+    """The tables the migrations make are the ones store.py's metadata names, column for
+    column (so the two cannot drift apart)."""
+    from parlour.server.store import metadata
+
+    url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
+    Store(url).close()
+    seen = inspect(create_engine(url))
+    for name, table in metadata.tables.items():
+        assert {c["name"] for c in seen.get_columns(name)} == set(table.columns.keys()), name
+    assert Path(schema.MIGRATIONS / "env.py").exists()
