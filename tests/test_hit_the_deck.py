@@ -850,7 +850,7 @@ def test_a_round_that_runs_too_long_ends_as_blocked():
 
 
 def test_max_rounds_ends_the_game():
-    state = GAME.new(4, 2, max_rounds=1, target=10_000)
+    state = GAME.new(4, 2, max_rounds=1, target=1000)
     rng = random.Random(1)
     while state.to_act:
         seat = state.to_act[0]

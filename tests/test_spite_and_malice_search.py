@@ -165,7 +165,7 @@ def test_ismcts_beats_the_rule_bot_on_duplicate_deals():
     for i in range(3):
         seed = derive_seed(2026, "smoke", i)
         for kinds in (["ismcts", "rule"], ["rule", "ismcts"]):
-            state = GAME.new(seed, target=10**6, max_rounds=2)
+            state = GAME.new(seed, target=500, max_rounds=2)
             bots = [ISMCTSBot(GAME, s, s, iterations=12) if k == "ismcts"
                     else SpiteAndMaliceRuleBot(GAME, s, s) for s, k in enumerate(kinds)]
             rng = random.Random(seed)
