@@ -3,14 +3,20 @@
 Starts ``parlour serve`` on loopback with a fresh SQLite database and its default limits
 (in a process given 1,024 open files, a common default), then runs each attack in
 :data:`ATTACKS`, bounded in count and time, and prints one line per attack: what it tried,
-whether the server held, and the figures. Loopback has a whole /8, so an attack from one
-address binds 127.0.0.2 while the victim, another client, stays on 127.0.0.1.
+whether the server held, and the figures; last, how many tracebacks the servers logged.
+Loopback has a whole /8, so an attack from one address binds 127.0.0.2 while the victim,
+another client, stays on 127.0.0.1.
+
+The attacks on the HTTP edge (items 1 to 3, 13 and 14) share one server; those on the life
+of tables (items 4 to 12) each get a server of their own (:data:`OWN_SERVER`), since they
+kill or restart it, garble its database or fill its bot capacity.
 
     python bench/abuse.py                     # every attack
     python bench/abuse.py --only slowloris    # some of them (comma-separated names)
 
-An attack is a small function ``(Server) -> Outcome``; add one by appending it to ATTACKS.
-The exit status is 1 if any attack got through.
+An attack is a small function ``(Server) -> Outcome``; add one by appending it to ATTACKS
+(and to OWN_SERVER if it must not share the server). The exit status is 1 if any attack
+got through or any server logged a traceback.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import resource
 import select
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -34,12 +41,16 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect as connect_sync
 
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = "127.0.0.2"
 BOTS3 = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
 PEOPLE4 = [{"kind": "person"}] * 4
 CREATE = {"game": "spades", "seats": BOTS3, "name": "Ann"}
+HARD = [{"kind": "bot", "bot": "ismcts:hard"}] * 4
+RULE4 = [{"kind": "bot", "bot": "rule"}] * 4
+PUBLIC4 = {"seats": PEOPLE4, "public": True}  # a table the lobby lists (most are private)
 
 
 @dataclass
@@ -51,23 +62,31 @@ class Outcome:
 
 @dataclass
 class Server:
-    """``parlour serve`` in a subprocess on loopback."""
+    """``parlour serve`` in a subprocess on loopback, on a database of its own.
+
+    Started again after a stop, it keeps its database and log (on a new port)."""
 
     flags: list[str] = field(default_factory=list)
+    work: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="parlour-abuse-")))
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
-    log: Path | None = None
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def db(self) -> Path:
+        return self.work / "abuse.sqlite3"
+
+    @property
+    def log(self) -> Path:
+        return self.work / "server.log"
+
     def start(self) -> Server:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        work = Path(tempfile.mkdtemp(prefix="parlour-abuse-"))
-        self.log = work / "server.log"
 
         def few_files() -> None:
             hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
@@ -75,8 +94,8 @@ class Server:
 
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "serve", "--port", str(self.port), "--db",
-             f"sqlite:///{work / 'abuse.sqlite3'}", "--bot-pause", "0.05", *self.flags],
-            cwd=ROOT, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+             f"sqlite:///{self.db}", "--bot-pause", "0.05", *self.flags],
+            cwd=ROOT, stdout=self.log.open("a"), stderr=subprocess.STDOUT,
             preexec_fn=few_files)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -87,13 +106,17 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
 
-    def stop(self) -> None:
+    def stop(self, how: int = signal.SIGTERM) -> float:
+        """Stop the server (if it runs); returns the seconds it took to exit."""
+        started = time.monotonic()
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(how)
             try:
-                self.proc.wait(15)
+                self.proc.wait(20)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait(10)
+        return time.monotonic() - started
 
     def rss_mb(self) -> float:
         assert self.proc is not None
@@ -107,9 +130,23 @@ class Server:
                             transport=httpx.HTTPTransport(local_address=address),
                             **kwargs)  # type: ignore[arg-type]
 
+    def workers(self) -> list[int]:
+        """The server's worker processes (its children but the resource tracker)."""
+        assert self.proc is not None
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                stat = (entry / "stat").read_text()
+                cmd = (entry / "cmdline").read_bytes()
+            except (OSError, NotADirectoryError):
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == self.proc.pid \
+                    and b"resource_tracker" not in cmd:
+                found.append(int(entry.name))
+        return found
+
     def tracebacks(self) -> int:
-        assert self.log is not None
-        return self.log.read_text().count("Traceback")
+        return self.log.read_text().count("Traceback") if self.log.exists() else 0
 
 
 def codes(responses: list[httpx.Response]) -> str:
@@ -125,6 +162,13 @@ def is_error_shape(res: httpx.Response) -> bool:
     except ValueError:
         return False
     return set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 # ----------------------------------------------------------------------------- item 1
@@ -203,7 +247,7 @@ def cap_race(srv: Server) -> Outcome:
             async with httpx.AsyncClient(base_url=racing.base, transport=transport,
                                          timeout=30) as http:
                 answers = await asyncio.gather(*(
-                    http.post("/api/tables", json=CREATE | {"seats": PEOPLE4})
+                    http.post("/api/tables", json=CREATE | PUBLIC4)
                     for _ in range(5)))
                 return [r.status_code for r in answers]
 
@@ -362,33 +406,169 @@ def lax_input(srv: Server) -> Outcome:
                    f"HTTP {codes(got)}, all in the error shape: {shaped}; bid \u0661: {answer}")
 
 
+# ----------------------------------------------------------------------------- items 4 to 12
+def endless_tables(srv: Server) -> Outcome:
+    """Bot tables that never end: huge targets and safety stops, then `again` forever."""
+    with srv.client(ATTACKER) as c:
+        answers = [c.post("/api/tables", json={"game": game, "seats": seats,
+                                             "options": {name: 10**9}}).status_code
+                 for game, seats, name in [("spades", RULE4, "target"),
+                                           ("spades", RULE4, "max_deals"),
+                                           ("hit-the-deck", RULE4, "max_rounds"),
+                                           ("spite-and-malice", RULE4[:2], "max_turns")]]
+        tid = c.post("/api/tables", json={"game": "spades", "seats": RULE4,
+                                          "options": {"target": 10}}).json()["table"]["id"]
+        deadline = time.monotonic() + 60
+        while c.get(f"/api/tables/{tid}").json()["table"]["status"] != "finished" \
+                and time.monotonic() < deadline:
+            time.sleep(0.2)
+        again = c.post(f"/api/tables/{tid}/again").status_code  # nobody watches it
+    held = answers == [400] * 4 and again == 409
+    return Outcome("4 endless-option bot tables, then `again` at an unwatched bot table",
+                   held, f"creates {answers}, again {again}")
+
+
+def search_hog(srv: Server) -> Outcome:
+    """One address opens 10 tables of hard search bots; another's table plays on."""
+    with srv.client(ATTACKER) as c:
+        answers = [c.post("/api/tables", json={"game": "spades", "seats": HARD}).status_code
+                 for _ in range(10)]
+    with srv.client() as v:
+        seats = [{"kind": "bot", "bot": "ismcts:normal"}] * 4
+        tid = v.post("/api/tables", json={"game": "spades", "seats": seats}).json()["table"]["id"]
+        started = time.monotonic()
+        degraded = False
+        with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            version = 0
+            while version < 12 and time.monotonic() - started < 120:
+                msg = json.loads(ws.recv(timeout=120))
+                if msg["type"] == "view":
+                    version = msg["version"]
+                elif msg["type"] == "table":
+                    degraded = degraded or msg["table"]["degraded"]
+        took = time.monotonic() - started
+    accepted = answers.count(201)
+    held = accepted <= 2 and answers.count(429) == 10 - accepted and version >= 12
+    return Outcome("10 ismcts:hard tables from one address, beside another's ismcts:normal",
+                   held, f"accepted {accepted}, refused {answers.count(429)} (429); the other "
+                         f"table's 12 bot moves took {took:.1f} s"
+                         f"{' (a level lower, said so)' if degraded else ''}")
+
+
+def squatter(srv: Server) -> Outcome:
+    """A script watches the lobby to sit in a seat kept for someone's friend."""
+    with srv.client() as host:
+        seats = [{"kind": "person"}] * 2 + RULE4[:2]
+        res = host.post("/api/tables", json={"game": "spades", "seats": seats, "name": "Ann"})
+        tid = res.json()["table"]["id"]
+    with srv.client(ATTACKER) as c:
+        listed = c.get("/api/tables").json()["tables"]
+    seen = [t for t in listed if t["id"] == tid]
+    return Outcome("find a friend's seat in the lobby list and sit first", not seen,
+                   f"{len(listed)} listed tables, the private one {'listed' if seen else 'not'}")
+
+
+def orphans(srv: Server) -> Outcome:
+    """kill -9 the server while hard searches run: do its workers live on?"""
+    with srv.client() as c:
+        c.post("/api/tables", json={"game": "spades", "seats": HARD})
+    deadline = time.monotonic() + 30
+    while not (workers := srv.workers()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)
+    srv.stop(signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [w for w in workers if alive(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    srv.start()
+    with srv.client() as c:
+        c.post("/api/tables", json={"game": "spades", "seats": HARD})
+    while not (workers := srv.workers()) and time.monotonic() < deadline + 30:
+        time.sleep(0.1)
+    time.sleep(1.0)
+    took = srv.stop(signal.SIGTERM)
+    term_left = [w for w in workers if alive(w)]
+    srv.start()
+    return Outcome("kill -9, then SIGTERM, with hard searches running", not left and
+                   not term_left and took < 10,
+                   f"workers alive after kill -9: {len(left)}; after SIGTERM: "
+                   f"{len(term_left)} (exit in {took:.1f} s)")
+
+
+def bad_row(srv: Server) -> Outcome:
+    """One garbled action in one unfinished table, then a restart."""
+    with srv.client() as c:
+        people = [{"kind": "person"}] * 4
+        broken = c.post("/api/tables", json={"game": "spades", "seats": people[:1] + RULE4[:3],
+                                             "name": "A", "turn_seconds": 0}).json()
+        fine = c.post("/api/tables", json={"game": "spades", "seats": people, "name": "B",
+                                           "public": True}).json()
+    tid = broken["table"]["id"]
+    with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": broken["token"]}))
+        while json.loads(ws.recv(timeout=10))["type"] != "view":
+            pass
+        ws.send(json.dumps({"type": "act", "action": "bid 3", "version": 0}))
+        time.sleep(0.5)
+    srv.stop()
+    with sqlite3.connect(srv.db) as db:
+        db.execute("UPDATE parlour_actions SET action = 'bid banana' WHERE table_id = ?", (tid,))
+    srv.start()
+    with srv.client() as c:
+        bad = c.get(f"/api/tables/{tid}")
+        good = c.get(f"/api/tables/{fine['table']['id']}")
+    held = bad.status_code == 410 and good.status_code == 200
+    return Outcome("a garbled action in one table, then a restart", held,
+                   f"server up; broken table {bad.status_code}, the other {good.status_code}")
+
+
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input,
+    endless_tables, search_hog, squatter, orphans, bad_row,
 ]
+OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma-separated attack names")
     args = parser.parse_args()
-    chosen = [a for a in ATTACKS if not args.only or a.__name__ in args.only.split(",")]
-    srv = Server().start()
+    names = {a.__name__ for a in ATTACKS}
+    wanted = set(args.only.split(",")) if args.only else names
+    if unknown := wanted - names:
+        parser.error(f"no such attack: {', '.join(sorted(unknown))} "
+                     f"(known: {', '.join(a.__name__ for a in ATTACKS)})")
+    shared = Server()
+    servers = [shared]
     failed = 0
     try:
-        for attack in chosen:
+        for attack in (a for a in ATTACKS if a.__name__ in wanted):
+            srv = Server() if attack in OWN_SERVER else shared
             started = time.monotonic()
             try:
+                if srv is not shared:
+                    servers.append(srv)
+                if srv.proc is None:
+                    srv.start()
                 out = attack(srv)
             except Exception as err:  # an attack that breaks is reported, not hidden
                 out = Outcome(attack.__name__, False, f"the attack itself failed: {err!r}")
+            finally:
+                if srv is not shared:
+                    srv.stop()
             failed += not out.held
             print(f"{'held' if out.held else 'FAILED':6} {attack.__name__:18} {out.tried}: "
                   f"{out.figures} ({time.monotonic() - started:.1f} s)", flush=True)
     finally:
-        srv.stop()
-    print(f"server tracebacks logged: {srv.tracebacks()}")
-    return 1 if failed or srv.tracebacks() else 0
+        shared.stop()
+    tracebacks = sum(srv.tracebacks() for srv in servers)
+    print(f"server tracebacks logged: {tracebacks}")
+    return 1 if failed or tracebacks else 0
 
 
 if __name__ == "__main__":

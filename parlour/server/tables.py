@@ -460,7 +460,8 @@ class Hub:
             fut.set_result(table)
             return table
         except BaseException as err:
-            fut.set_exception(err)
+            fut.set_exception(err)  # any concurrent loads of this table raise it too;
+            fut.exception()  # taken here, so a load nobody else awaited logs nothing more
             raise
         finally:
             del self._loading[table_id]
