@@ -305,16 +305,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except SchemaError as err:
         print(f"parlour serve: {err}", file=sys.stderr)
         return 2
-    serve(args.host, args.port, url, args.bot_pause, args.rate, limits=limits)
+    from parlour.server.app import TABLE_SETTINGS
+
+    tables = {name: getattr(args, name) for name in TABLE_SETTINGS
+              if getattr(args, name, None) is not None}
+    if any(value < 0 for value in tables.values()):
+        print("parlour serve: the table settings are 0 or more", file=sys.stderr)
+        return 2
+    serve(args.host, args.port, url, args.bot_pause, args.rate, limits=limits, **tables)
     return 0
 
 
 def add_limit_flags(p: argparse.ArgumentParser) -> None:
-    """One flag per server limit (``--max-body``...), if the web extra is installed."""
+    """One flag per server limit (``--max-body``...) and table setting
+    (``--waiting-expiry``...), if the web extra is installed."""
     try:
+        from parlour.server.app import TABLE_SETTINGS
         from parlour.server.limits import Limits
+        from parlour.server.tables import Settings
     except ImportError:
         return
+    life = p.add_argument_group("tables", "the life of tables and bot capacity; see "
+                                "docs/operations.md")
+    defaults = Settings(db_url="")
+    for name, (kind, meaning) in TABLE_SETTINGS.items():
+        life.add_argument("--" + name.replace("_", "-"), type=kind, metavar="N",
+                          help=f"{meaning} ({getattr(defaults, name):.0f})")
     group = p.add_argument_group("limits", "each also PARLOUR_<NAME> in the environment; "
                                  "see docs/operations.md")
     for name, info in Limits.model_fields.items():

@@ -106,3 +106,22 @@ def test_rules_and_games():
     games = json.loads(run("games", "--json").stdout)
     assert games[0]["id"] == "spades" and games[0]["seats"] == [4, 4]
     assert any(o["name"] == "blind_nil" for o in games[0]["options"])
+
+
+def test_serve_takes_the_table_settings_as_flags(tmp_path, monkeypatch):
+    """The life of tables and bot capacity are `parlour serve` flags (docs/operations.md):
+    each reaches the server's settings; a negative one is refused before anything starts."""
+    import parlour.server.app as app
+
+    got = {}
+    monkeypatch.setattr(app, "serve", lambda *args, **kwargs: got.update(kwargs))
+    db = f"sqlite:///{tmp_path / 'p.sqlite3'}"
+    assert main(["serve", "--db", db, "--waiting-expiry", "60", "--retention", "3600",
+                 "--search-tables-per-client", "1"]) == 0
+    assert {k: got[k] for k in ("waiting_expiry", "retention", "search_tables_per_client")} \
+        == {"waiting_expiry": 60.0, "retention": 3600.0, "search_tables_per_client": 1}
+    assert app.Settings(db_url=db, **{k: v for k, v in got.items() if k != "limits"}) \
+        .waiting_expiry == 60.0
+    got.clear()
+    assert main(["serve", "--db", db, "--bot-queue", "-1"]) == 2
+    assert got == {}

@@ -170,13 +170,29 @@ def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: A
     return uvicorn.Config(app, **(options | extra))
 
 
+#: The settings of the life of tables and of bot capacity that ``parlour serve`` takes as
+#: flags (``--waiting-expiry 600``), with what each means; defaults in :class:`Settings`.
+TABLE_SETTINGS: dict[str, tuple[type, str]] = {
+    "waiting_expiry": (float, "seconds a table may wait for its players"),
+    "absent_close": (float, "seconds a table in play may go with no person connected"),
+    "unwatched_close": (float, "seconds a table of bots may play with nobody watching"),
+    "retention": (float, "seconds a finished casual table's records are kept"),
+    "search_tables_per_client": (int, "open tables with searching bots one client may have"),
+    "bot_queue": (int, "searching jobs (bot moves, hints) one table may have waiting"),
+    "degrade_after": (int, "tables waiting for a worker before casual bots drop a level"),
+}
+
+
 def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | None = None,
-          announce: Callable[[str], None] = print, limits: Limits | None = None) -> None:
-    """Run the web parlour until interrupted."""
+          announce: Callable[[str], None] = print, limits: Limits | None = None,
+          **table_settings: Any) -> None:
+    """Run the web parlour until interrupted. ``table_settings`` are fields of
+    :class:`Settings` (the life of tables, bot capacity: :data:`TABLE_SETTINGS`)."""
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    settings = Settings(db_url=db_url, bot_pause=bot_pause, limits=limits or Limits())
+    settings = Settings(db_url=db_url, bot_pause=bot_pause, limits=limits or Limits(),
+                        **table_settings)
     if rate is not None:
         settings.rate, settings.burst = rate, max(settings.burst, int(rate * 2))
     app = create_app(settings)
