@@ -39,11 +39,11 @@ run: $(WEB_STAMP)
 test: $(STAMP) $(CHROMIUM)
 	$(VENV)/bin/ruff check parlour tests bench examples
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -n 2 -rf --timeout 300
+	$(PY) tests/with_services.py $(PY) -m pytest -n 2 -rf --timeout 300
 
 # The long soaks alone: the same tests with their long counts (marker `long`).
 test-long: $(STAMP)
-	$(PY) -m pytest -n 2 -rf -m long --timeout 3600
+	$(PY) tests/with_services.py $(PY) -m pytest -n 2 -rf -m long --timeout 3600
 
 # mypy's settings (strict for the engine, cards, sampling, registry, games and bots) and the
 # files it checks are in pyproject.toml.

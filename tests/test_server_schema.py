@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import subprocess
 import sys
 import types
@@ -24,7 +25,10 @@ from parlour.server.schema import SchemaError
 from parlour.server.store import Store
 
 BEFORE_MIGRATIONS = "3aa7a2e"  # main as it was before migrations
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+#: A PostgreSQL database the tests may create others from: the one tests/with_services.py
+#: found or started (make test), else the local server's.
+PG_ADMIN = os.environ.get("PARLOUR_TEST_PG",
+                          "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 TOKENS = [f"token-{s}" for s in range(4)]
 
 
@@ -111,7 +115,7 @@ def pg_url() -> Iterator[str]:
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
     finally:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
