@@ -23,9 +23,11 @@ $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
 	@touch $(WEB_STAMP)
 
 # Everything the tests need: the server's packages, the learning environments and their
-# training examples (torch==2.13.0 is the CPU wheel pip finds on this disk).
+# training examples (torch==2.13.0 is the CPU wheel these machines keep in /opt/wheels;
+# pip is pointed there whether or not PIP_FIND_LINKS says so).
+LOCAL_WHEELS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[dev,web,rl,train]'
+	$(PY) -m pip install -q $(LOCAL_WHEELS) -e '.[dev,web,rl,train]'
 	@touch $(STAMP) $(WEB_STAMP)
 
 # The browser tests drive Debian's Chromium (never a downloaded browser).
