@@ -283,7 +283,8 @@ class Table:
     def rejoin_secret(self, seat: Seat | None) -> str:
         """The rejoin secret of the person at ``seat`` (see :mod:`parlour.server.rejoin`)."""
         info = self.seats[seat] if seat is not None else None
-        if info is None or info.kind != "person" or info.token_hash is None or not self.key:
+        if seat is None or info is None or info.kind != "person" or info.token_hash is None \
+                or not self.key:
             raise ProtocolError("not_seated", "you hold no seat at this table")
         return rejoin_secret(self.key, self.id, seat, info.token_hash)
 
