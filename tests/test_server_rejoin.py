@@ -5,6 +5,7 @@ anyone but its holder."""
 from __future__ import annotations
 
 import json
+import logging
 
 from server_kit import PEOPLE4, Player, app_client, create, join
 from test_server_edge import as_client, error_of, proxied
@@ -23,7 +24,8 @@ def trade(client, table_id: str, secret: object):
     return client.post(f"/api/tables/{table_id}/rejoin", json={"secret": secret})
 
 
-def test_a_rejoin_secret_trades_for_the_same_seat_which_can_act(tmp_path):
+def test_a_rejoin_secret_trades_for_the_same_seat_which_can_act(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
     with app_client(tmp_path / "r.sqlite3") as client:
         made = create(client)  # Ann at seat 0 against three bots: the game starts
         table, token = made["table"]["id"], made["token"]
@@ -45,6 +47,7 @@ def test_a_rejoin_secret_trades_for_the_same_seat_which_can_act(tmp_path):
         # the traded token asks for the same link, and trading again gives the same token
         assert link_of(client, table, body["token"]) == secret
         assert trade(client, table, secret).json()["token"] == body["token"]
+    assert caplog.records and secret not in caplog.text  # the server logs, never the secret
 
 
 def test_wrong_malformed_and_other_tables_secrets_are_refused_and_change_nothing(tmp_path):
