@@ -53,3 +53,23 @@ def test_a_rejoin_link_moves_the_seat_to_another_browser(browser, base):
     first.wait_for_selector(".bid-panel[hidden], .hand .card.playable", state="attached")
     assert secret not in watcher.content()
     shot(second, "rejoin-second-device")
+
+
+def test_a_wrong_rejoin_link_leaves_a_spectator_and_says_so(browser, base):
+    first = page_of(browser)
+    first.goto(base + "/")
+    first.fill("#new-name", "Sam")
+    first.click("text=Open the table")
+    first.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    table_url = first.url
+    first.wait_for_selector(".bid-panel:not([hidden]) .bid")
+
+    stranger = page_of(browser)
+    stranger.expect_errors(r"status of 403")  # the refused trade, as Chromium logs it
+    stranger.goto(f"{table_url}#rejoin={'A' * 22}")
+    stranger.wait_for_selector("text=that rejoin link is not valid for this table")
+    assert stranger.url == table_url
+    stranger.wait_for_selector(".hand, .bid-panel", state="attached")
+    assert stranger.locator(".lifebar:has-text('Leave my seat')").count() == 0
+    assert stranger.evaluate("localStorage.getItem('parlour.seats')") in (None, "{}")
+    first.wait_for_selector(".lifebar:has-text('Leave my seat')")  # Sam still holds it
