@@ -55,4 +55,6 @@ def test_every_endpoint_answers_as_documented(tmp_path):
                     assert mode is GenerationMode.NEGATIVE
         assert paths >= {"GET /api/games", "GET /api/tables", "POST /api/tables",
                          "POST /api/tables/{table_id}/join", "POST /api/tables/{table_id}/again",
+                         "POST /api/tables/{table_id}/rejoin",
+                         "POST /api/tables/{table_id}/rejoin-link",
                          "GET /api/tables/{table_id}/matches/{match}/replay"}

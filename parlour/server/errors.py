@@ -25,7 +25,7 @@ from parlour.server.protocol import ProtocolError, excerpt
 
 log = logging.getLogger("parlour.server")
 
-STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403,
+STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403, "bad_secret": 403,
           "bad_origin": 403, "seat_taken": 409, "table_full": 409, "not_finished": 409,
           "not_playing": 409, "method_not_allowed": 405, "too_big": 413,
           "rate_limited": 429, "internal": 500, "busy": 503, "unavailable": 503,

@@ -198,6 +198,7 @@ class Store:
             self.engine.dispose()
             raise
         self.deal_key = self.secret("deal-key")
+        self.rejoin_key = self.secret("rejoin-key")  # rejoin links (parlour.server.rejoin)
         self._queue: queue.Queue[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]
                                  | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="parlour-db", daemon=True)

@@ -50,6 +50,7 @@ from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, Reaction
 from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
+from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.runner import BotRunner
 from parlour.server.store import Op, SeatRow, Store, StoreError, TableRow
 from parlour.server.turns import (
@@ -253,6 +254,7 @@ class Table:
     standins: set[Seat] = field(default_factory=set)  # person seats a bot plays for now
     turn: JsonDict | None = None  # the running turn timer (see parlour.server.turns)
     turn_timer: asyncio.TimerHandle | None = None
+    key: str = field(default="", repr=False)  # the server's rejoin key (parlour.server.rejoin)
     _views: dict[Seat | None, str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
 
@@ -269,9 +271,33 @@ class Table:
             return None
         digest = token_hash(token)
         for i, s in enumerate(self.seats):
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+            if s.token_hash is None:
+                continue
+            if hmac.compare_digest(s.token_hash, digest):
                 return i
+            if self.key and hmac.compare_digest(
+                    device_token(self.key, self.id, i, s.token_hash).encode(), token.encode()):
+                return i  # the token a rejoin link was traded for
         raise ProtocolError("bad_token", "that seat token is not valid for this table")
+
+    def rejoin_secret(self, seat: Seat | None) -> str:
+        """The rejoin secret of the person at ``seat`` (see :mod:`parlour.server.rejoin`)."""
+        info = self.seats[seat] if seat is not None else None
+        if seat is None or info is None or info.kind != "person" or info.token_hash is None \
+                or not self.key:
+            raise ProtocolError("not_seated", "you hold no seat at this table")
+        return rejoin_secret(self.key, self.id, seat, info.token_hash)
+
+    def trade_rejoin(self, secret: str) -> tuple[Seat, str]:
+        """The seat and a token of it for a rejoin secret; ``bad_secret`` for any other."""
+        for i, s in enumerate(self.seats):
+            if s.kind != "person" or s.token_hash is None or not self.key:
+                continue
+            if hmac.compare_digest(rejoin_secret(self.key, self.id, i, s.token_hash).encode(),
+                                   secret.encode()):
+                return i, device_token(self.key, self.id, i, s.token_hash)
+        raise ProtocolError("bad_secret", "that rejoin link is not valid for this table (the "
+                                          "seat may have changed hands)")
 
     def has_people(self) -> bool:
         return any(s.kind == "person" for s in self.seats)
@@ -487,7 +513,7 @@ class Hub:
                       compared=row.compared,
                       turn_seconds=default_turn_seconds(game.id) if row.turn_seconds is None
                       else row.turn_seconds,
-                      creator=row.creator, note=row.note)
+                      creator=row.creator, note=row.note, key=self.store.rejoin_key)
         table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
                          for m in row.matches.values()}
         current = row.matches.get(row.match)
@@ -660,7 +686,8 @@ class Hub:
         friends = len(people) > 1
         table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
                       next_deal=deal, listed=public if public is not None else not friends,
-                      turn_seconds=turn_seconds, creator=seat, client=client)
+                      turn_seconds=turn_seconds, creator=seat, client=client,
+                      key=self.store.rejoin_key)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
                        listed=table.listed, turn_seconds=turn_seconds, creator=seat)

@@ -63,7 +63,7 @@ function route() {
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})\/replay\/(\d+)$/))) current = replayPage(m[1], Number(m[2]));
   else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})$/))) current = rulesPage(m[1]);
-  else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) current = tablePage(m[1]);
+  else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) current = location.hash.startsWith("#rejoin=") ? rejoinPage(m[1]) : tablePage(m[1]);
   else if ((m = path.match(/^\/new\/([a-z0-9-]{1,40})$/))) current = newTablePage(m[1], new URLSearchParams(location.search));
   else current = lobbyPage();
 }
@@ -75,6 +75,21 @@ document.addEventListener("click", (ev) => {
   navigate(a.getAttribute("href"));
 });
 window.addEventListener("popstate", route);
+
+// A seat's private rejoin link, /t/<table>#rejoin=<secret>: the secret (after "#", never
+// sent to a server by the browser) is taken out of the address bar and history at once, then
+// traded for a token of the seat, kept like any seat token.
+function rejoinPage(tableId) {
+  const secret = location.hash.slice("#rejoin=".length);
+  history.replaceState(null, "", location.pathname + location.search);
+  let destroyed = false;
+  app.append(h("p", { class: "muted" }, "Taking your seat…"));
+  api("POST", `/api/tables/${tableId}/rejoin`, { secret })
+    .then((res) => { keepSeat(tableId, res.seat, res.token); toast("Your seat is on this device now."); })
+    .catch((err) => toast(`${err.message} You are watching instead.`, "error"))
+    .finally(() => { if (!destroyed) route(); });
+  return { destroy() { destroyed = true; } };
+}
 
 function crumb(...items) {
   clear(crumbs);
@@ -585,6 +600,18 @@ function tablePage(tableId) {
   }
   const ticking = setInterval(tickClock, 500);
   let shownLife = null; // what the bar shows, so that it is rebuilt only when that changes
+  let rejoinLink = null; // this seat's private rejoin link, once its holder asked to see it
+  function rejoinBox(url) {
+    const field = h("input", { class: "rejoin-link", type: "text", readonly: "", value: url, "aria-label": "Your private rejoin link", spellcheck: "false" });
+    field.addEventListener("focus", () => field.select());
+    const copy = h("button", { class: "button", type: "button" }, "Copy link");
+    copy.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(url); toast("Link copied: open it on your other device."); } catch { field.focus(); toast("Select the link and copy it."); }
+    });
+    return h("div", { class: "rejoin" },
+      h("p", { class: "muted" }, "Open this link on your phone or another computer to play this seat there. It is private: anyone who has it can play your seat. It stops working if you leave the seat."),
+      h("div", { class: "rejoin-row" }, field, copy));
+  }
   function renderLife() {
     if (!table) return;
     tickClock();
@@ -629,6 +656,16 @@ function tablePage(tableId) {
       buttons.push(sit);
     }
     if (seat !== null && table.status !== "closed") {
+      const other = h("button", { class: "button", type: "button", "aria-expanded": String(Boolean(rejoinLink)), title: "Use this seat on another device: a private link" }, "Play on another device");
+      other.addEventListener("click", async () => {
+        if (rejoinLink) { rejoinLink = null; shownLife = null; renderLife(); return; }
+        const res = await post("/rejoin-link");
+        if (!res) return;
+        rejoinLink = new URL(res.link, location.origin).href;
+        shownLife = null;
+        renderLife();
+      });
+      buttons.push(other);
       const leave = h("button", { class: "button", type: "button" }, "Leave my seat");
       leave.addEventListener("click", async () => {
         if (!confirm("Leave your seat? Someone else may take it; a bot plays it meanwhile.")) return;
@@ -639,6 +676,7 @@ function tablePage(tableId) {
     tickClock();
     lifeBar.append(clockEl, ...notes);
     if (buttons.length) lifeBar.append(h("div", { class: "buttons" }, ...buttons));
+    if (rejoinLink && seat !== null) lifeBar.append(rejoinBox(rejoinLink));
     lifeBar.hidden = false;
   }
 

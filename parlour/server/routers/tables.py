@@ -10,6 +10,7 @@ from pydantic import Field
 
 from parlour.server.deps import ClientDep, GuardDep, HubDep, TableDep, TokenDep
 from parlour.server.errors import RESPONSES
+from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.routers.lobby import Body
 
 router = APIRouter(prefix="/api/tables/{table_id}", responses=RESPONSES)
@@ -18,6 +19,10 @@ router = APIRouter(prefix="/api/tables/{table_id}", responses=RESPONSES)
 class JoinTable(Body):
     name: str = Field(max_length=200)
     seat: int | None = None
+
+
+class Rejoin(Body):
+    secret: str = Field(pattern=SECRET_PATTERN)
 
 
 @router.get("")
@@ -30,6 +35,23 @@ async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
                client: ClientDep) -> dict[str, Any]:
     guard.join(client)
     seat, token = await hub.join(table, body.name, body.seat)
+    return {"table": table.summary(), "seat": seat, "token": token}
+
+
+@router.post("/rejoin-link")
+async def rejoin_link(table: TableDep, token: TokenDep) -> dict[str, Any]:
+    """Your seat's private rejoin link (token in ``Authorization: Bearer``), to open on
+    another device; the secret is after ``#``, which browsers never send to a server."""
+    secret = table.rejoin_secret(table.seat_for(token))
+    return {"secret": secret, "link": f"/t/{table.id}#rejoin={secret}"}
+
+
+@router.post("/rejoin")
+async def rejoin(body: Rejoin, table: TableDep, guard: GuardDep, client: ClientDep
+                 ) -> dict[str, Any]:
+    """Trade a rejoin secret for a token of its seat (limited per client like joining)."""
+    guard.join(client)
+    seat, token = table.trade_rejoin(body.secret)
     return {"table": table.summary(), "seat": seat, "token": token}
 
 
