@@ -9,6 +9,7 @@ import re
 
 import pytest
 from browser_kit import page_of, shot
+from playwright.sync_api import expect
 from test_browser import take_turn
 
 pytestmark = pytest.mark.browser
@@ -47,7 +48,8 @@ def test_a_rejoin_link_moves_the_seat_to_another_browser(browser, base):
     # entry replaceState rewrote (a link followed would add one more)
     assert second.evaluate("history.length") == 2
     assert not any(secret in u for u in urls)  # and was never sent in a URL
-    assert second.locator(".hand .card").count() == 13  # the seat's hand: not a spectator
+    # the seat's hand (not a spectator's view), drawn once the view has come
+    expect(second.locator(".hand .card")).to_have_count(13)
     second.wait_for_selector(".bid-panel:not([hidden]) .bid")
     assert take_turn(second) == "bid 3"
     first.wait_for_selector(".bid-panel[hidden], .hand .card.playable", state="attached")
