@@ -99,16 +99,22 @@ def test_a_table_of_bots_nobody_watches_stops(tmp_path):
         assert refused.status_code == 409
 
 
+def finished(msg: dict) -> bool:
+    """The table is over: said by a table update, or by the welcome of a watcher who came
+    after the bots had already finished."""
+    return msg["type"] in ("table", "welcome") and msg["table"]["status"] == "finished"
+
+
 def test_finished_casual_tables_are_deleted_after_their_retention(tmp_path):
     with app_client(tmp_path / "r.sqlite3") as client:
         hub = hub_of(client)
         tid = create(client, BOTS4, options={"target": 10})["table"]["id"]
         watcher = Player(client, tid, None)
-        watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        watcher.recv_until(finished)
         watcher.close()
         kept = create(client, BOTS4, options={"target": 10})["table"]["id"]
         watcher = Player(client, kept, None)
-        watcher.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        watcher.recv_until(finished)
         watcher.close()
         with sqlite3.connect(tmp_path / "r.sqlite3") as db:  # a compared (rated) table
             db.execute("UPDATE parlour_tables SET compared = 1 WHERE id = ?", (kept,))
