@@ -17,14 +17,20 @@ pytestmark = pytest.mark.browser
 BUTTON = ".lifebar button:has-text('Play on another device')"
 
 
+def seated_at_a_new_table(browser, base):
+    """Sam opens a Spades table with three bots and waits for the bid: the page and the
+    table's address."""
+    page = page_of(browser)
+    page.goto(base + "/")
+    page.fill("#new-name", "Sam")
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    return page, page.url
+
+
 def test_a_rejoin_link_moves_the_seat_to_another_browser(browser, base):
-    first = page_of(browser)
-    first.goto(base + "/")
-    first.fill("#new-name", "Sam")
-    first.click("text=Open the table")
-    first.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    table_url = first.url
-    first.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    first, table_url = seated_at_a_new_table(browser, base)
     first.click(BUTTON)
     link = first.input_value(".rejoin-link")
     secret = link.split("#rejoin=")[1]
@@ -58,13 +64,7 @@ def test_a_rejoin_link_moves_the_seat_to_another_browser(browser, base):
 
 
 def test_a_wrong_rejoin_link_leaves_a_spectator_and_says_so(browser, base):
-    first = page_of(browser)
-    first.goto(base + "/")
-    first.fill("#new-name", "Sam")
-    first.click("text=Open the table")
-    first.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    table_url = first.url
-    first.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    first, table_url = seated_at_a_new_table(browser, base)
 
     stranger = page_of(browser)
     stranger.expect_errors(r"status of 403")  # the refused trade, as Chromium logs it

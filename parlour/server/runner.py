@@ -170,11 +170,9 @@ def advise(obs: Observation, seed: int, time_cap: float | None) -> Hint:
 def lower_kind(game_id: str, kind: str) -> str | None:
     """The same bot one level lower (``ismcts:hard`` -> ``ismcts:normal``), or None if it
     has no lower level."""
-    from parlour.server.tables import bot_levels
-
     name, _, level = kind.partition(":")
     cls = bot_kinds(game_id).get(name)
-    levels = bot_levels(cls) if cls is not None else []
+    levels = list(cls.levels) if cls is not None else []
     if not levels:
         return None
     at = levels.index(level) if level in levels else len(levels) // 2  # unnamed: default
