@@ -200,3 +200,13 @@ def test_bots_take_their_pause_and_idle_finished_tables_are_let_go(tmp_path):
         again = client.get(f"/api/tables/{tid}")  # loads again from the database
         assert again.status_code == 200 and again.json()["table"]["id"] == tid
         assert msg["version"] >= 5
+
+
+def test_the_page_catalog_in_each_language_and_a_clear_refusal_for_others(client):
+    pt = client.get("/api/i18n/pt").json()  # a plain pt is Brazilian Portuguese here
+    assert pt["locale"] == "pt-BR" and pt["messages"]["\u0004".join(("suit", "hearts"))] == "copas"
+    assert client.get("/api/i18n/id").json()["locale"] == "id"
+    assert client.get("/api/i18n/en-GB").json() == {"locale": "en", "messages": {}}
+    for tag in ("xx", "../etc", "a" * 40):
+        res = client.get(f"/api/i18n/{tag}")
+        assert res.status_code == 404 and res.json()["error"]["code"] == "not_found"

@@ -113,6 +113,18 @@ actions_t = Table(
     Column("at", Float, nullable=False),
 )
 
+accounts_t = Table(  # people who signed up (a guest has no row); see the players issue
+    "parlour_accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),  # as the person typed it (NFC)
+    Column("name_key", String(160), nullable=False, unique=True),  # NFKC, casefolded, skeleton
+    Column("password_hash", String(255), nullable=False),  # Argon2id, never the password
+    Column("created", Float, nullable=False),
+    Column("role", String(12), nullable=False, server_default="player"),  # player | admin
+    Column("banned", Float),  # when an operator banned the account, if banned
+    Column("deleted", Float),  # when the person deleted it (the row stays, anonymised)
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 

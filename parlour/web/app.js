@@ -6,6 +6,7 @@
 
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
+import { loadLanguage } from "./i18n.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -937,4 +938,4 @@ function roundsTable(view, names) {
   return h("table", { class: "history-table" }, h("caption", { class: "sr-only" }, "Scores after each round"), h("thead", {}, head), h("tbody", {}, ...body));
 }
 
-route();
+loadLanguage().then(route);

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from functools import cache
 from typing import Any
 
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.games import game_ids, get_game
+from parlour.i18n import json_catalog, normalize
 from parlour.server.deps import ClientDep, GuardDep, HubDep
 from parlour.server.errors import RESPONSES
 from parlour.server.pages import rules_html
@@ -58,6 +61,21 @@ async def rules(game_id: str) -> dict[str, Any]:
     if html is None:
         raise ProtocolError("not_found", f"{game.name} has no rules page yet")
     return {"game": game.id, "name": game.name, "html": html}
+
+
+@router.get("/i18n/{tag}")
+async def language(tag: str) -> JSONResponse:
+    """The browser's catalog for a language tag (``id``, ``pt-BR``, ``pt``), as plain JSON:
+    see :func:`parlour.i18n.json_catalog`."""
+    lang = normalize(tag) if len(tag) <= 35 else None
+    if lang is None:
+        raise ProtocolError("not_found", "Parlour does not speak that language")
+    return JSONResponse(_catalog_json(lang), headers={"Cache-Control": "public, max-age=300"})
+
+
+@cache
+def _catalog_json(lang: str) -> dict[str, Any]:
+    return json_catalog(lang)
 
 
 @router.get("/tables")

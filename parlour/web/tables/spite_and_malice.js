@@ -569,11 +569,11 @@ export function mount(root, ctx) {
     if (d.face) d.face.classList.remove("lifted");
     for (const el of rootEl.querySelectorAll(".over")) el.classList.remove("over");
     const over = ev.type === "pointerup" ? document.elementFromPoint(ev.clientX, ev.clientY) : null;
-    const t = over && over.closest("[data-key]");
-    const text = t ? `${d.key}>${t.dataset.key}` : null;
+    const target = over && over.closest("[data-key]");
+    const text = target ? `${d.key}>${target.dataset.key}` : null;
     if (text && legal().has(text)) move(text);
     else {
-      if (t && t.dataset.key !== d.key) ctx.say(whyNot(d.key, t.dataset.key), "error");
+      if (target && target.dataset.key !== d.key) ctx.say(whyNot(d.key, target.dataset.key), "error");
       select(null);
     }
   }
