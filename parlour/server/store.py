@@ -33,6 +33,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Float,
+    ForeignKey,
     Integer,
     MetaData,
     String,
@@ -123,6 +124,14 @@ accounts_t = Table(  # people who signed up (a guest has no row); see the player
     Column("role", String(12), nullable=False, server_default="player"),  # player | admin
     Column("banned", Float),  # when an operator banned the account, if banned
     Column("deleted", Float),  # when the person deleted it (the row stays, anonymised)
+)
+
+sessions_t = Table(  # a signed-in browser: the cookie's token, hashed (never the token)
+    "parlour_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),  # sha256 of the session cookie
+    Column("account_id", Integer, ForeignKey("parlour_accounts.id"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
 )
 
 DEFAULT_DB = "data/parlour.sqlite3"

@@ -1,5 +1,6 @@
 """People with an account: a unique name (case and look-alikes folded), an Argon2 password
-hash, a role, and when an operator banned it or its owner deleted it.
+hash, a role, and when an operator banned it or its owner deleted it; and the sessions
+(a signed-in browser's cookie, stored hashed).
 
 Revision ID: 0003
 Revises: 0002
@@ -28,7 +29,16 @@ def upgrade() -> None:
         sa.Column("banned", sa.Float),
         sa.Column("deleted", sa.Float),
     )
+    op.create_table(
+        "parlour_sessions",
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("parlour_accounts.id"), nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("expires", sa.Float, nullable=False),
+    )
+    op.create_index("parlour_sessions_account", "parlour_sessions", ["account_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("parlour_sessions")
     op.drop_table("parlour_accounts")
