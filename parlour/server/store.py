@@ -79,6 +79,7 @@ seats_t = Table(
     Column("bot", String(40)),
     Column("name", String(40)),
     Column("token_hash", String(64)),  # sha256 of the seat token; the token is never stored
+    Column("account_id", Integer),  # the signed-in person holding it (None: a guest or a bot)
 )
 
 matches_t = Table(

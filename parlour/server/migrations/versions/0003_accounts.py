@@ -1,6 +1,6 @@
 """People with an account: a unique name (case and look-alikes folded), an Argon2 password
 hash, a role, and when an operator banned it or its owner deleted it; and the sessions
-(a signed-in browser's cookie, stored hashed).
+(a signed-in browser's cookie, stored hashed); and which account holds a seat.
 
 Revision ID: 0003
 Revises: 0002
@@ -37,8 +37,12 @@ def upgrade() -> None:
         sa.Column("expires", sa.Float, nullable=False),
     )
     op.create_index("parlour_sessions_account", "parlour_sessions", ["account_id"])
+    with op.batch_alter_table("parlour_seats") as batch:
+        batch.add_column(sa.Column("account_id", sa.Integer))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("parlour_seats") as batch:
+        batch.drop_column("account_id")
     op.drop_table("parlour_sessions")
     op.drop_table("parlour_accounts")
