@@ -131,7 +131,7 @@ def test_card_names_are_the_players_own():
 def test_a_bad_option_is_refused_with_its_reason():
     with pytest.raises(OptionError, match="target"):
         howto_markdown("spades", "en", {"target": "lots"})
-    with pytest.raises(OptionError, match="spades has no option .colour."):
+    with pytest.raises(OptionError, match=r"spades has no option .colour."):
         howto_markdown("spades", "en", {"colour": 3})
 
 
