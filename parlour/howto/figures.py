@@ -43,7 +43,7 @@ def card(x: float, y: float, code: str, lit: bool = False, w: float = W, h: floa
     edge = f'stroke="{GOLD}" stroke-width="3"' if lit else 'stroke="#8a8a80" stroke-width="1"'
     return "\n".join((
         f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="5" fill="#fffdf7" {edge}/>',
-        _text(x + 4, y + h * 0.24, rank, h * 0.2, ink, "start"),
+        _text(x + 3, y + max(h * 0.24, 14), rank, max(h * 0.2, 13), ink, "start"),
         _text(x + w / 2, y + h * 0.75, suit, h * 0.42, ink)))
 
 
@@ -102,14 +102,14 @@ def spite_and_malice_build() -> str:
 
 def clockwork_spades_clock() -> str:
     """The clock: ace to queen of spades round the stock, the first turn's three lit."""
-    w, h, r, cx, cy = 30, 42, 92, 125, 118
+    w, h, r, cx, cy = 32, 44, 80, 108, 104
     parts = [back(cx - w / 2 - 3, cy - h / 2 - 3, w, h), back(cx - w / 2, cy - h / 2, w, h)]
     for hour in range(1, 13):
         angle = math.radians(hour * 30 - 90)
         x, y = cx + r * math.cos(angle) - w / 2, cy + r * math.sin(angle) - h / 2
         rank = {1: "A", 11: "J", 12: "Q"}.get(hour, str(hour))
         parts.append(card(round(x, 1), round(y, 1), rank + "S", lit=hour <= 3, w=w, h=h))
-    return _svg(250, 236, parts)
+    return _svg(216, 208, parts)
 
 
 def hit_the_deck_play() -> str:
