@@ -9,7 +9,7 @@ import pytest
 from browser_kit import page_of, shot
 from server_kit import create
 
-from parlour.games import game_ids
+from parlour.games import game_ids, get_game
 
 pytestmark = pytest.mark.browser
 
@@ -70,8 +70,21 @@ def test_the_rules_of_a_table_in_its_readers_language(browser, base, tag, game, 
 
 @pytest.mark.parametrize("tag", ["en", "id", "pt-BR"])
 def test_every_how_to_page_fits_a_laptop_screen(browser, base, tag):
+    """Over a table (the Rules button) and by itself, every game's page in every language
+    fits 1280 x 800: nothing to scroll."""
     page = in_language(browser, tag)
-    for game in game_ids():
+    with httpx.Client(base_url=base) as client:
+        tables = {game: create(client, [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}]
+                               * (get_game(game).default_seats - 1), game=game)["table"]["id"]
+                  for game in game_ids()}
+    for game, table in tables.items():
+        page.goto(f"{base}/t/{table}")
+        page.click("button.rules-button")
+        page.wait_for_selector("#rules-dialog[open] .rules-text.howto img")
+        page.wait_for_function(FIGURES_DRAWN)
+        if not page.eval_on_selector("#rules-dialog .rules-scroll", FITS):
+            shot(page, f"howto-dialog-too-tall-{game}-{tag}", full_page=False)
+            pytest.fail(f"{game} in {tag} scrolls in the dialog")
         page.goto(f"{base}/rules/{game}")
         page.wait_for_selector(".rules-page .howto h1")
         page.wait_for_function(FIGURES_DRAWN)
