@@ -229,3 +229,13 @@ def test_parlour_rules_in_the_terminals_language(capsys, monkeypatch):
     assert "Como jogar Hit the Deck" in out and "70 cartas" in out
     assert main(["rules", "foursquare", "--full", "--lang", "en"]) == 0
     assert "The flip rule" in capsys.readouterr().out
+
+
+def test_the_rules_pages_are_the_app(client):
+    for path in ("/rules/spades", "/rules/spades/full", "/rules/hit-the-deck?table=abc"):
+        res = client.get(path)
+        assert res.status_code == 200 and "/static/app.js" in res.text, path
+    assert client.get("/rules/spades/full/more").status_code == 404
+    assert client.get("/rules/spades/short").status_code == 404
+    svg = client.get("/static/howto/spades-trick.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
