@@ -104,6 +104,8 @@ def test_spades_to_300_says_300_and_numbers_read_as_the_language_writes_them(lan
     assert ("1.000" if lang != "en" else "1,000") in thousand
     blind = howto_markdown("spades", lang, {"blind_nil": True, "blind_nil_value": 250})
     assert "250" in blind and "250" not in howto_markdown("spades", lang)
+    scoring = howto_html("spades", lang, {"mercy": -300})  # one tight list of five rules
+    assert scoring.count("<li>") == 5 and "<li><p>" not in scoring
 
 
 def test_the_tables_own_options_in_each_language():
