@@ -27,7 +27,17 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from parlour.message import Code, Many, Message, Param, PlayingCard, Term
+from parlour.message import (
+    JSON_KEY,
+    Code,
+    Many,
+    Message,
+    Named,
+    Param,
+    PlayingCard,
+    Term,
+    message_from_json,
+)
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
@@ -124,6 +134,8 @@ def render_param(value: Param, lang: str, strict: bool = False) -> str:
         return value.text
     if isinstance(value, PlayingCard):
         return card_name(value, lang, strict)
+    if isinstance(value, Named):
+        return render(value.name, lang, strict)
     if isinstance(value, Many):
         return value.separator.join(render_param(v, lang, strict) for v in value.items)
     if isinstance(value, Message):
@@ -165,6 +177,21 @@ def render_error(err: BaseException, lang: str) -> str:
     """An exception's text in ``lang``: its message when it carries one, else its English."""
     message = getattr(err, "message", None)
     return render(message, lang) if isinstance(message, Message) else str(err)
+
+
+def localize(data: Any, lang: str) -> Any:
+    """JSON data (a view) with every message in it (an object marked ``"$message"``, see
+    :func:`parlour.message.message_to_json`) replaced by its text in ``lang``; the rest is
+    left as it is (and not copied when it holds no message)."""
+    if isinstance(data, dict):
+        if JSON_KEY in data:
+            return render(message_from_json(data), lang)
+        out = {k: localize(v, lang) for k, v in data.items()}
+        return data if all(out[k] is data[k] for k in data) else out
+    if isinstance(data, list):
+        items = [localize(v, lang) for v in data]
+        return data if all(a is b for a, b in zip(items, data, strict=True)) else items
+    return data
 
 
 def fields(template: str) -> set[str]:
