@@ -151,8 +151,8 @@ def _refusal(raw: str, err: ValidationError) -> ProtocolError:
                              expected=", ".join(MESSAGES))
     mtype, name = str(loc[0]), ".".join(str(p) for p in loc[1:])
     if kind == "extra_forbidden":
-        takes = ", ".join(f for f in MESSAGES[mtype].model_fields if f != "type") or \
-            "no fields"
+        takes: Param = ", ".join(f for f in MESSAGES[mtype].model_fields if f != "type") \
+            or Text(N_("no fields"))
         return ProtocolError("bad_message", "a {type} message has no field {field} (it takes "
                                             "{takes})", type=mtype, field=repr(excerpt(name)),
                              takes=takes)
