@@ -163,12 +163,23 @@ _SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"
 def cards_as_symbols(value: Param) -> Param:
     """The value with each card shown as its symbol (``Q♠``, the same in every language),
     for tables that draw cards that way; everything else is left as it is."""
+    return _map_cards(value, lambda card: card if card.is_joker else
+                      Code(str(card)[:-1] + _SUIT_SYMBOLS[card.index // 13]))
+
+
+def cards_as_codes(value: Param) -> Param:
+    """The value with each card shown as its code (``QS``, ``Joker``), for the web page,
+    which draws each code in a sentence as a card chip read out by its name."""
+    return _map_cards(value, lambda card: Code(str(card)))
+
+
+def _map_cards(value: Param, show: Callable[[PlayingCard], Param]) -> Param:
     if isinstance(value, PlayingCard):
-        return value if value.is_joker else Code(str(value)[:-1] + _SUIT_SYMBOLS[value.index // 13])
+        return show(value)
     if isinstance(value, Many):
-        return Many(tuple(cards_as_symbols(v) for v in value.items), value.separator)
+        return Many(tuple(_map_cards(v, show) for v in value.items), value.separator)
     if isinstance(value, Message):
-        return Message.of(value.id, {k: cards_as_symbols(v) for k, v in value.params.items()},
+        return Message.of(value.id, {k: _map_cards(v, show) for k, v in value.params.items()},
                           value.plural, value.count)
     return value
 

@@ -13,11 +13,16 @@ from hypothesis import strategies as st
 from server_kit import Player, app_client
 
 from parlour.games.clockwork_spades import narrate_event
-from parlour.i18n import LANGUAGES, render, translate
+from parlour.i18n import LANGUAGES, cards_as_codes, render, translate
 from parlour.message import Message, Term
 from parlour.server.language import chosen
 
 RULE = {"kind": "bot", "bot": "rule"}
+
+
+def say(message, lang: str) -> str:
+    """A narration line as the server sends it: in ``lang``, cards as codes for the page."""
+    return render(cards_as_codes(message), lang)
 
 
 @pytest.fixture
@@ -124,9 +129,9 @@ def test_clockwork_narration_per_connection_in_its_language(client):
     watcher_pt = Player(client, tid, None, lang="pt-BR")
     seen_id, seen_pt = ann_id.view(), watcher_pt.view()
     names = ["Ann", Term("seat", "North")]
-    assert seen_id["narration"] == [render(narrate_event(ev, names), "id")
+    assert seen_id["narration"] == [say(narrate_event(ev, names), "id")
                                     for ev in seen_id["view"]["events"]]
-    assert seen_pt["narration"] == [render(narrate_event(ev, names), "pt_BR")
+    assert seen_pt["narration"] == [say(narrate_event(ev, names), "pt_BR")
                                     for ev in seen_pt["view"]["events"]]
     assert seen_id["narration"] != seen_pt["narration"]
     ann_id.close()

@@ -8,11 +8,16 @@ from server_kit import Player, app_client
 
 from parlour.games import game_ids, get_game
 from parlour.games.clockwork_spades import ClockworkGame, narrate_event
-from parlour.i18n import render
+from parlour.i18n import cards_as_codes, render
 from parlour.message import Term
 from parlour.server import pages
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
+
+
+def say(message, lang: str) -> str:
+    """A narration line as the server sends it: in ``lang``, cards as codes for the page."""
+    return render(cards_as_codes(message), lang)
 
 
 @pytest.fixture
@@ -77,7 +82,7 @@ def test_clockwork_views_carry_the_games_own_sentence_for_each_event(seeded):
     watcher = Player(client, tid, None)
     msg = ann.view()
     names = ["Ann", "North"]
-    assert msg["narration"] == [render(narrate_event(ev, names), "en")
+    assert msg["narration"] == [say(narrate_event(ev, names), "en")
                                 for ev in msg["view"]["events"]]
     assert any(line.startswith("Ann draws ") for line in msg["narration"])
     seen = watcher.view()
@@ -97,19 +102,19 @@ def test_replays_carry_the_sentences_too_and_spades_has_none(client):
     watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
     watcher.close()
     step = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1").json()
-    assert step["narration"] == [render(narrate_event(e, ["South", "North"]), "en")
+    assert step["narration"] == [say(narrate_event(e, ["South", "North"]), "en")
                                  for e in step["view"]["events"]]
     # in the reader's language (its cookie, else Accept-Language), the seats' labels too
     told = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1",
                       headers={"Accept-Language": "id"}).json()["narration"]
-    assert told == [render(narrate_event(e, [Term("seat", "South"), Term("seat", "North")]),
+    assert told == [say(narrate_event(e, [Term("seat", "South"), Term("seat", "North")]),
                            "id") for e in step["view"]["events"]]
     assert any("Utara" in line for line in told) and not any("North" in line for line in told)
     client.cookies.set("parlour_lang", "pt-BR")
     told = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1",
                       headers={"Accept-Language": "id"}).json()["narration"]
     client.cookies.clear()
-    assert told[0] == render(narrate_event(step["view"]["events"][0],
+    assert told[0] == say(narrate_event(step["view"]["events"][0],
                                            [Term("seat", "South"), Term("seat", "North")]),
                              "pt_BR")
     end = client.get(f"/api/tables/{tid}/matches/1/replay").json()
