@@ -373,7 +373,8 @@ def plural_categories(lang: str) -> dict[str, int]:
 def json_catalog(lang: str) -> dict[str, Any]:
     """The language's catalog for the browser (no build step, no code evaluated): ``locale``
     (a BCP 47 tag), ``messages`` (msgid, or ``context\\u0004msgid``, to its text; a plural
-    entry maps each CLDR category to its form, for ``Intl.PluralRules``)."""
+    entry maps each CLDR category to its form, for ``Intl.PluralRules``), and ``languages``
+    (every language Parlour speaks, ``{tag, name}``, for the page's language switch)."""
     cats = plural_categories(lang)
     messages: dict[str, str | dict[str, str]] = {}
     if lang != DEFAULT:
@@ -386,4 +387,13 @@ def json_catalog(lang: str) -> dict[str, Any]:
                 messages[key] = {cat: entry.string[form] for cat, form in cats.items()}
             elif entry.string:
                 messages[key] = entry.string
-    return {"locale": lang.replace("_", "-"), "messages": messages}
+    return {"locale": lang.replace("_", "-"), "messages": messages,
+            "languages": [{"tag": other.replace("_", "-"), "name": autonym(other)}
+                          for other in LANGUAGES]}
+
+
+def autonym(lang: str) -> str:
+    """The language's name in itself, as a language switch lists it (``Indonesia``,
+    ``Português (Brasil)``)."""
+    name = babel_locale(lang).get_display_name(babel_locale(lang)) or lang
+    return name[:1].upper() + name[1:]
