@@ -911,7 +911,7 @@ function resultsSection(view, table, seat, renderer) {
     const all = o.winners.length === names.length;
     if (all) headline = t("The match is drawn");
     else if (seat !== null && o.winners.includes(seat)) headline = o.winners.length > 1 ? t("You win, with your partner!") : t("You win!");
-    else headline = n("{who} wins", "{who} win", o.winners.length, { who: o.winners.map((s) => names[s]).join(t(" and ")) });
+    else headline = n("{who} wins the match", "{who} win the match", o.winners.length, { who: o.winners.map((s) => names[s]).join(t(" and ")) });
   }
   const solitaire = names.length === 1;
   section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || t("The match is over.")));
