@@ -280,7 +280,7 @@ function roundsTable(st) {
       h("th", { scope: "row" }, String(r.round)),
       h("td", {}, r.winner === null ? h("span", { class: "muted" }, r.reason === "stock exhausted" ? t("drawn: stock ran out") : t("drawn: turn limit"))
         : yours(r.winner, t("You win +{points}", { points: r.points }), (who) => t("{who} wins +{points}", { who, points: r.points }))),
-      ...seats.map((s) => h("td", {}, h("b", {}, String(r.scores[s])), h("small", { class: "muted" }, " ", t("({n} left)", { n: r.payoff_left[s] })))))))));
+      ...seats.map((s) => h("td", {}, h("b", {}, String(r.scores[s])), h("small", { class: "muted" }, " ", t("({n} left)", { n: r.payoff_left[s] }))))))));
 }
 
 // ------------------------------------------------------------------ the log
