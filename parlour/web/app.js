@@ -911,7 +911,10 @@ function resultsSection(view, table, seat, renderer) {
     const all = o.winners.length === names.length;
     if (all) headline = t("The match is drawn");
     else if (seat !== null && o.winners.includes(seat)) headline = o.winners.length > 1 ? t("You win, with your partner!") : t("You win!");
-    else headline = n("{who} wins the match", "{who} win the match", o.winners.length, { who: o.winners.map((s) => names[s]).join(t(" and ")) });
+    else {
+      const who = o.winners.map((s) => names[s]).join(t(" and "));
+      headline = o.winners.length === 1 ? t("{who} wins", { who }) : t("{who} win", { who }); // the subject's number, not a count
+    }
   }
   const solitaire = names.length === 1;
   section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || t("The match is over.")));
