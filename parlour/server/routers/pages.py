@@ -30,6 +30,7 @@ PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}|r
                        re.ASCII)
 #: The words of index.html a reader may see before the script has loaded (or without it).
 PAGE_WORDS = (N_("Loading the parlour…"), N_("Parlour needs JavaScript to deal the cards."))
+NAV_LABEL = N_("Page")  # the header's navigation, as a screen reader names it
 
 router = APIRouter()
 
@@ -41,6 +42,8 @@ def index_html(lang: str, mtime: float) -> str:
     text = text.replace('<html lang="en">', f'<html lang="{html_tag(lang)}">', 1)
     for words in PAGE_WORDS:
         text = text.replace(words, html.escape(translate(lang, words)), 1)
+    text = text.replace(f'aria-label="{NAV_LABEL}"',
+                        f'aria-label="{html.escape(translate(lang, NAV_LABEL))}"', 1)
     return text
 
 
