@@ -27,15 +27,17 @@ RULE = {"kind": "bot", "bot": "rule"}
 # What the pseudo-locale check does not read, and why (each a thing that is the same in
 # every language): card faces (ranks, suits and the words printed on Hit the Deck's cards:
 # a card is drawn, not written), card chips in sentences ("Q♠", read out by their
-# localized names), key names (<kbd>), the brand, and the language switch (each language
-# is listed by its own name).
-UNREAD = ".card, .card-back, .hcard, .cardref, kbd, .brand, #lang-switch, script, style"
+# localized names), moves in the game's notation (<code>, in the replay's caption), key
+# names (<kbd>), the brand, and the language switch (each language listed by its own name).
+UNREAD = ".card, .card-back, .hcard, .cardref, code, kbd, .brand, #lang-switch, script, style"
 
 # Text that may show in ASCII letters in any language: names (the player's, the bots'
 # kinds, the table's id: data, not words), card and rank codes ("QS", "A", "Jkr"), the
-# grid's cells and column letters (Foursquare's notation). Everything else (numbers and
-# punctuation carry no letters) must come from the catalog.
-CODES = [r"\b(?:10|[2-9AJQK])[CDHS]\b", r"\b(?:10|[2-9AJQK]|Jkr)\b", r"\b[a-g][1-7]?\b"]
+# grid's cells and column letters (Foursquare's notation), and the tables' key names in a
+# label ("Draw a card (key D)"). Everything else (numbers and punctuation carry no
+# letters) must come from the catalog.
+CODES = [r"\b(?:10|[2-9AJQK])[CDHS]\b", r"\b(?:10|[2-9AJQK]|Jkr)\b", r"\b[a-g][1-7]?\b",
+         r"\b[CDHPS]\b"]
 
 COLLECT = """(unread) => {
   const out = [];

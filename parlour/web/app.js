@@ -784,8 +784,9 @@ function replayPage(tableId, match) {
       const res = await api("GET", `/api/tables/${tableId}/matches/${match}/replay?step=${want}${viewSeat === null ? "" : `&seat=${viewSeat}`}`);
       steps = res.steps; step = res.step;
       slider.max = String(steps); slider.value = String(step);
-      const act = res.action ? `${seatLabel(info.seats[res.action.seat].label)} ${res.action.text}` : t("the deal");
-      caption.textContent = t("Step {step} of {steps}: {act}", { step, steps, act });
+      // the move in the game's notation, the same in every language: shown as code
+      caption.replaceChildren(t("Step {step} of {steps}:", { step, steps }), " ", ...(res.action
+        ? [seatLabel(info.seats[res.action.seat].label), " ", h("code", {}, res.action.text)] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
     } catch (err) {
@@ -812,7 +813,7 @@ function replayPage(tableId, match) {
   (async () => {
     try {
       info = (await api("GET", `/api/tables/${tableId}`)).table;
-      document.title = `${t("Replay")} · ${gameName(info.game_name)} · Parlour`;
+      document.title = [t("Replay"), gameName(info.game_name), "Parlour"].join(" · ");
       addRulesButton(info.game, gameName(info.game_name));
       for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, seatLabel(s.label)));
       seatSel.append(h("option", { value: "" }, t("a spectator")));
@@ -841,7 +842,8 @@ function rulesBody(html) {
   tpl.innerHTML = html;
   for (const img of tpl.content.querySelectorAll("img")) {
     const src = img.getAttribute("src") || "";
-    if (!/^(data:|\/static\/)/.test(src)) img.replaceWith(h("em", { class: "rules-figure" }, t("[figure: {caption}]", { caption: img.getAttribute("alt") || t("not shown here") })));
+    const caption = img.getAttribute("alt") || t("not shown here");
+    if (!/^(data:|\/static\/)/.test(src)) img.replaceWith(h("em", { class: "rules-figure" }, t("[figure: {caption}]", { caption })));
   }
   const body = h("div", { class: "rules-text" });
   body.append(tpl.content);
@@ -853,7 +855,7 @@ function rulesPage(gameId) {
   app.append(panel);
   crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, t("Rules")));
   rulesOf(gameId).then((r) => {
-    document.title = `${t("Rules of {game}", { game: gameName(r.name) })} · Parlour`;
+    document.title = [t("Rules of {game}", { game: gameName(r.name) }), "Parlour"].join(" · ");
     clear(panel);
     panel.removeAttribute("aria-busy");
     panel.append(rulesBody(r.html));
@@ -918,7 +920,8 @@ function resultsSection(view, table, seat, renderer) {
   }
   const solitaire = names.length === 1;
   section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || t("The match is over.")));
-  if (o && solitaire) section.append(h("p", { class: "results-score" }, `${own.scoreLabel || t("Score")}: ${fmtNum(o.points[0])}`));
+  const scoreLabel = own.scoreLabel || t("Score");
+  if (o && solitaire) section.append(h("p", { class: "results-score" }, `${scoreLabel}: ${fmtNum(o.points[0])}`));
   if (o && !solitaire) {
     const order = names.map((_, s) => s).sort((a, b) => o.placing[a] - o.placing[b] || a - b);
     const rows = order.map((s) => h("tr", { class: o.winners.includes(s) ? "winner" : null },

@@ -166,10 +166,10 @@ function drawGrid(st) {
       label = t("{cell}: empty", { cell: name });
       if (action) el.append(h("span", { class: "fs-slot", "aria-hidden": "true" }, "+"));
     }
-    if (action) label += `. ${action.startsWith("stack") ? t("Stack the card in hand here") : t("Place the card in hand here")}`;
-    if (mem.hinted && mem.hinted.action === action) label += ` ${t("(the hint)")}`;
+    if (action) label += ". " + (action.startsWith("stack") ? t("Stack the card in hand here") : t("Place the card in hand here"));
+    if (mem.hinted && mem.hinted.action === action) label += " " + t("(the hint)");
     el.setAttribute("aria-label", label);
-    el.title = pile ? `${name}: ${pile.cards.map(pretty).join(" ")}${pile.up ? "" : ` ${t("(top face down)")}`}` : name;
+    el.title = pile ? `${name}: ${pile.cards.map(pretty).join(" ")}` + (pile.up ? "" : " " + t("(top face down)")) : name;
     if (turned.has(name)) { el.classList.add("turned"); }
     if (placedAt === name) el.classList.add("placed");
   });
@@ -234,7 +234,7 @@ function drawNote(st) {
   if (view.placed === 0) {
     note.append(...(playing ? [t("Place the first card,"), " ", card, " ", t("at d4: the grid starts there.")] : [t("The first card,"), " ", card, " ", t("starts the grid at d4.")]));
   } else {
-    note.append(t("Card {number} of 40:", { number: view.placed + 1 }), " ", card, playing ? ` ${t("Where does it go?")}` : "");
+    note.append(t("Card {number} of 40:", { number: view.placed + 1 }), " ", card, playing ? " " + t("Where does it go?") : "");
   }
 }
 

@@ -31,7 +31,8 @@ import { seatLabel } from "../words.js";
 
 await loadStyle("/static/tables/hit_the_deck.css");
 
-const SHOUT_TEXT = "Hit the Deck With a Hand!"; // the shout is the card's name, as players shout it
+// The shout is the card's name, as players shout it (a language may keep it in English).
+const shoutText = () => t("Hit the Deck With a Hand!");
 const COLOUR_WORD = { R: "red", Y: "yellow", G: "green", B: "blue" };
 // A colour in the reader's language ("R" -> "red", "merah", "vermelho").
 const colourName = (c) => p("colour", COLOUR_WORD[c]);
@@ -251,7 +252,7 @@ function tell(st) {
   }
   for (const [seat, action] of after.played.slice(mem.told.played)) {
     const who = name(seat);
-    if (action === "hit hand!") lines.push(t("{who} played Hit the Deck With a Hand and shouted “{shout}”", { who, shout: SHOUT_TEXT }));
+    if (action === "hit hand!") lines.push(t("{who} played Hit the Deck With a Hand and shouted “{shout}”", { who, shout: shoutText() }));
     else if (action === "hit hand") lines.push(t("{who} played Hit the Deck With a Hand without the shout!", { who }));
     else lines.push(t("{who} played {card}.", { who, card: cardName(action) }));
   }
@@ -698,7 +699,7 @@ function fly({ felt }, card, fromEl, toEl, { delay = 0, duration = 260, midLift 
 // and a caption says what happened. The card that opens a slap does not travel: it is on
 // the pile, as the slap target, the moment the view arrives (nothing delays the signal).
 function animateStep(st) {
-  const { view: after, before, ctx, els, name, yours } = st;
+  const { view: after, before, ctx, els, me, name, yours } = st;
   if (!before || before.round !== after.round || after.played.length - before.played.length > 1 ||
       after.events.length - before.events.length > 3) return;
   const plays = after.played.slice(before.played.length);
@@ -800,7 +801,7 @@ export function mount(root, ctx) {
   const felt = h("div", { class: "htd-felt" }, ring, seatsLayer, centre, slapResult, final);
   const status = h("p", { class: "htd-status", "aria-live": "polite" });
   const shoutBtn = h("button", { class: "htd-shout", type: "button", "aria-keyshortcuts": "H",
-    "aria-label": t("Shout {shout} (key H)", { shout: SHOUT_TEXT }), title: t("Shout {shout} (key H)", { shout: SHOUT_TEXT }) },
+    "aria-label": t("Shout {shout} (key H)", { shout: shoutText() }), title: t("Shout {shout} (key H)", { shout: shoutText() }) },
   h("span", { class: "shout-big" }, t("Hit the Deck!")), h("span", { class: "shout-small" }, t("With a Hand · H")));
   const actions = h("div", { class: "htd-actions", role: "group", "aria-label": t("Your actions") });
   const bar = h("div", { class: "htd-bar" }, status, actions, shoutBtn);

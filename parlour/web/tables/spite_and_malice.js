@@ -142,7 +142,8 @@ function drawCentre(st) {
     h("span", { class: "snm-caption" }, t("Stock")));
   stockBox.setAttribute("role", "img");
   const stockText = t("Stock: {cards}", { cards: cards(stock) });
-  stockBox.setAttribute("aria-label", view.completed ? `${stockText}; ${n("{n} pile completed and shuffled in this round", "{n} piles completed and shuffled in this round", view.completed)}` : stockText);
+  const completed = n("{n} pile completed and shuffled in this round", "{n} piles completed and shuffled in this round", view.completed);
+  stockBox.setAttribute("aria-label", view.completed ? [stockText, completed].join("; ") : stockText);
   stockBox.title = stockText;
   const live = ctx.live && me !== null;
   view.centre.forEach((pile, j) => {
@@ -485,7 +486,8 @@ export function mount(root, ctx) {
     const targets = movesFrom(key).map((m) => m.split(">")[1]);
     const centres = targets.filter((k) => k[0] === "c").map((k) => k.slice(1));
     const sides = targets.some((k) => k[0] === "s");
-    const goes = centres.length ? t("It goes on centre pile {piles}", { piles: centres.join(t(" or ")) }) : t("It goes on no centre pile now");
+    const or = t(" or ");
+    const goes = centres.length ? t("It goes on centre pile {piles}", { piles: centres.join(or) }) : t("It goes on no centre pile now");
     narrator.textContent = [t("{card} picked up.", { card: cardName(card) }), sides ? t("{goes}; or on one of your side piles, which ends your turn.", { goes }) : `${goes}.`, t("Escape puts it back.")].join(" ");
     if (byKeyboard) {
       const first = rootEl.querySelector(`[data-key="${targets.find((k) => k[0] === "c") || targets[0]}"]`);
