@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour.engine import Game, JsonDict
-from parlour.i18n import cards_as_codes, render
+from parlour.i18n import cards_as_codes, render_param
 from parlour.message import Message, Param
 from parlour.registry import Describe, spec
 
@@ -64,7 +64,8 @@ def narration(game: Game, view: JsonDict, names: Sequence[Param],
     told: Any = list(names)
     if found.narrate_event is not None:
         # cards as their codes: the page draws each as a card chip read out by its name
-        return [render(cards_as_codes(found.narrate_event(ev, told)), lang) for ev in events]
+        return [render_param(cards_as_codes(found.narrate_event(ev, told)), lang)
+                for ev in events]
     return [found.describe_event(ev, [str(n) for n in told]) for ev in events]
 
 
