@@ -6,7 +6,7 @@
 
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
-import { loadLanguage, t, n, p, num } from "./i18n.js";
+import { loadLanguage, lang, t, n, num } from "./i18n.js";
 import { closedNote, languageSwitch, seatLabel, gameName } from "./words.js";
 
 const app = document.getElementById("app");
@@ -355,7 +355,8 @@ class Link {
     const ws = this.ws = new WebSocket(`${proto}://${location.host}/ws/tables/${this.tableId}`);
     ws.onopen = () => {
       this.tries = 0;
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      // lang: the narration, reasons and errors of this connection come in the page's language
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null, lang: lang() }));
     };
     ws.onmessage = (ev) => {
       let msg;
