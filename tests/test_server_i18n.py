@@ -187,3 +187,36 @@ def test_every_protocol_error_message_renders_in_every_language():
     msg = Message("{field} must be at most {limit}", field="act.version", limit=2**31 - 1)
     assert render(msg, "id") == "act.version paling banyak 2.147.483.647"
     assert render(msg, "pt_BR") == "act.version deve ser no máximo 2.147.483.647"
+
+
+def test_a_message_goes_through_json_and_back_and_renders_in_a_view():
+    """A view carries messages as plain JSON; localize renders them and leaves the rest."""
+    from parlour.games.hit_the_deck import card_named
+    from parlour.i18n import localize
+    from parlour.message import (
+        Code,
+        Many,
+        PlayingCard,
+        message_from_json,
+        message_to_json,
+        plural_message,
+    )
+
+    inner = plural_message("{n} card", "{n} cards", "n", n=3)
+    msg = Message("{card} does not match {top} in colour or number", card=card_named(11),
+                  top=card_named(2))
+    mixed = Message("{a} {b} {c} {d} {e} {f}", a=PlayingCard(51), b=Term("suit", "hearts"),
+                    c=Code("QS"), d=Many((1, 2)), e=inner, f="Ann")
+    for m in (msg, mixed):
+        data = json.loads(json.dumps(message_to_json(m)))
+        assert message_from_json(data) == m and str(message_from_json(data)) == str(m)
+    assert str(msg) == "G2 does not match R3 in colour or number"  # English text: codes
+    view = {"why_not": {"G2": message_to_json(msg)}, "hand": ["G2"], "n": 1}
+    assert localize(view, "en") == {"why_not": {"G2": "green 2 does not match red 3 in "
+                                                      "colour or number"},
+                                    "hand": ["G2"], "n": 1}
+    assert localize(view, "pt_BR")["why_not"]["G2"].startswith("2 verde")
+    plain = {"hand": ["G2"], "scores": [1, 2]}
+    assert localize(plain, "id") is plain  # nothing to render: the same object
+    with pytest.raises(ValueError):
+        message_from_json({"$message": 3})
