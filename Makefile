@@ -64,7 +64,7 @@ lint: $(STAMP)
 # (new msgids arrive untranslated, gone ones are dropped); translate, then `make test`.
 # `make messages-compile` checks that every catalog compiles (Parlour itself reads the .po
 # files at run time, so nothing compiled is needed or committed).
-BABEL_KEYWORDS := -k Message -k IllegalAction -k NotationError -k OptionError -k Term:1c,2 -k plural_message:1,2 -k N_ -k Option:4 -k t -k n:1,2 -k p:1c,2
+BABEL_KEYWORDS := -k Message -k IllegalAction -k NotationError -k OptionError -k Term:1c,2 -k plural_message:1,2 -k N_ -k Option:4 -k t -k n:1,2 -k p:1c,2 -k ProtocolError:2 -k TooMany:2
 
 messages: $(STAMP)
 	@mkdir -p build

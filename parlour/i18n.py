@@ -27,7 +27,17 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from parlour.message import Code, Many, Message, Param, PlayingCard, Term
+from parlour.message import (
+    JSON_KEY,
+    Code,
+    Many,
+    Message,
+    Named,
+    Param,
+    PlayingCard,
+    Term,
+    message_from_json,
+)
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
@@ -124,6 +134,8 @@ def render_param(value: Param, lang: str, strict: bool = False) -> str:
         return value.text
     if isinstance(value, PlayingCard):
         return card_name(value, lang, strict)
+    if isinstance(value, Named):
+        return render(value.name, lang, strict)
     if isinstance(value, Many):
         return value.separator.join(render_param(v, lang, strict) for v in value.items)
     if isinstance(value, Message):
@@ -151,12 +163,23 @@ _SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"
 def cards_as_symbols(value: Param) -> Param:
     """The value with each card shown as its symbol (``Q♠``, the same in every language),
     for tables that draw cards that way; everything else is left as it is."""
+    return _map_cards(value, lambda card: card if card.is_joker else
+                      Code(str(card)[:-1] + _SUIT_SYMBOLS[card.index // 13]))
+
+
+def cards_as_codes(value: Param) -> Param:
+    """The value with each card shown as its code (``QS``, ``Joker``), for the web page,
+    which draws each code in a sentence as a card chip read out by its name."""
+    return _map_cards(value, lambda card: Code(str(card)))
+
+
+def _map_cards(value: Param, show: Callable[[PlayingCard], Param]) -> Param:
     if isinstance(value, PlayingCard):
-        return value if value.is_joker else Code(str(value)[:-1] + _SUIT_SYMBOLS[value.index // 13])
+        return show(value)
     if isinstance(value, Many):
-        return Many(tuple(cards_as_symbols(v) for v in value.items), value.separator)
+        return Many(tuple(_map_cards(v, show) for v in value.items), value.separator)
     if isinstance(value, Message):
-        return Message.of(value.id, {k: cards_as_symbols(v) for k, v in value.params.items()},
+        return Message.of(value.id, {k: _map_cards(v, show) for k, v in value.params.items()},
                           value.plural, value.count)
     return value
 
@@ -165,6 +188,21 @@ def render_error(err: BaseException, lang: str) -> str:
     """An exception's text in ``lang``: its message when it carries one, else its English."""
     message = getattr(err, "message", None)
     return render(message, lang) if isinstance(message, Message) else str(err)
+
+
+def localize(data: Any, lang: str) -> Any:
+    """JSON data (a view) with every message in it (an object marked ``"$message"``, see
+    :func:`parlour.message.message_to_json`) replaced by its text in ``lang``; the rest is
+    left as it is (and not copied when it holds no message)."""
+    if isinstance(data, dict):
+        if JSON_KEY in data:
+            return render(message_from_json(data), lang)
+        out = {k: localize(v, lang) for k, v in data.items()}
+        return data if all(out[k] is data[k] for k in data) else out
+    if isinstance(data, list):
+        items = [localize(v, lang) for v in data]
+        return data if all(a is b for a, b in zip(items, data, strict=True)) else items
+    return data
 
 
 def fields(template: str) -> set[str]:
@@ -335,7 +373,8 @@ def plural_categories(lang: str) -> dict[str, int]:
 def json_catalog(lang: str) -> dict[str, Any]:
     """The language's catalog for the browser (no build step, no code evaluated): ``locale``
     (a BCP 47 tag), ``messages`` (msgid, or ``context\\u0004msgid``, to its text; a plural
-    entry maps each CLDR category to its form, for ``Intl.PluralRules``)."""
+    entry maps each CLDR category to its form, for ``Intl.PluralRules``), and ``languages``
+    (every language Parlour speaks, ``{tag, name}``, for the page's language switch)."""
     cats = plural_categories(lang)
     messages: dict[str, str | dict[str, str]] = {}
     if lang != DEFAULT:
@@ -348,4 +387,13 @@ def json_catalog(lang: str) -> dict[str, Any]:
                 messages[key] = {cat: entry.string[form] for cat, form in cats.items()}
             elif entry.string:
                 messages[key] = entry.string
-    return {"locale": lang.replace("_", "-"), "messages": messages}
+    return {"locale": lang.replace("_", "-"), "messages": messages,
+            "languages": [{"tag": other.replace("_", "-"), "name": autonym(other)}
+                          for other in LANGUAGES]}
+
+
+def autonym(lang: str) -> str:
+    """The language's name in itself, as a language switch lists it (``Indonesia``,
+    ``Português (Brasil)``)."""
+    name = babel_locale(lang).get_display_name(babel_locale(lang)) or lang
+    return name[:1].upper() + name[1:]

@@ -90,7 +90,20 @@ class Many:
         return self.separator.join(str(i) for i in self.items)
 
 
-Param = Union[int, float, str, Term, Code, PlayingCard, Many, "Message"]
+@dataclass(frozen=True)
+class Named:
+    """A thing typed as a code and called by a name: a Hit the Deck card (``G2``, "green
+    2"). In English text it shows as its code, like a :class:`PlayingCard`; an interface
+    renders its name (a :class:`Message`) in the reader's language."""
+
+    code: str
+    name: Message
+
+    def __str__(self) -> str:
+        return self.code
+
+
+Param = Union[int, float, str, Term, Code, PlayingCard, Named, Many, "Message"]
 
 
 @dataclass(frozen=True)
@@ -166,3 +179,68 @@ def N_(text: str) -> str:
     """Mark a literal as a msgid for extraction and return it unchanged, for text kept in
     English where it is made (a bot's unit of advice) and translated where it is shown."""
     return text
+
+
+# ----------------------------------------------------------------------------- as JSON
+#: The key that marks a message inside JSON data (a view's ``why_not``): the server renders
+#: every such object in the reader's language before it sends the data.
+JSON_KEY = "$message"
+
+
+def param_to_json(value: Param) -> object:
+    """A parameter as JSON: numbers and names as they are, a word, a card, a code or a list
+    as a one-key object (``{"term": ["suit", "hearts"]}``, ``{"card": 51}``)."""
+    if isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Term):
+        return {"term": [value.context, value.word]}
+    if isinstance(value, Code):
+        return {"code": value.text}
+    if isinstance(value, PlayingCard):
+        return {"card": value.index}
+    if isinstance(value, Many):
+        return {"many": [param_to_json(v) for v in value.items], "separator": value.separator}
+    if isinstance(value, Named):
+        return {"named": [value.code, message_to_json(value.name)]}
+    return message_to_json(value)
+
+
+def message_to_json(message: Message) -> dict[str, object]:
+    """A message as plain JSON data (language-free, like the view that carries it)."""
+    out: dict[str, object] = {JSON_KEY: message.id,
+                              "params": {k: param_to_json(v) for k, v in message.params.items()}}
+    if message.plural is not None:
+        out["plural"], out["count"] = message.plural, message.count
+    return out
+
+
+def param_from_json(data: object) -> Param:
+    """The parameter :func:`param_to_json` made (``ValueError`` for anything else)."""
+    if isinstance(data, bool | int | float | str):
+        return data
+    if isinstance(data, dict):
+        if JSON_KEY in data:
+            return message_from_json(data)
+        if set(data) == {"term"} and isinstance(data["term"], list) and len(data["term"]) == 2:
+            return Term(str(data["term"][0]), str(data["term"][1]))
+        if set(data) == {"code"} and isinstance(data["code"], str):
+            return Code(data["code"])
+        if set(data) == {"card"} and isinstance(data["card"], int):
+            return PlayingCard(data["card"])
+        if set(data) == {"named"} and isinstance(data["named"], list) \
+                and len(data["named"]) == 2:
+            return Named(str(data["named"][0]), message_from_json(data["named"][1]))
+        if set(data) == {"many", "separator"} and isinstance(data["many"], list):
+            return Many(tuple(param_from_json(v) for v in data["many"]), str(data["separator"]))
+    raise ValueError(f"not a message parameter: {data!r}")
+
+
+def message_from_json(data: object) -> Message:
+    """The message :func:`message_to_json` made (``ValueError`` for anything else)."""
+    if not isinstance(data, dict) or not isinstance(data.get(JSON_KEY), str) \
+            or not isinstance(data.get("params", {}), dict):
+        raise ValueError(f"not a message: {data!r}")
+    params = {str(k): param_from_json(v) for k, v in data.get("params", {}).items()}
+    plural, count = data.get("plural"), data.get("count")
+    return Message.of(data[JSON_KEY], params, plural if isinstance(plural, str) else None,
+                      count if isinstance(count, str) else None)

@@ -27,6 +27,8 @@ COLOURS = (Term("colour", "red"), Term("colour", "yellow"), Term("colour", "gree
 GAMES = (Term("game", "Spades"), Term("game", "Spite & Malice"), Term("game", "Hit the Deck"),
          Term("game", "Clockwork Spades"), Term("game", "Foursquare"))
 CARDS = (Term("card", "joker"),)
+#: The timed phases a table may open (the server's refusals name them).
+REACTIONS = (Term("reaction", "slap"),)
 
 ALL: frozenset[Term] = frozenset((*SUITS, *RANKS, *RANK_CODES, *SEATS, *COLOURS, *GAMES,
-                                  *CARDS))
+                                  *CARDS, *REACTIONS))

@@ -81,13 +81,17 @@ def join(client: TestClient | httpx.Client, table_id: str, name: str,
 class Player:
     """One websocket client of the in-process app."""
 
-    def __init__(self, client: TestClient, table_id: str, token: str | None) -> None:
-        self._cm = client.websocket_connect(f"/ws/tables/{table_id}")
+    def __init__(self, client: TestClient, table_id: str, token: str | None,
+                 lang: str | None = None, headers: dict[str, str] | None = None) -> None:
+        self._cm = client.websocket_connect(f"/ws/tables/{table_id}", headers=dict(headers or {}))
         self.ws = self._cm.__enter__()
         self.open = True
         if isinstance(client, AppClient):
             client.__dict__.setdefault("players", []).append(self)
-        self.ws.send_text(json.dumps({"type": "hello", "token": token}))
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if lang is not None:
+            hello["lang"] = lang
+        self.ws.send_text(json.dumps(hello))
         self.messages: list[dict[str, Any]] = []
         self.welcome = self.recv_until(lambda m: m["type"] == "welcome")
         self.seat = self.welcome["seat"]

@@ -45,6 +45,7 @@ from parlour.games.hit_the_deck import (
     build_deck,
     slap_action,
 )
+from parlour.i18n import localize
 from parlour.record import parse_record, record_text, replay
 from parlour.terminal import play
 from parlour.terminal.hit_the_deck import UI
@@ -649,14 +650,19 @@ def test_the_view_says_why_each_other_card_cannot_be_played():
     state = rig(["R1, G2, hit 4", "Y1"], draw="Y4, Y5", discard="B4, R3")
     v = state.view(0)
     assert set(v["legal"]) == {"R1", "hit 4"}
-    assert v["why_not"] == {"G2": "G2 does not match R3 in colour or number"}
+    # Each reason is a message (as JSON), rendered in the reader's language with the cards
+    # named as players say them.
+    assert localize(v["why_not"], "en") == {
+        "G2": "green 2 does not match red 3 in colour or number"}
+    assert localize(v["why_not"], "id")["G2"] == "warna atau angka hijau 2 tidak sama dengan " \
+        "merah 3"
     assert state.view(1)["why_not"] == {} and state.view(None)["why_not"] == {}
     act(state, "hit 4")
-    assert state.view(1)["why_not"] == {
-        "Y1": "Y1 does not fit: Hit the Deck With a Number calls for a 4 (or a Hit the Deck "
-              "card)"}
+    assert localize(state.view(1)["why_not"], "en") == {
+        "Y1": "yellow 1 does not fit: Hit the Deck With a Number calls for a 4 (or a Hit the "
+              "Deck card)"}
     act(state, "draw")  # seat 1 draws Y5, which does not fit either
-    assert state.view(1)["why_not"] == {
+    assert localize(state.view(1)["why_not"], "en") == {
         "Y1": "after drawing you may play only the card you drew (if it fits), or pass",
         "Y5": "after drawing you may play only the card you drew (if it fits), or pass"}
 

@@ -144,7 +144,12 @@ def test_the_browser_catalog_is_plain_json_keyed_by_plural_category():
                                                        "other": "{who} compra {n} cartas."}
     assert json_catalog("id")["messages"]["{who} draws {n} card."] == {
         "other": "{who} mengambil {n} kartu."}
-    assert json_catalog("en") == {"locale": "en", "messages": {}}
+    en = json_catalog("en")
+    assert en["locale"] == "en" and en["messages"] == {}
+    # every language, named in itself, for the page's language switch
+    assert en["languages"] == json_catalog("id")["languages"] == [
+        {"tag": "en", "name": "English"}, {"tag": "id", "name": "Indonesia"},
+        {"tag": "pt-BR", "name": "Português (Brasil)"}]
 
 
 # ----------------------------------------------------------------------------- the games

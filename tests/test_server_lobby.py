@@ -206,7 +206,10 @@ def test_the_page_catalog_in_each_language_and_a_clear_refusal_for_others(client
     pt = client.get("/api/i18n/pt").json()  # a plain pt is Brazilian Portuguese here
     assert pt["locale"] == "pt-BR" and pt["messages"]["\u0004".join(("suit", "hearts"))] == "copas"
     assert client.get("/api/i18n/id").json()["locale"] == "id"
-    assert client.get("/api/i18n/en-GB").json() == {"locale": "en", "messages": {}}
+    en = client.get("/api/i18n/en-GB").json()
+    assert en["locale"] == "en" and en["messages"] == {}
+    assert en["languages"] == [{"tag": "en", "name": "English"}, {"tag": "id", "name": "Indonesia"},
+                               {"tag": "pt-BR", "name": "Português (Brasil)"}]
     for tag in ("xx", "../etc", "a" * 40):
         res = client.get(f"/api/i18n/{tag}")
         assert res.status_code == 404 and res.json()["error"]["code"] == "not_found"

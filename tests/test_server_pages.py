@@ -7,10 +7,17 @@ import pytest
 from server_kit import Player, app_client
 
 from parlour.games import game_ids, get_game
-from parlour.games.clockwork_spades import ClockworkGame, describe_event
+from parlour.games.clockwork_spades import ClockworkGame, narrate_event
+from parlour.i18n import cards_as_codes, render
+from parlour.message import Term
 from parlour.server import pages
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
+
+
+def say(message, lang: str) -> str:
+    """A narration line as the server sends it: in ``lang``, cards as codes for the page."""
+    return render(cards_as_codes(message), lang)
 
 
 @pytest.fixture
@@ -77,7 +84,8 @@ def test_clockwork_views_carry_the_games_own_sentence_for_each_event(seeded):
     watcher = Player(client, tid, None)
     msg = ann.view()
     names = ["Ann", "North"]
-    assert msg["narration"] == [describe_event(ev, names) for ev in msg["view"]["events"]]
+    assert msg["narration"] == [say(narrate_event(ev, names), "en")
+                                for ev in msg["view"]["events"]]
     assert any(line.startswith("Ann draws ") for line in msg["narration"])
     seen = watcher.view()
     assert len(seen["narration"]) == len(seen["view"]["events"])
@@ -96,8 +104,21 @@ def test_replays_carry_the_sentences_too_and_spades_has_none(client):
     watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
     watcher.close()
     step = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1").json()
-    assert step["narration"] == [describe_event(e, ["South", "North"])
+    assert step["narration"] == [say(narrate_event(e, ["South", "North"]), "en")
                                  for e in step["view"]["events"]]
+    # in the reader's language (its cookie, else Accept-Language), the seats' labels too
+    told = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1",
+                      headers={"Accept-Language": "id"}).json()["narration"]
+    assert told == [say(narrate_event(e, [Term("seat", "South"), Term("seat", "North")]),
+                           "id") for e in step["view"]["events"]]
+    assert any("Utara" in line for line in told) and not any("North" in line for line in told)
+    client.cookies.set("parlour_lang", "pt-BR")
+    told = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1",
+                      headers={"Accept-Language": "id"}).json()["narration"]
+    client.cookies.clear()
+    assert told[0] == say(narrate_event(step["view"]["events"][0],
+                                           [Term("seat", "South"), Term("seat", "North")]),
+                             "pt_BR")
     end = client.get(f"/api/tables/{tid}/matches/1/replay").json()
     assert end["view"]["events"][-1]["kind"] == "end" and end["narration"][-1]
     spades = table_of(client, "spades", [{"kind": "bot", "bot": "rule"}] * 4,
@@ -134,4 +155,5 @@ def test_a_match_over_at_the_deal_is_finished_at_once(client, monkeypatch):
 
 def test_narration_names_tell_people_apart():
     assert pages.seat_names(["South", "North"], ["Ann", None]) == ["Ann", "North"]
-    assert pages.seat_names(["South", "North"], ["Bo", "Bo"]) == ["Bo (South)", "Bo (North)"]
+    assert [str(n) for n in pages.seat_names(["South", "North"], ["Bo", "Bo"])] \
+        == ["Bo (South)", "Bo (North)"]

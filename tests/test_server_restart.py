@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from parlour.games import get_game
+from parlour.i18n import localize
 
 BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
 LONG = {"target": 5000}
@@ -101,7 +102,8 @@ def check_views(seed: int, options: dict[str, Any], log: list[tuple[int, str]],
     state = game.new(seed, 4, **options)
     for version in range(max(wanted, default=0) + 1):
         for view in wanted.get(version, []):
-            assert state.view(client.seat) == view, f"view at version {version} differs"
+            assert localize(state.view(client.seat), "en") == view, \
+                f"view at version {version} differs"
         if version < len(log):
             seat, text = log[version]
             state.apply(state.parse_action(text), seat)

@@ -145,7 +145,7 @@ def test_oversized_and_binary_messages_are_refused(four):
     south.send(json.dumps({"type": "act", "action": "bid 3", "version": 0,
                            "pad": "x" * MAX_MESSAGE}))
     err = south.error()
-    assert err["code"] == "too_big" and str(MAX_MESSAGE) in err["message"]
+    assert err["code"] == "too_big" and f"{MAX_MESSAGE:,}" in err["message"]
     south.ws.send_bytes(b'{"type": "act", "action": "bid 3", "version": 0}')
     err = south.error()
     assert err["code"] == "bad_message" and "binary" in err["message"]

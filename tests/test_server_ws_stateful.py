@@ -25,13 +25,15 @@ from hypothesis.stateful import (
 from server_kit import PEOPLE4, Player, app_client, create, join
 from starlette.testclient import TestClient
 
+from parlour.i18n import localize
+
 TYPES = ["hello", "act", "sync", "ping", "react", "teleport", "", "ACT"]  # no hint: its
 # answer comes whenever the hint bot is done, so it cannot be checked step by step
-FIELDS = ["action", "version", "seat", "token", "phase", "type", "state", "ms"]
+FIELDS = ["action", "version", "seat", "token", "phase", "type", "state", "ms", "lang"]
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70)
     | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12)
-    | st.sampled_from(["bid 3", "nil", "QS", "bid \u0661", "look"]),
+    | st.sampled_from(["bid 3", "nil", "QS", "bid \u0661", "look", "id", "pt-BR", "x" * 40]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
                                                                  max_size=3),
     max_leaves=6)
@@ -160,7 +162,8 @@ class OneTable(RuleBasedStateMachine):
             player.sync()
             last = player.last
             assert last["version"] == table.version
-            assert last["view"] == json.loads(json.dumps(table.state.view(player.seat)))
+            assert last["view"] == json.loads(json.dumps(localize(table.state.view(player.seat),
+                                                                  "en")))
             assert last["view"]["seat"] == player.seat
 
     def teardown(self) -> None:

@@ -22,6 +22,7 @@ from parlour.cards import card_text, cards_of, is_spade, mask_of, parse_card, pa
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE, BLIND_NIL, LOOK, NIL, SpadesState, deal_hands, score_team
+from parlour.i18n import localize
 
 GAME = get_game("spades")
 DEFAULTS = GAME.resolve_options()
@@ -510,7 +511,8 @@ def test_view_shows_own_hand_bids_trick_and_scores():
     assert v["bids"] == [3, "nil", 3, 3]
     assert v["trick"] == [{"seat": 0, "card": "2D"}, {"seat": 1, "card": "5D"}]
     assert v["to_act"] == [2] and v["legal"] == ["8D", "9D", "10D"]
-    assert v["why_not"]["QS"] == "must follow diamonds"
+    assert localize(v["why_not"], "en")["QS"] == "must follow diamonds"
+    assert localize(v["why_not"], "pt_BR")["QS"] == "é preciso seguir ouros"
     assert v["scores"] == [0, 0] and v["bags"] == [0, 0]
     assert state.view(0)["legal"] == [] and state.view(None)["hand"] is None
 

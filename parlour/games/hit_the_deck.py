@@ -63,6 +63,7 @@ from parlour.engine import (
     position_fields,
     quoted,
 )
+from parlour.message import Named, message_to_json
 
 # ----------------------------------------------------------------------------- cards
 COLOURS = "RYGB"
@@ -138,6 +139,26 @@ def _kind_text(kind: int) -> str:
 
 
 CARD_TEXT = tuple(_kind_text(k) for k in range(NUM_KINDS))
+
+
+def card_named(kind: int) -> Named:
+    """A card as a message parameter: its code in English text (``G2``), its name as
+    players say it where an interface renders it ("green 2", "hijau 2")."""
+    if kind < CUT_BASE or kind < HIT_NUMBER_BASE or HIT_COLOUR_BASE <= kind < HAND:
+        colour = Term("colour", COLOUR_NAMES[colour_of(kind)])
+    if kind < CUT_BASE:
+        name = Message("{colour} {number}", colour=colour, number=number_of(kind))
+    elif kind < FLIP_BASE:
+        name = Message("{colour} Cut the Deck", colour=colour)
+    elif kind < HIT_NUMBER_BASE:
+        name = Message("{colour} Flip the Deck", colour=colour)
+    elif kind < HIT_COLOUR_BASE:
+        name = Message("Hit the Deck With a Number {number}", number=number_of(kind))
+    elif kind < HAND:
+        name = Message("Hit the Deck With a Colour, {colour}", colour=colour)
+    else:
+        name = Message("Hit the Deck With a Hand")
+    return Named(CARD_TEXT[kind], name)
 VALUE = tuple(card_value(k) for k in range(NUM_KINDS))
 _EFFECT = tuple(CUTS if CUT_BASE <= k < FLIP_BASE else FLIPS if FLIP_BASE <= k < HIT_NUMBER_BASE
                 else HANDS if k == HAND else PLAIN for k in range(NUM_KINDS))
@@ -1008,12 +1029,12 @@ class HitTheDeckState(State):
             return Message("you may pass only after drawing, or when there is nothing to draw")
         kind = HAND if action == HAND_SHOUT else action
         if not self._counts[seat][kind]:
-            return Message("you do not hold {card}", card=Code(CARD_TEXT[kind]))
+            return Message("you do not hold {card}", card=card_named(kind))
         if phase == DRAWN:
             return Message("after drawing you may play only the card you drew (if it fits), or "
                            "pass")
         top = self.top
-        card = Code(CARD_TEXT[kind])
+        card = card_named(kind)
         if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
             return Message("{card} does not fit: Hit the Deck With a Number calls for a "
                            "{number} (or a Hit the Deck card)", card=card, number=number_of(top))
@@ -1022,7 +1043,7 @@ class HitTheDeckState(State):
                            "(or a Hit the Deck card)", card=card,
                            colour=Term("colour", COLOUR_NAMES[colour_of(top)]))
         return Message("{card} does not match {top} in colour or number", card=card,
-                       top=Code(CARD_TEXT[top]))
+                       top=card_named(top))
 
     # ------------------------------------------------------------------ views
     def held(self, seat: Seat) -> list[int]:
@@ -1064,10 +1085,10 @@ class HitTheDeckState(State):
             slap = {"player": self.slapper, "shouted": self.shouted,
                     "waiting": list(self._to_act), "mine": mine}
         legal = self.legal_actions(seat) if seat is not None else ()
-        why_not: dict[str, str] = {}
+        why_not: dict[str, JsonDict] = {}
         if seat is not None and seat == self.turn and self.phase in (PLAY, DRAWN):
             for kind in cards_of_mask(self._present[seat] & ~self._legal_mask & _KINDS_MASK):
-                why_not[CARD_TEXT[kind]] = str(self._why_illegal(kind, seat))
+                why_not[CARD_TEXT[kind]] = message_to_json(self._why_illegal(kind, seat))
         text = CARD_TEXT
         action_text = ACTION_TEXT
         return {

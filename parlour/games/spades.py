@@ -57,6 +57,7 @@ from parlour.engine import (
     position_fields,
     quoted,
 )
+from parlour.message import message_to_json
 from parlour.sampling import deal_by_kind
 
 NIL = 52
@@ -671,12 +672,13 @@ class SpadesState(State):
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
 
-    def _why_not(self, seat: Seat | None, legal: list[int]) -> dict[str, str]:
-        """For the seat to play: each card in hand it may not play, with the reason."""
+    def _why_not(self, seat: Seat | None, legal: list[int]) -> dict[str, JsonDict]:
+        """For the seat to play: each card in hand it may not play, with the reason (a
+        message as JSON: the server renders it in the reader's language)."""
         if seat is None or self.phase != PLAYING or seat != self.turn:
             return {}
         ok = set(legal)
-        return {card_text(c): str(self._why_illegal(c, seat))
+        return {card_text(c): message_to_json(self._why_illegal(c, seat))
                 for c in cards_of(self.hands[seat]) if c not in ok}
 
     # ------------------------------------------------------------------ search support

@@ -40,7 +40,9 @@ from parlour.engine import ascii_int
 from parlour.server import errors
 from parlour.server.deps import page_host
 from parlour.server.errors import error
+from parlour.server.language import language_of
 from parlour.server.limits import ClientGuard, Limits
+from parlour.server.protocol import ProtocolError
 from parlour.server.routers import lobby, pages, tables, websocket
 from parlour.server.store import Store
 from parlour.server.tables import Hub, Settings
@@ -133,8 +135,10 @@ class Guard:
         limit = self.limits.max_body
         announced = ascii_int(length) if length is not None else 0
         if announced is None or announced > limit:
-            await error("too_big", f"request body too big (at most {limit} bytes)",
-                        413, headers={"Connection": "close"})(scope, receive, send)
+            too_big = ProtocolError("too_big", "request body too big (at most {limit} bytes)",
+                                    limit=limit)
+            await error(too_big.code, too_big.render(language_of(conn)), 413,
+                        headers={"Connection": "close"})(scope, receive, send)
             return
         policy = content_policy(page_host(conn))
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from parlour.engine import JsonDict, Reaction, Seat
+from parlour.message import Term
 from parlour.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -114,6 +115,7 @@ class ReactionClock:
         if timed is None or timed.opened is None:
             raise ProtocolError("no_reaction", "there is nothing to react to now")
         if phase != timed.id:
-            raise ProtocolError("wrong_phase", f"that is not the {timed.reaction.name} now open")
+            raise ProtocolError("wrong_phase", "that is not the {reaction} now open",
+                                reaction=Term("reaction", timed.reaction.name))
         ms = min(max(0.0, (at - timed.opened) * 1000.0), float(timed.reaction.window_ms))
         await self.submit(table, seat, timed.reaction.action(ms), None, phase)

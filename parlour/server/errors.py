@@ -20,6 +20,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
+from parlour.i18n import render
+from parlour.message import Message
+from parlour.server.language import language_of
 from parlour.server.limits import TooMany
 from parlour.server.protocol import ProtocolError, excerpt
 
@@ -67,40 +70,47 @@ def error(code: str, message: str, status: int | None = None,
                         status_code=status or STATUS.get(code, 400), headers=headers)
 
 
-def refusal(err: ProtocolError) -> JSONResponse:
-    """The HTTP answer to a refusal (with ``Retry-After`` for a limit reached)."""
+def refusal(err: ProtocolError, lang: str = "en") -> JSONResponse:
+    """The HTTP answer to a refusal, its message in ``lang`` (with ``Retry-After`` for a
+    limit reached)."""
     headers = {"Retry-After": str(err.retry_after)} if isinstance(err, TooMany) else None
-    return error(err.code, err.message, headers=headers)
+    return error(err.code, err.render(lang), headers=headers)
 
 
-async def on_protocol_error(_: Request, err: Exception) -> JSONResponse:
+async def on_protocol_error(request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, ProtocolError)
-    return refusal(err)
+    return refusal(err, language_of(request))
 
 
-async def on_bad_request(_: Request, err: Exception) -> JSONResponse:
+async def on_bad_request(request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, RequestValidationError)
+    lang = language_of(request)
     first = err.errors()[0] if err.errors() else {}
     where = ".".join(excerpt(str(p), 24) for p in first.get("loc", ()) if p != "body")
     if first.get("type") == "json_invalid":
-        return error("bad_request", "the body is not valid JSON")
-    return error("bad_request", f"{where or 'body'}: {first.get('msg', 'invalid')}")
+        return error("bad_request", render(Message("the body is not valid JSON"), lang))
+    # pydantic's own explanation stays English; where it is, and the frame, are translated
+    return error("bad_request", render(Message("{where}: {problem}", where=where or "body",
+                                               problem=str(first.get("msg", "invalid"))),
+                                       lang))
 
 
-async def on_http_error(_: Request, err: Exception) -> JSONResponse:
+async def on_http_error(request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, HTTPException)
     code = HTTP_CODES.get(err.status_code, "bad_request" if err.status_code < 500
                           else "internal")
-    message = {"not_found": "there is nothing at that address",
-               "method_not_allowed": "that address does not take this method",
-               "too_big": "request body too big",
-               }.get(code, "the request could not be read")
-    return error(code, message, err.status_code, headers=err.headers)
+    message = {"not_found": Message("there is nothing at that address"),
+               "method_not_allowed": Message("that address does not take this method"),
+               "too_big": Message("request body too big"),
+               }.get(code, Message("the request could not be read"))
+    return error(code, render(message, language_of(request)), err.status_code,
+                 headers=err.headers)
 
 
-async def on_crash(_: Request, err: Exception) -> JSONResponse:
+async def on_crash(request: Request, err: Exception) -> JSONResponse:
     log.exception("request failed", exc_info=err)
-    return error("internal", "something went wrong on the server", 500)
+    return error("internal", render(Message("something went wrong on the server"),
+                                    language_of(request)), 500)
 
 
 def install(app: FastAPI) -> None:

@@ -27,6 +27,7 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from parlour.message import Param
 from parlour.server.protocol import ProtocolError
 
 ClientKey = str
@@ -102,8 +103,8 @@ class TooMany(ProtocolError):
     """A per-client limit reached: HTTP 429 (503 for the server's own cap) with
     ``Retry-After``."""
 
-    def __init__(self, code: str, message: str, retry_after: float) -> None:
-        super().__init__(code, message)
+    def __init__(self, code: str, message: str, retry_after: float, **params: Param) -> None:
+        super().__init__(code, message, **params)
         self.retry_after = max(1, math.ceil(retry_after))
 
 
@@ -165,9 +166,8 @@ class TableQuota:
             raise TooMany("busy", "the parlour is full: try again later", 60)
         if owner is not None and owners[owner] + self.pending[owner] \
                 >= self.limits.open_tables_per_client:
-            raise TooMany("rate_limited", f"you have {self.limits.open_tables_per_client} "
-                                          f"tables open already: finish or leave one first",
-                          60)
+            raise TooMany("rate_limited", "you have {n} tables open already: finish or leave "
+                                          "one first", 60, n=self.limits.open_tables_per_client)
         self.pending[owner] += 1
         try:
             yield
@@ -204,12 +204,11 @@ class ClientGuard:
         """Count one more websocket of ``key`` at ``table_id``; returns the function that
         counts it out when it closes (call it once)."""
         if self.sockets[key] >= self.limits.sockets_per_client:
-            raise TooMany("rate_limited", f"you have {self.limits.sockets_per_client} "
-                                          f"connections open already", self.SOCKET_RETRY)
+            raise TooMany("rate_limited", "you have {n} connections open already",
+                          self.SOCKET_RETRY, n=self.limits.sockets_per_client)
         if self.table_sockets[key, table_id] >= self.limits.sockets_per_table:
-            raise TooMany("rate_limited", f"you have {self.limits.sockets_per_table} "
-                                          f"connections to this table already",
-                          self.SOCKET_RETRY)
+            raise TooMany("rate_limited", "you have {n} connections to this table already",
+                          self.SOCKET_RETRY, n=self.limits.sockets_per_table)
         self.sockets[key] += 1
         self.table_sockets[key, table_id] += 1
 

@@ -7,8 +7,10 @@ table's options (:mod:`parlour.howto`), and the full specification, the Markdown
 --full`` prints), rendered with markdown-it (CommonMark plus tables, raw HTML escaped).
 
 A game's spec may name ``describe_event(event, names) -> str``, one line of plain English
-for an event of its view's ``events`` list. The server then sends those lines with each
-view (``narration``), so that every client tells the play in the game's own words.
+for an event of its view's ``events`` list, and with it ``narrate_event(event, names) ->
+Message``, the same line for any language. The server then sends those lines with each
+view (``narration``), rendered in each client's language, so that every client tells the
+play in the game's own words.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from typing import Any
 
 from parlour.engine import Game, JsonDict
 from parlour.howto import markdown_html
-from parlour.i18n import negotiate, normalize
+from parlour.i18n import cards_as_codes, negotiate, normalize, render_param
+from parlour.message import Message, Param
 from parlour.registry import Describe, spec
 
 #: The cookie the page sets when the reader picks a language (parlour/web/i18n.js).
@@ -59,21 +62,27 @@ def describer(game: Game) -> Describe | None:
     return spec(game.id).describe_event
 
 
-def narration(game: Game, view: JsonDict, names: Sequence[str]) -> list[str] | None:
-    """The game's sentence for each event of ``view["events"]`` (None if the game does not
-    describe its events). Built from the view alone, so it tells nothing the view does not.
-    """
-    describe = describer(game)
+def narration(game: Game, view: JsonDict, names: Sequence[Param],
+              lang: str = "en") -> list[str] | None:
+    """The game's sentence for each event of ``view["events"]`` in ``lang`` (None if the
+    game does not describe its events). Built from the view alone, so it tells nothing the
+    view does not. ``names`` are what to call each seat (a person's name, or a seat's label
+    as a word to translate)."""
+    found = spec(game.id)
     events: Any = view.get("events")
-    if describe is None or not isinstance(events, list):
+    if found.describe_event is None or not isinstance(events, list):
         return None
-    told = list(names)
-    return [describe(ev, told) for ev in events]
+    told: Any = list(names)
+    if found.narrate_event is not None:
+        # cards as their codes: the page draws each as a card chip read out by its name
+        return [render_param(cards_as_codes(found.narrate_event(ev, told)), lang)
+                for ev in events]
+    return [found.describe_event(ev, [str(n) for n in told]) for ev in events]
 
 
-def seat_names(labels: Sequence[str], people: Sequence[str | None]) -> list[str]:
+def seat_names(labels: Sequence[Param], people: Sequence[str | None]) -> list[Param]:
     """What the narration calls each seat: a person's name, else the seat's label; a name
     two people share gets the label too."""
-    names = [p or label for label, p in zip(labels, people, strict=True)]
-    return [f"{n} ({label})" if names.count(n) > 1 else n
+    names: list[Param] = [p or label for label, p in zip(labels, people, strict=True)]
+    return [Message("{name} ({seat})", name=n, seat=label) if names.count(n) > 1 else n
             for n, label in zip(names, labels, strict=True)]

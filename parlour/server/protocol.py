@@ -15,6 +15,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from parlour.i18n import DEFAULT, render
+from parlour.message import N_, Param
+from parlour.message import Message as Text
+from parlour.server.language import MAX_TAG, TAG_PATTERN
+
 MAX_MESSAGE = 2048  # bytes; the longest legal intent is well under 200
 MAX_ACTION_TEXT = 40
 MAX_PHASE_ID = 32
@@ -25,23 +30,33 @@ BURST = 10  # and in a burst
 
 
 class ProtocolError(Exception):
-    """A message the server refuses. ``code`` is stable; ``message`` is for people."""
+    """A message the server refuses. ``code`` is stable and English, for programs; ``text``
+    (a msgid and its parameters, or the engine's own Message) is for people, rendered in
+    each reader's language by :meth:`to_json`; ``message`` is its English."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: Text | str, **params: Param) -> None:
         self.code = code
-        self.message = message
+        self.text = message if isinstance(message, Text) else Text.of(message, params)
+        super().__init__(str(self.text))
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "error", "code": self.code, "message": self.message}
+    @property
+    def message(self) -> str:
+        return str(self.text)
+
+    def render(self, lang: str = DEFAULT) -> str:
+        """The message in ``lang``."""
+        return render(self.text, lang)
+
+    def to_json(self, lang: str = DEFAULT) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.render(lang)}
 
 
 class Stale(ProtocolError):
     """An intent made on an old view: the client gets the current view instead."""
 
     def __init__(self, seen: int, now: int) -> None:
-        super().__init__("stale", f"the game has moved on (you saw version {seen}, it is at "
-                                  f"{now}): here is the current view")
+        super().__init__("stale", N_("the game has moved on (you saw version {seen}, it is "
+                                     "at {now}): here is the current view"), seen=seen, now=now)
 
 
 def excerpt(text: str, limit: int = 20) -> str:
@@ -59,6 +74,9 @@ class _Message(BaseModel):
 class Hello(_Message):
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=MAX_TOKEN)] | None = None
+    #: The reader's language (``id``, ``pt-BR``): narration and errors come in it; one
+    #: Parlour does not speak is English.
+    lang: Annotated[str, Field(max_length=MAX_TAG, pattern=TAG_PATTERN)] | None = None
 
 
 class Act(_Message):
@@ -92,13 +110,15 @@ MESSAGES: dict[str, type[_Message]] = {"hello": Hello, "act": Act, "sync": Sync,
 _PARSER: TypeAdapter[Message] = TypeAdapter(
     Annotated[Message, Field(discriminator="type")])
 
-TEXT_FIELDS = frozenset({"action", "phase", "token"})  # the others are whole numbers
+TEXT_FIELDS = frozenset({"action", "phase", "token", "lang"})  # the others are whole numbers
 
 #: Too long a text field: refused with the code of what it would have been.
-TOO_LONG = {("act", "action"): ("unknown_action", "that is not an action of this game "
-                                                  "(too long)"),
-            ("react", "phase"): ("wrong_phase", "that is not a phase of this table (too long)"),
-            ("hello", "token"): ("bad_token", "that seat token is not valid for this table")}
+TOO_LONG = {("act", "action"): ("unknown_action", N_("that is not an action of this game "
+                                                     "(too long)")),
+            ("react", "phase"): ("wrong_phase",
+                                 N_("that is not a phase of this table (too long)")),
+            ("hello", "token"): ("bad_token",
+                                 N_("that seat token is not valid for this table"))}
 
 
 def parse_message(raw: str | bytes | None) -> Message:
@@ -107,7 +127,8 @@ def parse_message(raw: str | bytes | None) -> Message:
         raise ProtocolError("bad_message", "messages are JSON text, not binary frames")
     size = len(raw.encode("utf-8")) if len(raw) * 4 > MAX_MESSAGE else len(raw)
     if size > MAX_MESSAGE:
-        raise ProtocolError("too_big", f"message too big: {size} bytes (at most {MAX_MESSAGE})")
+        raise ProtocolError("too_big", "message too big: {size} bytes (at most {limit})",
+                            size=size, limit=MAX_MESSAGE)
     try:
         return _PARSER.validate_json(raw)
     except ValidationError as err:
@@ -125,27 +146,39 @@ def _refusal(raw: str, err: ValidationError) -> ProtocolError:
     if kind in ("union_tag_not_found", "union_tag_invalid"):
         tag = first.get("ctx", {}).get("tag")
         shown = repr(excerpt(tag)) if isinstance(tag, str) else "?"
-        return ProtocolError("bad_message", f"unknown message type {shown} (expected one of "
-                                            f"{', '.join(MESSAGES)})")
+        return ProtocolError("bad_message", "unknown message type {shown} (expected one of "
+                                            "{expected})", shown=shown,
+                             expected=", ".join(MESSAGES))
     mtype, name = str(loc[0]), ".".join(str(p) for p in loc[1:])
     if kind == "extra_forbidden":
-        takes = ", ".join(f for f in MESSAGES[mtype].model_fields if f != "type") or \
-            "no fields"
-        return ProtocolError("bad_message", f"a {mtype} message has no field "
-                                            f"{excerpt(name)!r} (it takes {takes})")
+        takes: Param = ", ".join(f for f in MESSAGES[mtype].model_fields if f != "type") \
+            or Text(N_("no fields"))
+        return ProtocolError("bad_message", "a {type} message has no field {field} (it takes "
+                                            "{takes})", type=mtype, field=repr(excerpt(name)),
+                             takes=takes)
     if kind == "missing":
-        return ProtocolError("bad_message", f"a {mtype} message needs {name!r}")
+        return ProtocolError("bad_message", "a {type} message needs {field}", type=mtype,
+                             field=repr(name))
     if kind == "string_too_long" and (mtype, name) in TOO_LONG:
         return ProtocolError(*TOO_LONG[mtype, name])
     if kind == "greater_than_equal":
-        return ProtocolError("bad_message", f"{mtype}.{name} must be 0 or more")
+        return ProtocolError("bad_message", "{field} must be 0 or more",
+                             field=f"{mtype}.{name}")
     if kind == "less_than_equal":
-        return ProtocolError("bad_message", f"{mtype}.{name} must be at most {MAX_VERSION}")
+        return ProtocolError("bad_message", "{field} must be at most {limit}",
+                             field=f"{mtype}.{name}", limit=MAX_VERSION)
+    if kind in ("string_pattern_mismatch", "string_too_long") and name == "lang":
+        return ProtocolError("bad_message", "{field} is a language tag such as id or pt-BR",
+                             field=f"{mtype}.{name}")
     field = MESSAGES[mtype].model_fields[name.split(".")[0]]
-    wants = "text" if name in TEXT_FIELDS else "a whole number"
-    if not field.is_required():
-        wants += " or null"
-    return ProtocolError("bad_message", f"{mtype}.{name} must be {wants}")
+    where = f"{mtype}.{name}"
+    if name in TEXT_FIELDS:
+        if field.is_required():
+            return ProtocolError("bad_message", "{field} must be text", field=where)
+        return ProtocolError("bad_message", "{field} must be text or null", field=where)
+    if field.is_required():
+        return ProtocolError("bad_message", "{field} must be a whole number", field=where)
+    return ProtocolError("bad_message", "{field} must be a whole number or null", field=where)
 
 
 class RateLimit:

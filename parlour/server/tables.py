@@ -44,6 +44,8 @@ from parlour.engine import (
     derive_seed,
 )
 from parlour.games import game_ids, get_game
+from parlour.i18n import localize
+from parlour.message import Many, Message, Param, Term
 from parlour.record import record_text
 from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
@@ -91,10 +93,25 @@ def check_deal(game: Game, deal: object) -> int | None:
     if deal is None:
         return None
     if not spec(game.id).numbered_deals:
-        raise ProtocolError("bad_deal", f"{game.name} is not dealt by number")
+        raise ProtocolError("bad_deal", "{game} is not dealt by number",
+                            game=Term("game", game.name))
     if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= MAX_DEAL:
-        raise ProtocolError("bad_deal", f"a deal number is a whole number from 1 to {MAX_DEAL:,}")
+        raise ProtocolError("bad_deal", "a deal number is a whole number from 1 to {most}",
+                            most=MAX_DEAL)
     return deal
+
+
+def reason_of(err: Exception) -> Message | str:
+    """An engine error's message (to render in each reader's language), else its text."""
+    message = getattr(err, "message", None)
+    return message if isinstance(message, Message) else str(err)
+
+
+def not_playing(table: Table) -> ProtocolError:
+    """The refusal of a move or a hint at a table whose game is not on."""
+    if table.status == "finished":
+        return ProtocolError("not_playing", "the game is over")
+    return ProtocolError("not_playing", "the game has not started")
 
 
 def new_token() -> str:
@@ -113,8 +130,9 @@ def check_turn_seconds(game: Game, seconds: object) -> int:
         return default_turn_seconds(game.id)
     if not isinstance(seconds, int) or isinstance(seconds, bool) or not (
             seconds == 0 or MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS):
-        raise ProtocolError("bad_options", f"a turn timer is 0 (none) or {MIN_TURN_SECONDS} "
-                                           f"to {MAX_TURN_SECONDS} seconds")
+        raise ProtocolError("bad_options", "a turn timer is 0 (none) or {least} to {most} "
+                                           "seconds", least=MIN_TURN_SECONDS,
+                            most=MAX_TURN_SECONDS)
     return seconds
 
 
@@ -126,7 +144,7 @@ def clean_name(name: object) -> str:
     if not text:
         raise ProtocolError("bad_name", "choose a name to sit at the table")
     if len(text) > NAME_MAX:
-        raise ProtocolError("bad_name", f"a name has at most {NAME_MAX} characters")
+        raise ProtocolError("bad_name", "a name has at most {n} characters", n=NAME_MAX)
     return text
 
 
@@ -163,9 +181,10 @@ class Connection:
     """
 
     def __init__(self, send: Callable[[str], Awaitable[None]], seat: Seat | None = None,
-                 close: Callable[[], Awaitable[None]] | None = None) -> None:
+                 close: Callable[[], Awaitable[None]] | None = None, lang: str = "en") -> None:
         self.send = send
         self.seat = seat
+        self.lang = lang  # the client's language: its narration, reasons and errors
         self._close = close
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
@@ -255,7 +274,7 @@ class Table:
     turn: JsonDict | None = None  # the running turn timer (see parlour.server.turns)
     turn_timer: asyncio.TimerHandle | None = None
     key: str = field(default="", repr=False)  # the server's rejoin key (parlour.server.rejoin)
-    _views: dict[Seat | None, str] = field(default_factory=dict)
+    _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
 
     @property
@@ -320,9 +339,9 @@ class Table:
                        f"{s.bot} bot" if s.kind == "bot" else "empty seat")
         return out
 
-    def narration_names(self) -> list[str]:
+    def narration_names(self) -> list[Param]:
         """What the game's event sentences call each seat (see :mod:`parlour.server.pages`)."""
-        return seat_names([self.game.seat_name(i, self.num_seats) for i in range(self.num_seats)],
+        return seat_names([self.game.seat_param(i, self.num_seats) for i in range(self.num_seats)],
                           [s.name if s.kind == "person" else None for s in self.seats])
 
     def summary(self) -> JsonDict:
@@ -354,26 +373,27 @@ class Table:
         }
 
     # ------------------------------------------------------------------ views
-    def view_text(self, seat: Seat | None) -> str:
-        """The encoded view message for ``seat``, built once per version."""
+    def view_text(self, seat: Seat | None, lang: str = "en") -> str:
+        """The encoded view message for ``seat`` in ``lang`` (its reasons and narration),
+        built once per version."""
         key = (self.match, self.version)
         if self._views_at != key:
             self._views = {}
             self._views_at = key
-        text = self._views.get(seat)
+        text = self._views.get((seat, lang))
         if text is None:
             assert self.state is not None
-            view = self.state.view(seat)
+            view = localize(self.state.view(seat), lang)
             message = {"type": "view", "table": self.id, "match": self.match,
                        "version": self.version, "status": self.status, "view": view}
-            told = narration(self.game, view, self.narration_names())
+            told = narration(self.game, view, self.narration_names(), lang)
             if told is not None:
                 message["narration"] = told
             if self.reaction is not None:
                 message["timed"] = self.reaction.to_json()
             if self.turn is not None:
                 message["turn"] = self.turn
-            text = self._views[seat] = encode(message)
+            text = self._views[seat, lang] = encode(message)
         return text
 
     def refresh_views(self) -> None:
@@ -382,7 +402,7 @@ class Table:
 
     def send_view(self, conn: Connection) -> None:
         if self.state is not None:
-            conn.push(self.view_text(conn.seat))
+            conn.push(self.view_text(conn.seat, conn.lang))
 
     def broadcast_views(self) -> None:
         for conn in list(self.conns):
@@ -651,15 +671,15 @@ class Hub:
                       public: bool | None, turn_seconds: int | None, client: ClientKey | None
                       ) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
-            raise ProtocolError("bad_game", f"unknown game {game_id!r}: expected one of "
-                                            f"{', '.join(game_ids())}")
+            raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
+                                game=repr(game_id), expected=", ".join(game_ids()))
         game = get_game(game_id)
         deal = check_deal(game, deal)
         try:
             num_seats = game.check_seats(len(seats) if seats else None)
             resolved = game.resolve_options(options)
         except OptionError as err:
-            raise ProtocolError("bad_options", str(err)) from None
+            raise ProtocolError("bad_options", err.message) from None
         infos = [self._seat_spec(game, spec) for spec in seats] if seats else \
             [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
         turn_seconds = check_turn_seconds(game, turn_seconds)
@@ -667,9 +687,9 @@ class Hub:
             mine = [t for t in self.tables.values() if t.is_open and t.client == client
                     and self._searches(t.game, t.seats)]
             if len(mine) >= self.settings.search_tables_per_client:
-                raise TooMany("too_many", f"you have {len(mine)} open tables with searching "
-                                          f"bots already, the most one player may have: "
-                                          f"finish one first", retry_after=60)
+                raise TooMany("too_many", "you have {n} open tables with searching bots "
+                                          "already, the most one player may have: finish one "
+                                          "first", retry_after=60, n=len(mine))
         people = [i for i, s in enumerate(infos) if s.kind == "person"]
         token = None
         if people:
@@ -710,7 +730,7 @@ class Hub:
         try:
             make_bot(game, kind, 0, 0)
         except (OptionError, TypeError, ValueError) as err:
-            raise ProtocolError("bad_seat", str(err)) from None
+            raise ProtocolError("bad_seat", reason_of(err)) from None
         return SeatInfo("bot", kind.strip().lower())
 
     @staticmethod
@@ -743,8 +763,8 @@ class Hub:
             if seat is None:
                 seat = free[0]
             if seat not in free:
-                raise ProtocolError("seat_taken", f"seat {seat} is not free (free: "
-                                                  f"{', '.join(map(str, free))})")
+                raise ProtocolError("seat_taken", "seat {seat} is not free (free: {free})",
+                                    seat=seat, free=Many(tuple(free)))
             token = new_token()
             digest = token_hash(token)
             await self._write(Store.op_take_seat(table.id, seat, clean, digest))
@@ -771,7 +791,7 @@ class Hub:
                                                "free a seat")
         if not isinstance(other, int) or isinstance(other, bool) \
                 or not 0 <= other < table.num_seats:
-            raise ProtocolError("bad_seat", f"seats are 0 to {table.num_seats - 1}")
+            raise ProtocolError("bad_seat", "seats are 0 to {last}", last=table.num_seats - 1)
         info = table.seats[other]
         if info.kind != "person" or info.token_hash is None or other == seat:
             raise ProtocolError("bad_seat", "that seat is not held by another person")
@@ -885,8 +905,9 @@ class Hub:
     async def again(self, table: Table, seat: Seat | None) -> None:
         """Play another match with the same seats, once the last one is over."""
         if table.status != "finished":
-            raise ProtocolError("not_finished", "the match is still being played"
-                                if table.status == "playing" else "the table has not started")
+            if table.status == "playing":
+                raise ProtocolError("not_finished", "the match is still being played")
+            raise ProtocolError("not_finished", "the table has not started")
         if seat is None and table.has_people():
             raise ProtocolError("not_seated", "only a player at this table can deal again")
         if seat is None and not table.conns:
@@ -899,7 +920,7 @@ class Hub:
         try:
             return table.game.parse_action(text)
         except (NotationError, ValueError) as err:
-            raise ProtocolError("unknown_action", str(err)) from None
+            raise ProtocolError("unknown_action", reason_of(err)) from None
 
     async def submit(self, table: Table, seat: Seat, action: int, version: int | None,
                      phase: str | None = None, person: bool = False) -> None:
@@ -911,27 +932,29 @@ class Hub:
         async with table.lock:
             state = table.state
             if table.status != "playing" or state is None:
-                raise ProtocolError("not_playing", "the game is over" if table.status ==
-                                    "finished" else "the game has not started")
+                raise not_playing(table)
             timed = table.reaction
             if phase is not None:
                 if timed is None or timed.id != phase:
-                    raise ProtocolError("wrong_phase", "that moment is over" if timed is None
-                                        else f"that is not the {timed.reaction.name} now open")
+                    if timed is None:
+                        raise ProtocolError("wrong_phase", "that moment is over")
+                    raise ProtocolError("wrong_phase", "that is not the {reaction} now open",
+                                        reaction=Term("reaction", timed.reaction.name))
                 if seat not in state.to_act:
-                    raise ProtocolError("answered", f"one {timed.reaction.name} each: "
-                                                    f"yours is in already")
+                    raise ProtocolError("answered", "one {reaction} each: yours is in already",
+                                        reaction=Term("reaction", timed.reaction.name))
             elif person and timed is not None and action in timed.reaction.actions:
-                raise ProtocolError("timed", f"the server times the {timed.reaction.name}: "
-                                             f'send {{"type": "react", "phase": '
-                                             f'"{timed.id}"}}, with no time of your own')
+                raise ProtocolError("timed", 'the server times the {reaction}: send {{"type": '
+                                             '"react", "phase": "{phase}"}}, with no time of '
+                                             'your own', phase=timed.id,
+                                    reaction=Term("reaction", timed.reaction.name))
             if version is not None and version != table.version:
                 raise Stale(version, table.version)
             if seat not in state.to_act or action not in state.legal_actions(seat):
                 try:
                     state.clone().apply(action, seat)  # for the engine's own reason
                 except IllegalAction as err:
-                    raise ProtocolError("illegal", str(err)) from None
+                    raise ProtocolError("illegal", err.message) from None
                 raise ProtocolError("illegal", "that action is not legal now")
             text = table.game.action_text(action)
             after = state.clone()
@@ -969,11 +992,11 @@ class Hub:
         answer per seat and version: asking again while it thinks waits for the same one."""
         kind = hint_bot(table.game.id)
         if kind is None:
-            raise ProtocolError("no_hint", f"{table.game.name} has no hints")
+            raise ProtocolError("no_hint", "{game} has no hints",
+                                game=Term("game", table.game.name))
         state = table.state
         if table.status != "playing" or state is None:
-            raise ProtocolError("not_playing", "the game is over" if table.status ==
-                                "finished" else "the game has not started")
+            raise not_playing(table)
         if version is not None and version != table.version:
             raise Stale(version, table.version)
         if seat not in state.to_act or not state.legal_actions(seat):
@@ -995,7 +1018,7 @@ class Hub:
     async def finished_state(self, table: Table, match: int) -> State:
         info = table.matches.get(match)
         if info is None:
-            raise ProtocolError("not_found", f"this table has no match {match}")
+            raise ProtocolError("not_found", "this table has no match {match}", match=match)
         if not info.finished:
             raise ProtocolError("not_finished", "a record can be had once the match is over")
         if match == table.match and table.state is not None and table.state.is_over:
@@ -1009,13 +1032,14 @@ class Hub:
             state.apply(state.parse_action(text), seat)
         return state
 
-    async def replay(self, table: Table, match: int, step: int, seat: Seat | None) -> JsonDict:
+    async def replay(self, table: Table, match: int, step: int, seat: Seat | None,
+                     lang: str = "en") -> JsonDict:
         """Finished match ``match`` as ``seat`` saw it after ``step`` actions (spectators
         for None; the last step if ``step`` is out of range): the view, the action that
         led there, and the game's narration of it."""
         final = await self.finished_state(table, match)
         if seat is not None and not 0 <= seat < table.num_seats:
-            raise ProtocolError("bad_seat", f"seats are 0 to {table.num_seats - 1}")
+            raise ProtocolError("bad_seat", "seats are 0 to {last}", last=table.num_seats - 1)
         history = final.history
         if step < 0 or step > len(history):
             step = len(history)
@@ -1025,12 +1049,12 @@ class Hub:
             for s, a in history[:step]:
                 state.apply(a, s)
         last = history[step - 1] if step else None
-        view = state.view(seat)
+        view = localize(state.view(seat), lang)
         answer: JsonDict = {"steps": len(history), "step": step, "seat": seat,
                             "action": None if last is None else
                             {"seat": last[0], "text": table.game.action_text(last[1])},
                             "view": view, "deal": table.matches[match].deal}
-        told = narration(table.game, view, table.narration_names())
+        told = narration(table.game, view, table.narration_names(), lang)
         if told is not None:
             answer["narration"] = told
         return answer

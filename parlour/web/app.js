@@ -6,7 +6,8 @@
 
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
-import { loadLanguage, t, lang } from "./i18n.js";
+import { loadLanguage, lang, t, n, num } from "./i18n.js";
+import { closedNote, languageSwitch, seatLabel, gameName } from "./words.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -38,7 +39,7 @@ async function api(method, path, body, token) {
   if (token) headers["Authorization"] = `Bearer ${token}`;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error((data.error && data.error.message) || `the server said ${res.status}`);
+  if (!res.ok) throw new Error((data.error && data.error.message) || t("the server said {status}", { status: String(res.status) }));
   return data;
 }
 
@@ -84,10 +85,10 @@ function rejoinPage(tableId) {
   const secret = location.hash.slice("#rejoin=".length);
   history.replaceState(null, "", location.pathname + location.search);
   let destroyed = false;
-  app.append(h("p", { class: "muted" }, "Taking your seat…"));
+  app.append(h("p", { class: "muted" }, t("Taking your seat…")));
   api("POST", `/api/tables/${tableId}/rejoin`, { secret })
-    .then((res) => { keepSeat(tableId, res.seat, res.token); toast("Your seat is on this device now."); })
-    .catch((err) => toast(`${err.message} You are watching instead.`, "error"))
+    .then((res) => { keepSeat(tableId, res.seat, res.token); toast(t("Your seat is on this device now.")); })
+    .catch((err) => toast(t("{reason} You are watching instead.", { reason: err.message }), "error"))
     .finally(() => { if (!destroyed) route(); });
   return { destroy() { destroyed = true; } };
 }
@@ -354,7 +355,8 @@ class Link {
     const ws = this.ws = new WebSocket(`${proto}://${location.host}/ws/tables/${this.tableId}`);
     ws.onopen = () => {
       this.tries = 0;
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      // lang: the narration, reasons and errors of this connection come in the page's language
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null, lang: lang() }));
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -383,7 +385,7 @@ class Link {
 
 async function loadRenderer(gameId) {
   const game = (await games()).find((g) => g.id === gameId);
-  if (!game) throw new Error(`unknown game ${gameId}`);
+  if (!game) throw new Error(t("unknown game {game}", { game: gameId }));
   return await import(`./${game.renderer}`);
 }
 
@@ -392,8 +394,8 @@ const FOUR_KEY = "parlour.fourColour";
 const fourColour = () => localStorage.getItem(FOUR_KEY) === "on";
 document.body.classList.toggle("four-colour", fourColour());
 function fourColourSwitch() {
-  const button = h("button", { class: "top-switch four-switch", type: "button", "aria-label": "Four-colour deck", title: "Four-colour deck: diamonds blue, clubs green" },
-    h("span", { class: "switch-short", "aria-hidden": "true" }, "4♦"), h("span", { class: "switch-label" }, "4-colour deck"));
+  const button = h("button", { class: "top-switch four-switch", type: "button", "aria-label": t("Four-colour deck"), title: t("Four-colour deck: diamonds blue, clubs green") },
+    h("span", { class: "switch-short", "aria-hidden": "true" }, "4♦"), h("span", { class: "switch-label" }, t("4-colour deck")));
   const show = () => {
     button.setAttribute("aria-pressed", fourColour() ? "true" : "false");
     document.body.classList.toggle("four-colour", fourColour());
@@ -412,11 +414,14 @@ function readingMs() {
 
 function displayNames(table, mySeat) {
   return table.seats.map((s, i) => {
-    if (i === mySeat) return "You";
-    if (s.kind === "bot") return `${s.label} (${s.bot} bot)`;
-    return s.name || `${s.label} (free)`;
+    if (i === mySeat) return t("You");
+    if (s.kind === "bot") return botName(s);
+    return s.name || t("{seat} (free)", { seat: seatLabel(s.label) });
   });
 }
+
+// A bot's seat as the table calls it: "North (rule bot)" (the bot's kind is a name, as data).
+const botName = (s) => t("{seat} ({bot} bot)", { seat: seatLabel(s.label), bot: s.bot });
 
 // ----------------------------------------------------------------------------- table page
 function tablePage(tableId) {
@@ -429,19 +434,19 @@ function tablePage(tableId) {
   let pending = false;
   let destroyed = false;
 
-  const statusEl = h("span", { class: "conn", role: "status" }, "connecting…");
+  const statusEl = h("span", { class: "conn", role: "status" }, t("connecting…"));
   const lobbyPanel = h("section", { class: "waiting card-panel", hidden: "" });
-  const board = h("section", { class: "board", "aria-label": "Table" });
+  const board = h("section", { class: "board", "aria-label": t("Table") });
   const endBar = h("section", { class: "endbar", hidden: "", "aria-live": "polite" });
   // A lost connection: a banner over the table, the table greyed and deaf until the
   // server has the page back (a move made blind could be lost or land late).
   const offlineBanner = h("div", { class: "conn-banner", role: "alert", hidden: "" },
-    h("strong", {}, "Connection lost: reconnecting…"), " Your seat is kept; the table comes back as it was.");
+    h("strong", {}, t("Connection lost: reconnecting…")), " ", t("Your seat is kept; the table comes back as it was."));
   let online = false;
   const lifeBar = h("section", { class: "lifebar", hidden: "", "aria-live": "polite" });
   const clockEl = h("span", { class: "turn-clock", role: "timer" });
   app.append(offlineBanner, lobbyPanel, lifeBar, board, endBar);
-  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, `Table ${tableId}`), statusEl);
+  crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, t("Table {id}", { id: tableId })), statusEl);
   document.body.classList.add("table-page");
   crumbs.append(soundSwitch(), fourColourSwitch());
 
@@ -453,7 +458,7 @@ function tablePage(tableId) {
     act(text) {
       if (!online || !latest || pending) return false;
       if (!link.send({ type: "act", action: text, version: latest.version })) {
-        toast("Not connected: reconnecting…", "error");
+        toast(t("Not connected: reconnecting…"), "error");
         return false;
       }
       pending = true;
@@ -481,12 +486,12 @@ function tablePage(tableId) {
       board.classList.toggle("offline", state === "reconnecting");
       board.inert = state === "reconnecting";
       if (state === "reconnecting") pending = false;
-      statusEl.textContent = state === "connected" ? "" : state === "reconnecting" ? "reconnecting…" : "";
+      statusEl.textContent = state === "connected" ? "" : state === "reconnecting" ? t("reconnecting…") : "";
       statusEl.className = `conn conn-${state}`;
       if (state === "refused") {
-        if (code === 4403) { forgetSeat(tableId); toast("Your seat token is no longer valid: watching instead.", "error"); }
+        if (code === 4403) { forgetSeat(tableId); toast(t("Your seat token is no longer valid: watching instead."), "error"); }
         clear(board);
-        board.append(h("p", { class: "error" }, code === 4404 ? "There is no table with that id." : code === 4410 ? "This table is closed: it could not be restored." : "This page could not join the table."));
+        board.append(h("p", { class: "error" }, code === 4404 ? t("There is no table with that id.") : code === 4410 ? t("This table is closed: it could not be restored.") : t("This page could not join the table.")));
         if (code === 4403) setTimeout(() => { if (!destroyed) route(); }, 1200);
       }
     },
@@ -516,8 +521,8 @@ function tablePage(tableId) {
   });
 
   async function showTable() {
-    document.title = `${table.game_name} · Parlour`;
-    addRulesButton(table.game, table.game_name);
+    document.title = `${gameName(table.game_name)} · Parlour`;
+    addRulesButton(table.game, gameName(table.game_name));
     renderWaiting();
     if (table.status !== "waiting" && (!renderer || rendererFor !== table.game)) {
       const mod = await loadRenderer(table.game);
@@ -551,29 +556,29 @@ function tablePage(tableId) {
     lobbyPanel.hidden = false;
     const link = `${location.origin}/t/${table.id}`;
     const free = table.seats.filter((s) => !s.taken);
-    const copy = h("button", { class: "button", type: "button" }, "Copy link");
-    const linkIn = h("input", { id: "invite", readonly: "", value: link, "aria-label": "Invite link" });
+    const copy = h("button", { class: "button", type: "button" }, t("Copy link"));
+    const linkIn = h("input", { id: "invite", readonly: "", value: link, "aria-label": t("Invite link") });
     copy.addEventListener("click", async () => {
       linkIn.select();
-      try { await navigator.clipboard.writeText(link); toast("Invite link copied."); } catch { document.execCommand("copy"); toast("Invite link copied."); }
+      try { await navigator.clipboard.writeText(link); toast(t("Invite link copied.")); } catch { document.execCommand("copy"); toast(t("Invite link copied.")); }
     });
     lobbyPanel.append(
-      h("h1", {}, `${table.game_name}: waiting for ${free.length} player${free.length === 1 ? "" : "s"}`),
-      h("p", { class: "muted" }, "The game starts as soon as every seat is taken. Send this link to the friends you want at the table:"),
+      h("h1", {}, n("{game}: waiting for {n} player", "{game}: waiting for {n} players", free.length, { game: gameName(table.game_name) })),
+      h("p", { class: "muted" }, t("The game starts as soon as every seat is taken. Send this link to the friends you want at the table:")),
       h("div", { class: "invite" }, linkIn, copy),
       h("ul", { class: "seat-list" }, ...table.seats.map((s, i) => h("li", { class: s.taken ? "taken" : "free" },
-        h("strong", {}, s.label), " ", i === seat ? "you" : s.kind === "bot" ? `${s.bot} bot` : s.taken ? s.name : "free seat"))));
+        h("strong", {}, seatLabel(s.label)), " ", i === seat ? t("you") : s.kind === "bot" ? t("{bot} bot", { bot: s.bot }) : s.taken ? s.name : t("free seat")))));
     if (seat === null && free.length) {
       const nameIn = h("input", { id: "join-name", maxlength: "24", value: myName(), autocomplete: "nickname", required: "" });
-      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, s.label)));
+      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, seatLabel(s.label))));
       const form = h("form", { class: "join" },
-        h("label", { class: "field", for: "join-name" }, "Your name", nameIn),
-        h("label", { class: "field", for: "join-seat" }, "Seat", seatSel),
-        h("button", { class: "button primary", type: "submit" }, "Sit down"));
+        h("label", { class: "field", for: "join-name" }, t("Your name"), nameIn),
+        h("label", { class: "field", for: "join-seat" }, t("Seat"), seatSel),
+        h("button", { class: "button primary", type: "submit" }, t("Sit down")));
       form.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const name = nameIn.value.trim();
-        if (!name) { toast("Choose a name first.", "error"); return; }
+        if (!name) { toast(t("Choose a name first."), "error"); return; }
         keepName(name);
         try {
           const res = await api("POST", `/api/tables/${table.id}/join`, { name, seat: Number(seatSel.value) });
@@ -581,9 +586,9 @@ function tablePage(tableId) {
           route(); // reconnect holding the seat
         } catch (err) { toast(err.message, "error"); }
       });
-      lobbyPanel.append(h("h2", {}, "Take a seat"), form);
+      lobbyPanel.append(h("h2", {}, t("Take a seat")), form);
     } else if (seat === null) {
-      lobbyPanel.append(h("p", {}, "You are watching."));
+      lobbyPanel.append(h("p", {}, t("You are watching.")));
     }
   }
 
@@ -595,22 +600,24 @@ function tablePage(tableId) {
     const turn = latest && latest.status === "playing" ? latest.turn : null;
     if (!turn || !table) { clockEl.textContent = ""; return; }
     const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
-    const who = turn.seats.map((s) => (s === seat ? "your" : `${table.seats[s].label}'s`)).join(" and ");
-    clockEl.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} turn: ${left} s`;
+    const mine = turn.seats.includes(seat);
+    const others = turn.seats.filter((s) => s !== seat).map((s) => seatLabel(table.seats[s].label)).join(t(" and "));
+    clockEl.textContent = !others ? t("Your turn: {left} s", { left })
+      : mine ? t("Your turn and {others}'s: {left} s", { others, left }) : t("{others}'s turn: {left} s", { others, left });
     clockEl.classList.toggle("low", left <= 10);
   }
   const ticking = setInterval(tickClock, 500);
   let shownLife = null; // what the bar shows, so that it is rebuilt only when that changes
   let rejoinLink = null; // this seat's private rejoin link, once its holder asked to see it
   function rejoinBox(url) {
-    const field = h("input", { class: "rejoin-link", type: "text", readonly: "", value: url, "aria-label": "Your private rejoin link", spellcheck: "false" });
+    const field = h("input", { class: "rejoin-link", type: "text", readonly: "", value: url, "aria-label": t("Your private rejoin link"), spellcheck: "false" });
     field.addEventListener("focus", () => field.select());
-    const copy = h("button", { class: "button", type: "button" }, "Copy link");
+    const copy = h("button", { class: "button", type: "button" }, t("Copy link"));
     copy.addEventListener("click", async () => {
-      try { await navigator.clipboard.writeText(url); toast("Link copied: open it on your other device."); } catch { field.focus(); toast("Select the link and copy it."); }
+      try { await navigator.clipboard.writeText(url); toast(t("Link copied: open it on your other device.")); } catch { field.focus(); toast(t("Select the link and copy it.")); }
     });
     return h("div", { class: "rejoin" },
-      h("p", { class: "muted" }, "Open this link on your phone or another computer to play this seat there. It is private: anyone who has it can play your seat. It stops working if you leave the seat."),
+      h("p", { class: "muted" }, t("Open this link on your phone or another computer to play this seat there. It is private: anyone who has it can play your seat. It stops working if you leave the seat.")),
       h("div", { class: "rejoin-row" }, field, copy));
   }
   function renderLife() {
@@ -623,19 +630,20 @@ function tablePage(tableId) {
     clear(lifeBar);
     const notes = [];
     const buttons = [];
-    if (table.status === "closed") notes.push(h("p", { class: "error" }, `This table is closed: ${table.note || "it has ended"}.`));
-    if (table.degraded) notes.push(h("p", { class: "muted" }, "The parlour is busy: the bots here play a level lower for now."));
+    if (table.status === "closed") notes.push(h("p", { class: "error" }, t("This table is closed: {why}.", { why: closedNote(table.note) })));
+    if (table.degraded) notes.push(h("p", { class: "muted" }, t("The parlour is busy: the bots here play a level lower for now.")));
     table.seats.forEach((s, i) => {
       if (!s.stand_in) return;
       if (i === seat) {
-        notes.push(h("p", { class: "stand-in" }, "A bot is playing for you while you are away."));
-        const back = h("button", { class: "button primary", type: "button" }, "I'm back");
+        notes.push(h("p", { class: "stand-in" }, t("A bot is playing for you while you are away.")));
+        const back = h("button", { class: "button primary", type: "button" }, t("I'm back"));
         back.addEventListener("click", () => link.send({ type: "sync" }));
         buttons.push(back);
       } else {
-        notes.push(h("p", { class: "muted" }, `A bot is playing for ${s.name || s.label}${s.taken ? " while they are away" : ": the seat is free"}.`));
+        const who = s.name || seatLabel(s.label);
+        notes.push(h("p", { class: "muted" }, s.taken ? t("A bot is playing for {who} while they are away.", { who }) : t("A bot is playing for {who}: the seat is free.", { who })));
         if (seat !== null && seat === table.creator && s.taken) {
-          const free = h("button", { class: "button", type: "button" }, `Free ${s.label}'s seat`);
+          const free = h("button", { class: "button", type: "button" }, t("Free {seat}'s seat", { seat: seatLabel(s.label) }));
           free.addEventListener("click", async () => { free.disabled = true; await post(`/seats/${i}/free`); });
           buttons.push(free);
         }
@@ -643,9 +651,9 @@ function tablePage(tableId) {
     });
     const freeNow = table.seats.filter((s) => !s.taken && s.kind === "person");
     if (seat === null && (table.status === "playing" || table.status === "finished") && freeNow.length) {
-      const sit = h("button", { class: "button primary", type: "button" }, `Sit at ${freeNow[0].label}`);
+      const sit = h("button", { class: "button primary", type: "button" }, t("Sit at {seat}", { seat: seatLabel(freeNow[0].label) }));
       sit.addEventListener("click", async () => {
-        const name = myName() || (prompt("Your name") || "").trim();
+        const name = myName() || (prompt(t("Your name")) || "").trim();
         if (!name) return;
         keepName(name);
         try {
@@ -657,7 +665,7 @@ function tablePage(tableId) {
       buttons.push(sit);
     }
     if (seat !== null && table.status !== "closed") {
-      const other = h("button", { class: "button", type: "button", "aria-expanded": String(Boolean(rejoinLink)), title: "Use this seat on another device: a private link" }, "Play on another device");
+      const other = h("button", { class: "button", type: "button", "aria-expanded": String(Boolean(rejoinLink)), title: t("Use this seat on another device: a private link") }, t("Play on another device"));
       other.addEventListener("click", async () => {
         if (rejoinLink) { rejoinLink = null; shownLife = null; renderLife(); return; }
         const res = await post("/rejoin-link");
@@ -667,9 +675,9 @@ function tablePage(tableId) {
         renderLife();
       });
       buttons.push(other);
-      const leave = h("button", { class: "button", type: "button" }, "Leave my seat");
+      const leave = h("button", { class: "button", type: "button" }, t("Leave my seat"));
       leave.addEventListener("click", async () => {
-        if (!confirm("Leave your seat? Someone else may take it; a bot plays it meanwhile.")) return;
+        if (!confirm(t("Leave your seat? Someone else may take it; a bot plays it meanwhile."))) return;
         if (await post("/leave")) { forgetSeat(tableId); route(); }
       });
       buttons.push(leave);
@@ -696,23 +704,23 @@ function tablePage(tableId) {
     const solitaire = table.seats.length === 1;
     if (seat !== null || table.seats.every((s) => s.kind === "bot")) {
       // a solitaire deals a new game; "Deal again" below replays the same cards
-      const again = h("button", { class: "button primary", type: "button" }, solitaire ? "New deal" : "Play again");
+      const again = h("button", { class: "button primary", type: "button" }, solitaire ? t("New deal") : t("Play again"));
       again.addEventListener("click", async () => {
         again.disabled = true;
         try { await api("POST", `/api/tables/${table.id}/again`, {}, held && held.token); } catch (err) { toast(err.message, "error"); again.disabled = false; }
       });
       buttons.push(again);
       if (solitaire && table.deal) {
-        buttons.push(h("a", { class: "button", href: `/new/${table.game}?deal=${table.deal}`, "data-nav": "" }, "Deal again"));
+        buttons.push(h("a", { class: "button", href: `/new/${table.game}?deal=${table.deal}`, "data-nav": "" }, t("Deal again")));
       }
     }
-    buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, "Download the record"));
-    buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, "Replay step by step"));
+    buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, t("Download the record")));
+    buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, t("Replay step by step")));
     // The results lie over the table; "See the table" folds them to a button at the foot.
-    const fold = h("button", { class: "button fold", type: "button", "aria-expanded": "true" }, "See the table");
+    const fold = h("button", { class: "button fold", type: "button", "aria-expanded": "true" }, t("See the table"));
     fold.addEventListener("click", () => {
       const folded = endBar.classList.toggle("folded");
-      fold.textContent = folded ? "Show the results" : "See the table";
+      fold.textContent = folded ? t("Show the results") : t("See the table");
       fold.setAttribute("aria-expanded", folded ? "false" : "true");
     });
     buttons.push(fold);
@@ -743,23 +751,23 @@ function replayPage(tableId, match) {
   let viewSeat = 0;
   let playing = null;
   let loading = false;
-  const board = h("section", { class: "board", "aria-label": "Replay" });
+  const board = h("section", { class: "board", "aria-label": t("Replay") });
   const caption = h("p", { class: "replay-caption", "aria-live": "polite" });
-  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", id: "replay-step", "aria-label": "Step" });
-  const seatSel = h("select", { id: "replay-seat", "aria-label": "Whose view" });
+  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", id: "replay-step", "aria-label": t("Step") });
+  const seatSel = h("select", { id: "replay-seat", "aria-label": t("Whose view") });
   const btn = (label, content, fn) => { const b = h("button", { class: "button icon-button", type: "button", "aria-label": label, title: label }, content); b.addEventListener("click", fn); return b; };
-  const playBtn = btn("Play", [icon("play"), "Play"], () => toggle());
-  const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
-    btn("First step", icon("first"), () => go(0)), btn("Previous step", icon("previous"), () => go(step - 1)), playBtn,
-    btn("Next step", icon("next"), () => go(step + 1)), btn("Last step", icon("last"), () => go(steps)), slider,
-    h("label", { for: "replay-seat" }, "View of "), seatSel);
-  app.append(h("section", { class: "replay card-panel" }, h("h1", {}, `Replay of match ${match}`), controls, caption), board);
-  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "),
-    h("a", { href: `/t/${tableId}`, "data-nav": "" }, `Table ${tableId}`), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, "Replay"));
+  const playBtn = btn(t("Play"), [icon("play"), t("Play")], () => toggle());
+  const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("Replay controls") },
+    btn(t("First step"), icon("first"), () => go(0)), btn(t("Previous step"), icon("previous"), () => go(step - 1)), playBtn,
+    btn(t("Next step"), icon("next"), () => go(step + 1)), btn(t("Last step"), icon("last"), () => go(steps)), slider,
+    h("label", { for: "replay-seat" }, t("View of"), " "), seatSel);
+  app.append(h("section", { class: "replay card-panel" }, h("h1", {}, t("Replay of match {match}", { match })), controls, caption), board);
+  crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "),
+    h("a", { href: `/t/${tableId}`, "data-nav": "" }, t("Table {id}", { id: tableId })), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, t("Replay")));
 
   const ctx = {
     seat: 0,
-    get names() { return info ? info.seats.map((s) => s.kind === "bot" ? `${s.label} (${s.bot} bot)` : (s.name || s.label)) : []; },
+    get names() { return info ? info.seats.map((s) => s.kind === "bot" ? botName(s) : (s.name || seatLabel(s.label))) : []; },
     get table() { return info; },
     live: false,
     act() { return false; },
@@ -769,16 +777,17 @@ function replayPage(tableId, match) {
     say: toast,
   };
 
-  async function go(n) {
+  async function go(want) {
     if (loading) return;
-    n = Math.max(0, Math.min(steps || n, n));
+    want = Math.max(0, Math.min(steps || want, want));
     loading = true;
     try {
-      const res = await api("GET", `/api/tables/${tableId}/matches/${match}/replay?step=${n}${viewSeat === null ? "" : `&seat=${viewSeat}`}`);
+      const res = await api("GET", `/api/tables/${tableId}/matches/${match}/replay?step=${want}${viewSeat === null ? "" : `&seat=${viewSeat}`}`);
       steps = res.steps; step = res.step;
       slider.max = String(steps); slider.value = String(step);
-      const act = res.action ? `${info.seats[res.action.seat].label} ${res.action.text}` : "the deal";
-      caption.textContent = `Step ${step} of ${steps}: ${act}`;
+      // the move in the game's notation, the same in every language: shown as code
+      caption.replaceChildren(t("Step {step} of {steps}:", { step, steps }), " ", ...(res.action
+        ? [seatLabel(info.seats[res.action.seat].label), " ", h("code", {}, res.action.text)] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
     } catch (err) {
@@ -788,9 +797,10 @@ function replayPage(tableId, match) {
   }
   const playLabel = (paused) => {
     clear(playBtn);
-    playBtn.append(icon(paused ? "play" : "pause"), paused ? "Play" : "Pause");
-    playBtn.setAttribute("aria-label", paused ? "Play" : "Pause");
-    playBtn.title = paused ? "Play" : "Pause";
+    const label = paused ? t("Play") : t("Pause");
+    playBtn.append(icon(paused ? "play" : "pause"), label);
+    playBtn.setAttribute("aria-label", label);
+    playBtn.title = label;
   };
   function stop() { clearInterval(playing); playing = null; playLabel(true); }
   function toggle() {
@@ -804,10 +814,10 @@ function replayPage(tableId, match) {
   (async () => {
     try {
       info = (await api("GET", `/api/tables/${tableId}`)).table;
-      document.title = `Replay · ${info.game_name} · Parlour`;
-      addRulesButton(info.game, info.game_name);
-      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, s.label));
-      seatSel.append(h("option", { value: "" }, "a spectator"));
+      document.title = [t("Replay"), gameName(info.game_name), "Parlour"].join(" · ");
+      addRulesButton(info.game, gameName(info.game_name));
+      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, seatLabel(s.label)));
+      seatSel.append(h("option", { value: "" }, t("a spectator")));
       const mod = await loadRenderer(info.game);
       renderer = mod.mount(board, ctx);
       await go(0);
@@ -846,7 +856,8 @@ function rulesBody(r) {
   tpl.innerHTML = r.html;
   for (const img of tpl.content.querySelectorAll("img")) {
     const src = img.getAttribute("src") || "";
-    if (!/^(data:|\/static\/)/.test(src)) img.replaceWith(h("em", { class: "rules-figure" }, t("[figure: {caption}]", { caption: img.getAttribute("alt") || "" })));
+    const caption = img.getAttribute("alt") || t("not shown here");
+    if (!/^(data:|\/static\/)/.test(src)) img.replaceWith(h("em", { class: "rules-figure" }, t("[figure: {caption}]", { caption })));
   }
   const body = h("div", { class: r.full ? "rules-text" : "rules-text howto", lang: r.lang });
   body.append(tpl.content);
@@ -925,41 +936,58 @@ function resultsSection(view, table, seat, renderer) {
   let headline = own.headline;
   if (!headline && o) {
     const all = o.winners.length === names.length;
-    if (all) headline = "The match is drawn";
-    else if (seat !== null && o.winners.includes(seat)) headline = o.winners.length > 1 ? "You win, with your partner!" : "You win!";
-    else headline = `${o.winners.map((s) => names[s]).join(" and ")} win${o.winners.length === 1 ? "s" : ""}`;
+    if (all) headline = t("The match is drawn");
+    else if (seat !== null && o.winners.includes(seat)) headline = o.winners.length > 1 ? t("You win, with your partner!") : t("You win!");
+    else {
+      const who = o.winners.map((s) => names[s]).join(t(" and "));
+      headline = o.winners.length === 1 ? t("{who} wins", { who }) : t("{who} win", { who }); // the subject's number, not a count
+    }
   }
   const solitaire = names.length === 1;
-  section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || "The match is over."));
-  if (o && solitaire) section.append(h("p", { class: "results-score" }, `${own.scoreLabel || "Score"}: ${fmtNum(o.points[0])}`));
+  section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || t("The match is over.")));
+  const scoreLabel = own.scoreLabel || t("Score");
+  if (o && solitaire) section.append(h("p", { class: "results-score" }, `${scoreLabel}: ${fmtNum(o.points[0])}`));
   if (o && !solitaire) {
     const order = names.map((_, s) => s).sort((a, b) => o.placing[a] - o.placing[b] || a - b);
     const rows = order.map((s) => h("tr", { class: o.winners.includes(s) ? "winner" : null },
       h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s]), h("td", {}, fmtNum(o.points[s]))));
     section.append(h("table", { class: "standings" },
-      h("caption", { class: "sr-only" }, "Final standings"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, own.scoreLabel || "Points"))),
+      h("caption", { class: "sr-only" }, t("Final standings")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, own.scoreLabel || t("Points")))),
       h("tbody", {}, ...rows)));
   }
   const history = own.history !== undefined ? own.history : roundsTable(view, names);
-  if (history) section.append(h("div", { class: "results-history" }, h("h3", {}, own.historyTitle || "Match history"), history));
+  if (history) section.append(h("div", { class: "results-history" }, h("h3", {}, own.historyTitle || t("Match history")), history));
   return section;
 }
 
-const fmtNum = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
-const ordinal = (n) => `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
+const fmtNum = (x) => num(Number.isInteger(x) ? x : Math.round(x * 10) / 10);
+// A place in the standings: "1st" in English, "ke-1" in Indonesian, "1º" in Portuguese
+// (Intl's ordinal rules choose the English suffix).
+const ORDINAL = new Intl.PluralRules("en", { type: "ordinal" });
+function ordinal(place) {
+  switch (ORDINAL.select(place)) {
+    case "one": return t("{n}st", { n: place });
+    case "two": return t("{n}nd", { n: place });
+    case "few": return t("{n}rd", { n: place });
+    default: return t("{n}th", { n: place });
+  }
+}
 
 // A game whose view keeps a list of rounds with the scores after each gets them as a table.
 function roundsTable(view, names) {
   const rounds = Array.isArray(view.rounds) ? view.rounds.filter((r) => r && Array.isArray(r.scores)) : [];
   if (!rounds.length) return null;
-  const head = h("tr", {}, h("th", { scope: "col" }, "Round"), ...names.map((n) => h("th", { scope: "col" }, n)));
+  const head = h("tr", {}, h("th", { scope: "col" }, t("Round")), ...names.map((name) => h("th", { scope: "col" }, name)));
   const body = rounds.map((r, i) => h("tr", {}, h("th", { scope: "row" }, String(r.round ?? i + 1)),
     ...r.scores.map((sc, s) => {
       const pts = Array.isArray(r.points) ? r.points[s] : r.winner === s ? r.points : null;
       return h("td", {}, h("b", {}, fmtNum(sc)), pts ? h("small", { class: "muted" }, ` +${fmtNum(pts)}`) : null);
     })));
-  return h("table", { class: "history-table" }, h("caption", { class: "sr-only" }, "Scores after each round"), h("thead", {}, head), h("tbody", {}, ...body));
+  return h("table", { class: "history-table" }, h("caption", { class: "sr-only" }, t("Scores after each round")), h("thead", {}, head), h("tbody", {}, ...body));
 }
 
-loadLanguage().then(route);
+loadLanguage().then(() => {
+  document.querySelector(".topbar").append(languageSwitch());
+  route();
+});

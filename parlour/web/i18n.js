@@ -11,7 +11,7 @@
 // parlour/web/**.js): write the English text literally in the call, never a variable.
 
 const LANG_KEY = "parlour.lang";
-let catalog = { locale: "en", messages: {} };
+let catalog = { locale: "en", messages: {}, languages: [{ tag: "en", name: "English" }] };
 let plural = new Intl.PluralRules("en");
 let numbers = new Intl.NumberFormat("en");
 
@@ -50,6 +50,9 @@ export function num(x) { return numbers.format(x); }
 
 /** The reader's language as a BCP 47 tag (en, id, pt-BR). */
 export function lang() { return catalog.locale; }
+
+/** Every language Parlour speaks: [{tag, name}], each named in its own language. */
+export function languages() { return catalog.languages || []; }
 
 /** The language the reader chose on this device, if any. */
 export function chosenLanguage() {

@@ -3,6 +3,7 @@
 // (filtered noise and a short tone), so there is no sound file to fetch.
 
 import { h, icon } from "./dom.js";
+import { t } from "./i18n.js";
 
 const KEY = "parlour.sound";
 let audio = null; // the AudioContext, made on the first sound after the switch is on
@@ -65,12 +66,12 @@ export function playSound(name) {
 
 // The switch: a button that says whether sound is on (aria-pressed) and turns it on or off.
 export function soundSwitch() {
-  const button = h("button", { class: "top-switch sound-switch", type: "button", "aria-label": "Sound", "aria-pressed": soundOn() ? "true" : "false" });
+  const button = h("button", { class: "top-switch sound-switch", type: "button", "aria-label": t("Sound"), "aria-pressed": soundOn() ? "true" : "false" });
   const show = () => {
     const on = soundOn();
-    button.replaceChildren(icon(on ? "sound" : "mute"), h("span", { class: "switch-label" }, on ? "Sound on" : "Sound off"));
+    button.replaceChildren(icon(on ? "sound" : "mute"), h("span", { class: "switch-label" }, on ? t("Sound on") : t("Sound off")));
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.title = on ? "Turn the table sounds off" : "Turn the table sounds on";
+    button.title = on ? t("Turn the table sounds off") : t("Turn the table sounds on");
   };
   button.addEventListener("click", () => {
     localStorage.setItem(KEY, soundOn() ? "off" : "on");

@@ -14,6 +14,7 @@ from parlour.engine import OptionError
 from parlour.games import game_ids, get_game
 from parlour.howto import NoHowto, howto_html
 from parlour.i18n import LANGUAGES, json_catalog, normalize, translate
+from parlour.message import Code, Term
 from parlour.server.deps import ClientDep, GuardDep, HubDep
 from parlour.server.errors import RESPONSES
 from parlour.server.pages import LANG_COOKIE, reader_language, rules_html
@@ -79,9 +80,9 @@ async def rules(game_id: str, query: Annotated[RulesQuery, Query()], request: Re
     if query.lang is not None:
         asked = normalize(query.lang)
         if asked is None:
-            raise ProtocolError("bad_request", "Parlour does not speak that language: lang "
-                                "is one of " + ", ".join(tag.replace("_", "-")
-                                                         for tag in LANGUAGES))
+            raise ProtocolError("bad_request", "Parlour does not speak that language: lang is "
+                                "one of {known}", known=Code(", ".join(
+                                    tag.replace("_", "-") for tag in LANGUAGES)))
         lang = asked
     else:
         lang = reader_language(request.cookies.get(LANG_COOKIE),
@@ -92,19 +93,22 @@ async def rules(game_id: str, query: Annotated[RulesQuery, Query()], request: Re
         if table is None:
             raise ProtocolError("not_found", "there is no table with that id")
         if table.game.id != game.id:
-            raise ProtocolError("bad_request", f"that table plays {table.game.name}, "
-                                               f"not {game.name}")
+            raise ProtocolError("bad_request", "that table plays {table_game}, not {game}",
+                                table_game=Term("game", table.game.name),
+                                game=Term("game", game.name))
         options = dict(table.options)
     if query.full:
         html = await asyncio.to_thread(rules_html, game)
         if html is None:
-            raise ProtocolError("not_found", f"{game.name} has no rules page yet")
+            raise ProtocolError("not_found", "{game} has no rules page yet",
+                                    game=Term("game", game.name))
         return {"game": game.id, "name": game.name, "lang": "en", "full": True,
                 "html": html}
     try:
         html = await asyncio.to_thread(howto_html, game.id, lang, options)
     except NoHowto:
-        raise ProtocolError("not_found", f"{game.name} has no How to play page yet") from None
+        raise ProtocolError("not_found", "{game} has no How to play page yet",
+                            game=Term("game", game.name)) from None
     except OptionError:  # a table's options were checked when it opened
         raise ProtocolError("bad_request", "that table's options cannot be shown") from None
     return {"game": game.id, "name": translate(lang, game.name, context="game"),

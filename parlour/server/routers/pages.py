@@ -1,15 +1,24 @@
 """The page: one HTML file for every path a person may open (app.js reads the path to
 know what to show). The router holds a single route, so it is included last: the API, the
-websocket and ``/static`` come first."""
+websocket and ``/static`` come first.
+
+The page answers in the reader's language (:func:`parlour.server.language.language_of`):
+``<html lang>`` names it, and the few words the HTML shows before its script runs are
+translated here; the script then loads the same language's catalog."""
 
 from __future__ import annotations
 
+import html
 import re
+from functools import cache
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
+from parlour.i18n import translate
+from parlour.message import N_
+from parlour.server.language import LanguageDep, html_tag
 from parlour.server.protocol import ProtocolError
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
@@ -19,12 +28,29 @@ INDEX = WEB / "index.html"
 #: game, a game's How to play and its full rules.
 PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}"
                        r"|rules/[\w-]{1,40}(?:/full)?)?", re.ASCII)
+#: The words of index.html a reader may see before the script has loaded (or without it).
+PAGE_WORDS = (N_("Loading the parlour…"), N_("Parlour needs JavaScript to deal the cards."))
+NAV_LABEL = N_("Page")  # the header's navigation, as a screen reader names it
 
 router = APIRouter()
 
 
+@cache
+def index_html(lang: str, mtime: float) -> str:
+    """index.html in ``lang``: its ``<html lang>`` and its words."""
+    text = INDEX.read_text(encoding="utf-8")
+    text = text.replace('<html lang="en">', f'<html lang="{html_tag(lang)}">', 1)
+    for words in PAGE_WORDS:
+        text = text.replace(words, html.escape(translate(lang, words)), 1)
+    text = text.replace(f'aria-label="{NAV_LABEL}"',
+                        f'aria-label="{html.escape(translate(lang, NAV_LABEL))}"', 1)
+    return text
+
+
 @router.get("/{path:path}", include_in_schema=False)
-async def page(path: str) -> FileResponse:
+async def page(path: str, lang: LanguageDep) -> HTMLResponse:
     if not PAGE_PATH.fullmatch("/" + path):
         raise ProtocolError("not_found", "there is no page at that address")
-    return FileResponse(INDEX, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(index_html(lang, INDEX.stat().st_mtime),
+                        headers={"Cache-Control": "no-cache",
+                                 "Vary": "Accept-Language, Cookie"})

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from parlour.server.deps import ClientDep, GuardDep, HubDep, TableDep, TokenDep
 from parlour.server.errors import RESPONSES
+from parlour.server.language import LanguageDep
 from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.routers.lobby import Body
 
@@ -86,6 +87,7 @@ async def record(match: int, table: TableDep, hub: HubDep) -> PlainTextResponse:
 
 
 @router.get("/matches/{match}/replay")
-async def replay(match: int, table: TableDep, hub: HubDep, step: int = -1,
+async def replay(match: int, table: TableDep, hub: HubDep, lang: LanguageDep, step: int = -1,
                  seat: int | None = None) -> dict[str, Any]:
-    return await hub.replay(table, match, step, seat)
+    """A step of a finished match, its reasons and narration in the reader's language."""
+    return await hub.replay(table, match, step, seat, lang)

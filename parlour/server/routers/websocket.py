@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from parlour.engine import Seat
 from parlour.server.deps import ClientDep, GuardDep, HubDep, check_origin
 from parlour.server.errors import refusal
+from parlour.server.language import chosen, language_of
 from parlour.server.protocol import (
     Act,
     Hello,
@@ -47,7 +48,7 @@ async def play(ws: WebSocket, table_id: str, hub: HubDep, guard: GuardDep,
         check_origin(ws, hub.settings.limits)
         release = guard.open_socket(client, table_id)
     except ProtocolError as err:
-        await ws.send_denial_response(refusal(err))
+        await ws.send_denial_response(refusal(err, language_of(ws)))
         return
     try:
         await ws.accept()
@@ -57,10 +58,13 @@ async def play(ws: WebSocket, table_id: str, hub: HubDep, guard: GuardDep,
 
 
 async def greet(ws: WebSocket, table_id: str, hub: Hub) -> None:
-    """The hello: the table must exist and the token (if any) hold one of its seats."""
+    """The hello: the table must exist and the token (if any) hold one of its seats. The
+    client's language is the hello's ``lang`` if Parlour speaks it, else its cookie's or
+    Accept-Language's (:func:`parlour.server.language.language_of`)."""
+    lang = language_of(ws)
 
     async def refuse(err: ProtocolError, code: int) -> None:
-        await ws.send_text(encode(err.to_json()))
+        await ws.send_text(encode(err.to_json(lang)))
         await ws.close(code=code)
 
     try:
@@ -83,21 +87,23 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub) -> None:
         if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", 'the first message is {"type": "hello"} '
                                                '(with the seat token, if you hold one)')
+        lang = chosen(hello.lang) or lang
         seat = table.seat_for(hello.token)
     except ProtocolError as err:
         await refuse(err, 4403 if err.code == "bad_token" else 4400)
         return
-    await Session(hub, table, ws, seat).run()
+    await Session(hub, table, ws, seat, lang).run()
 
 
 class Session:
     """One client at one table, from its hello to its going."""
 
-    def __init__(self, hub: Hub, table: Table, ws: WebSocket, seat: Seat | None) -> None:
+    def __init__(self, hub: Hub, table: Table, ws: WebSocket, seat: Seat | None,
+                 lang: str = "en") -> None:
         self.hub = hub
         self.table = table
         self.ws = ws
-        self.conn = Connection(ws.send_text, seat, self._drop)
+        self.conn = Connection(ws.send_text, seat, self._drop, lang)
         self.asking: set[asyncio.Task[None]] = set()  # hints being worked out for it
 
     async def _drop(self) -> None:
@@ -124,7 +130,7 @@ class Session:
                     break
                 if not limiter.allow():
                     conn.push(encode(ProtocolError(
-                        "rate_limited", "too many messages: slow down").to_json()))
+                        "rate_limited", "too many messages: slow down").to_json(conn.lang)))
                     if limiter.refused > MAX_REFUSED:
                         break
                     continue
@@ -132,10 +138,10 @@ class Session:
                     await self.handle(parse_message(message.get("text", message.get("bytes"))),
                                       at)
                 except Stale as err:
-                    conn.push(encode(err.to_json()))
+                    conn.push(encode(err.to_json(conn.lang)))
                     table.send_view(conn)
                 except ProtocolError as err:
-                    conn.push(encode(err.to_json()))
+                    conn.push(encode(err.to_json(conn.lang)))
         except WebSocketDisconnect:
             pass
         except Exception:
@@ -172,9 +178,9 @@ class Session:
                 raise ProtocolError("spectator", "spectators cannot act: take a free seat "
                                                  "to play")
             if msg.seat is not None and msg.seat != conn.seat:
-                raise ProtocolError("not_your_seat", f"you hold seat {conn.seat}, not seat "
-                                                     f"{msg.seat}: you can act only for your "
-                                                     f"own seat")
+                raise ProtocolError("not_your_seat", "you hold seat {mine}, not seat {seat}: you "
+                                                     "can act only for your own seat",
+                                    mine=conn.seat, seat=msg.seat)
             action = hub.parse_intent(table, msg.action)
             await hub.submit(table, conn.seat, action, msg.version, person=True)
         elif isinstance(msg, Sync):
@@ -194,12 +200,13 @@ class Session:
                                                  "play")
             conn.push(encode(await self.hub.hint(table, conn.seat, msg.version)))
         except Stale as err:
-            conn.push(encode(err.to_json()))
+            conn.push(encode(err.to_json(conn.lang)))
             table.send_view(conn)
         except ProtocolError as err:
-            conn.push(encode(err.to_json()))
+            conn.push(encode(err.to_json(conn.lang)))
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: a hint failed", table.id)
-            conn.push(encode(ProtocolError("internal", "no hint could be worked out").to_json()))
+            conn.push(encode(ProtocolError("internal", "no hint could be worked out").to_json(
+                conn.lang)))

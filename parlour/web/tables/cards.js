@@ -3,6 +3,7 @@
 // rank (A 2-10 J Q K) and suit (C D H S), or "Joker".
 
 import { h } from "../dom.js";
+import { t, p } from "../i18n.js";
 
 export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -14,10 +15,15 @@ export const rankOf = (card) => (isJoker(card) ? "Joker" : card.slice(0, -1));
 export const suitOf = (card) => (isJoker(card) ? null : card.slice(-1));
 const isRed = (card) => suitOf(card) === "H" || suitOf(card) === "D";
 
+// The card's name as players of the reader's language say it: "queen of spades", "ratu
+// sekop", "dama de espadas" (the words are the catalog's rank and suit terms).
 export function cardName(card) {
-  if (isJoker(card)) return "joker";
-  return `${RANK_WORD[rankOf(card)]} of ${SUIT_NAME[suitOf(card)]}`;
+  if (isJoker(card)) return p("card", "joker");
+  return t("{rank} of {suit}", { rank: p("rank", RANK_WORD[rankOf(card)]), suit: suitName(suitOf(card)) });
 }
+
+// A suit's name in the reader's language ("C" -> "clubs", "keriting", "paus").
+export const suitName = (suit) => p("suit", SUIT_NAME[suit]);
 
 // "7♥"; a joker as "Joker".
 export const pretty = (card) => (isJoker(card) ? "Joker" : rankOf(card) + SUIT_SYMBOL[suitOf(card)]);

@@ -8,14 +8,16 @@
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
 import { tableOf } from "./table.js";
 import { cardBack, cardChip, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
+import { t, n } from "../i18n.js";
+import { seatLabel } from "../words.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/clockwork_spades.css")]);
 
 const POSITION_OF = { A: 1, J: 11, Q: 12, K: 0 };
 const positionOf = (card) => POSITION_OF[card.slice(0, -1)] ?? Number(card.slice(0, -1));
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const chip = (card) => cardChip(card);
-const list = (xs) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
+const list = (xs) => (xs.length < 2 ? xs.join("") : t("{items} and {last}", { items: xs.slice(0, -1).join(", "), last: xs[xs.length - 1] }));
+const cards = (count) => n("{n} card", "{n} cards", count);
 
 // ------------------------------------------------------------------ players
 function drawPlate(st, el, seat) {
@@ -25,17 +27,21 @@ function drawPlate(st, el, seat) {
   el.classList.toggle("turn", turn);
   const pen = view.penalty[seat];
   const kings = view.kings[seat];
-  const n = view.hand_sizes[seat];
+  const held = view.hand_sizes[seat];
   el.append(
     h("div", { class: "cw-who" }, h("span", { class: "cw-name", title: name(seat) }, name(seat)),
-      turn ? h("span", { class: "cw-turn" }, me === seat && ctx.live ? "your choice" : ctx.live ? "choosing…" : "to choose") : null),
+      turn ? h("span", { class: "cw-turn" }, me === seat && ctx.live ? t("your choice") : ctx.live ? t("choosing…") : t("to choose")) : null),
     h("div", { class: "cw-stats" },
-      h("span", { class: "cw-stat", title: "Penalty spades taken (fewer is better)" }, "Penalty ", h("b", {}, String(pen.length))),
-      h("span", { class: "cw-stat", title: "Kings: drawn by the other player and passed face up" }, "Kings ",
+      h("span", { class: "cw-stat", title: t("Penalty spades taken (fewer is better)") }, t("Penalty"), " ", h("b", {}, String(pen.length))),
+      h("span", { class: "cw-stat", title: t("Kings: drawn by the other player and passed face up") }, t("Kings"), " ",
         kings.length ? h("span", { class: "cw-kings" }, ...kings.map(chip)) : h("b", {}, "0")),
-      seat !== me ? h("span", { class: "cw-stat" }, "Hand ", h("b", {}, String(n))) : null));
+      seat !== me ? h("span", { class: "cw-stat" }, t("Hand"), " ", h("b", {}, String(held))) : null));
   el.setAttribute("role", "group");
-  el.setAttribute("aria-label", `${name(seat)}: ${plural(pen.length, "penalty spade")}${pen.length ? ` (${pen.map(cardName).join(", ")})` : ""}; ${kings.length ? `Kings: ${kings.map(cardName).join(", ")}` : "no Kings"}${seat !== me ? `; ${plural(n, "card")} in hand` : ""}${turn ? "; to choose" : ""}`);
+  const penalties = n("{n} penalty spade", "{n} penalty spades", pen.length);
+  const facts = [pen.length ? `${penalties} (${pen.map(cardName).join(", ")})` : penalties,
+    kings.length ? t("Kings: {cards}", { cards: kings.map(cardName).join(", ") }) : t("no Kings"),
+    seat !== me ? n("{n} card in hand", "{n} cards in hand", held) : null, turn ? t("to choose") : null];
+  el.setAttribute("aria-label", `${name(seat)}: ${facts.filter(Boolean).join("; ")}`);
 }
 
 // ------------------------------------------------------------------ the clock
@@ -46,20 +52,22 @@ function drawClock(st) {
   const live = choosing;
   const legal = new Set(live ? view.legal : []);
   clock.append(h("div", { class: "cw-face", "aria-hidden": "true" }));
-  const arm = h("div", { class: "cw-arm", "aria-hidden": "true", title: "The clock hand points at the last position used" });
+  const arm = h("div", { class: "cw-arm", "aria-hidden": "true", title: t("The clock hand points at the last position used") });
   arm.style.transform = `rotate(${view.pointer * 30}deg)`;
   clock.append(arm);
   for (const spot of view.clock) {
     const p = spot.position;
     const action = `take ${p}`;
     const canTake = legal.has(action);
-    const label = spot.spade === null
-      ? `Position ${p}: empty, its spade was taken`
-      : `Position ${p}: the ${cardName(spot.spade)}${spot.cards.length ? `, with ${list(spot.cards.map(cardName))} on it` : ""}${spot.due ? ", due" : ""}${canTake ? ". Take it" : ""}`;
+    const there = spot.spade === null ? null : spot.cards.length
+      ? t("Position {position}: the {card}, with {cards} on it", { position: p, card: cardName(spot.spade), cards: list(spot.cards.map(cardName)) })
+      : t("Position {position}: the {card}", { position: p, card: cardName(spot.spade) });
+    const label = spot.spade === null ? t("Position {position}: empty, its spade was taken", { position: p })
+      : [spot.due ? t("{spot}, due", { spot: there }) : there, canTake ? t("Take it") : null].filter(Boolean).join(". ");
     const el = h(canTake ? "button" : "div", {
       class: `cw-pos${spot.due ? " due" : ""}${spot.spade === null ? " empty" : ""}${canTake ? " can-take" : ""}`,
       type: canTake ? "button" : null, tabindex: canTake ? "-1" : null, role: canTake ? null : "img",
-      "aria-label": label, title: spot.spade === null ? `${p}: taken` : `${p}: ${[spot.spade, ...spot.cards].map(pretty).join(" ")}`,
+      "aria-label": label, title: spot.spade === null ? t("{position}: taken", { position: p }) : `${p}: ${[spot.spade, ...spot.cards].map(pretty).join(" ")}`,
       "data-position": String(p),
     });
     const angle = (p * Math.PI) / 6;
@@ -67,7 +75,7 @@ function drawClock(st) {
     el.style.top = `${50 - 39 * Math.cos(angle)}%`;
     el.append(h("span", { class: "cw-num", "aria-hidden": "true" }, String(p)));
     if (spot.spade === null) {
-      el.append(h("div", { class: "card-slot cw-gone" }, "taken"));
+      el.append(h("div", { class: "card-slot cw-gone" }, t("taken")));
     } else {
       // The cards played on a spade peek out from under it, so the spade stays readable.
       const pile = h("div", { class: "cw-pile" });
@@ -86,10 +94,11 @@ function drawClock(st) {
     clock.append(el);
   }
   const stock = view.stock_size;
-  clock.append(h("div", { class: "cw-centre", role: "img", "aria-label": `Stock: ${plural(stock, "card")}${view.king_of_spades_in_stock ? ", the King of Spades under it" : ""}` },
-    h("div", { class: "cw-stock" }, stock ? cardBack() : h("div", { class: "card-slot" }, "empty"),
-      view.king_of_spades_in_stock ? h("span", { class: "cw-ks", title: "The King of Spades lies under the stock" }, "K♠") : null),
-    h("span", { class: "cw-stock-count" }, `${stock} in stock`)));
+  const stockText = view.king_of_spades_in_stock ? t("Stock: {cards}, the King of Spades under it", { cards: cards(stock) }) : t("Stock: {cards}", { cards: cards(stock) });
+  clock.append(h("div", { class: "cw-centre", role: "img", "aria-label": stockText },
+    h("div", { class: "cw-stock" }, stock ? cardBack() : h("div", { class: "card-slot" }, t("empty")),
+      view.king_of_spades_in_stock ? h("span", { class: "cw-ks", title: t("The King of Spades lies under the stock") }, "K♠") : null),
+    h("span", { class: "cw-stock-count" }, t("{n} in stock", { n: stock }))));
 }
 
 function drawChoice(st) {
@@ -104,13 +113,16 @@ function drawChoice(st) {
   const buttons = view.due.filter((p) => offered.has(`take ${p}`)).map((p) => { // clockwise
     const action = `take ${p}`;
     const spot = spots[p];
-    const extra = spot.cards.length ? ` (${spot.cards.map(pretty).join(" ")} go to the discard pile)` : "";
-    const b = h("button", { class: "bid cw-take", type: "button", "data-action": action, "aria-label": `Take the ${cardName(spot.spade)} from position ${p}${spot.cards.length ? `; ${list(spot.cards.map(cardName))} on it go to the discard pile` : ""}` },
-      "Take ", h("b", { class: "cardref black" }, pretty(spot.spade)), extra ? h("small", {}, extra) : null);
+    const extra = spot.cards.length ? t("({cards} go to the discard pile)", { cards: spot.cards.map(pretty).join(" ") }) : "";
+    const aria = spot.cards.length
+      ? t("Take the {card} from position {position}; {cards} on it go to the discard pile", { card: cardName(spot.spade), position: p, cards: list(spot.cards.map(cardName)) })
+      : t("Take the {card} from position {position}", { card: cardName(spot.spade), position: p });
+    const b = h("button", { class: "bid cw-take", type: "button", "data-action": action, "aria-label": aria },
+      t("Take"), " ", h("b", { class: "cardref black" }, pretty(spot.spade)), extra ? h("small", {}, " ", extra) : null);
     b.addEventListener("click", () => take(action));
     return b;
   });
-  choice.append(h("p", { class: "cw-choice-title" }, "Nothing in your hand matches a due spade: take one as a penalty."), h("div", { class: "bid-row" }, ...buttons));
+  choice.append(h("p", { class: "cw-choice-title" }, t("Nothing in your hand matches a due spade: take one as a penalty.")), h("div", { class: "bid-row" }, ...buttons));
   setRoving(buttons, 0);
   if (!(before && before.to_act.includes(me) && before.legal.length)) focusIfIdle(buttons[0]);
 }
@@ -120,8 +132,8 @@ function drawHand(st) {
   const { hand } = els;
   clear(hand);
   if (me === null || !view.hand) {
-    hand.append(h("p", { class: "cw-watching" }, "The hands are hidden from spectators."));
-    hand.setAttribute("aria-label", "Hands hidden");
+    hand.append(h("p", { class: "cw-watching" }, t("The hands are hidden from spectators.")));
+    hand.setAttribute("aria-label", t("Hands hidden"));
     return;
   }
   const live = new Set(view.clock.filter((s) => s.spade !== null).map((s) => s.position));
@@ -131,10 +143,10 @@ function drawHand(st) {
     const p = positionOf(card);
     const dead = !live.has(p);
     const f = cardFace(card, { cls: `rankface${dead ? " dead" : ""}${due.has(p) ? " matches" : ""}` });
-    hand.append(h("figure", { class: "cw-card" }, f, h("figcaption", {}, dead ? "dead" : `→ ${p}`)));
-    names.push(`${cardName(card)}${dead ? " (dead: its spade is gone)" : ` (position ${p})`}`);
+    hand.append(h("figure", { class: "cw-card" }, f, h("figcaption", {}, dead ? t("dead") : `→ ${p}`)));
+    names.push(dead ? t("{card} (dead: its spade is gone)", { card: cardName(card) }) : t("{card} (position {position})", { card: cardName(card), position: p }));
   }
-  hand.setAttribute("aria-label", `Your hand: ${names.join(", ") || "empty"}`);
+  hand.setAttribute("aria-label", t("Your hand: {cards}", { cards: names.join(", ") || t("empty") }));
 }
 
 function drawNote(st) {
@@ -148,9 +160,10 @@ function drawNote(st) {
   }
   const seat = view.to_act[0];
   const due = view.due.join(", ");
-  note.textContent = seat === undefined ? "" : me === seat && ctx.live
-    ? `Turn ${view.turn}: due on ${due}. Your choice.`
-    : `Turn ${view.turn}: ${name(seat)} ${me === seat ? "choose" : ctx.live ? "is choosing" : "chooses"} a spade from ${due}.`;
+  const at = { turn: view.turn, due, who: name(seat) };
+  note.textContent = seat === undefined ? "" : me === seat && ctx.live ? t("Turn {turn}: due on {due}. Your choice.", at)
+    : me === seat ? t("Turn {turn}: you choose a spade from {due}.", at)
+      : ctx.live ? t("Turn {turn}: {who} is choosing a spade from {due}.", at) : t("Turn {turn}: {who} chooses a spade from {due}.", at);
 }
 
 function resultText(st) {
@@ -158,11 +171,12 @@ function resultText(st) {
   const o = view.outcome;
   const end = view.end || {};
   const pen = view.penalty_counts;
-  if (o.winners.length !== 1) return `Drawn: ${pen[0]} penalty spades each`;
+  if (o.winners.length !== 1) return n("Drawn: {n} penalty spade each", "Drawn: {n} penalty spades each", pen[0]);
   const w = o.winners[0];
-  const how = end.four_kings !== null && end.four_kings !== undefined ? "with all four Kings" : `${pen[w]} penalty spade${pen[w] === 1 ? "" : "s"} to ${pen[1 - w]}`;
-  if (me === null || !ctx.live) return `${name(w)} ${w === me ? "win" : "wins"}, ${how}`;
-  return `${w === me ? "You win" : "You lose"}: ${how}`;
+  const how = end.four_kings !== null && end.four_kings !== undefined ? t("with all four Kings")
+    : n("{n} penalty spade to {other}", "{n} penalty spades to {other}", pen[w], { other: pen[1 - w] });
+  if (me === null || !ctx.live) return t("{who} wins, {how}", { who: name(w), how });
+  return w === me ? t("You win: {how}", { how }) : t("You lose: {how}", { how });
 }
 
 // ------------------------------------------------------------------ the log
@@ -181,7 +195,7 @@ function readEvents(st) {
   let delay = 0;
   events.forEach((ev, i) => {
     if (log.told.has(ev.seq)) return;
-    const text = narration && narration[i] ? narration[i] : `${ev.seat >= 0 ? v.seat_names[ev.seat] : ""} ${ev.kind}`;
+    const text = narration && narration[i] ? narration[i] : `${ev.seat >= 0 ? seatLabel(v.seat_names[ev.seat]) : ""} ${ev.kind}`;
     log.told.set(ev.seq, text);
     const li = h("li", { class: `cw-ev ev-${ev.kind}${ctx.live && before ? " fresh" : ""}` }, ...richText(text));
     if (ctx.live && before) { li.style.animationDelay = `${Math.min(delay, 2400)}ms`; delay += 120; }
@@ -200,12 +214,13 @@ function drawSide(st) {
   for (const child of [...side.children]) if (child !== logBox) child.remove();
   const seats = [bottom, top];
   side.prepend(
-    h("h2", { class: "side-title" }, `Turn ${view.turn}`, view.due.length ? h("span", { class: "muted" }, ` · due ${view.due.join(", ")}`) : null),
-    h("section", { class: "cw-penalties", "aria-label": "Penalty spades" }, h("h3", {}, "Penalty spades"),
+    h("h2", { class: "side-title" }, t("Turn {turn}", { turn: view.turn }), view.due.length ? h("span", { class: "muted" }, " · ", t("due {positions}", { positions: view.due.join(", ") })) : null),
+    h("section", { class: "cw-penalties", "aria-label": t("Penalty spades") }, h("h3", {}, t("Penalty spades")),
       ...seats.map((s) => h("div", { class: `cw-penrow${s === me ? " mine" : ""}` },
         h("span", { class: "who" }, name(s)), h("b", { class: "pts" }, String(view.penalty[s].length)),
         h("span", { class: "cw-pencards" }, ...view.penalty[s].map(chip))))),
-    h("p", { class: "muted small cw-facts" }, `Stock ${view.stock_size}${view.king_of_spades_in_stock ? " (K♠ under it)" : ""} · discard pile ${view.discard_size}`));
+    h("p", { class: "muted small cw-facts" }, view.king_of_spades_in_stock ? t("Stock {stock} (K♠ under it) · discard pile {discard}", { stock: view.stock_size, discard: view.discard_size })
+      : t("Stock {stock} · discard pile {discard}", { stock: view.stock_size, discard: view.discard_size })));
 }
 
 function endTable(st) {
@@ -213,16 +228,20 @@ function endTable(st) {
   const v = view;
   const seats = [bottom, top];
   const end = v.end || {};
-  const why = end.reason === "all_spades" ? "All twelve spades were taken."
-    : end.reason === "king_of_spades" ? `A draw reached the King of Spades: the stock is exhausted${end.four_kings !== null && end.four_kings !== undefined ? `, and ${name(end.four_kings)} ${end.four_kings === me ? "hold" : "holds"} all four Kings` : ""}.` : "";
+  const kings = end.four_kings !== null && end.four_kings !== undefined;
+  const why = end.reason === "all_spades" ? t("All twelve spades were taken.")
+    : end.reason !== "king_of_spades" ? ""
+      : !kings ? t("A draw reached the King of Spades: the stock is exhausted.")
+        : end.four_kings === me ? t("A draw reached the King of Spades: the stock is exhausted, and you hold all four Kings.")
+          : t("A draw reached the King of Spades: the stock is exhausted, and {who} holds all four Kings.", { who: name(end.four_kings) });
   return h("div", {},
     why ? h("p", {}, why) : null,
     h("table", { class: "history-table" },
-      h("caption", { class: "sr-only" }, "Penalty spades and Kings of each player"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Penalty spades"), h("th", { scope: "col" }, "Kings"))),
+      h("caption", { class: "sr-only" }, t("Penalty spades and Kings of each player")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Penalty spades")), h("th", { scope: "col" }, t("Kings")))),
       h("tbody", {}, ...seats.map((s) => h("tr", {}, h("th", { scope: "row" }, name(s)),
         h("td", {}, h("b", {}, String(v.penalty[s].length)), " ", ...v.penalty[s].map(chip)),
-        h("td", {}, ...(v.kings[s].length ? v.kings[s].map(chip) : ["none"])))))));
+        h("td", {}, ...(v.kings[s].length ? v.kings[s].map(chip) : [t("none")])))))));
 }
 
 // What every piece reads: the view and the one before, the server's narration, the page's
@@ -234,7 +253,7 @@ function stateOf(view, before, extra, ctx, seat, els, log) {
   return {
     view, before, ctx, els, log, me, bottom, top: 1 - bottom, choosing,
     narration: extra.narration || null,
-    name: (s) => (me === s ? "You" : ctx.names[s] || view.seat_names[s]),
+    name: (s) => (me === s ? t("You") : ctx.names[s] || seatLabel(view.seat_names[s])),
     focusIfIdle: (el) => focusWhenIdle(el, els.root, ctx.live),
     take(action) {
       if (!choosing) return;
@@ -247,23 +266,23 @@ function stateOf(view, before, extra, ctx, seat, els, log) {
 export function mount(root, ctx) {
   const oppPlate = h("div", { class: "cw-plate" });
   const myPlate = h("div", { class: "cw-plate mine" });
-  const clock = h("div", { class: "cw-clock", role: "group", "aria-label": "The clock" });
+  const clock = h("div", { class: "cw-clock", role: "group", "aria-label": t("The clock") });
   const note = h("div", { class: "cw-note" });
-  const choice = h("div", { class: "cw-choice", role: "group", "aria-label": "Take a spade", hidden: "" });
+  const choice = h("div", { class: "cw-choice", role: "group", "aria-label": t("Take a spade"), hidden: "" });
   const hand = h("div", { class: "cw-hand", role: "img" });
   const felt = h("div", { class: "cw-felt" }, oppPlate, clock, note, choice, myPlate, hand);
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const logList = h("ol", { class: "log-list cw-log-list" });
-  const logBox = h("section", { class: "cw-log", "aria-label": "What happened" }, h("h3", {}, "What happened"), logList);
-  const side = h("aside", { class: "cw-side", "aria-label": "Penalties and log" }, logBox);
-  const t = tableOf(root, ctx, "cw", h("div", { class: "cw-main" }, felt,
-    h("p", { class: "muted small cw-help" }, "Every card in a hand that matches a due spade is played for its holder. Only when you can play nothing do you choose: take one of the due spades (click it on the clock, or use the buttons)."),
+  const logBox = h("section", { class: "cw-log", "aria-label": t("What happened") }, h("h3", {}, t("What happened")), logList);
+  const side = h("aside", { class: "cw-side", "aria-label": t("Penalties and log") }, logBox);
+  const board = tableOf(root, ctx, "cw", h("div", { class: "cw-main" }, felt,
+    h("p", { class: "muted small cw-help" }, t("Every card in a hand that matches a due spade is played for its holder. Only when you can play nothing do you choose: take one of the due spades (click it on the clock, or use the buttons).")),
     narrator), side);
   rovingFocus(choice);
-  const els = { root: t.el, oppPlate, myPlate, clock, note, choice, hand, narrator, side, logList, logBox };
+  const els = { root: board.el, oppPlate, myPlate, clock, note, choice, hand, narrator, side, logList, logBox };
   const log = { told: new Map(), windowStart: -1, lastTurn: 0 }; // seq -> {text, kind, turn}
 
-  const state = (view, before, extra = {}) => stateOf(view, before, extra, ctx, t.seat, els, log);
+  const state = (view, before, extra = {}) => stateOf(view, before, extra, ctx, board.seat, els, log);
   const draw = [
     readEvents, (st) => drawPlate(st, oppPlate, st.top), (st) => drawPlate(st, myPlate, st.bottom),
     drawClock, drawChoice, drawHand, drawNote, drawSide,
@@ -280,15 +299,15 @@ export function mount(root, ctx) {
     },
   };
 
-  return t.renderer({
+  return board.renderer({
     state,
     draw,
     motion,
     refused() {
-      for (const el of t.el.querySelectorAll(".leaving")) el.classList.remove("leaving");
+      for (const el of board.el.querySelectorAll(".leaving")) el.classList.remove("leaving");
     },
     results(v) {
-      return { scoreLabel: "Penalty spades", historyTitle: "How the game ended", history: endTable(state(v, null)) };
+      return { scoreLabel: t("Penalty spades"), historyTitle: t("How the game ended"), history: endTable(state(v, null)) };
     },
   });
 }

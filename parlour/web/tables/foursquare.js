@@ -8,6 +8,7 @@
 import { h, clear, loadStyle, focusIsFree } from "../dom.js";
 import { tableOf } from "./table.js";
 import { cardBack, cardChip, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
+import { t, n, p } from "../i18n.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/foursquare.css")]);
 
@@ -17,8 +18,17 @@ const SIZE = 4;
 const MAX_DOWN = 4;
 const BEST_KEY = "parlour.foursquare.best";
 const COUNTED_KEY = "parlour.foursquare.counted";
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const cards = (count) => n("{n} card", "{n} cards", count);
+const games = (count) => n("{n} game", "{n} games", count);
 const cellName = (r, c) => `${COLS[c]}${r + 1}`;
+
+// Why the game ended (the view keeps the English reason) in the reader's language.
+function endReason(reason) {
+  if (reason === "all sixteen piles show their faces") return t("all sixteen piles show their faces");
+  if (reason === "the stock ran out") return t("the stock ran out");
+  if (reason === `more than ${MAX_DOWN} face-down tops`) return t("more than {count} face-down tops", { count: MAX_DOWN });
+  return reason;
+}
 const chip = (card) => cardChip(card);
 
 // ----------------------------------------------------------------------------- best scores
@@ -64,9 +74,9 @@ function moveCursor(els, mem, index, focus) {
 
 // Who plays this solitaire, for the record kept in this browser.
 function playerName(ctx) {
-  const t = ctx.table;
-  const s = t && t.seats ? t.seats[0] : null;
-  return s ? (s.kind === "bot" ? `${s.bot} bot` : s.name || "player") : "player";
+  const table = ctx.table;
+  const s = table && table.seats ? table.seats[0] : null;
+  return s ? (s.kind === "bot" ? t("{bot} bot", { bot: s.bot }) : s.name || p("seat", "player")) : p("seat", "player");
 }
 
 // What every piece reads: the view and the one before, whether it is a new position, the
@@ -137,27 +147,29 @@ function drawGrid(st) {
     el.setAttribute("aria-disabled", action ? "false" : "true");
     let label;
     if (pile) {
-      const n = pile.cards.length;
-      const top = pile.cards[n - 1];
+      const height = pile.cards.length;
+      const top = pile.cards[height - 1];
       const under = pile.cards.slice(0, -1);
       el.classList.add("pile", pile.up ? "up" : "down");
-      const stack = h("div", { class: "fs-pile", style: { "--n": n - 1 } });
-      for (let k = 0; k < n - 1; k++) stack.append(h("span", { class: "fs-edge", style: { "--k": k }, "aria-hidden": "true" }));
+      const stack = h("div", { class: "fs-pile", style: { "--n": height - 1 } });
+      for (let k = 0; k < height - 1; k++) stack.append(h("span", { class: "fs-edge", style: { "--k": k }, "aria-hidden": "true" }));
       stack.append(pile.up ? cardFace(top, { cls: "rankface fs-top" }) : cardBack({ cls: "fs-top" }));
-      el.append(stack, h("span", { class: `fs-height h${n}`, "aria-hidden": "true", title: `${plural(n, "card")} in this pile` }, String(n)));
+      el.append(stack, h("span", { class: `fs-height h${height}`, "aria-hidden": "true", title: n("{n} card in this pile", "{n} cards in this pile", height) }, String(height)));
       // Every card of the pile, bottom first: on hover or focus (the player saw each one).
-      if (n > 1 || !pile.up) el.append(h("span", { class: "fs-fan", "aria-hidden": "true" },
-        ...pile.cards.map((card, k) => h("span", { class: `fs-fan-card${k === n - 1 ? " top" : ""}${k === n - 1 && !pile.up ? " facedown" : ""}` }, chip(card))),
-        pile.up ? null : h("small", {}, "top face down")));
-      label = `${name}: ${plural(n, "card")}, top ${pile.up ? `${cardName(top)} face up` : `face down (${cardName(top)})`}${under.length ? `; under it ${under.map(cardName).join(", ")}` : ""}`;
+      if (height > 1 || !pile.up) el.append(h("span", { class: "fs-fan", "aria-hidden": "true" },
+        ...pile.cards.map((card, k) => h("span", { class: `fs-fan-card${k === height - 1 ? " top" : ""}${k === height - 1 && !pile.up ? " facedown" : ""}` }, chip(card))),
+        pile.up ? null : h("small", {}, t("top face down"))));
+      const facts = { cell: name, cards: cards(height), card: cardName(top) };
+      label = pile.up ? t("{cell}: {cards}, top {card} face up", facts) : t("{cell}: {cards}, top face down ({card})", facts);
+      if (under.length) label = t("{pile}; under it {cards}", { pile: label, cards: under.map(cardName).join(", ") });
     } else {
-      label = `${name}: empty`;
+      label = t("{cell}: empty", { cell: name });
       if (action) el.append(h("span", { class: "fs-slot", "aria-hidden": "true" }, "+"));
     }
-    if (action) label += `. ${action.startsWith("stack") ? "Stack the card in hand here" : "Place the card in hand here"}`;
-    if (mem.hinted && mem.hinted.action === action) label += " (the hint)";
+    if (action) label += ". " + (action.startsWith("stack") ? t("Stack the card in hand here") : t("Place the card in hand here"));
+    if (mem.hinted && mem.hinted.action === action) label += " " + t("(the hint)");
     el.setAttribute("aria-label", label);
-    el.title = pile ? `${name}: ${pile.cards.map(pretty).join(" ")}${pile.up ? "" : " (top face down)"}` : name;
+    el.title = pile ? `${name}: ${pile.cards.map(pretty).join(" ")}` + (pile.up ? "" : " " + t("(top face down)")) : name;
     if (turned.has(name)) { el.classList.add("turned"); }
     if (placedAt === name) el.classList.add("placed");
   });
@@ -174,32 +186,32 @@ function drawSide(st) {
     const flip = view.options && view.options.flip;
     if (flip && flip !== "designer") params.set("flip", flip);
     const url = `${location.origin}/new/foursquare?${params}`;
-    const link = h("input", { class: "fs-deal-link", readonly: "", value: url, "aria-label": "Link to this deal" });
-    const copy = h("button", { class: "button fs-copy", type: "button", "data-url": url, title: "Copy a link that deals these cards again, for you or a friend" }, "Copy link");
+    const link = h("input", { class: "fs-deal-link", readonly: "", value: url, "aria-label": t("Link to this deal") });
+    const copy = h("button", { class: "button fs-copy", type: "button", "data-url": url, title: t("Copy a link that deals these cards again, for you or a friend") }, t("Copy link"));
     copy.addEventListener("click", async () => {
       link.select();
       try { await navigator.clipboard.writeText(url); } catch { document.execCommand("copy"); }
-      ctx.say(`Link to deal #${mem.deal} copied.`);
+      ctx.say(t("Link to deal #{deal} copied.", { deal: String(mem.deal) }));
     });
-    dealBox.append(h("h2", { class: "side-title fs-deal-no" }, `Deal #${mem.deal}`), h("div", { class: "fs-share" }, link, copy));
+    dealBox.append(h("h2", { class: "side-title fs-deal-no" }, t("Deal #{deal}", { deal: String(mem.deal) })), h("div", { class: "fs-share" }, link, copy));
   }
   clear(handBox);
   if (view.card) {
-    handBox.append(h("span", { class: "fs-caption" }, view.placed === 0 ? "First card" : "In hand"), cardFace(view.card, { cls: "rankface fs-in-hand" }));
-    handBox.setAttribute("aria-label", `Card in hand: ${cardName(view.card)}`);
+    handBox.append(h("span", { class: "fs-caption" }, view.placed === 0 ? t("First card") : t("In hand")), cardFace(view.card, { cls: "rankface fs-in-hand" }));
+    handBox.setAttribute("aria-label", t("Card in hand: {card}", { card: cardName(view.card) }));
   } else {
-    handBox.append(h("span", { class: "fs-caption" }, "In hand"), h("div", { class: "card-slot fs-in-hand" }, "—"));
-    handBox.setAttribute("aria-label", "No card in hand: the game is over");
+    handBox.append(h("span", { class: "fs-caption" }, t("In hand")), h("div", { class: "card-slot fs-in-hand" }, "—"));
+    handBox.setAttribute("aria-label", t("No card in hand: the game is over"));
   }
   clear(stockBox);
-  stockBox.append(view.stock ? cardBack({ small: true }) : h("div", { class: "card-slot small" }), h("span", {}, h("b", { class: "fs-stock-count" }, String(view.stock)), " in stock"));
-  stockBox.setAttribute("aria-label", `Stock: ${plural(view.stock, "card")}`);
+  stockBox.append(view.stock ? cardBack({ small: true }) : h("div", { class: "card-slot small" }), h("span", {}, h("b", { class: "fs-stock-count" }, String(view.stock)), " ", t("in stock")));
+  stockBox.setAttribute("aria-label", t("Stock: {cards}", { cards: cards(view.stock) }));
   clear(downBox);
   const pips = h("span", { class: "fs-pips", "aria-hidden": "true" });
   for (let k = 0; k < MAX_DOWN; k++) pips.append(h("i", { class: k < view.face_down ? "on" : "" }));
   downBox.className = `fs-down${view.face_down >= MAX_DOWN ? " danger" : view.face_down >= MAX_DOWN - 1 ? " warn" : ""}`;
-  downBox.append(h("span", {}, "Face down ", h("b", { class: "fs-down-count" }, `${view.face_down} of ${MAX_DOWN}`)), pips);
-  downBox.setAttribute("aria-label", `${plural(view.face_down, "face-down top")}; one more than ${MAX_DOWN} loses`);
+  downBox.append(h("span", {}, t("Face down"), " ", h("b", { class: "fs-down-count" }, t("{n} of {most}", { n: view.face_down, most: MAX_DOWN }))), pips);
+  downBox.setAttribute("aria-label", n("{n} face-down top; one more than {most} loses", "{n} face-down tops; one more than {most} loses", view.face_down, { most: MAX_DOWN }));
   hintButton.hidden = !ctx.live || me === null || !(ctx.table && ctx.table.hints);
   hintButton.disabled = !playing || mem.asking !== null;
   drawHint(st);
@@ -218,15 +230,21 @@ function drawNote(st) {
   }
   clear(note);
   const card = view.card ? chip(view.card) : "";
-  if (view.placed === 0) note.append(...(playing ? ["Place the first card, ", card, ", at d4: the grid starts there."] : ["The first card, ", card, ", starts the grid at d4."]));
-  else note.append(`Card ${view.placed + 1} of 40: `, card, playing ? ". Where does it go?" : "");
+  // The card in hand is a chip in the sentence: the text around it comes in two parts.
+  if (view.placed === 0) {
+    note.append(...(playing ? [t("Place the first card,"), " ", card, " ", t("at d4: the grid starts there.")] : [t("The first card,"), " ", card, " ", t("starts the grid at d4.")]));
+  } else {
+    note.append(t("Card {number} of 40:", { number: view.placed + 1 }), " ", card, playing ? " " + t("Where does it go?") : "");
+  }
 }
 
 function resultText(st) {
   const { view, ctx, me, playerName } = st;
-  const who = me !== null && ctx.live ? "You" : playerName();
-  if (view.result === "won") return `${who} won with ${plural(view.score, "card")} left in the stock`;
-  return `${who} lost: ${view.reason}`;
+  const mine = me !== null && ctx.live;
+  const facts = { who: playerName(), score: view.score, reason: endReason(view.reason) };
+  if (view.result === "won") return mine ? n("You won with {n} card left in the stock", "You won with {n} cards left in the stock", view.score)
+    : n("{who} won with {n} card left in the stock", "{who} won with {n} cards left in the stock", view.score, facts);
+  return mine ? t("You lost: {reason}", facts) : t("{who} lost: {reason}", facts);
 }
 
 function drawHint(st) {
@@ -234,11 +252,11 @@ function drawHint(st) {
   const { hintOut } = els;
   clear(hintOut);
   hintOut.classList.toggle("shown", Boolean(mem.hinted));
-  if (mem.asking !== null) { hintOut.textContent = "The solver is thinking…"; return; }
+  if (mem.asking !== null) { hintOut.textContent = t("The solver is thinking…"); return; }
   if (!mem.hinted) return;
   const chance = mem.hinted.chance === null || mem.hinted.chance === undefined ? null : Math.round(mem.hinted.chance * 100);
-  hintOut.append("Hint: ", h("b", { class: "fs-hint-action" }, mem.hinted.action),
-    chance === null ? null : h("span", { class: "fs-hint-chance" }, ` · estimated chance to win ${chance}%`));
+  hintOut.append(t("Hint:"), " ", h("b", { class: "fs-hint-action" }, mem.hinted.action),
+    chance === null ? null : h("span", { class: "fs-hint-chance" }, " · ", t("estimated chance to win {percent}%", { percent: chance })));
 }
 
 // ------------------------------------------------------------------ narration
@@ -253,7 +271,7 @@ function readEvents(st) {
   events.forEach((ev, i) => {
     const key = `${ev.n ?? v.placed}:${ev.kind}`;
     if (mem.told.has(key)) return;
-    const text = narration && narration[i] ? narration[i] : ev.kind === "end" ? `${ev.result}: ${ev.reason}` : `${ev.kind} ${ev.card} at ${ev.cell}`;
+    const text = narration && narration[i] ? narration[i] : ev.kind === "end" ? `${ev.result}: ${endReason(ev.reason)}` : `${ev.kind} ${ev.card} ${ev.cell}`;
     mem.told.set(key, text);
     logList.append(h("li", { class: `fs-ev ev-${ev.kind}${ctx.live && before ? " fresh" : ""}` }, ...richText(text)));
     said.push(spoken(text));
@@ -279,47 +297,52 @@ function drawBest(st) {
   if (!ctx.live || me === null) { bestBox.hidden = true; return; }
   bestBox.hidden = false;
   const { name, b, here } = bestLines(st);
-  bestBox.append(h("h3", {}, `${name}'s record (this browser)`),
+  const deal = mem.deal !== null && mem.deal !== undefined;
+  bestBox.append(h("h3", {}, t("{name}'s record (this browser)", { name })),
     h("dl", { class: "fs-best-list" },
-      h("dt", {}, "Best score"), h("dd", { class: "fs-best-score" }, b.best === null ? "no win yet" : plural(b.best, "card") + " left"),
-      h("dt", {}, "Wins"), h("dd", { class: "fs-best-wins" }, `${b.wins} of ${plural(b.games, "game")}`),
-      mem.deal !== null && mem.deal !== undefined ? h("dt", {}, `Deal #${mem.deal}`) : null,
-      mem.deal !== null && mem.deal !== undefined ? h("dd", { class: "fs-best-deal" }, !here ? "not played before" : here.best === null ? `${plural(here.games, "game")}, no win` : `best ${plural(here.best, "card")} left (${plural(here.games, "game")})`) : null));
+      h("dt", {}, t("Best score")), h("dd", { class: "fs-best-score" }, b.best === null ? t("no win yet") : n("{n} card left", "{n} cards left", b.best)),
+      h("dt", {}, t("Wins")), h("dd", { class: "fs-best-wins" }, t("{wins} of {games}", { wins: b.wins, games: games(b.games) })),
+      deal ? h("dt", {}, t("Deal #{deal}", { deal: String(mem.deal) })) : null,
+      deal ? h("dd", { class: "fs-best-deal" }, !here ? t("not played before") : here.best === null ? t("{games}, no win", { games: games(here.games) })
+        : n("best {n} card left ({games})", "best {n} cards left ({games})", here.best, { games: games(here.games) })) : null));
 }
 
 function recordTable(st) {
   const { mem } = st;
   const { name, b, here } = bestLines(st);
-  const rows = [["Best score", b.best === null ? "no win yet" : `${plural(b.best, "card")} left`], ["Wins", `${b.wins} of ${plural(b.games, "game")}`]];
-  if (mem.deal !== null && mem.deal !== undefined) rows.push([`Deal #${mem.deal}`, !here ? "–" : here.best === null ? `${plural(here.games, "game")}, no win` : `best ${plural(here.best, "card")} left in ${plural(here.games, "game")}`]);
+  const rows = [[t("Best score"), b.best === null ? t("no win yet") : n("{n} card left", "{n} cards left", b.best)], [t("Wins"), t("{wins} of {games}", { wins: b.wins, games: games(b.games) })]];
+  if (mem.deal !== null && mem.deal !== undefined) {
+    rows.push([t("Deal #{deal}", { deal: String(mem.deal) }), !here ? "–" : here.best === null ? t("{games}, no win", { games: games(here.games) })
+      : n("best {n} card left in {games}", "best {n} cards left in {games}", here.best, { games: games(here.games) })]);
+  }
   return h("table", { class: "history-table fs-record" },
-    h("caption", { class: "sr-only" }, `${name}'s Foursquare record in this browser`),
+    h("caption", { class: "sr-only" }, t("{name}'s Foursquare record in this browser", { name })),
     h("tbody", {}, ...rows.map(([k, val]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, val)))));
 }
 
 export function mount(root, ctx) {
   const note = h("p", { class: "fs-note", "aria-live": "polite" });
-  const frame = h("div", { class: "fs-frame", role: "grid", "aria-label": "The grid: columns a to g, rows 1 to 7" });
+  const frame = h("div", { class: "fs-frame", role: "grid", "aria-label": t("The grid: columns a to g, rows 1 to 7") });
   const felt = h("div", { class: "fs-felt" }, note, frame);
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const handBox = h("div", { class: "fs-hand", role: "img" });
   const stockBox = h("div", { class: "fs-stock", role: "img" });
   const downBox = h("div", { class: "fs-down", role: "img" });
   const dealBox = h("div", { class: "fs-deal" });
-  const hintButton = h("button", { class: "button fs-hint-button", type: "button", "aria-keyshortcuts": "H", title: "The solver's choice for this card, and its chance to win (key H)" }, "Hint");
+  const hintButton = h("button", { class: "button fs-hint-button", type: "button", "aria-keyshortcuts": "H", title: t("The solver's choice for this card, and its chance to win (key H)") }, t("Hint"));
   const hintOut = h("p", { class: "fs-hint", "aria-live": "polite" });
-  const bestBox = h("section", { class: "fs-best", "aria-label": "Your best scores" });
+  const bestBox = h("section", { class: "fs-best", "aria-label": t("Your best scores") });
   const logList = h("ol", { class: "log-list fs-log-list" });
-  const side = h("aside", { class: "fs-side", "aria-label": "Card in hand, stock, hint and log" },
+  const side = h("aside", { class: "fs-side", "aria-label": t("Card in hand, stock, hint and log") },
     dealBox,
     h("div", { class: "fs-row" }, handBox, h("div", { class: "fs-counts" }, stockBox, downBox)),
     h("div", { class: "fs-hint-row" }, hintButton, hintOut),
     bestBox,
-    h("section", { class: "fs-log", "aria-label": "What happened" }, h("h3", {}, "What happened"), logList));
-  const t = tableOf(root, ctx, "fs", h("div", { class: "fs-main" }, felt,
-    h("p", { class: "muted small fs-help" }, "Click or tap a marked cell to place the card in hand there: a new pile beside one, or on top of a pile (four cards at most). The arrow keys move over the cells, Enter places, H asks for a hint. Hover over a pile to see the cards under its top."),
+    h("section", { class: "fs-log", "aria-label": t("What happened") }, h("h3", {}, t("What happened")), logList));
+  const board = tableOf(root, ctx, "fs", h("div", { class: "fs-main" }, felt,
+    h("p", { class: "muted small fs-help" }, t("Click or tap a marked cell to place the card in hand there: a new pile beside one, or on top of a pile (four cards at most). The arrow keys move over the cells, Enter places, H asks for a hint. Hover over a pile to see the cards under its top.")),
     narrator), side);
-  const rootEl = t.el;
+  const rootEl = board.el;
 
   // The 49 cells, made once: the focus and the cursor stay put while views come and go.
   const cells = [];
@@ -355,20 +378,20 @@ export function mount(root, ctx) {
   const onKey = (ev) => {
     if (ev.key !== "h" && ev.key !== "H") return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    const el = ev.target;
+    if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)) return;
     if (document.querySelector("dialog[open]")) return;
     ev.preventDefault();
     askHint();
   };
-  t.on(document, "keydown", onKey);
+  board.on(document, "keydown", onKey);
   hintButton.addEventListener("click", askHint);
 
   let view = null;
   let prev = null;
   const els = { root: rootEl, note, frame, cells, narrator, handBox, stockBox, downBox, dealBox, hintButton, hintOut, bestBox, logList };
   // The state now (for the hint's answer and the handlers), or for a new view.
-  const now = (extra = {}) => stateOf(view, prev, extra, ctx, t.seat, els, mem);
+  const now = (extra = {}) => stateOf(view, prev, extra, ctx, board.seat, els, mem);
   const playing = () => Boolean(view) && now().playing;
   const versionOf = (v) => v.placed;
 
@@ -392,7 +415,7 @@ export function mount(root, ctx) {
   function choose(name) {
     const action = actionsByCell(now()).get(name);
     if (!action) {
-      if (playing()) ctx.say(`The card cannot go at ${name}: the marked cells are where it may go.`, "error");
+      if (playing()) ctx.say(t("The card cannot go at {cell}: the marked cells are where it may go.", { cell: name }), "error");
       return;
     }
     cells.forEach((el) => el.classList.remove("leaving"));
@@ -408,7 +431,7 @@ export function mount(root, ctx) {
     if (ctx.hint()) {
       mem.asking = view.placed;
       hintButton.disabled = true;
-      hintOut.textContent = "The solver is thinking…";
+      hintOut.textContent = t("The solver is thinking…");
     }
   }
 
@@ -426,7 +449,7 @@ export function mount(root, ctx) {
     from(el) { return el.classList.contains("fs-in-hand") ? stockBox.getBoundingClientRect() : null; },
   };
 
-  return t.renderer({
+  return board.renderer({
     state,
     draw,
     motion,
@@ -450,13 +473,14 @@ export function mount(root, ctx) {
     },
     results(v) {
       view = v;
-      const mine = t.seat.me() !== null && ctx.live;
-      const who = mine ? "You" : playerName(ctx);
-      const headline = v.result === "won" ? `${who} won with ${plural(v.score, "card")} left` : `${who} lost: ${v.reason}`;
+      const mine = board.seat.me() !== null && ctx.live;
+      const facts = { who: playerName(ctx), reason: endReason(v.reason), placed: cards(v.placed), left: cards(v.score) };
+      const headline = v.result === "won" ? (mine ? n("You won with {n} card left", "You won with {n} cards left", v.score) : n("{who} won with {n} card left", "{who} won with {n} cards left", v.score, facts))
+        : mine ? t("You lost: {reason}", facts) : t("{who} lost: {reason}", facts);
       const box = h("div", {},
-        h("p", { class: "fs-why" }, v.result === "won" ? `All sixteen piles face up after ${plural(v.placed, "card")}: the score is the ${plural(v.score, "card")} left in the stock.` : `The game ended after ${plural(v.placed, "card")}: ${v.reason}.`),
+        h("p", { class: "fs-why" }, v.result === "won" ? t("All sixteen piles face up after {placed}: the score is the {left} left in the stock.", facts) : t("The game ended after {placed}: {reason}.", facts)),
         mine ? recordTable(now()) : null);
-      return { headline, scoreLabel: "Cards left", historyTitle: mine ? `${playerName(ctx)}'s record in this browser` : "How the game ended", history: box };
+      return { headline, scoreLabel: t("Cards left"), historyTitle: mine ? t("{name}'s record in this browser", { name: playerName(ctx) }) : t("How the game ended"), history: box };
     },
   });
 }

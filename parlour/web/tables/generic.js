@@ -5,21 +5,23 @@
 
 import { h, clear, rovingFocus, setRoving } from "../dom.js";
 import { tableOf } from "./table.js";
+import { t, p } from "../i18n.js";
+import { seatLabel } from "../words.js";
 
 function show(value) {
   if (value === null || value === undefined) return "–";
-  if (Array.isArray(value)) return value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : show(v))).join(", ") || "none";
+  if (Array.isArray(value)) return value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : show(v))).join(", ") || t("none");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 
 export function mount(root, ctx) {
   const status = h("p", { class: "generic-status", "aria-live": "polite" });
-  const actions = h("div", { class: "bid-row", role: "toolbar", "aria-label": "Your legal actions" });
-  const input = h("input", { id: "generic-action", maxlength: "40", autocomplete: "off", "aria-label": "Action in the game's notation" });
-  const form = h("form", { class: "generic-form" }, input, h("button", { class: "button", type: "submit" }, "Play"));
+  const actions = h("div", { class: "bid-row", role: "toolbar", "aria-label": t("Your legal actions") });
+  const input = h("input", { id: "generic-action", maxlength: "40", autocomplete: "off", "aria-label": t("Action in the game's notation") });
+  const form = h("form", { class: "generic-form" }, input, h("button", { class: "button", type: "submit" }, t("Play")));
   const facts = h("dl", { class: "generic-facts" });
-  const t = tableOf(root, ctx, "generic card-panel", status, actions, form, facts);
+  const board = tableOf(root, ctx, "generic card-panel", status, actions, form, facts);
   rovingFocus(actions);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -35,16 +37,17 @@ export function mount(root, ctx) {
   }
 
   function drawStatus({ view, names }) {
-    const acting = (view.to_act || []).map((s) => names[s] || `seat ${s}`);
-    status.textContent = view.outcome ? `Game over: winners ${view.outcome.winners.map((s) => names[s] || s).join(", ")}` :
-      acting.length ? `To act: ${acting.join(", ")}` : "";
+    const who = (s) => names[s] || seatLabel(`seat ${s}`);
+    const acting = (view.to_act || []).map(who);
+    status.textContent = view.outcome ? t("Game over: winners {winners}", { winners: view.outcome.winners.map(who).join(", ") }) :
+      acting.length ? t("To act: {seats}", { seats: acting.join(", ") }) : "";
   }
 
   function drawActions({ timed, legal }) {
     clear(actions);
     // A timed phase (e.g. a slap): one button, timed by the server; no time of our own.
     if (timed) {
-      const now = h("button", { class: "bid", type: "button" }, `${timed.name} now!`);
+      const now = h("button", { class: "bid", type: "button" }, t("{reaction} now!", { reaction: p("reaction", timed.name) }));
       now.addEventListener("click", () => ctx.react());
       actions.append(now);
     }
@@ -65,5 +68,5 @@ export function mount(root, ctx) {
       facts.append(h("dt", {}, key.replace(/_/g, " ")), h("dd", {}, show(value)));
     }
   }
-  return t.renderer({ state, draw: [drawStatus, drawActions, drawFacts] });
+  return board.renderer({ state, draw: [drawStatus, drawActions, drawFacts] });
 }

@@ -26,12 +26,18 @@ import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenId
 import { tableOf } from "./table.js";
 import { reducedMotion as reduced } from "./motion.js";
 import { playSound } from "../sound.js";
+import { t, n, p, num } from "../i18n.js";
+import { seatLabel } from "../words.js";
 
 await loadStyle("/static/tables/hit_the_deck.css");
 
-const SHOUT_TEXT = "Hit the Deck With a Hand!";
-const COLOUR = { R: "red", Y: "yellow", G: "green", B: "blue" };
-const KEYS = "Keys: Space slaps · H shouts · D draws · P passes · C cuts · S swaps";
+// The shout is the card's name, as players shout it (a language may keep it in English).
+const shoutText = () => t("Hit the Deck With a Hand!");
+const COLOUR_WORD = { R: "red", Y: "yellow", G: "green", B: "blue" };
+// A colour in the reader's language ("R" -> "red", "merah", "vermelho").
+const colourName = (c) => p("colour", COLOUR_WORD[c]);
+// A colour's shape (each colour also has one, for who cannot tell the colours apart).
+const SHAPE = { triangle: () => p("shape", "triangle"), circle: () => p("shape", "circle"), square: () => p("shape", "square"), diamond: () => p("shape", "diamond") };
 
 // ------------------------------------------------------------------------------ cards
 export function parseCard(text) {
@@ -44,15 +50,16 @@ export function parseCard(text) {
   return { kind: "unknown" };
 }
 
+// A card as players of the reader's language name it (the same words as the server's).
 export function cardName(text) {
   const c = parseCard(text);
   switch (c.kind) {
-    case "num": return `${COLOUR[c.colour]} ${c.number}`;
-    case "cut": return `${COLOUR[c.colour]} Cut the Deck`;
-    case "flip": return `${COLOUR[c.colour]} Flip the Deck`;
-    case "hitn": return `Hit the Deck With a Number ${c.number}`;
-    case "hitc": return `Hit the Deck With a Colour, ${COLOUR[c.colour]}`;
-    case "hand": return "Hit the Deck With a Hand";
+    case "num": return t("{colour} {number}", { colour: colourName(c.colour), number: Number(c.number) });
+    case "cut": return t("{colour} Cut the Deck", { colour: colourName(c.colour) });
+    case "flip": return t("{colour} Flip the Deck", { colour: colourName(c.colour) });
+    case "hitn": return t("Hit the Deck With a Number {number}", { number: Number(c.number) });
+    case "hitc": return t("Hit the Deck With a Colour, {colour}", { colour: colourName(c.colour) });
+    case "hand": return t("Hit the Deck With a Hand");
     default: return text;
   }
 }
@@ -61,7 +68,7 @@ export function cardName(text) {
 // the colour shows: red a triangle, yellow a circle, green a square, blue a diamond. So no
 // one needs to tell the colours apart to play.
 export const COLOUR_SHAPE = { R: "triangle", Y: "circle", G: "square", B: "diamond" };
-export const colourMark = (c) => h("span", { class: `cmark cm-${c}`, "aria-hidden": "true", title: `${COLOUR[c]} (${COLOUR_SHAPE[c]})` });
+export const colourMark = (c) => h("span", { class: `cmark cm-${c}`, "aria-hidden": "true", title: t("{colour} ({shape})", { colour: colourName(c), shape: SHAPE[COLOUR_SHAPE[c]]() }) });
 
 // A face-up card: a button when it can be chosen, a picture otherwise. The colour is also
 // written in the corner (R, Y, G, B) with its shape.
@@ -115,9 +122,8 @@ export function handIcon(cls = "icon") {
   return svg;
 }
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
-function secs(ms) { return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms} ms`; }
+const cards = (count) => n("{n} card", "{n} cards", count);
+function secs(ms) { return ms >= 1000 ? t("{seconds} s", { seconds: num(Math.round(ms / 10) / 100) }) : t("{ms} ms", { ms }); }
 
 // ------------------------------------------------------------------------------ the table
 // What the pieces drawn from module functions read: the view and the one before, the
@@ -127,11 +133,13 @@ function secs(ms) { return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms} m
 // as it is when it runs: `fresh(st)`.
 function stateOf(view, before, ctx, seat, els, mem) {
   const me = seat.me();
-  const name = (s) => (ctx.live && me === s ? "You" : ctx.names[s] || `seat ${s}`);
+  const name = (s) => (ctx.live && me === s ? t("You") : ctx.names[s] || seatLabel(`seat ${s}`));
   const slapOpen = Boolean(view && view.phase === "slap" && view.slap);
   return {
     view, before, ctx, seat, els, mem, me, name, slapOpen,
-    label: (s) => (ctx.live && me === s ? "you" : name(s)),
+    label: (s) => (ctx.live && me === s ? t("you") : name(s)),
+    // the sentence for you, or the one for another player (who: their name)
+    yours: (s, mine, theirs) => (ctx.live && me === s ? mine : theirs(name(s))),
     myTurn: Boolean(ctx.live && me !== null && view && view.to_act.includes(me) && view.legal.length > 0),
     canSlap: Boolean(ctx.live && me !== null && slapOpen && view.slap.waiting.includes(me) && ctx.timed && mem.slappedPhase !== ctx.timed.phase),
     shoutMs: view ? view.shout_window_ms : 0, // the game's rule, sent in the view
@@ -145,15 +153,18 @@ function resultText(st) {
   const { view, ctx, me, name } = st;
   const o = view.outcome;
   const best = view.scores[o.winners[0]];
-  if (ctx.live && me !== null) return o.winners.includes(me) ? `You win with ${best}!` : `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
-  return `${o.winners.map(name).join(" and ")} win${o.winners.length === 1 ? "s" : ""} with ${best}.`;
+  if (ctx.live && me !== null && o.winners.includes(me)) return t("You win with {score}!", { score: best });
+  return n("{who} wins with {score}.", "{who} win with {score}.", o.winners.length, { who: o.winners.map(name).join(t(" and ")), score: best });
 }
 
 function slapTable(st, s, big) {
-  const { me, name } = st;
+  const { name, yours } = st;
   const order = s.ms.map((ms, seat) => ({ seat, ms })).sort((a, b) => a.ms - b.ms);
   const loser = s.slowest;
-  const head = `${cap(name(loser))} ${loser === me ? "were" : "was"} last (${secs(s.ms[loser])}) and draw${loser === me ? "" : "s"} ${s.cards}${s.tied.length ? " (a tie, drawn by lot)" : ""}`;
+  const last = { time: secs(s.ms[loser]), cards: s.cards };
+  const head = s.tied.length
+    ? yours(loser, t("You were last ({time}) and draw {cards} (a tie, drawn by lot)", last), (who) => t("{who} was last ({time}) and draws {cards} (a tie, drawn by lot)", { who, ...last }))
+    : yours(loser, t("You were last ({time}) and draw {cards}", last), (who) => t("{who} was last ({time}) and draws {cards}", { who, ...last }));
   const list = h("ol", { class: "slap-times" }, ...order.map((o) => h("li", { class: o.seat === loser ? "loser" : "" },
     h("span", { class: "who" }, name(o.seat)), h("b", {}, secs(o.ms)), o.seat === loser ? h("span", { class: "plus" }, `+${s.cards}`) : null)));
   return h("div", { class: big ? "slap-card" : "slap-mini" }, h("p", { class: "slap-head" }, handIcon("mini"), ` ${head}`), list);
@@ -171,7 +182,7 @@ function drawFinal(st) {
   const place = view.outcome.placing;
   final.append(h("div", { class: "final-card" },
     h("p", { class: "final-head" }, resultText(st)),
-    h("ol", { class: "final-list", "aria-label": "Totals, lowest first" }, ...order.map((o) =>
+    h("ol", { class: "final-list", "aria-label": t("Totals, lowest first") }, ...order.map((o) =>
       h("li", { class: place[o.seat] === 1 ? "winner" : "" }, h("span", { class: "who" }, `${place[o.seat]}. ${name(o.seat)}`), h("b", {}, String(o.score)))))));
 }
 
@@ -180,50 +191,50 @@ function drawSide(st) {
   const { view, els, mem, me, name } = st;
   const { side } = els;
   clear(side);
-  const n = view.seats;
+  const seats = view.seats;
   const target = view.options.target;
-  side.append(h("h2", { class: "side-title" }, `Round ${view.round}`, h("span", { class: "muted" }, ` · game to ${target}, lowest wins`)));
+  side.append(h("h2", { class: "side-title" }, t("Round {round}", { round: view.round }), h("span", { class: "muted" }, " · ", t("game to {target}, lowest wins", { target }))));
   const table = h("table", { class: "htd-scores" },
-    h("caption", { class: "sr-only" }, "Cards in hand and total score of each player"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards"), h("th", { scope: "col" }, "Total"))));
+    h("caption", { class: "sr-only" }, t("Cards in hand and total score of each player")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Cards")), h("th", { scope: "col" }, t("Total")))));
   const body = h("tbody");
-  for (let s = 0; s < n; s++) {
+  for (let s = 0; s < seats; s++) {
     body.append(h("tr", { class: `${view.to_act.includes(s) ? "turn" : ""}${s === me ? " mine" : ""}` },
-      h("th", { scope: "row" }, name(s), view.dealer === s ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null),
+      h("th", { scope: "row" }, name(s), view.dealer === s ? h("span", { class: "chip", title: t("Dealer"), "aria-label": t("dealer") }, p("dealer chip", "D")) : null),
       h("td", {}, String(view.hand_sizes[s])), h("td", {}, h("b", {}, String(view.scores[s])))));
   }
   table.append(body);
   side.append(table);
 
-  const slapBox = h("section", { class: "htd-last-slap", "aria-label": "Last slap" }, h("h3", {}, "Last slap"));
+  const slapBox = h("section", { class: "htd-last-slap", "aria-label": t("Last slap") }, h("h3", {}, t("Last slap")));
   if (view.last_slap) slapBox.append(slapTable(st, view.last_slap, false));
-  else slapBox.append(h("p", { class: "muted small" }, "No slap yet: a With a Hand calls for one."));
+  else slapBox.append(h("p", { class: "muted small" }, t("No slap yet: a With a Hand calls for one.")));
   side.append(slapBox);
 
   if (view.rounds.length) {
     const rt = h("table", { class: "htd-rounds" },
-      h("caption", { class: "sr-only" }, "Points each round"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), ...Array.from({ length: n }, (_, s) => h("th", { scope: "col", title: name(s) }, short(st, s))))));
+      h("caption", { class: "sr-only" }, t("Points each round")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), ...Array.from({ length: seats }, (_, s) => h("th", { scope: "col", title: name(s) }, short(st, s))))));
     const rb = h("tbody");
     for (const r of view.rounds) {
       rb.append(h("tr", {}, h("th", { scope: "row" }, String(r.round)),
-        ...r.points.map((p, s) => h("td", { class: r.out === s ? "out" : "" }, r.out === s ? "out" : `+${p}`))));
+        ...r.points.map((pts, s) => h("td", { class: r.out === s ? "out" : "" }, r.out === s ? t("out") : `+${pts}`))));
     }
     rt.append(rb);
-    side.append(h("section", { class: "htd-history", "aria-label": "Rounds" }, h("h3", {}, "Rounds"), rt));
+    side.append(h("section", { class: "htd-history", "aria-label": t("Rounds") }, h("h3", {}, t("Rounds")), rt));
   }
 
-  const log = h("section", { class: "htd-log", "aria-label": "What happened" }, h("h3", {}, "What happened"));
-  const ul = h("ul", {}, ...mem.logLines.slice(-30).reverse().map((t) => h("li", {}, t)));
-  if (!mem.logLines.length) ul.append(h("li", { class: "muted" }, "The game has just begun."));
+  const log = h("section", { class: "htd-log", "aria-label": t("What happened") }, h("h3", {}, t("What happened")));
+  const ul = h("ul", {}, ...mem.logLines.slice(-30).reverse().map((line) => h("li", {}, line)));
+  if (!mem.logLines.length) ul.append(h("li", { class: "muted" }, t("The game has just begun.")));
   log.append(ul);
   side.append(log);
 }
 
 function short(st, s) {
   const { name } = st;
-  const n = name(s);
-  return n === "You" ? "You" : n.length > 6 ? `${n.slice(0, 5)}…` : n;
+  const who = name(s);
+  return who.length > 6 ? `${who.slice(0, 5)}…` : who;
 }
 
 // ------------------------------------------------------------------ narration and the log
@@ -235,46 +246,54 @@ function tell(st) {
   if (!before || before.round !== after.round) {
     if (before && after.rounds.length) {
       const r = after.rounds[after.rounds.length - 1];
-      lines.push(r.out !== null ? `Round ${r.round}: ${name(r.out)} went out.` : `Round ${r.round} ended with no one out.`);
+      lines.push(r.out !== null ? t("Round {round}: {who} went out.", { round: r.round, who: name(r.out) }) : t("Round {round} ended with no one out.", { round: r.round }));
     }
     mem.told = { round: after.round, events: 0, played: 0 };
   }
   for (const [seat, action] of after.played.slice(mem.told.played)) {
-    if (action === "hit hand!") lines.push(`${name(seat)} played Hit the Deck With a Hand and shouted “${SHOUT_TEXT}”`);
-    else if (action === "hit hand") lines.push(`${name(seat)} played Hit the Deck With a Hand without the shout!`);
-    else lines.push(`${name(seat)} played ${cardName(action)}.`);
+    const who = name(seat);
+    if (action === "hit hand!") lines.push(t("{who} played Hit the Deck With a Hand and shouted “{shout}”", { who, shout: shoutText() }));
+    else if (action === "hit hand") lines.push(t("{who} played Hit the Deck With a Hand without the shout!", { who }));
+    else lines.push(t("{who} played {card}.", { who, card: cardName(action) }));
   }
   for (const e of after.events.slice(mem.told.events)) {
     const line = eventText(st, e);
     if (line) lines.push(line);
   }
   if (before && before.round === after.round && after.phase === "drawn" && (before.phase !== "drawn" || before.turn !== after.turn)) {
-    lines.push(`${name(after.turn)} drew a card.`);
+    lines.push(t("{who} drew a card.", { who: name(after.turn) }));
   }
   mem.told = { round: after.round, events: after.events.length, played: after.played.length };
   if (after.outcome && !(before && before.outcome)) lines.push(resultText(st));
   for (const l of lines) mem.logLines.push(l);
   if (mem.logLines.length > 60) mem.logLines.splice(0, mem.logLines.length - 60);
-  if (ctx.live && slapOpen && canSlap && !(before && before.phase === "slap")) lines.push("Slap the pile now! Space bar.");
-  else if (myTurn && !(before && before.to_act.includes(me))) lines.push("Your turn.");
+  if (ctx.live && slapOpen && canSlap && !(before && before.phase === "slap")) lines.push(t("Slap the pile now! Space bar."));
+  else if (myTurn && !(before && before.to_act.includes(me))) lines.push(t("Your turn."));
   if (lines.length) narrator.textContent = lines.join(" ");
 }
 
 function eventText(st, e) {
-  const { view, me, name } = st;
+  const { view, name, yours } = st;
+  const who = e.seat !== undefined && e.seat !== null ? name(e.seat) : "";
   switch (e.type) {
-    case "first": return `Round ${view.round} begins: the first card is ${cardName(e.card)}.`;
-    case "reburied": return "A With a Hand turned first goes back into the draw pile.";
-    case "cut": return e.card ? `${name(e.seat)} cut the deck: ${cardName(e.card)} turned up.` : `${name(e.seat)} had nothing to cut.`;
-    case "swap": return e.card ? `${name(e.seat)} swapped the piles: the top is ${cardName(e.card)}, and play turns round.` : `${name(e.seat)} had nothing to swap: play turns round.`;
-    case "flip back": return "A second Flip in a row went back into the draw pile.";
-    case "reshuffle": return `The discards were shuffled into a new draw pile (${plural(e.cards, "card")}).`;
-    case "penalty": return `${name(e.seat)} did not shout and drew ${e.cards}.`;
+    case "first": return t("Round {round} begins: the first card is {card}.", { round: view.round, card: cardName(e.card) });
+    case "reburied": return t("A With a Hand turned first goes back into the draw pile.");
+    case "cut": return e.card ? t("{who} cut the deck: {card} turned up.", { who, card: cardName(e.card) }) : t("{who} had nothing to cut.", { who });
+    case "swap": return e.card ? t("{who} swapped the piles: the top is {card}, and play turns round.", { who, card: cardName(e.card) }) : t("{who} had nothing to swap: play turns round.", { who });
+    case "flip back": return t("A second Flip in a row went back into the draw pile.");
+    case "reshuffle": return t("The discards were shuffled into a new draw pile ({cards}).", { cards: cards(e.cards) });
+    case "penalty": return t("{who} did not shout and drew {n}.", { who, n: e.cards });
     case "slap": {
       const times = e.ms.map((ms, s) => `${name(s)} ${secs(ms)}`).join(", ");
-      return `Slaps: ${times}. ${name(e.slowest)} ${e.slowest === me ? "were" : "was"} last${e.tied.length ? " (a tie, by lot)" : ""} and drew ${e.cards}.`;
+      const last = { times, cards: e.cards };
+      if (e.tied.length) {
+        return yours(e.slowest, t("Slaps: {times}. You were last (a tie, by lot) and drew {cards}.", last),
+          (slowest) => t("Slaps: {times}. {slowest} was last (a tie, by lot) and drew {cards}.", { slowest, ...last }));
+      }
+      return yours(e.slowest, t("Slaps: {times}. You were last and drew {cards}.", last),
+        (slowest) => t("Slaps: {times}. {slowest} was last and drew {cards}.", { slowest, ...last }));
     }
-    case "blocked": return "Nobody could play or draw: the round is blocked.";
+    case "blocked": return t("Nobody could play or draw: the round is blocked.");
     default: return null;
   }
 }
@@ -283,10 +302,10 @@ function eventText(st, e) {
 const narrow = (felt) => felt.clientWidth < 560;
 
 function spot(st, seat) {
-  const n = st.view.seats;
-  const offset = st.seat.offset(seat, n);
+  const seats = st.view.seats;
+  const offset = st.seat.offset(seat, seats);
   if (offset === 0) return { x: 50, y: 90 };
-  const a = (offset / n) * 2 * Math.PI;
+  const a = (offset / seats) * 2 * Math.PI;
   const x = 50 - 44 * Math.sin(a);
   const y = 50 + 41 * Math.cos(a);
   // On a narrow felt the others sit in the upper part, the piles below them.
@@ -298,32 +317,34 @@ function drawSeats(st) {
   const { felt, seatsLayer } = els;
   felt.classList.toggle("narrow", narrow(felt));
   clear(seatsLayer);
-  const n = view.seats;
+  const seats = view.seats;
   const slap = slapOpen ? view.slap : null;
-  for (let seat = 0; seat < n; seat++) {
-    const p = spot(st, seat);
+  for (let seat = 0; seat < seats; seat++) {
+    const at = spot(st, seat);
     const count = view.hand_sizes[seat];
     const turn = view.to_act.includes(seat) && view.phase !== "slap";
     const backs = h("div", { class: "backs", "aria-hidden": "true" });
     for (let i = 0; i < Math.min(count, 8); i++) backs.append(h("span", { class: "back" }));
     const bits = [];
-    if (view.dealer === seat) bits.push(h("span", { class: "chip", title: "Dealer" }, "D"));
+    if (view.dealer === seat) bits.push(h("span", { class: "chip", title: t("Dealer") }, p("dealer chip", "D")));
     let note = "";
-    if (slap) note = slap.waiting.includes(seat) ? "slap!" : "slapped";
-    else if (turn) note = !ctx.live ? (view.phase === "cut" ? "to cut" : view.phase === "swap" ? "to swap" : "to play")
-      : view.phase === "cut" ? "cutting…" : view.phase === "swap" ? "swapping…" : me === seat ? "your turn" : "to play";
+    const slapped = Boolean(slap && !slap.waiting.includes(seat));
+    if (slap) note = slapped ? t("slapped") : t("slap!");
+    else if (turn) note = !ctx.live ? (view.phase === "cut" ? t("to cut") : view.phase === "swap" ? t("to swap") : t("to play"))
+      : view.phase === "cut" ? t("cutting…") : view.phase === "swap" ? t("swapping…") : me === seat ? t("your turn") : t("to play");
+    const facts = [cards(count), t("score {score}", { score: view.scores[seat] }), turn ? t("to play") : null, slapped ? t("has slapped") : null];
     const plate = h("div", {
       class: `htd-plate${turn ? " turn" : ""}${me === seat ? " mine" : ""}${slap && !slap.waiting.includes(seat) ? " slapped" : ""}${count === 1 ? " last-card" : ""}`,
       "data-seat": String(seat),
       role: "group",
-      "aria-label": `${name(seat)}: ${plural(count, "card")}, score ${view.scores[seat]}${turn ? ", to play" : ""}${note === "slapped" ? ", has slapped" : ""}`,
+      "aria-label": `${name(seat)}: ${facts.filter(Boolean).join(", ")}`,
     },
     h("div", { class: "who" }, h("span", { class: "name", title: name(seat) }, name(seat)), ...bits),
-    h("div", { class: "count" }, backs, h("b", {}, String(count)), h("span", { class: "muted-light" }, count === 1 ? " card" : " cards")),
-    h("div", { class: "score" }, `Score ${view.scores[seat]}`),
+    h("div", { class: "count" }, backs, h("b", {}, String(count)), " ", h("span", { class: "muted-light" }, n("card", "cards", count))),
+    h("div", { class: "score" }, t("Score {score}", { score: view.scores[seat] })),
     note ? h("div", { class: "note", "aria-hidden": "true" }, note) : null);
-    plate.dataset.x = String(p.x);
-    plate.dataset.y = String(p.y);
+    plate.dataset.x = String(at.x);
+    plate.dataset.y = String(at.y);
     seatsLayer.append(plate);
   }
   placeSeats(els);
@@ -349,8 +370,8 @@ function drawCentre(st) {
   const { ring, direction, drawPile, discard, obligation, felt, slapBar } = els;
   const left = view.direction === "left";
   ring.classList.toggle("ccw", !left);
-  direction.textContent = left ? "Play goes left ↻" : "Play goes right ↺";
-  direction.setAttribute("aria-label", `Play goes ${view.direction} (${left ? "clockwise" : "anticlockwise"})`);
+  direction.textContent = left ? t("Play goes left ↻") : t("Play goes right ↺");
+  direction.setAttribute("aria-label", left ? t("Play goes left (clockwise)") : t("Play goes right (anticlockwise)"));
 
   clear(drawPile);
   const canDraw = myTurn && view.legal.includes("draw");
@@ -361,13 +382,14 @@ function drawCentre(st) {
   drawPile.append(stack, h("span", { class: "pile-count" }, String(view.draw_size)));
   drawPile.classList.toggle("active", canDraw || canCut || canSwap);
   drawPile.disabled = !(canDraw || canCut || canSwap);
-  drawPile.setAttribute("aria-label", canCut ? `Cut the deck (draw pile, ${plural(view.draw_size, "card")})`
-    : canSwap ? `Swap the piles (draw pile, ${plural(view.draw_size, "card")})`
-      : canDraw ? `Draw a card (draw pile, ${plural(view.draw_size, "card")})` : `Draw pile, ${plural(view.draw_size, "card")}`);
+  const pile = { cards: cards(view.draw_size) };
+  drawPile.setAttribute("aria-label", canCut ? t("Cut the deck (draw pile, {cards})", pile)
+    : canSwap ? t("Swap the piles (draw pile, {cards})", pile)
+      : canDraw ? t("Draw a card (draw pile, {cards})", pile) : t("Draw pile, {cards}", pile));
 
   clear(discard);
   const top = cardFace(view.top, { size: "big" });
-  top.setAttribute("aria-label", `Top of the discard pile: ${cardName(view.top)} (${plural(view.discard_size, "card")} in the pile)`);
+  top.setAttribute("aria-label", n("Top of the discard pile: {card} ({n} card in the pile)", "Top of the discard pile: {card} ({n} cards in the pile)", view.discard_size, { card: cardName(view.top) }));
   const under = view.discard_size > 1 ? h("span", { class: "under", "aria-hidden": "true" }) : null;
   if (slapOpen) {
     const slap = view.slap;
@@ -376,8 +398,8 @@ function drawCentre(st) {
       class: `htd-slap${mine ? " live" : ""}`,
       type: mine ? "button" : null,
       "aria-keyshortcuts": mine ? "Space" : null,
-      "aria-label": mine ? "Slap the pile! (space bar)" : "Everyone slaps the pile",
-    }, under, top, h("span", { class: "slap-word", "aria-hidden": "true" }, handIcon("mini"), mine ? "SLAP!" : me !== null && !slap.waiting.includes(me) ? "slapped" : "slap!"), slapBar);
+      "aria-label": mine ? t("Slap the pile! (space bar)") : t("Everyone slaps the pile"),
+    }, under, top, h("span", { class: "slap-word", "aria-hidden": "true" }, handIcon("mini"), mine ? t("SLAP!") : me !== null && !slap.waiting.includes(me) ? t("slapped") : t("slap!")), slapBar);
     if (mine) {
       target.addEventListener("pointerdown", (ev) => { ev.preventDefault(); slapNow(fresh(st)); });
       target.addEventListener("click", () => slapNow(fresh(st)));
@@ -394,16 +416,16 @@ function drawCentre(st) {
   const ob = view.obligation;
   obligation.className = "htd-obligation";
   if (ob && ob.startsWith("number ")) {
-    const n = ob.slice(7);
+    const number = Number(ob.slice(7));
     obligation.classList.add("on");
-    obligation.append(h("span", { class: "ob-big" }, n), h("span", {}, `Play a ${n} (or a Hit the Deck card)`));
+    obligation.append(h("span", { class: "ob-big" }, String(number)), h("span", {}, t("Play a {number} (or a Hit the Deck card)", { number })));
   } else if (ob && ob.startsWith("colour ")) {
     const c = ob.slice(7);
     obligation.classList.add("on", `c-${c}`);
-    obligation.append(h("span", { class: `ob-disc c-${c}` }, colourMark(c), h("b", {}, c)), h("span", {}, `Play ${COLOUR[c]} (or a Hit the Deck card)`));
+    obligation.append(h("span", { class: `ob-disc c-${c}` }, colourMark(c), h("b", {}, c)), h("span", {}, t("Play {colour} (or a Hit the Deck card)", { colour: colourName(c) })));
   } else if (ob === "any" && view.phase === "play") {
     obligation.classList.add("on", "any");
-    obligation.append(h("span", {}, "Any card may be played"));
+    obligation.append(h("span", {}, t("Any card may be played")));
   }
 }
 
@@ -422,7 +444,7 @@ function runSlapBar({ ctx, els, mem }) {
 
 // ------------------------------------------------------------------ the bar: status, actions, shout
 function actionButton(st, action, text, key, aria) {
-  const b = h("button", { class: "button htd-act", type: "button", "data-action": action, "aria-keyshortcuts": key, "aria-label": aria || `${text} (key ${key})` }, text, h("kbd", { "aria-hidden": "true" }, key));
+  const b = h("button", { class: "button htd-act", type: "button", "data-action": action, "aria-keyshortcuts": key, "aria-label": aria || t("{action} (key {key})", { action: text, key }) }, text, h("kbd", { "aria-hidden": "true" }, key));
   b.addEventListener("click", () => act(fresh(st), action));
   return b;
 }
@@ -432,10 +454,10 @@ function drawBar(st) {
   const { actions, shoutBtn, status } = els;
   clear(actions);
   const legal = new Set(myTurn ? view.legal : []);
-  if (legal.has("cut")) actions.append(actionButton(st, "cut", "Cut the deck", "C"));
-  if (legal.has("swap")) actions.append(actionButton(st, "swap", "Swap the piles", "S"));
-  if (legal.has("draw")) actions.append(actionButton(st, "draw", "Draw a card", "D"));
-  if (legal.has("pass")) actions.append(actionButton(st, "pass", view.phase === "drawn" ? "Keep it (pass)" : "Pass", "P"));
+  if (legal.has("cut")) actions.append(actionButton(st, "cut", t("Cut the deck"), "C"));
+  if (legal.has("swap")) actions.append(actionButton(st, "swap", t("Swap the piles"), "S"));
+  if (legal.has("draw")) actions.append(actionButton(st, "draw", t("Draw a card"), "D"));
+  if (legal.has("pass")) actions.append(actionButton(st, "pass", view.phase === "drawn" ? t("Keep it (pass)") : t("Pass"), "P"));
   shoutBtn.hidden = !(myTurn && (view.phase === "play" || view.phase === "drawn"));
   shoutBtn.classList.toggle("urgent", Boolean(mem.waiting));
   status.textContent = statusText(st);
@@ -447,30 +469,30 @@ function statusText(st) {
   if (view.outcome) return resultText(st);
   if (slapOpen) {
     const who = view.slap.player;
-    const played = `${name(who)} played Hit the Deck With a Hand${view.slap.shouted ? "" : " without the shout"}`;
+    const played = view.slap.shouted ? t("{who} played Hit the Deck With a Hand", { who: name(who) }) : t("{who} played Hit the Deck With a Hand without the shout", { who: name(who) });
     if (me !== null && view.slap.mine !== null && view.slap.mine !== undefined) {
-      return `${played}. You slapped in ${secs(view.slap.mine)}: waiting for ${plural(view.slap.waiting.length, "other")}…`;
+      return n("{played}. You slapped in {time}: waiting for {n} other…", "{played}. You slapped in {time}: waiting for {n} others…", view.slap.waiting.length, { played, time: secs(view.slap.mine) });
     }
-    if (canSlap) return `${played}: SLAP THE PILE! (click it, tap it or press space)`;
-    if (ctx.timed && mem.slappedPhase === ctx.timed.phase) return "Slapped! The server is timing it…";
-    return `${played}: everyone slaps the pile…`;
+    if (canSlap) return t("{played}: SLAP THE PILE! (click it, tap it or press space)", { played });
+    if (ctx.timed && mem.slappedPhase === ctx.timed.phase) return t("Slapped! The server is timing it…");
+    return t("{played}: everyone slaps the pile…", { played });
   }
   const seat = view.to_act[0];
   if (seat === undefined) return "";
   if (myTurn) {
-    if (view.phase === "cut") return "A Cut the Deck: cut the deck (press the draw pile or C).";
-    if (view.phase === "swap") return "A Flip the Deck: swap the piles (press the draw pile or S).";
-    if (view.phase === "drawn") return view.legal.length > 1 ? "You drew a card that fits: play it, or keep it." : "The card you drew does not fit: keep it (pass).";
-    if (mem.waiting) return `SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits ${shoutMs / 1000} s).`;
-    if (view.legal.includes("draw")) return "Nothing in your hand fits: draw a card.";
-    if (view.legal.includes("pass")) return "Nothing fits and nothing is left to draw: pass.";
-    return `Your turn: play a card on ${cardName(view.top)}.`;
+    if (view.phase === "cut") return t("A Cut the Deck: cut the deck (press the draw pile or C).");
+    if (view.phase === "swap") return t("A Flip the Deck: swap the piles (press the draw pile or S).");
+    if (view.phase === "drawn") return view.legal.length > 1 ? t("You drew a card that fits: play it, or keep it.") : t("The card you drew does not fit: keep it (pass).");
+    if (mem.waiting) return t("SHOUT NOW! Press “Hit the Deck!” or H (your With a Hand waits {seconds} s).", { seconds: shoutMs / 1000 });
+    if (view.legal.includes("draw")) return t("Nothing in your hand fits: draw a card.");
+    if (view.legal.includes("pass")) return t("Nothing fits and nothing is left to draw: pass.");
+    return t("Your turn: play a card on {card}.", { card: cardName(view.top) });
   }
   const who = name(seat);
-  if (view.phase === "cut") return `${who} must cut the deck.`;
-  if (view.phase === "swap") return `${who} must swap the piles.`;
-  if (view.phase === "drawn") return `${who} drew a card.`;
-  return `${who} to play.`;
+  if (view.phase === "cut") return t("{who} must cut the deck.", { who });
+  if (view.phase === "swap") return t("{who} must swap the piles.", { who });
+  if (view.phase === "drawn") return t("{who} drew a card.", { who });
+  return t("{who} to play.", { who });
 }
 
 // ------------------------------------------------------------------ your hand
@@ -478,12 +500,12 @@ function handReason(st, card) {
   const { view, ctx, label, myTurn, slapOpen } = st;
   const ok = myTurn && (view.phase === "play" || view.phase === "drawn") && view.legal.includes(card);
   if (!ctx.live) return null;
-  if (view.phase === "over") return "the game is over";
-  if (slapOpen) return "slap the pile first";
-  if (!myTurn) return `wait for ${label(view.to_act[0])}`;
-  if (view.phase === "cut") return "cut the deck first";
-  if (view.phase === "swap") return "swap the piles first";
-  if (!ok) return (view.why_not && view.why_not[card]) || "not playable now";
+  if (view.phase === "over") return t("the game is over");
+  if (slapOpen) return t("slap the pile first");
+  if (!myTurn) return t("wait for {who}", { who: label(view.to_act[0]) });
+  if (view.phase === "cut") return t("cut the deck first");
+  if (view.phase === "swap") return t("swap the piles first");
+  if (!ok) return (view.why_not && view.why_not[card]) || t("not playable now");
   return null;
 }
 
@@ -513,9 +535,9 @@ function drawHand(st) {
         b.setAttribute("aria-label", `${cardName(card)}: ${reason}`);
       } else {
         b.classList.add("playable");
-        const extra = card === "hit hand" ? " (shout with it: H)" : "";
-        b.setAttribute("aria-label", `Play ${cardName(card)}${extra}`);
-        b.setAttribute("title", `Play ${cardName(card)}${extra}`);
+        const playIt = card === "hit hand" ? t("Play {card} (shout with it: H)", { card: cardName(card) }) : t("Play {card}", { card: cardName(card) });
+        b.setAttribute("aria-label", playIt);
+        b.setAttribute("title", playIt);
       }
       b.addEventListener("click", () => {
         if (reason) { ctx.say(`${cardName(card)}: ${reason}`, "error"); return; }
@@ -584,7 +606,7 @@ function shout(st) {
   const { ctx, els, mem, me } = st;
   if (!ctx.live || me === null) return;
   mem.shoutAt = performance.now();
-  bubble(st, me, "HIT THE DECK!", "shout");
+  bubble(st, me, t("HIT THE DECK!"), "shout");
   els.shoutBtn.classList.remove("pressed");
   void els.shoutBtn.offsetWidth; // restart the press animation
   els.shoutBtn.classList.add("pressed");
@@ -607,13 +629,13 @@ function slapNow(st) {
   drawBar(now);
   const target = els.discard.querySelector(".htd-slap");
   if (target) target.classList.add("hit");
-  bubble(st, me, "SLAP!", "slap");
+  bubble(st, me, t("SLAP!"), "slap");
 }
 
 function onKey(st, ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  const t = ev.target;
-  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+  const el = ev.target;
+  if (el && (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA" || el.isContentEditable)) return;
   const { view, ctx, els, myTurn, slapOpen } = st;
   if (!view || !ctx.live) return;
   const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
@@ -677,7 +699,7 @@ function fly({ felt }, card, fromEl, toEl, { delay = 0, duration = 260, midLift 
 // and a caption says what happened. The card that opens a slap does not travel: it is on
 // the pile, as the slap target, the moment the view arrives (nothing delays the signal).
 function animateStep(st) {
-  const { view: after, before, ctx, els, me, name } = st;
+  const { view: after, before, ctx, els, me, name, yours } = st;
   if (!before || before.round !== after.round || after.played.length - before.played.length > 1 ||
       after.events.length - before.events.length > 3) return;
   const plays = after.played.slice(before.played.length);
@@ -688,7 +710,7 @@ function animateStep(st) {
   for (const [seat, action] of plays) {
     const plate = els.seatsLayer.querySelector(`.htd-plate[data-seat="${seat}"]`);
     if (seat !== me && !opensSlap) fly(els, action === "hit hand!" ? "hit hand" : action, plate, els.discard, { duration: 260 });
-    if (action === "hit hand!") requestAnimationFrame(() => bubble(st, seat, "HIT THE DECK!", "shout"));
+    if (action === "hit hand!") requestAnimationFrame(() => bubble(st, seat, t("HIT THE DECK!"), "shout"));
   }
   for (const e of after.events.slice(before.events.length)) {
     if (e.type === "cut" && e.card) {
@@ -696,18 +718,20 @@ function animateStep(st) {
       void els.drawPile.offsetWidth;
       els.drawPile.classList.add("cut-anim");
       fly(els, e.card, els.drawPile, els.discard, { delay: 250, duration: 300, midLift: 60 });
-      say(st, `${cap(name(e.seat))} cut the deck: ${cardName(e.card)} came up from the middle.`);
+      say(st, t("{who} cut the deck: {card} came up from the middle.", { who: name(e.seat), card: cardName(e.card) }));
     } else if (e.type === "swap") {
       swapAnimation(els);
-      say(st, e.card ? `${cap(name(e.seat))} swapped the piles: play turns round (now ${after.direction}); the top is ${cardName(e.card)}.`
-        : `${cap(name(e.seat))} had nothing to swap: play turns round.`);
+      const who = name(e.seat);
+      say(st, !e.card ? t("{who} had nothing to swap: play turns round.", { who })
+        : after.direction === "left" ? t("{who} swapped the piles: play turns round (now left); the top is {card}.", { who, card: cardName(e.card) })
+          : t("{who} swapped the piles: play turns round (now right); the top is {card}.", { who, card: cardName(e.card) }));
     } else if (e.type === "flip back") {
-      say(st, "A second Flip in a row goes back into the draw pile.");
+      say(st, t("A second Flip in a row goes back into the draw pile."));
     } else if (e.type === "reshuffle") {
-      say(st, `The discards are shuffled into a new draw pile (${plural(e.cards, "card")}).`);
+      say(st, t("The discards are shuffled into a new draw pile ({cards}).", { cards: cards(e.cards) }));
     } else if (e.type === "penalty") {
-      requestAnimationFrame(() => bubble(st, e.seat, `forgot to shout! +${e.cards}`, "penalty"));
-      say(st, `${cap(name(e.seat))} forgot to shout and draw${e.seat === me ? "" : "s"} ${e.cards}.`);
+      requestAnimationFrame(() => bubble(st, e.seat, t("forgot to shout! +{n}", { n: e.cards }), "penalty"));
+      say(st, yours(e.seat, t("You forgot to shout and draw {n}.", { n: e.cards }), (who) => t("{who} forgot to shout and draws {n}.", { who, n: e.cards })));
     }
   }
 }
@@ -777,19 +801,19 @@ export function mount(root, ctx) {
   const felt = h("div", { class: "htd-felt" }, ring, seatsLayer, centre, slapResult, final);
   const status = h("p", { class: "htd-status", "aria-live": "polite" });
   const shoutBtn = h("button", { class: "htd-shout", type: "button", "aria-keyshortcuts": "H",
-    "aria-label": `Shout ${SHOUT_TEXT} (key H)`, title: `Shout ${SHOUT_TEXT} (key H)` },
-  h("span", { class: "shout-big" }, "Hit the Deck!"), h("span", { class: "shout-small" }, "With a Hand · H"));
-  const actions = h("div", { class: "htd-actions", role: "group", "aria-label": "Your actions" });
+    "aria-label": t("Shout {shout} (key H)", { shout: shoutText() }), title: t("Shout {shout} (key H)", { shout: shoutText() }) },
+  h("span", { class: "shout-big" }, t("Hit the Deck!")), h("span", { class: "shout-small" }, t("With a Hand · H")));
+  const actions = h("div", { class: "htd-actions", role: "group", "aria-label": t("Your actions") });
   const bar = h("div", { class: "htd-bar" }, status, actions, shoutBtn);
-  const hand = h("div", { class: "htd-hand", role: "toolbar", "aria-label": "Your hand" });
-  const keysHelp = h("p", { class: "htd-keys muted small" }, KEYS);
+  const hand = h("div", { class: "htd-hand", role: "toolbar", "aria-label": t("Your hand") });
+  const keysHelp = h("p", { class: "htd-keys muted small" }, t("Keys: Space slaps · H shouts · D draws · P passes · C cuts · S swaps"));
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
-  const side = h("aside", { class: "htd-side", "aria-label": "Scores and log" });
+  const side = h("aside", { class: "htd-side", "aria-label": t("Scores and log") });
   const main = h("div", { class: "htd-play" }, felt, bar, hand, keysHelp, narrator);
-  const t = tableOf(root, ctx, "htd", main, side);
+  const board = tableOf(root, ctx, "htd", main, side);
   rovingFocus(hand);
 
-  const els = { root: t.el, seatsLayer, ring, direction, drawPile, discard, slapBar, pileWrap, obligation, caption,
+  const els = { root: board.el, seatsLayer, ring, direction, drawPile, discard, slapBar, pileWrap, obligation, caption,
     slapResult, final, felt, status, shoutBtn, actions, hand, keysHelp, narrator, side };
   // The table's memory: the latest view and the one before; the phase this page has
   // slapped in; what the log has told and its lines; when the shout was last pressed
@@ -797,7 +821,7 @@ export function mount(root, ctx) {
   // result last shown (its key) and its timer; the caption's timer; the slap bar's run.
   const mem = { view: null, prev: null, slappedPhase: null, told: { round: 0, events: 0, played: 0 }, logLines: [],
     shoutAt: -Infinity, waiting: null, shownSlap: null, resultTimer: null, resultShownAt: 0, captionTimer: null, barAnim: null };
-  const now = () => stateOf(mem.view, mem.prev, ctx, t.seat, els, mem);
+  const now = () => stateOf(mem.view, mem.prev, ctx, board.seat, els, mem);
 
   // The state: the new view and the one before; a With a Hand waiting for its shout is
   // dropped when it can no longer be played.
@@ -811,15 +835,15 @@ export function mount(root, ctx) {
 
   shoutBtn.addEventListener("click", () => shout(now()));
   drawPile.addEventListener("click", () => pressDrawPile(now()));
-  t.on(document, "keydown", (ev) => onKey(now(), ev), true);
+  board.on(document, "keydown", (ev) => onKey(now(), ev), true);
   // Seats are placed by measuring: again whenever the felt changes size (the stylesheet
   // arriving, the window or the side panel moving).
   const onResize = () => { if (mem.view) { drawSeats(now()); fitHand(els); } };
   const watcher = window.ResizeObserver ? new ResizeObserver(onResize) : null;
   if (watcher) watcher.observe(felt);
-  t.on(window, "resize", onResize);
+  board.on(window, "resize", onResize);
 
-  return t.renderer({
+  return board.renderer({
     state,
     draw: [animateStep, drawSeats, drawCentre, drawBar, drawHand, tell, drawSide, showSlapResult, drawFinal],
     refused() {

@@ -6,6 +6,8 @@
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../dom.js";
 import { cardFace as face, cardName } from "./cards.js";
 import { tableOf } from "./table.js";
+import { t, n, p } from "../i18n.js";
+import { seatLabel } from "../words.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/spades.css")]);
 
@@ -18,10 +20,13 @@ const teamOf = (seat) => seat % 2;
 
 function bidText(bid) {
   if (bid === null || bid === undefined) return "–";
-  if (bid === "nil") return "Nil";
-  if (bid === "blind nil") return "Blind nil";
+  if (bid === "nil") return p("bid", "Nil");
+  if (bid === "blind nil") return p("bid", "Blind nil");
   return String(bid);
 }
+
+// A team's name in the reader's language ("North-South" -> "Utara-Selatan").
+const teamName = (name) => (name === "North-South" ? p("team", "North-South") : p("team", "East-West"));
 
 // ------------------------------------------------------------------ seats
 function drawPlates(st) {
@@ -37,22 +42,24 @@ function drawPlates(st) {
     const bid = view.bids[seat];
     const parts = [
       h("div", { class: "who" }, h("span", { class: "name", title: label(seat) }, label(seat)),
-        view.dealer === seat ? h("span", { class: "chip", title: "Dealer", "aria-label": "dealer" }, "D") : null,
-        partner ? h("span", { class: "tag" }, "partner") : null),
+        view.dealer === seat ? h("span", { class: "chip", title: t("Dealer"), "aria-label": t("dealer") }, p("dealer chip", "D")) : null,
+        partner ? h("span", { class: "tag" }, t("partner")) : null),
       h("div", { class: "stats" },
-        h("span", {}, "Bid ", h("b", {}, bidText(bid))),
-        h("span", {}, "Won ", h("b", {}, String(view.tricks[seat])))),
+        h("span", {}, t("Bid"), " ", h("b", {}, bidText(bid))),
+        h("span", {}, t("Won"), " ", h("b", {}, String(view.tricks[seat])))),
     ];
     if (posOf(seat) !== 0) {
-      const n = view.hand_sizes[seat];
-      const backs = h("div", { class: "backs", "aria-label": `${n} card${n === 1 ? "" : "s"} in hand`, role: "img" });
-      for (let i = 0; i < Math.min(n, 13); i++) backs.append(h("span", { class: "back" }));
+      const held = view.hand_sizes[seat];
+      const backs = h("div", { class: "backs", "aria-label": n("{n} card in hand", "{n} cards in hand", held), role: "img" });
+      for (let i = 0; i < Math.min(held, 13); i++) backs.append(h("span", { class: "back" }));
       parts.push(backs);
     }
     // "thinking…" and "your turn" are live cues: a replay shows whose turn it is by the ring alone
-    if (turn && view.phase !== "over" && ctx.live) parts.push(h("div", { class: "thinking", "aria-hidden": "true" }, me === seat ? "your turn" : view.phase === "bid" ? "bidding…" : "thinking…"));
+    if (turn && view.phase !== "over" && ctx.live) parts.push(h("div", { class: "thinking", "aria-hidden": "true" }, me === seat ? t("your turn") : view.phase === "bid" ? t("bidding…") : t("thinking…")));
     plate.append(...parts);
-    plate.setAttribute("aria-label", `${label(seat)}: bid ${bidText(bid)}, won ${view.tricks[seat]} trick${view.tricks[seat] === 1 ? "" : "s"}${turn ? ", to play" : ""}`);
+    const won = n("won {n} trick", "won {n} tricks", view.tricks[seat]);
+    plate.setAttribute("aria-label", turn ? t("{who}: bid {bid}, {won}, to play", { who: label(seat), bid: bidText(bid), won })
+      : t("{who}: bid {bid}, {won}", { who: label(seat), bid: bidText(bid), won }));
   }
 }
 
@@ -76,12 +83,12 @@ function drawTrick(st) {
   trick.classList.toggle("done", done);
   let text = "";
   if (view.outcome) text = resultText(st);
-  else if (done) text = `${me === view.last_trick.winner ? "You take" : `${name(view.last_trick.winner)} takes`} the trick`;
+  else if (done) text = me === view.last_trick.winner ? t("You take the trick") : t("{who} takes the trick", { who: name(view.last_trick.winner) });
   else if (view.phase === "bid") {
     const seat = view.to_act[0];
-    text = `Deal ${view.deal}: ${me === seat ? "your bid" : `${name(seat)} to bid`}`;
+    text = me === seat ? t("Deal {deal}: your bid", { deal: view.deal }) : t("Deal {deal}: {who} to bid", { deal: view.deal, who: name(seat) });
   } else if (!cards.length && view.phase === "play") {
-    text = me === view.to_act[0] ? "Your lead" : `${name(view.to_act[0])} to lead`;
+    text = me === view.to_act[0] ? t("Your lead") : t("{who} to lead", { who: name(view.to_act[0]) });
   }
   note.textContent = text;
   note.classList.toggle("result", Boolean(view.outcome));
@@ -90,10 +97,11 @@ function drawTrick(st) {
 function resultText(st) {
   const { view, me } = st;
   const o = view.outcome;
-  if (o.winners.length === 4) return `The match is drawn, ${view.scores[0]} all`;
+  if (o.winners.length === 4) return t("The match is drawn, {score} all", { score: view.scores[0] });
   const team = teamOf(o.winners[0]);
-  const who = me === null ? `${view.team_names[team]} win` : teamOf(me) === team ? "You win!" : "You lose";
-  return `${who} ${view.scores[team]} to ${view.scores[1 - team]}`;
+  const score = { won: view.scores[team], lost: view.scores[1 - team] };
+  if (me === null) return t("{team} win {won} to {lost}", { team: teamName(view.team_names[team]), ...score });
+  return teamOf(me) === team ? t("You win! {won} to {lost}", score) : t("You lose {won} to {lost}", score);
 }
 
 // ------------------------------------------------------------------ bidding
@@ -114,19 +122,19 @@ function drawBidding(st) {
   const legal = view.legal;
   const buttons = [];
   if (legal.includes("blind nil")) {
-    bidPanel.append(h("p", { class: "bid-title" }, `You may bid blind nil, before you look at your cards (worth ${view.options.blind_nil_value}), or look at them and bid as usual.`));
-    buttons.push(bidButton(st, "blind nil", "Blind nil", "Bid blind nil without looking"));
-    buttons.push(bidButton(st, "look", "Look at my cards", "Look at my cards"));
+    bidPanel.append(h("p", { class: "bid-title" }, t("You may bid blind nil, before you look at your cards (worth {points}), or look at them and bid as usual.", { points: view.options.blind_nil_value })));
+    buttons.push(bidButton(st, "blind nil", p("bid", "Blind nil"), t("Bid blind nil without looking")));
+    buttons.push(bidButton(st, "look", t("Look at my cards"), t("Look at my cards")));
   } else {
     const partner = (me + 2) % 4;
     const pb = view.bids[partner];
-    bidPanel.append(h("p", { class: "bid-title" }, "How many tricks will you take?",
-      pb !== null ? h("span", { class: "muted" }, ` Your partner bid ${bidText(pb)}.`) : null));
+    bidPanel.append(h("p", { class: "bid-title" }, t("How many tricks will you take?"),
+      pb !== null ? h("span", { class: "muted" }, " ", t("Your partner bid {bid}.", { bid: bidText(pb) })) : null));
     for (const text of legal) {
-      if (text === "nil") buttons.push(bidButton(st, text, "Nil", "Bid nil: take no tricks"));
+      if (text === "nil") buttons.push(bidButton(st, text, p("bid", "Nil"), t("Bid nil: take no tricks")));
       else if (text.startsWith("bid ")) {
-        const n = text.slice(4);
-        buttons.push(bidButton(st, text, n, `Bid ${n} trick${n === "1" ? "" : "s"}`));
+        const tricks = Number(text.slice(4));
+        buttons.push(bidButton(st, text, String(tricks), n("Bid {n} trick", "Bid {n} tricks", tricks)));
       }
     }
   }
@@ -148,7 +156,7 @@ function drawHand(st) {
   if (me === null) { hand.hidden = true; return; }
   hand.hidden = false;
   if (view.hand_hidden) {
-    const backs = h("div", { class: "hand-hidden", role: "img", "aria-label": "Your 13 cards, face down" });
+    const backs = h("div", { class: "hand-hidden", role: "img", "aria-label": t("Your 13 cards, face down") });
     for (let i = 0; i < 13; i++) backs.append(h("span", { class: "back big" }));
     hand.append(backs);
     return;
@@ -160,17 +168,17 @@ function drawHand(st) {
     const b = cardFace(card, { button: ctx.live });
     let reason = null;
     if (!ctx.live) reason = null;
-    else if (view.phase === "over") reason = "the match is over";
-    else if (view.phase === "bid") reason = "bidding first";
-    else if (!playing) reason = `wait for ${name(view.to_act[0])}`;
-    else if (!legal.has(card)) reason = view.why_not[card] || "not playable now";
+    else if (view.phase === "over") reason = t("the match is over");
+    else if (view.phase === "bid") reason = t("bidding first");
+    else if (!playing) reason = t("wait for {who}", { who: name(view.to_act[0]) });
+    else if (!legal.has(card)) reason = view.why_not[card] || t("not playable now");
     if (playing && !legal.has(card)) b.classList.add("illegal");
     if (reason && ctx.live) {
       b.setAttribute("aria-disabled", "true");
       b.setAttribute("title", reason);
       b.setAttribute("aria-label", `${cardName(card)}, ${reason}`);
     } else if (ctx.live) {
-      b.setAttribute("aria-label", `Play the ${cardName(card)}`);
+      b.setAttribute("aria-label", t("Play the {card}", { card: cardName(card) }));
       b.classList.add("playable");
     }
     if (ctx.live) b.addEventListener("click", () => {
@@ -212,39 +220,40 @@ function drawSide(st) {
   const { view, me, label, els } = st;
   const { side } = els;
   clear(side);
-  const teams = [0, 1].map((t) => {
-    const seats = view.teams[t];
-    const mine = me !== null && teamOf(me) === t;
+  const teams = [0, 1].map((team) => {
+    const seats = view.teams[team];
+    const mine = me !== null && teamOf(me) === team;
     const bids = seats.map((s) => view.bids[s]);
     const bid = bids.every((b) => b === null) ? "–" : bids.map(bidText).join(" + ");
     const won = seats.reduce((a, s) => a + view.tricks[s], 0);
     return h("div", { class: `team${mine ? " mine" : ""}` },
-      h("div", { class: "team-name" }, view.team_names[t], mine ? h("span", { class: "muted" }, " (your team)") : null),
-      h("div", { class: "team-score", "aria-label": `score ${view.scores[t]}` }, String(view.scores[t])),
+      h("div", { class: "team-name" }, teamName(view.team_names[team]), mine ? h("span", { class: "muted" }, " ", t("(your team)")) : null),
+      h("div", { class: "team-score", "aria-label": t("score {score}", { score: view.scores[team] }) }, String(view.scores[team])),
       h("dl", { class: "team-facts" },
-        h("dt", {}, "Bags"), h("dd", {}, String(view.bags[t]), h("span", { class: "muted" }, ` / ${view.options.bag_limit}`)),
-        h("dt", {}, "Bid"), h("dd", {}, bid),
-        h("dt", {}, "Won"), h("dd", {}, String(won))));
+        h("dt", {}, t("Bags")), h("dd", {}, String(view.bags[team]), h("span", { class: "muted" }, ` / ${view.options.bag_limit}`)),
+        h("dt", {}, t("Bid")), h("dd", {}, bid),
+        h("dt", {}, t("Won")), h("dd", {}, String(won))));
   });
-  side.append(h("h2", { class: "side-title" }, `Deal ${view.deal}`, h("span", { class: "muted" }, ` · playing to ${view.options.target}`)),
+  side.append(h("h2", { class: "side-title" }, t("Deal {deal}", { deal: view.deal }), h("span", { class: "muted" }, " · ", t("playing to {target}", { target: view.options.target }))),
     h("div", { class: "teams" }, ...teams));
 
   const last = view.last_trick;
-  const lastBox = h("section", { class: "last-trick", "aria-label": "Last trick" }, h("h3", {}, "Last trick"));
+  const lastBox = h("section", { class: "last-trick", "aria-label": t("Last trick") }, h("h3", {}, t("Last trick")));
   if (last) {
     const row = h("div", { class: "mini-trick" });
     for (const play of last.cards) {
       const c = cardFace(play.card, { small: true });
       c.setAttribute("aria-label", `${label(play.seat)}: ${cardName(play.card)}`);
       if (play.seat === last.winner) c.classList.add("winner");
-      row.append(h("figure", {}, c, h("figcaption", {}, view.seat_names[play.seat][0])));
+      row.append(h("figure", {}, c, h("figcaption", {}, seatLabel(view.seat_names[play.seat])[0])));
     }
-    lastBox.append(row, h("p", { class: "muted small" }, `Won by ${label(last.winner)}${last.deal !== view.deal && view.phase !== "over" ? ` (deal ${last.deal})` : ""}`));
-  } else lastBox.append(h("p", { class: "muted small" }, "No trick played yet."));
+    lastBox.append(row, h("p", { class: "muted small" }, last.deal !== view.deal && view.phase !== "over"
+      ? t("Won by {who} (deal {deal})", { who: label(last.winner), deal: last.deal }) : t("Won by {who}", { who: label(last.winner) })));
+  } else lastBox.append(h("p", { class: "muted small" }, t("No trick played yet.")));
   side.append(lastBox);
 
-  const hist = h("section", { class: "history", "aria-label": "Deal history" }, h("h3", {}, "Deals"));
-  if (!view.deals.length) hist.append(h("p", { class: "muted small" }, "Scores appear here after each deal."));
+  const hist = h("section", { class: "history", "aria-label": t("Deal history") }, h("h3", {}, t("Deals")));
+  if (!view.deals.length) hist.append(h("p", { class: "muted small" }, t("Scores appear here after each deal.")));
   else hist.append(dealsTable(view));
   side.append(hist);
 }
@@ -252,17 +261,18 @@ function drawSide(st) {
 // The points and score of each team after every deal (the side panel and the results).
 function dealsTable(view) {
   const table = h("table", {},
-    h("caption", { class: "sr-only" }, "Points won and scores after each deal"),
+    h("caption", { class: "sr-only" }, t("Points won and scores after each deal")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"),
       h("th", { scope: "col" }, short(view, 0)), h("th", { scope: "col" }, short(view, 1)))));
   const body = h("tbody");
   for (const d of view.deals) {
-    const cell = (t) => {
-      const r = d.teams[t];
-      const seats = view.teams[t];
-      const detail = `bid ${seats.map((s) => bidText(d.bids[s])).join("+")}, took ${seats.map((s) => d.tricks[s]).join("+")}` +
-        (r.nil ? `, nil ${r.nil > 0 ? "+" : ""}${r.nil}` : "") + (r.bag_points ? `, ${r.bag_points} bag${r.bag_points === 1 ? "" : "s"}` : "") +
-        (r.penalty ? `, bag penalty -${r.penalty}` : "");
+    const cell = (team) => {
+      const r = d.teams[team];
+      const seats = view.teams[team];
+      const detail = [t("bid {bids}, took {tricks}", { bids: seats.map((s) => bidText(d.bids[s])).join("+"), tricks: seats.map((s) => d.tricks[s]).join("+") }),
+        r.nil ? t("nil {points}", { points: `${r.nil > 0 ? "+" : ""}${r.nil}` }) : null,
+        r.bag_points ? n("{n} bag", "{n} bags", r.bag_points) : null,
+        r.penalty ? t("bag penalty -{points}", { points: r.penalty }) : null].filter(Boolean).join(", ");
       return h("td", {}, h("span", { class: r.points < 0 ? "neg" : "pos" }, `${r.points > 0 ? "+" : ""}${r.points}`),
         h("b", {}, ` ${r.score}`), h("small", { class: "muted" }, detail));
     };
@@ -272,8 +282,8 @@ function dealsTable(view) {
   return table;
 }
 
-function short(view, t) {
-  return view.team_names[t].split("-").map((w) => w[0]).join("");
+function short(view, team) {
+  return teamName(view.team_names[team]).split("-").map((w) => w[0]).join("");
 }
 
 // ------------------------------------------------------------------ narration
@@ -282,16 +292,16 @@ function narrate(st) {
   const lines = [];
   if (before && before.deal === after.deal) {
     for (let s = 0; s < 4; s++) {
-      if (before.bids[s] === null && after.bids[s] !== null) lines.push(`${label(s)} bid ${bidText(after.bids[s])}.`);
+      if (before.bids[s] === null && after.bids[s] !== null) lines.push(t("{who} bid {bid}.", { who: label(s), bid: bidText(after.bids[s]) }));
     }
-    for (const [s, card] of after.played.slice(before.played.length)) lines.push(`${label(s)} played the ${cardName(card)}.`);
-    const t = after.last_trick;
-    if (t && (!before.last_trick || before.last_trick.cards.map((c) => c.card).join() !== t.cards.map((c) => c.card).join())) lines.push(`${label(t.winner)} won the trick.`);
+    for (const [s, card] of after.played.slice(before.played.length)) lines.push(t("{who} played the {card}.", { who: label(s), card: cardName(card) }));
+    const last = after.last_trick;
+    if (last && (!before.last_trick || before.last_trick.cards.map((c) => c.card).join() !== last.cards.map((c) => c.card).join())) lines.push(t("{who} won the trick.", { who: label(last.winner) }));
   } else if (before && after.deal !== before.deal) {
-    lines.push(`Deal ${before.deal} scored. Deal ${after.deal} begins.`);
+    lines.push(t("Deal {done} scored. Deal {next} begins.", { done: before.deal, next: after.deal }));
   }
   if (after.outcome && !(before && before.outcome)) lines.push(resultText(st));
-  if (myTurn && !(before && before.to_act.includes(me))) lines.push(after.phase === "bid" ? "Your turn to bid." : "Your turn to play.");
+  if (myTurn && !(before && before.to_act.includes(me))) lines.push(after.phase === "bid" ? t("Your turn to bid.") : t("Your turn to play."));
   if (lines.length) narrator.textContent = lines.join(" ");
 }
 
@@ -299,11 +309,11 @@ function narrate(st) {
 // elements, and who is who (seat numbers to names and places; whether you may act).
 function stateOf(view, before, ctx, seat, els) {
   const me = seat.me();
-  const name = (s) => ctx.names[s] || view.seat_names[s];
+  const name = (s) => ctx.names[s] || seatLabel(view.seat_names[s]);
   return {
     view, before, ctx, els, me, name,
     posOf: (s) => seat.offset(s, 4),
-    label: (s) => (me === s ? `You (${view.seat_names[s]})` : name(s)),
+    label: (s) => (me === s ? t("You ({seat})", { seat: seatLabel(view.seat_names[s]) }) : name(s)),
     myTurn: me !== null && view.to_act.includes(me) && view.legal.length > 0,
     act: (text) => { if (ctx.live) ctx.act(text); },
     focusIfIdle: (el) => focusWhenIdle(el, els.root, ctx.live),
@@ -314,21 +324,21 @@ export function mount(root, ctx) {
   const plates = POS.map((pos) => h("div", { class: `plate plate-${pos}` }));
   const slots = POS.map((pos) => h("div", { class: `slot slot-${pos}` }));
   const note = h("div", { class: "felt-note", "aria-live": "polite" });
-  const trick = h("div", { class: "trick", role: "region", "aria-label": "Cards on the table" }, ...slots);
+  const trick = h("div", { class: "trick", role: "region", "aria-label": t("Cards on the table") }, ...slots);
   // The caption sits in the felt's top-left corner, never over the cards of the trick.
   const felt = h("div", { class: "felt" }, note, plates[2], plates[1], trick, plates[3], plates[0]);
-  const bidPanel = h("div", { class: "bid-panel", role: "group", "aria-label": "Your bid", hidden: "" });
-  const hand = h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" });
+  const bidPanel = h("div", { class: "bid-panel", role: "group", "aria-label": t("Your bid"), hidden: "" });
+  const hand = h("div", { class: "hand", role: "toolbar", "aria-label": t("Your hand") });
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
-  const side = h("aside", { class: "side", "aria-label": "Scores" });
+  const side = h("aside", { class: "side", "aria-label": t("Scores") });
   const main = h("div", { class: "play-area" }, felt, bidPanel, hand, narrator);
-  const t = tableOf(root, ctx, "spades", main, side);
-  const els = { root: t.el, plates, slots, note, trick, bidPanel, hand, narrator, side };
+  const board = tableOf(root, ctx, "spades", main, side);
+  const els = { root: board.el, plates, slots, note, trick, bidPanel, hand, narrator, side };
   rovingFocus(hand);
   rovingFocus(bidPanel);
-  t.on(window, "resize", () => layHand(hand, [...hand.querySelectorAll(".card")]));
+  board.on(window, "resize", () => layHand(hand, [...hand.querySelectorAll(".card")]));
 
-  const state = (view, before) => stateOf(view, before, ctx, t.seat, els);
+  const state = (view, before) => stateOf(view, before, ctx, board.seat, els);
   const draw = [drawPlates, drawTrick, drawBidding, drawHand, drawSide, (st) => { if (ctx.live) narrate(st); }];
 
   // Motion: your card flies from your hand to the trick, a bot's from its plate; a trick
@@ -346,7 +356,7 @@ export function mount(root, ctx) {
     },
   };
 
-  return t.renderer({
+  return board.renderer({
     state,
     draw,
     motion,
@@ -355,7 +365,7 @@ export function mount(root, ctx) {
       return v.phase === "play" && !v.trick.length && Boolean(v.last_trick) && v.last_trick.deal === v.deal;
     },
     results(v) {
-      return { headline: v.outcome ? resultText(state(v, null)) : null, history: v.deals.length ? dealsTable(v) : null, historyTitle: "Deals" };
+      return { headline: v.outcome ? resultText(state(v, null)) : null, history: v.deals.length ? dealsTable(v) : null, historyTitle: t("Deals") };
     },
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");

@@ -11,26 +11,30 @@
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
 import { tableOf } from "./table.js";
 import { cardBack, cardFace, cardName, pretty, rankOf, RANK_WORD, richText, spoken } from "./cards.js";
+import { t, n, p } from "../i18n.js";
+import { seatLabel } from "../words.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/spite_and_malice.css")]);
 
 const SIDE = 4;
 const WILD = (card) => card === "Joker" || rankOf(card) === "K";
-const article = (rank) => (rank === "A" || rank === "8" ? "an" : "a");
-const rankWord = (rank) => RANK_WORD[rank] || rank;
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+// A rank in the reader's language ("A" -> "ace", "as", "ás").
+const rankWord = (rank) => (RANK_WORD[rank] ? p("rank", RANK_WORD[rank]) : rank);
+// "needs an ace", "needs a seven": English needs the article; each language words it its way.
+const needsRank = (rank) => (rank === "A" || rank === "8" ? t("needs an {rank}", { rank: rankWord(rank) }) : t("needs a {rank}", { rank: rankWord(rank) }));
+const cards = (count) => n("{n} card", "{n} cards", count);
 
 // What every piece reads: the view and the one before, the page's context, the table's
 // elements and memory, who is who, and the moves you may make.
 function stateOf(view, before, extra, ctx, seat, els, mem) {
   const me = seat.me();
   const bottom = seat.bottom();
-  const name = (s) => (me === s ? "You" : ctx.names[s] || view.seat_names[s]);
+  const name = (s) => (me === s ? t("You") : ctx.names[s] || seatLabel(view.seat_names[s]));
   const myTurn = ctx.live && me !== null && Boolean(view) && view.to_act.includes(me) && view.legal.length > 0;
   return {
     ...extra, view, before, ctx, els, mem, me, bottom, top: 1 - bottom, name, myTurn,
-    whose: (s) => (me === s ? "Your" : `${name(s)}'s`),
-    verb: (s, third, base) => (me === s ? base : third),
+    // the sentence for you, or the one for another player (who: their name)
+    yours: (s, mine, theirs) => (me === s ? mine : theirs(name(s))),
     legal: new Set(myTurn ? view.legal : []),
     movesFrom: (src) => (myTurn ? view.legal.filter((m) => m.startsWith(`${src}>`)) : []),
     focusIfIdle: (el) => focusWhenIdle(el, els.root, ctx.live),
@@ -56,15 +60,16 @@ function drawPlate(st, el, seat) {
   clear(el);
   const turn = view.to_act.includes(seat) && view.phase !== "over";
   el.classList.toggle("turn", turn);
-  const n = view.hand_sizes[seat];
+  const held = view.hand_sizes[seat];
   const backs = h("span", { class: "snm-backs", "aria-hidden": "true" });
-  if (seat !== me) for (let i = 0; i < n; i++) backs.append(h("span", { class: "back" }));
+  if (seat !== me) for (let i = 0; i < held; i++) backs.append(h("span", { class: "back" }));
   el.append(...[
     h("span", { class: "snm-name", title: name(seat) }, name(seat)),
-    h("span", { class: "snm-score", title: "Match score" }, `${view.scores[seat]} ${view.scores[seat] === 1 ? "pt" : "pts"}`),
-    seat !== me ? h("span", { class: "snm-count" }, backs, plural(n, "card")) : null,
-    turn ? h("span", { class: "snm-turn" }, me === seat && ctx.live ? "your turn" : ctx.live ? "playing…" : "to play") : null].filter(Boolean));
-  el.setAttribute("aria-label", `${name(seat)}: ${view.scores[seat]} points${seat !== me ? `, ${plural(n, "card")} in hand` : ""}${turn ? ", to play" : ""}`);
+    h("span", { class: "snm-score", title: t("Match score") }, n("{n} pt", "{n} pts", view.scores[seat])),
+    seat !== me ? h("span", { class: "snm-count" }, backs, cards(held)) : null,
+    turn ? h("span", { class: "snm-turn" }, me === seat && ctx.live ? t("your turn") : ctx.live ? t("playing…") : t("to play")) : null].filter(Boolean));
+  const facts = [n("{n} point", "{n} points", view.scores[seat]), seat !== me ? n("{n} card in hand", "{n} cards in hand", held) : null, turn ? t("to play") : null];
+  el.setAttribute("aria-label", `${name(seat)}: ${facts.filter(Boolean).join(", ")}`);
 }
 
 function drawPlates(st) {
@@ -76,37 +81,40 @@ function drawPlates(st) {
 }
 
 function payoffEl(st, seat) {
-  const { view, ctx, me, whose } = st;
-  const p = view.payoff[seat];
+  const { view, ctx, me, yours } = st;
+  const pay = view.payoff[seat];
   const mine = seat === me && ctx.live;
-  const label = `${whose(seat)} payoff pile: ${p.size ? `${plural(p.size, "card")}, the ${cardName(p.top)} on top` : "empty"}`;
+  const what = pay.size ? t("{cards}, the {card} on top", { cards: cards(pay.size), card: cardName(pay.top) }) : t("empty");
+  const label = yours(seat, t("Your payoff pile: {what}", { what }), (who) => t("{who}'s payoff pile: {what}", { who, what }));
   const el = h(mine ? "button" : "div", { class: "snm-pile snm-payoff", type: mine ? "button" : null, "data-key": mine ? "p" : null, role: mine ? null : "img", "aria-label": label, title: label });
-  const depth = Math.min(4, Math.max(0, p.size - 1));
+  const depth = Math.min(4, Math.max(0, pay.size - 1));
   const stack = h("div", { class: "snm-stack", style: null });
   for (let i = 0; i < depth; i++) stack.append(cardBack({ cls: `under u${i + 1}` }));
-  stack.append(p.top ? cardFace(p.top, { cls: "rankface top" }) : h("div", { class: "card-slot" }, "empty"));
-  el.append(stack, h("span", { class: "snm-badge", "aria-hidden": "true" }, String(p.size)), h("span", { class: "snm-caption", "aria-hidden": "true" }, "Payoff"));
+  stack.append(pay.top ? cardFace(pay.top, { cls: "rankface top" }) : h("div", { class: "card-slot" }, t("empty")));
+  el.append(stack, h("span", { class: "snm-badge", "aria-hidden": "true" }, String(pay.size)), h("span", { class: "snm-caption", "aria-hidden": "true" }, t("Payoff")));
   return el;
 }
 
 // A side pile fanned downwards, every card showing, the top card (the playable one) last.
 function sideEl(st, seat, k) {
-  const { view, ctx, me, whose } = st;
+  const { view, ctx, me, yours } = st;
   const pile = view.side_piles[seat][k]; // top first
   const mine = seat === me && ctx.live;
   const key = mine ? `s${k + 1}` : null;
-  const cards = [...pile].reverse();
-  const label = `${whose(seat)} side pile ${k + 1}: ${pile.length ? `${plural(pile.length, "card")}, top first: ${pile.map(cardName).join(", ")}` : "empty"}`;
-  const el = h(mine ? "button" : "div", { class: "snm-pile snm-sidepile", type: mine ? "button" : null, "data-key": key, role: mine ? null : "img", "aria-label": label, title: pile.length ? `Side pile ${k + 1}: ${pile.map(pretty).join(" ")} (top first)` : `Side pile ${k + 1}: empty` });
+  const fanned = [...pile].reverse();
+  const what = pile.length ? t("{cards}, top first: {list}", { cards: cards(pile.length), list: pile.map(cardName).join(", ") }) : t("empty");
+  const number = k + 1;
+  const label = yours(seat, t("Your side pile {number}: {what}", { number, what }), (who) => t("{who}'s side pile {number}: {what}", { who, number, what }));
+  const el = h(mine ? "button" : "div", { class: "snm-pile snm-sidepile", type: mine ? "button" : null, "data-key": key, role: mine ? null : "img", "aria-label": label, title: pile.length ? t("Side pile {number}: {cards} (top first)", { number, cards: pile.map(pretty).join(" ") }) : t("Side pile {number}: empty", { number }) });
   const fan = h("div", { class: "snm-fan" });
-  fan.style.setProperty("--n", String(Math.max(1, cards.length)));
-  if (!cards.length) fan.append(h("div", { class: "card-slot" }, String(k + 1)));
-  cards.forEach((c, i) => {
-    const face = cardFace(c, { cls: `rankface${i === cards.length - 1 ? " top" : ""}` });
+  fan.style.setProperty("--n", String(Math.max(1, fanned.length)));
+  if (!fanned.length) fan.append(h("div", { class: "card-slot" }, String(k + 1)));
+  fanned.forEach((c, i) => {
+    const face = cardFace(c, { cls: `rankface${i === fanned.length - 1 ? " top" : ""}` });
     face.style.setProperty("--i", String(i));
     fan.append(face);
   });
-  el.append(fan, h("span", { class: "snm-caption", "aria-hidden": "true" }, cards.length > 1 ? `Side ${k + 1} · ${cards.length}` : `Side ${k + 1}`));
+  el.append(fan, h("span", { class: "snm-caption", "aria-hidden": "true" }, fanned.length > 1 ? t("Side {number} · {count}", { number, count: fanned.length }) : t("Side {number}", { number })));
   return el;
 }
 
@@ -128,20 +136,24 @@ function drawCentre(st) {
   const { centre, stockBox } = els;
   clear(centre);
   clear(stockBox);
-  const n = view.stock;
-  stockBox.append(h("div", { class: "snm-stack" }, n ? cardBack({ cls: "top" }) : h("div", { class: "card-slot" }, "empty")),
-    h("span", { class: "snm-badge" }, String(n)),
-    h("span", { class: "snm-caption" }, "Stock"));
+  const stock = view.stock;
+  stockBox.append(h("div", { class: "snm-stack" }, stock ? cardBack({ cls: "top" }) : h("div", { class: "card-slot" }, t("empty"))),
+    h("span", { class: "snm-badge" }, String(stock)),
+    h("span", { class: "snm-caption" }, t("Stock")));
   stockBox.setAttribute("role", "img");
-  stockBox.setAttribute("aria-label", `Stock: ${plural(n, "card")}${view.completed ? `; ${plural(view.completed, "pile")} completed and shuffled in this round` : ""}`);
-  stockBox.title = `Stock: ${plural(n, "card")}`;
+  const stockText = t("Stock: {cards}", { cards: cards(stock) });
+  const completed = n("{n} pile completed and shuffled in this round", "{n} piles completed and shuffled in this round", view.completed);
+  stockBox.setAttribute("aria-label", view.completed ? [stockText, completed].join("; ") : stockText);
+  stockBox.title = stockText;
   const live = ctx.live && me !== null;
   view.centre.forEach((pile, j) => {
     const key = `c${j + 1}`;
     const topCard = pile.cards.length ? pile.cards[pile.cards.length - 1] : null;
     const wild = topCard && WILD(topCard);
-    const needs = pile.stands_at >= 12 ? "complete" : `needs ${article(pile.needs)} ${rankWord(pile.needs)}`;
-    const label = `Centre pile ${j + 1}: ${pile.cards.length ? `${plural(pile.cards.length, "card")}, ${topCard === "Joker" ? "a joker" : `the ${cardName(topCard)}`} on top${wild ? `, standing for ${article(pile.rank)} ${rankWord(pile.rank)}` : ""}` : "empty"}; ${needs}`;
+    const needs = pile.stands_at >= 12 ? t("complete") : needsRank(pile.needs);
+    const onTop = topCard === "Joker" ? t("{cards}, a joker on top", { cards: cards(pile.cards.length) }) : topCard ? t("{cards}, the {card} on top", { cards: cards(pile.cards.length), card: cardName(topCard) }) : t("empty");
+    const what = wild ? t("{pile}, standing for {rank}", { pile: onTop, rank: rankWord(pile.rank) }) : onTop;
+    const label = t("Centre pile {number}: {what}; {needs}", { number: j + 1, what, needs });
     const el = h(live ? "button" : "div", { class: `snm-pile snm-centre-pile${pile.cards.length ? "" : " empty"}`, type: live ? "button" : null, "data-key": live ? key : null, "data-centre": String(j + 1), role: live ? null : "img", "aria-label": label, title: label });
     const stack = h("div", { class: "snm-stack" });
     const depth = Math.min(3, Math.max(0, pile.cards.length - 1));
@@ -151,11 +163,11 @@ function drawCentre(st) {
       if (wild) face.append(h("span", { class: "snm-standsfor", "aria-hidden": "true" }, `= ${pile.rank}`));
       stack.append(face);
     } else {
-      stack.append(h("div", { class: "card-slot" }, h("b", {}, "A"), h("small", {}, "to start")));
+      stack.append(h("div", { class: "card-slot" }, h("b", {}, "A"), h("small", {}, t("to start"))));
     }
     el.append(stack,
       h("span", { class: `snm-rank${wild ? " wild" : ""}`, "aria-hidden": "true" }, pile.cards.length ? (wild ? `${topCard === "Joker" ? "Jkr" : "K"} = ${pile.rank}` : pile.rank) : ""),
-      h("span", { class: "snm-caption", "aria-hidden": "true" }, pile.cards.length ? `needs ${pile.needs}` : "empty"));
+      h("span", { class: "snm-caption", "aria-hidden": "true" }, pile.cards.length ? t("needs {rank}", { rank: pile.needs }) : t("empty")));
     centre.append(el);
   });
   if (live) setRoving([...centre.querySelectorAll("button")], 0);
@@ -169,7 +181,7 @@ function drawHand(st) {
   hand.hidden = false;
   if (!mine) {
     hand.classList.add("watching");
-    hand.append(h("p", { class: "snm-watching" }, ctx.live ? "You are watching: the hands are hidden." : "The hands are hidden in a spectator's view."));
+    hand.append(h("p", { class: "snm-watching" }, ctx.live ? t("You are watching: the hands are hidden.") : t("The hands are hidden in a spectator's view.")));
     return;
   }
   hand.classList.remove("watching");
@@ -181,11 +193,11 @@ function drawHand(st) {
       el = cardFace(card, { tag: ctx.live ? "button" : "div", cls: "rankface top" });
       if (ctx.live) {
         el.dataset.key = key;
-        el.setAttribute("aria-label", `Hand card ${i + 1}: ${cardName(card)}`);
+        el.setAttribute("aria-label", t("Hand card {number}: {card}", { number: i + 1, card: cardName(card) }));
         buttons.push(el);
       }
     } else {
-      el = h("div", { class: "card-slot", role: "img", "aria-label": `Hand slot ${i + 1}: empty` }, "");
+      el = h("div", { class: "card-slot", role: "img", "aria-label": t("Hand slot {number}: empty", { number: i + 1 }) }, "");
     }
     hand.append(h("div", { class: "snm-slot" }, el, h("span", { class: "snm-slotno", "aria-hidden": "true" }, String(i + 1))));
   });
@@ -201,9 +213,10 @@ function drawNote(st) {
     text = resultText(st);
     note.classList.add("result");
   } else if (myTurn) {
-    text = mem.selected ? "Now choose where it goes" : "Your turn: build on the centre, then put a card on a side pile";
+    text = mem.selected ? t("Now choose where it goes") : t("Your turn: build on the centre, then put a card on a side pile");
   } else if (view.to_act.length) {
-    text = `${name(view.to_act[0])} ${me === null || !ctx.live ? "to play" : "is playing…"}`;
+    const who = name(view.to_act[0]);
+    text = me === null || !ctx.live ? t("{who} to play", { who }) : t("{who} is playing…", { who });
   }
   note.textContent = text;
 }
@@ -212,10 +225,11 @@ function resultText(st) {
   const { view, me, name } = st;
   const o = view.outcome;
   const [a, b] = view.scores;
-  if (o.winners.length !== 1) return `The match is drawn, ${a} to ${b}`;
+  if (o.winners.length !== 1) return t("The match is drawn, {a} to {b}", { a, b });
   const w = o.winners[0];
-  if (me === null) return `${name(w)} wins ${view.scores[w]} to ${view.scores[1 - w]}`;
-  return `${w === me ? "You win the match!" : "You lose the match"} ${view.scores[w]} to ${view.scores[1 - w]}`;
+  const score = { won: view.scores[w], lost: view.scores[1 - w] };
+  if (me === null) return t("{who} wins {won} to {lost}", { who: name(w), ...score });
+  return w === me ? t("You win the match! {won} to {lost}", score) : t("You lose the match {won} to {lost}", score);
 }
 
 // ------------------------------------------------------------------ side panel
@@ -230,68 +244,83 @@ function drawSide(st) {
     return h("div", { class: `snm-scoreline${s === me ? " mine" : ""}` },
       h("span", { class: "who" }, name(s)),
       h("b", { class: "pts" }, String(view.scores[s])),
-      h("span", { class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(target), "aria-valuenow": String(view.scores[s]), "aria-label": `${name(s)}: ${view.scores[s]} of ${target} points` },
+      h("span", { class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(target), "aria-valuenow": String(view.scores[s]), "aria-label": t("{who}: {score} of {target} points", { who: name(s), score: view.scores[s], target }) },
         h("span", { class: "fill", style: null, "data-pct": String(pct) })));
   }));
   for (const fill of board.querySelectorAll(".fill")) fill.style.width = `${fill.dataset.pct}%`;
-  side.append(h("h2", { class: "side-title" }, `Round ${view.round}`, h("span", { class: "muted" }, ` · first to ${target}`)), board);
+  side.append(h("h2", { class: "side-title" }, t("Round {round}", { round: view.round }), h("span", { class: "muted" }, " · ", t("first to {target}", { target }))), board);
   side.append(h("p", { class: "muted small snm-facts" },
-    `Payoff piles: ${name(bottom)} ${view.payoff[bottom].size}, ${name(top)} ${view.payoff[top].size}. `,
-    `Stock ${view.stock}. `, view.completed ? `${plural(view.completed, "pile")} completed this round.` : ""));
+    t("Payoff piles: {a} {left_a}, {b} {left_b}.", { a: name(bottom), left_a: view.payoff[bottom].size, b: name(top), left_b: view.payoff[top].size }), " ",
+    t("Stock {n}.", { n: view.stock }), " ", view.completed ? n("{n} pile completed this round.", "{n} piles completed this round.", view.completed) : ""));
 
-  const logBox = h("section", { class: "snm-log", "aria-label": "What happened" }, h("h3", {}, "Play log"));
+  const logBox = h("section", { class: "snm-log", "aria-label": t("What happened") }, h("h3", {}, t("Play log")));
   const list = h("ol", { class: "log-list" });
   const shown = ctx.live ? mem.log : view.log.map((e) => ({ n: e.n, text: describe(st, e), kind: e.kind, seat: e.seat }));
   for (const e of shown.slice(-40)) {
     list.append(h("li", { class: `log-${e.kind.replace(/\s+/g, "-")}${e.fresh ? " fresh" : ""}` }, ...richText(e.text)));
     e.fresh = false;
   }
-  if (!shown.length) list.append(h("li", { class: "muted" }, "Nothing yet."));
+  if (!shown.length) list.append(h("li", { class: "muted" }, t("Nothing yet.")));
   logBox.append(list);
   side.append(logBox);
   requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
 
-  const rounds = h("section", { class: "snm-rounds", "aria-label": "Rounds" }, h("h3", {}, "Rounds"));
-  rounds.append(view.rounds.length ? roundsTable(st) : h("p", { class: "muted small" }, "Each round's result appears here."));
+  const rounds = h("section", { class: "snm-rounds", "aria-label": t("Rounds") }, h("h3", {}, t("Rounds")));
+  rounds.append(view.rounds.length ? roundsTable(st) : h("p", { class: "muted small" }, t("Each round's result appears here.")));
   side.append(rounds);
 }
 
 function roundsTable(st) {
-  const { view, bottom, top, name, verb } = st;
+  const { view, bottom, top, name, yours } = st;
   const seats = [bottom, top];
   return h("table", { class: "history-table snm-round-table" },
-    h("caption", { class: "sr-only" }, "Result of each round and the scores after it"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Result"),
+    h("caption", { class: "sr-only" }, t("Result of each round and the scores after it")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("Result")),
       ...seats.map((s) => h("th", { scope: "col" }, name(s))))),
     h("tbody", {}, ...view.rounds.map((r) => h("tr", {},
       h("th", { scope: "row" }, String(r.round)),
-      h("td", {}, r.winner === null ? h("span", { class: "muted" }, r.reason === "stock exhausted" ? "drawn: stock ran out" : "drawn: turn limit")
-        : `${name(r.winner)} ${verb(r.winner, "wins", "win")} +${r.points}`),
-      ...seats.map((s) => h("td", {}, h("b", {}, String(r.scores[s])), h("small", { class: "muted" }, ` (${r.payoff_left[s]} left)`)))))));
+      h("td", {}, r.winner === null ? h("span", { class: "muted" }, r.reason === "stock exhausted" ? t("drawn: stock ran out") : t("drawn: turn limit"))
+        : yours(r.winner, t("You win +{points}", { points: r.points }), (who) => t("{who} wins +{points}", { who, points: r.points }))),
+      ...seats.map((s) => h("td", {}, h("b", {}, String(r.scores[s])), h("small", { class: "muted" }, " ", t("({n} left)", { n: r.payoff_left[s] }))))))));
 }
 
 // ------------------------------------------------------------------ the log
+// A line of the play log, card codes kept ("7H": shown as a chip, read by its name).
 function describe(st, e) {
-  const { me, name, verb } = st;
-  const who = e.seat >= 0 ? name(e.seat) : "";
+  const { me, name, yours } = st;
   switch (e.kind) {
     case "build": {
       const src = e.action.split(">")[0];
-      const from = src === "p" ? `${me === e.seat ? "your" : "the"} payoff pile` : src[0] === "s" ? `side pile ${src.slice(1)}` : `hand card ${src.slice(1)}`;
-      const wild = WILD(e.card) ? ` as ${article(e.stands_at)} ${rankWord(e.stands_at)}` : "";
-      return `${who} ${verb(e.seat, "plays", "play")} ${e.card} from ${from} on centre pile ${e.centre}${wild} (at ${e.stands_at}).`;
+      const from = src === "p" ? (me === e.seat ? t("your payoff pile") : t("the payoff pile")) : src[0] === "s" ? t("side pile {number}", { number: Number(src.slice(1)) }) : t("hand card {number}", { number: Number(src.slice(1)) });
+      const at = { card: e.card, from, centre: e.centre, at: e.stands_at };
+      if (WILD(e.card)) {
+        const as = { ...at, rank: rankWord(e.stands_at) };
+        return yours(e.seat, t("You play {card} from {from} on centre pile {centre} as {rank} (at {at}).", as),
+          (who) => t("{who} plays {card} from {from} on centre pile {centre} as {rank} (at {at}).", { who, ...as }));
+      }
+      return yours(e.seat, t("You play {card} from {from} on centre pile {centre} (at {at}).", at),
+        (who) => t("{who} plays {card} from {from} on centre pile {centre} (at {at}).", { who, ...at }));
     }
-    case "discard": return `${who} ${verb(e.seat, "puts", "put")} ${e.card} on side pile ${e.side}: end of turn.`;
-    case "draw": return `${who} ${verb(e.seat, "draws", "draw")} ${plural(e.count, "card")}.`;
-    case "hand emptied": return `${who} ${verb(e.seat, "has", "have")} played the whole hand and ${verb(e.seat, "draws", "draw")} five more.`;
-    case "complete": return `Centre pile ${e.centre} is complete and shuffled into the stock (${e.stock} cards).`;
-    case "redeal": return `Equal payoff tops (${e.tops.join(" and ")}): the cards are dealt again.`;
-    case "deal": return `Round ${e.round}: payoff tops ${e.tops.map((t, s) => `${name(s)} ${t}`).join(", ")}; ${name(e.first)} ${verb(e.first, "starts", "start")}.`;
+    case "discard": return yours(e.seat, t("You put {card} on side pile {side}: end of turn.", { card: e.card, side: e.side }),
+      (who) => t("{who} puts {card} on side pile {side}: end of turn.", { who, card: e.card, side: e.side }));
+    case "draw": return yours(e.seat, n("You draw {n} card.", "You draw {n} cards.", e.count),
+      (who) => n("{who} draws {n} card.", "{who} draws {n} cards.", e.count, { who }));
+    case "hand emptied": return yours(e.seat, t("You have played the whole hand and draw five more."),
+      (who) => t("{who} has played the whole hand and draws five more.", { who }));
+    case "complete": return t("Centre pile {centre} is complete and shuffled into the stock ({n} cards).", { centre: e.centre, n: e.stock });
+    case "redeal": return t("Equal payoff tops ({tops}): the cards are dealt again.", { tops: e.tops.join(t(" and ")) });
+    case "deal": {
+      const tops = e.tops.map((top, s) => `${name(s)} ${top}`).join(", ");
+      return yours(e.first, t("Round {round}: payoff tops {tops}; you start.", { round: e.round, tops }),
+        (who) => t("Round {round}: payoff tops {tops}; {who} starts.", { round: e.round, tops, who }));
+    }
     case "round over": {
-      if (e.winner === null) return `Round ${e.round} is drawn: ${e.reason === "stock exhausted" ? "the stock ran out" : "the turn limit was reached"}.`;
-      return `${name(e.winner)} ${verb(e.winner, "empties", "empty")} the payoff pile and ${verb(e.winner, "wins", "win")} round ${e.round}: +${e.points} (${e.scores.join(" – ")}).`;
+      if (e.winner === null) return e.reason === "stock exhausted" ? t("Round {round} is drawn: the stock ran out.", { round: e.round }) : t("Round {round} is drawn: the turn limit was reached.", { round: e.round });
+      const won = { round: e.round, points: e.points, scores: e.scores.join(" – ") };
+      return yours(e.winner, t("You empty the payoff pile and win round {round}: +{points} ({scores}).", won),
+        (who) => t("{who} empties the payoff pile and wins round {round}: +{points} ({scores}).", { who, ...won }));
     }
-    default: return `${who} ${e.kind}`.trim();
+    default: return `${e.seat >= 0 ? name(e.seat) : ""} ${e.kind}`.trim();
   }
 }
 
@@ -337,7 +366,7 @@ function flash(st, e) {
 
 // A short banner when the turn passes, so the end of a turn is never missed.
 function turnBanner(st) {
-  const { view, before, els, mem, me, name, verb } = st;
+  const { view, before, els, mem, me, yours } = st;
   const { banner } = els;
   const after = view;
   if (!before || me === null) return;
@@ -347,8 +376,9 @@ function turnBanner(st) {
   if (after.outcome && !before.outcome) text = resultText(st);
   else if (after.round !== before.round) {
     const r = after.rounds[after.rounds.length - 1];
-    text = r && r.winner !== null ? `${name(r.winner)} ${verb(r.winner, "win", "win")} round ${r.round}` : `Round ${before.round} drawn`;
-  } else if (was !== now && now !== undefined) text = now === me ? "Your turn" : `Turn over: ${name(now)} to play`;
+    text = r && r.winner !== null ? yours(r.winner, t("You win round {round}", { round: r.round }), (who) => t("{who} wins round {round}", { who, round: r.round }))
+      : t("Round {round} drawn", { round: before.round });
+  } else if (was !== now && now !== undefined) text = now === me ? t("Your turn") : yours(now, "", (who) => t("Turn over: {who} to play", { who }));
   if (!text) return;
   banner.textContent = text;
   banner.classList.remove("show");
@@ -373,8 +403,8 @@ function markSelection(st) {
   const src = rootEl.querySelector(`[data-key="${mem.selected}"]`);
   if (src) { src.classList.add("selected"); src.setAttribute("aria-pressed", "true"); }
   for (const m of movesFrom(mem.selected)) {
-    const t = rootEl.querySelector(`[data-key="${m.split(">")[1]}"]`);
-    if (t) t.classList.add("target");
+    const target = rootEl.querySelector(`[data-key="${m.split(">")[1]}"]`);
+    if (target) target.classList.add("target");
   }
   drawNote(st);
 }
@@ -382,11 +412,11 @@ function markSelection(st) {
 export function mount(root, ctx) {
   const oppPlate = h("div", { class: "snm-plate" });
   const oppPiles = h("div", { class: "snm-row snm-opp-row" });
-  const centre = h("div", { class: "snm-centre", role: "group", "aria-label": "Centre piles" });
+  const centre = h("div", { class: "snm-centre", role: "group", "aria-label": t("Centre piles") });
   const stockBox = h("div", { class: "snm-stock" });
-  const myPiles = h("div", { class: "snm-row snm-my-row", role: "group", "aria-label": "Your payoff and side piles" });
+  const myPiles = h("div", { class: "snm-row snm-my-row", role: "group", "aria-label": t("Your payoff and side piles") });
   const myPlate = h("div", { class: "snm-plate mine" });
-  const hand = h("div", { class: "snm-hand", role: "group", "aria-label": "Your hand" });
+  const hand = h("div", { class: "snm-hand", role: "group", "aria-label": t("Your hand") });
   const note = h("div", { class: "snm-note", "aria-hidden": "true" });
   const banner = h("div", { class: "snm-banner", "aria-hidden": "true" });
   const felt = h("div", { class: "snm-felt" },
@@ -396,11 +426,11 @@ export function mount(root, ctx) {
     h("div", { class: "snm-half snm-me" }, myPiles, myPlate),
     hand);
   const help = h("p", { class: "snm-help muted small", id: "snm-help" },
-    "Drag a card onto a pile, or click it and then the pile. Keys: 1–5 pick a hand card, P your payoff card, Escape lets go. A hand card put on one of your side piles ends your turn.");
+    t("Drag a card onto a pile, or click it and then the pile. Keys: 1–5 pick a hand card, P your payoff card, Escape lets go. A hand card put on one of your side piles ends your turn."));
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
-  const side = h("aside", { class: "snm-side", "aria-label": "Score and log" });
-  const t = tableOf(root, ctx, "snm", h("div", { class: "snm-main" }, felt, help, narrator), side);
-  const rootEl = t.el;
+  const side = h("aside", { class: "snm-side", "aria-label": t("Score and log") });
+  const board = tableOf(root, ctx, "snm", h("div", { class: "snm-main" }, felt, help, narrator), side);
+  const rootEl = board.el;
   rovingFocus(hand);
   rovingFocus(myPiles);
   rovingFocus(centre);
@@ -414,9 +444,9 @@ export function mount(root, ctx) {
   let suppressClick = false;
 
   const els = { root: rootEl, oppPlate, oppPiles, centre, stockBox, myPiles, myPlate, hand, note, banner, narrator, side };
-  const now = (extra = {}) => stateOf(view, prev, extra, ctx, t.seat, els, mem);
-  const { me } = t.seat;
-  const name = (seat) => (me() === seat ? "You" : ctx.names[seat] || view.seat_names[seat]);
+  const now = (extra = {}) => stateOf(view, prev, extra, ctx, board.seat, els, mem);
+  const { me } = board.seat;
+  const name = (seat) => (me() === seat ? t("You") : ctx.names[seat] || seatLabel(view.seat_names[seat]));
   const myTurn = () => ctx.live && me() !== null && view && view.to_act.includes(me()) && view.legal.length > 0;
   const legal = () => new Set(myTurn() ? view.legal : []);
   const movesFrom = (src) => (myTurn() ? view.legal.filter((m) => m.startsWith(`${src}>`)) : []);
@@ -454,11 +484,13 @@ export function mount(root, ctx) {
     if (!key) { drawNote(now()); return; }
     const card = sourceCard(key);
     const targets = movesFrom(key).map((m) => m.split(">")[1]);
-    const centres = targets.filter((t) => t[0] === "c").map((t) => t.slice(1));
-    const sides = targets.some((t) => t[0] === "s");
-    narrator.textContent = `${cardName(card)} picked up. ${centres.length ? `It goes on centre pile ${centres.join(" or ")}` : "It goes on no centre pile now"}${sides ? "; or on one of your side piles, which ends your turn" : ""}. Escape puts it back.`;
+    const centres = targets.filter((k) => k[0] === "c").map((k) => k.slice(1));
+    const sides = targets.some((k) => k[0] === "s");
+    const or = t(" or ");
+    const goes = centres.length ? t("It goes on centre pile {piles}", { piles: centres.join(or) }) : t("It goes on no centre pile now");
+    narrator.textContent = [t("{card} picked up.", { card: cardName(card) }), sides ? t("{goes}; or on one of your side piles, which ends your turn.", { goes }) : `${goes}.`, t("Escape puts it back.")].join(" ");
     if (byKeyboard) {
-      const first = rootEl.querySelector(`[data-key="${targets.find((t) => t[0] === "c") || targets[0]}"]`);
+      const first = rootEl.querySelector(`[data-key="${targets.find((k) => k[0] === "c") || targets[0]}"]`);
       if (first) {
         const group = first.closest("[role=group]");
         if (group) setRoving([...group.querySelectorAll("button")], [...group.querySelectorAll("button")].indexOf(first));
@@ -468,15 +500,15 @@ export function mount(root, ctx) {
   }
 
   function whyNot(src, target) {
-    if (target[0] === "s") return "Only a card from your hand can go on a side pile.";
+    if (target[0] === "s") return t("Only a card from your hand can go on a side pile.");
     if (target[0] === "c") {
       const pile = view.centre[Number(target.slice(1)) - 1];
       const card = sourceCard(src);
-      if (card && WILD(card) && !pile.cards.length) return `A ${card === "Joker" ? "joker" : "king"} cannot start a centre pile: it needs an ace.`;
-      return `Centre pile ${target.slice(1)} needs ${article(pile.needs)} ${rankWord(pile.needs)}, not the ${cardName(card)}.`;
+      if (card && WILD(card) && !pile.cards.length) return card === "Joker" ? t("A joker cannot start a centre pile: it needs an ace.") : t("A king cannot start a centre pile: it needs an ace.");
+      return t("Centre pile {number} {needs}, not the {card}.", { number: Number(target.slice(1)), needs: needsRank(pile.needs), card: cardName(card) });
     }
-    if (target === "h" || target[0] === "h") return "Cards move from your hand, not onto it.";
-    return "That card cannot go there.";
+    if (target === "h" || target[0] === "h") return t("Cards move from your hand, not onto it.");
+    return t("That card cannot go there.");
   }
 
   function move(text) {
@@ -491,7 +523,7 @@ export function mount(root, ctx) {
   function pick(key, byKeyboard) {
     if (!ctx.live || !view) return;
     if (!myTurn()) {
-      ctx.say(view.outcome ? "The match is over." : me() === null ? "You are watching this table." : `Wait for ${name(view.to_act[0])}.`, "error");
+      ctx.say(view.outcome ? t("The match is over.") : me() === null ? t("You are watching this table.") : t("Wait for {who}.", { who: name(view.to_act[0]) }), "error");
       return;
     }
     if (mem.selected) {
@@ -502,10 +534,10 @@ export function mount(root, ctx) {
       ctx.say(whyNot(mem.selected, key), "error");
       return;
     }
-    if (key[0] === "c") { ctx.say("First pick a card: from your hand, your payoff pile or a side pile.", "error"); return; }
+    if (key[0] === "c") { ctx.say(t("First pick a card: from your hand, your payoff pile or a side pile."), "error"); return; }
     if (movesFrom(key).length) { select(key, byKeyboard); return; }
     const card = sourceCard(key);
-    ctx.say(card ? `The ${cardName(card)} goes on no centre pile now.` : "That pile is empty.", "error");
+    ctx.say(card ? t("The {card} goes on no centre pile now.", { card: cardName(card) }) : t("That pile is empty."), "error");
   }
 
   rootEl.addEventListener("click", (ev) => {
@@ -554,9 +586,9 @@ export function mount(root, ctx) {
     ev.preventDefault();
     drag.ghost.style.transform = `translate(${ev.clientX - drag.dx}px, ${ev.clientY - drag.dy}px) rotate(3deg)`;
     const over = document.elementFromPoint(ev.clientX, ev.clientY);
-    const t = over && over.closest("[data-key]");
+    const under = over && over.closest("[data-key]");
     for (const el of rootEl.querySelectorAll(".over")) el.classList.remove("over");
-    if (t && t.classList.contains("target")) t.classList.add("over");
+    if (under && under.classList.contains("target")) under.classList.add("over");
   }
   function onUp(ev) {
     if (!drag || ev.pointerId !== drag.id) return;
@@ -577,14 +609,14 @@ export function mount(root, ctx) {
       select(null);
     }
   }
-  t.on(document, "pointermove", onMove, { passive: false });
-  t.on(document, "pointerup", onUp);
-  t.on(document, "pointercancel", onUp);
+  board.on(document, "pointermove", onMove, { passive: false });
+  board.on(document, "pointerup", onUp);
+  board.on(document, "pointercancel", onUp);
 
   function onKey(ev) {
     if (!view || !myTurn() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.closest("input, select, textarea, dialog[open]") || (t !== document.body && !rootEl.contains(t) && t.id !== "app"))) return;
+    const el = ev.target;
+    if (el && (el.closest("input, select, textarea, dialog[open]") || (el !== document.body && !rootEl.contains(el) && el.id !== "app"))) return;
     if (/^[1-5]$/.test(ev.key)) {
       const key = `h${ev.key}`;
       if (mem.selected && mem.selected !== key) select(null);
@@ -596,11 +628,11 @@ export function mount(root, ctx) {
       ev.preventDefault();
       const back = rootEl.querySelector(`[data-key="${mem.selected}"]`);
       select(null);
-      narrator.textContent = "Put back.";
+      narrator.textContent = t("Put back.");
       if (back) back.focus();
     }
   }
-  t.on(document, "keydown", onKey);
+  board.on(document, "keydown", onKey);
 
   // Motion: a card moved flies from its old place; one the other player brings from their
   // hidden hand to the centre flies from their plate, a card you draw from the stock.
@@ -613,7 +645,7 @@ export function mount(root, ctx) {
     },
   };
 
-  return t.renderer({
+  return board.renderer({
     state,
     draw,
     motion,
@@ -622,7 +654,7 @@ export function mount(root, ctx) {
     },
     results(v) {
       view = v;
-      return { historyTitle: "Rounds", history: v.rounds.length ? roundsTable(now()) : null, scoreLabel: "Match points" };
+      return { historyTitle: t("Rounds"), history: v.rounds.length ? roundsTable(now()) : null, scoreLabel: t("Match points") };
     },
     destroy() {
       clearTimeout(mem.bannerTimer);

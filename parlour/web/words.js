@@ -1,0 +1,39 @@
+// Words the page shows that come from the server as English data: seat labels ("North",
+// "seat 2"), game names and why a table closed, each put into the reader's language here;
+// and the language switch of the page header.
+
+import { h } from "./dom.js";
+import { t, p, lang, languages, chooseLanguage } from "./i18n.js";
+
+// A seat's label in the reader's language: "North" -> "Utara"; "seat 2" -> "kursi 2".
+export function seatLabel(label) {
+  const m = /^seat (\d+)$/.exec(label || "");
+  return m ? t("seat {number}", { number: Number(m[1]) }) : p("seat", label);
+}
+
+// A game's name as the reader's language writes it (most keep their English names).
+export const gameName = (name) => p("game", name);
+
+// Why a table closed before its match ended (the table summary's note).
+export function closedNote(note) {
+  switch (note) {
+    case "nobody joined in time": return t("nobody joined in time");
+    case "its players left": return t("its players left");
+    case "a table of bots nobody was watching": return t("a table of bots nobody was watching");
+    case "could not be restored": return t("could not be restored");
+    default: return note || t("it has ended");
+  }
+}
+
+// The header's language switch: every language Parlour speaks, each named in itself; a
+// choice is remembered (this device, and a cookie the server reads) and the page reloads
+// in it.
+export function languageSwitch() {
+  const select = h("select", { class: "lang-switch", id: "lang-switch", "aria-label": t("Language"), title: t("Language") },
+    ...languages().map((l) => h("option", { value: l.tag, lang: l.tag, selected: l.tag === lang() ? "" : null }, l.name)));
+  select.addEventListener("change", () => {
+    chooseLanguage(select.value);
+    location.reload();
+  });
+  return select;
+}

@@ -1,0 +1,225 @@
+"""The page in the reader's language, in Debian's Chromium.
+
+* A pseudo-locale run (``qps``, tests/pseudo_locale.py: every catalog string decorated and
+  its letters accented) of each of the five tables, live at a seat and at the end of a
+  match of bots with its results and replay, finds no visible undecorated text: a string
+  that skipped the catalogs cannot hide.
+* A Spades trick in Indonesian and a Spite & Malice turn in Brazilian Portuguese: the
+  narration and an illegal move's reason read in that language.
+* The language switch in the header: a choice reloads the page in it and is remembered.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pseudo_locale
+import pytest
+from browser_kit import page_of, shot, version, wait_moved_on
+
+pytestmark = pytest.mark.browser
+
+NAME = "Sam"
+RULE = {"kind": "bot", "bot": "rule"}
+
+# What the pseudo-locale check does not read, and why (each a thing that is the same in
+# every language): card faces (ranks, suits and the words printed on Hit the Deck's cards:
+# a card is drawn, not written), card chips in sentences ("Q♠", read out by their
+# localized names), moves in the game's notation (<code>, in the replay's caption), key
+# names (<kbd>), the brand, and the language switch (each language listed by its own name).
+UNREAD = ".card, .card-back, .hcard, .cardref, code, kbd, .brand, #lang-switch, script, style"
+
+# Text that may show in ASCII letters in any language: names (the player's, the bots'
+# kinds, the table's id: data, not words), card and rank codes ("QS", "A", "Jkr"), the
+# grid's cells and column letters (Foursquare's notation), and the tables' key names in a
+# label ("Draw a card (key D)"). Everything else (numbers and punctuation carry no
+# letters) must come from the catalog.
+CODES = [r"\b(?:10|[2-9AJQK])[CDHS]\b", r"\b(?:10|[2-9AJQK]|Jkr)\b", r"\b[a-g][1-7]?\b",
+         r"\b[CDHPS]\b"]
+
+COLLECT = """(unread) => {
+  const out = [];
+  const shown = (el) => !el.closest(unread) && el.checkVisibility({ visibilityProperty: true });
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (node.textContent.trim() && el && shown(el)) out.push(node.textContent.trim());
+  }
+  for (const el of document.body.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    if (!shown(el)) continue;
+    for (const a of ["aria-label", "title", "placeholder"]) {
+      if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    }
+  }
+  return out;
+}"""
+
+
+def undecorated(page: Any, names: set[str]) -> list[str]:
+    """The visible texts of the page (and the labels a screen reader reads) with an ASCII
+    letter left once names and codes are taken out: a string that skipped the catalogs."""
+    allowed = re.compile("|".join([*(re.escape(n) for n in sorted(names, key=len, reverse=True)),
+                                   *CODES]))
+    found = []
+    for text in page.evaluate(COLLECT, UNREAD):
+        if re.search(r"[A-Za-z]", allowed.sub(" ", text)):
+            found.append(text)
+    return sorted(set(found))
+
+
+def open_at(browser: Any, base: str, lang: str, game: str, seats: list[dict[str, Any]],
+            options: dict[str, Any] | None = None) -> tuple[Any, str]:
+    """A page in ``lang`` (its cookie and its choice on this device, as the language switch
+    sets them) at a new table of ``game``; the page holds seat 0 if it is a person's."""
+    page = page_of(browser, 1280, 900)
+    page.context.add_cookies([{"name": "parlour_lang", "value": lang, "url": base}])
+    res = page.request.post(base + "/api/tables", data=json.dumps(
+        {"game": game, "seats": seats, "options": options or {}, "name": NAME,
+         "public": False}), headers={"Content-Type": "application/json"})
+    assert res.ok, res.text()
+    body = res.json()
+    tid = body["table"]["id"]
+    held = {tid: {"seat": body["seat"], "token": body["token"]}} if body["token"] else {}
+    page.context.add_init_script(f"localStorage.setItem('parlour.lang', {json.dumps(lang)});"
+                                 f"localStorage.setItem('parlour.seats', "
+                                 f"{json.dumps(json.dumps(held))})")
+    page.goto(f"{base}/t/{tid}")
+    page.wait_for_function("document.documentElement.lang !== 'en'")
+    return page, tid
+
+
+# The five tables: the options of a quick match of bots, and what shows when the page's
+# seat has something to do.
+TABLES = {
+    "spades": ({"target": 10}, [RULE] * 3, ".bid-panel:not([hidden]) button"),
+    "spite-and-malice": ({"payoff_size": 3, "target": 1, "max_rounds": 3}, [RULE],
+                         ".snm-plate.mine.turn"),
+    "hit-the-deck": ({"hand_size": 4, "target": 1}, [RULE] * 2, ".htd-hand .hcard"),
+    "clockwork-spades": ({}, [RULE], ".cw-log li"),
+    "foursquare": ({}, [], ".fs-cell.legal"),
+}
+
+
+@pytest.fixture
+def qps(monkeypatch):
+    pseudo_locale.install(monkeypatch)
+    return pseudo_locale.TAG
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_the_pseudo_locale_leaves_no_visible_text_undecorated(browser, base, qps, game):
+    options, bots, ready = TABLES[game]
+    names = {NAME, "Parlour", "rule"}
+    page, tid = open_at(browser, base, qps, game, [{"kind": "person"}, *bots], options)
+    names.add(tid)
+    page.wait_for_selector(ready)
+    page.wait_for_timeout(300)  # the first view's motion and narration settle
+    assert page.evaluate("document.documentElement.lang") == qps
+    assert "[!! " in page.inner_text(".board")
+    shot(page, f"qps-{game}")
+    assert undecorated(page, names) == []
+
+    # A match of bots to its end: the results over the table, then the replay.
+    watch, tid = open_at(browser, base, qps, game, [RULE, *bots], options)
+    names.add(tid)
+    watch.wait_for_selector(".endbar:not([hidden]) .results-title", timeout=90_000)
+    assert undecorated(watch, names) == []
+    watch.click(".endbar a[href*='/replay/']")
+    watch.wait_for_selector(".replay-caption:not(:empty)")
+    caption = watch.inner_text(".replay-caption")
+    watch.locator(".replay-controls button").nth(4).click()  # the last step
+    watch.wait_for_function("(c) => document.querySelector('.replay-caption').textContent !== c",
+                            arg=caption)
+    watch.wait_for_timeout(300)
+    shot(watch, f"qps-{game}-replay")
+    assert undecorated(watch, names) == []
+
+
+def test_a_spades_trick_in_indonesian(browser, base):
+    page, _ = open_at(browser, base, "id", "spades", [{"kind": "person"}, RULE, RULE, RULE])
+    assert page.evaluate("document.documentElement.lang") == "id"
+    page.wait_for_selector(".bid-panel:not([hidden]) button")
+    assert "Berapa trik yang akan kamu ambil?" in page.inner_text(".bid-panel")
+    page.click(".bid-panel button[data-action='bid 3']")
+    # A trick: our card, the narration of the plays, and who took it (the side panel).
+    page.wait_for_selector(".hand .card.playable")
+    assert re.search(r"\b(sekop|hati|wajik|keriting)$", page.locator(".hand .card").first
+                     .get_attribute("aria-label").split(",")[0])
+    before = version(page)
+    page.locator(".hand .card.playable").first.click()
+    wait_moved_on(page, before)
+    page.wait_for_function("/memainkan/.test(document.querySelector('.play-area p.sr-only')"
+                           ".textContent)")
+    narration = page.inner_text(".play-area p.sr-only")
+    assert re.search(r"memainkan \S+ (sekop|hati|wajik|keriting)\.", narration), narration
+    page.wait_for_selector(".last-trick p:has-text('Diambil')")
+    # Then play on until a card in hand may not be played: clicked, the page says why, in
+    # Indonesian (the engine's reason, rendered by the server), and sends nothing.
+    reason = None
+    for _ in range(12):
+        page.wait_for_selector(".hand .card.playable")
+        blocked = page.locator(".hand .card.illegal")
+        if blocked.count():
+            reason = blocked.first.get_attribute("title")
+            blocked.first.click(force=True)  # aria-disabled: a click still asks why
+            assert reason in page.wait_for_selector(".toast-error").inner_text()
+            break
+        before = version(page)
+        page.locator(".hand .card.playable").first.click()
+        wait_moved_on(page, before)
+    assert reason is not None
+    assert re.fullmatch(r"harus mengikuti (sekop|hati|wajik|keriting)|sekop belum dibuka: "
+                        r"buka dengan jenis lain", reason), reason
+    shot(page, "spades-id")
+
+
+def test_a_spite_and_malice_turn_in_portuguese(browser, base):
+    page, _ = open_at(browser, base, "pt-BR", "spite-and-malice", [{"kind": "person"}, RULE],
+                      {"payoff_size": 5})
+    page.wait_for_selector(".snm-plate.mine.turn", timeout=30_000)
+    assert page.evaluate("document.documentElement.lang") == "pt-BR"
+    # An illegal move first: a hand card onto a centre pile that does not take it. The page
+    # names the pile, the rank it needs and the card, in Portuguese.
+    sources = dict(page.eval_on_selector_all(
+        ".snm [data-key^='h'][data-targets]",
+        "els => els.map(e => [e.dataset.key, e.dataset.targets])"))
+    wrong = [(src, f"c{c}") for src, targets in sources.items() for c in (1, 2, 3)
+             if f"c{c}" not in targets.split()]
+    assert wrong
+    src, dst = wrong[0]
+    page.click(f"[data-key='{src}']")
+    page.click(f"[data-key='{dst}']")
+    toast = page.wait_for_selector(".toast-error").inner_text()
+    assert re.search(r"A pilha central \d precisa de um (ás|dois|três|quatro|cinco|seis|"
+                     r"sete|oito|nove|dez|valete|dama|rei)", toast), toast
+    # Then the turn: a card onto a side pile ends it; the log says so in Portuguese.
+    page.keyboard.press("Escape")
+    hand = sorted(k for k in sources)
+    sides = [t for t in sources[hand[0]].split() if t.startswith("s")]
+    page.click(f"[data-key='{hand[0]}']")
+    page.click(f"[data-key='{sides[0]}']")
+    page.wait_for_selector(".snm-log li:has-text('fim da vez')")
+    log = page.inner_text(".snm-log")
+    assert re.search(r"Você põe \S+ na pilha lateral \d: fim da vez\.", log), log
+    assert "registro das jogadas" in log.lower()  # the heading (in capitals by its style)
+    shot(page, "snm-pt-BR")
+
+
+def test_the_language_switch_reloads_the_page_in_the_chosen_language(browser, base):
+    page = page_of(browser, 1280, 900)
+    page.goto(base + "/rules/spades")
+    switch = page.wait_for_selector("#lang-switch")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    options = page.eval_on_selector_all("#lang-switch option", "os => os.map(o => o.value)")
+    assert options == ["en", "id", "pt-BR"]
+    with page.expect_navigation():
+        switch.select_option("pt-BR")
+    page.wait_for_selector("#lang-switch")
+    assert page.evaluate("document.documentElement.lang") == "pt-BR"
+    assert page.inner_text("#crumbs a") == "Saguão"
+    page.goto(base + "/rules/spades")  # remembered: the cookie tells the server, too
+    page.wait_for_selector("#lang-switch")
+    assert page.evaluate("document.documentElement.lang") == "pt-BR"
+    assert page.locator("#lang-switch").input_value() == "pt-BR"
