@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from parlour.engine import Game, JsonDict
+from parlour.engine import Game, JsonDict, Param, Seat
+from parlour.message import YOU
 from parlour.registry import Describe, spec
 
 
@@ -47,7 +48,7 @@ def describer(game: Game) -> Describe | None:
     return spec(game.id).describe_event
 
 
-def narration(game: Game, view: JsonDict, names: Sequence[str]) -> list[str] | None:
+def narration(game: Game, view: JsonDict, names: Sequence[Param]) -> list[str] | None:
     """The game's sentence for each event of ``view["events"]`` (None if the game does not
     describe its events). Built from the view alone, so it tells nothing the view does not.
     """
@@ -59,9 +60,14 @@ def narration(game: Game, view: JsonDict, names: Sequence[str]) -> list[str] | N
     return [describe(ev, told) for ev in events]
 
 
-def seat_names(labels: Sequence[str], people: Sequence[str | None]) -> list[str]:
-    """What the narration calls each seat: a person's name, else the seat's label; a name
-    two people share gets the label too."""
-    names = [p or label for label, p in zip(labels, people, strict=True)]
-    return [f"{n} ({label})" if names.count(n) > 1 else n
-            for n, label in zip(names, labels, strict=True)]
+def seat_names(labels: Sequence[str], names: Sequence[str | None],
+               you: Seat | None = None) -> list[Param]:
+    """What the narration calls each seat: its name (a person's or a bot's, see
+    :mod:`parlour.server.names`), else the seat's label; a name two seats share gets the
+    label too; the seat the lines are told to is :data:`~parlour.message.YOU`."""
+    named = [p or label for label, p in zip(labels, names, strict=True)]
+    out: list[Param] = [f"{n} ({label})" if named.count(n) > 1 else n
+                        for n, label in zip(named, labels, strict=True)]
+    if you is not None and 0 <= you < len(out):
+        out[you] = YOU
+    return out

@@ -39,6 +39,7 @@ from parlour.engine import (
     JsonDict,
     NotationError,
     OptionError,
+    Param,
     Seat,
     State,
     derive_seed,
@@ -48,6 +49,7 @@ from parlour.record import record_text
 from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
 from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
+from parlour.server.names import bot_level, bot_names
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.rejoin import device_token, rejoin_secret
@@ -320,10 +322,18 @@ class Table:
                        f"{s.bot} bot" if s.kind == "bot" else "empty seat")
         return out
 
-    def narration_names(self) -> list[str]:
-        """What the game's event sentences call each seat (see :mod:`parlour.server.pages`)."""
+    def names(self) -> list[str | None]:
+        """Each seat's name: a person's own, a bot's (:mod:`parlour.server.names`), None
+        for a seat still free."""
+        people = [s.name if s.kind == "person" else None for s in self.seats]
+        bots = bot_names(self.id, [s.kind == "bot" for s in self.seats], people)
+        return [p or b for p, b in zip(people, bots, strict=True)]
+
+    def narration_names(self, you: Seat | None = None) -> list[Param]:
+        """What the game's event sentences call each seat, told to ``you`` (see
+        :mod:`parlour.server.pages`)."""
         return seat_names([self.game.seat_name(i, self.num_seats) for i in range(self.num_seats)],
-                          [s.name if s.kind == "person" else None for s in self.seats])
+                          self.names(), you)
 
     def summary(self) -> JsonDict:
         """What anyone may know about the table (no tokens, no seed)."""
@@ -337,9 +347,10 @@ class Table:
             "version": self.version,
             "created": self.created,
             "seats": [{"seat": i, "label": self.game.seat_name(i, self.num_seats),
-                       "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
-                       "stand_in": i in self.standins}
-                      for i, s in enumerate(self.seats)],
+                       "kind": s.kind, "bot": s.bot, "name": name,
+                       "level": bot_level(s.bot) if s.kind == "bot" else None,
+                       "taken": s.taken, "stand_in": i in self.standins}
+                      for i, (s, name) in enumerate(zip(self.seats, self.names(), strict=True))],
             "listed": self.listed,
             "compared": self.compared,
             "turn_seconds": self.turn_seconds,
@@ -366,7 +377,7 @@ class Table:
             view = self.state.view(seat)
             message = {"type": "view", "table": self.id, "match": self.match,
                        "version": self.version, "status": self.status, "view": view}
-            told = narration(self.game, view, self.narration_names())
+            told = narration(self.game, view, self.narration_names(seat))
             if told is not None:
                 message["narration"] = told
             if self.reaction is not None:

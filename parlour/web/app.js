@@ -6,7 +6,8 @@
 
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
-import { loadLanguage } from "./i18n.js";
+import { loadLanguage, t, p, n } from "./i18n.js";
+import { displayNames, seatBadge, badgeElement, seatLine } from "./names.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -410,14 +411,6 @@ function readingMs() {
   return READING_MS[localStorage.getItem("parlour.pace")] || READING_MS.normal;
 }
 
-function displayNames(table, mySeat) {
-  return table.seats.map((s, i) => {
-    if (i === mySeat) return "You";
-    if (s.kind === "bot") return `${s.label} (${s.bot} bot)`;
-    return s.name || `${s.label} (free)`;
-  });
-}
-
 // ----------------------------------------------------------------------------- table page
 function tablePage(tableId) {
   const held = seatFor(tableId);
@@ -448,6 +441,7 @@ function tablePage(tableId) {
   const ctx = {
     get seat() { return seat; },
     get names() { return table ? displayNames(table, seat) : []; },
+    badge(s) { return table ? seatBadge(table.seats[s]) : ""; },
     get table() { return table; },
     live: true,
     act(text) {
@@ -562,7 +556,7 @@ function tablePage(tableId) {
       h("p", { class: "muted" }, "The game starts as soon as every seat is taken. Send this link to the friends you want at the table:"),
       h("div", { class: "invite" }, linkIn, copy),
       h("ul", { class: "seat-list" }, ...table.seats.map((s, i) => h("li", { class: s.taken ? "taken" : "free" },
-        h("strong", {}, s.label), " ", i === seat ? "you" : s.kind === "bot" ? `${s.bot} bot` : s.taken ? s.name : "free seat"))));
+        h("strong", {}, s.label), " ", seatLine(s, i, seat)))));
     if (seat === null && free.length) {
       const nameIn = h("input", { id: "join-name", maxlength: "24", value: myName(), autocomplete: "nickname", required: "" });
       const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, s.label)));
@@ -759,7 +753,8 @@ function replayPage(tableId, match) {
 
   const ctx = {
     seat: 0,
-    get names() { return info ? info.seats.map((s) => s.kind === "bot" ? `${s.label} (${s.bot} bot)` : (s.name || s.label)) : []; },
+    get names() { return info ? displayNames(info, null) : []; },
+    badge(s) { return info ? seatBadge(info.seats[s]) : ""; },
     get table() { return info; },
     live: false,
     act() { return false; },
@@ -911,7 +906,7 @@ function resultsSection(view, table, seat, renderer) {
   if (o && !solitaire) {
     const order = names.map((_, s) => s).sort((a, b) => o.placing[a] - o.placing[b] || a - b);
     const rows = order.map((s) => h("tr", { class: o.winners.includes(s) ? "winner" : null },
-      h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s]), h("td", {}, fmtNum(o.points[s]))));
+      h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s], " ", badgeElement(table.seats[s])), h("td", {}, fmtNum(o.points[s]))));
     section.append(h("table", { class: "standings" },
       h("caption", { class: "sr-only" }, "Final standings"),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, own.scoreLabel || "Points"))),

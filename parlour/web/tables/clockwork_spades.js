@@ -27,7 +27,7 @@ function drawPlate(st, el, seat) {
   const kings = view.kings[seat];
   const n = view.hand_sizes[seat];
   el.append(
-    h("div", { class: "cw-who" }, h("span", { class: "cw-name", title: name(seat) }, name(seat)),
+    h("div", { class: "cw-who" }, h("span", { class: "cw-name", title: name(seat) }, name(seat)), ctx.badge && ctx.badge(seat) ? h("span", { class: "bot-badge" }, ctx.badge(seat)) : null,
       turn ? h("span", { class: "cw-turn" }, me === seat && ctx.live ? "your choice" : ctx.live ? "choosing…" : "to choose") : null),
     h("div", { class: "cw-stats" },
       h("span", { class: "cw-stat", title: "Penalty spades taken (fewer is better)" }, "Penalty ", h("b", {}, String(pen.length))),

@@ -318,7 +318,7 @@ function drawSeats(st) {
       role: "group",
       "aria-label": `${name(seat)}: ${plural(count, "card")}, score ${view.scores[seat]}${turn ? ", to play" : ""}${note === "slapped" ? ", has slapped" : ""}`,
     },
-    h("div", { class: "who" }, h("span", { class: "name", title: name(seat) }, name(seat)), ...bits),
+    h("div", { class: "who" }, h("span", { class: "name", title: name(seat) }, name(seat)), ctx.badge && ctx.badge(seat) ? h("span", { class: "bot-badge" }, ctx.badge(seat)) : null, ...bits),
     h("div", { class: "count" }, backs, h("b", {}, String(count)), h("span", { class: "muted-light" }, count === 1 ? " card" : " cards")),
     h("div", { class: "score" }, `Score ${view.scores[seat]}`),
     note ? h("div", { class: "note", "aria-hidden": "true" }, note) : null);
