@@ -50,7 +50,7 @@ from parlour.engine import (
     position_fields,
     quoted,
 )
-from parlour.message import YOU
+from parlour.message import N_, YOU
 
 SIZE = 4  # the grid is at most SIZE x SIZE piles
 HEIGHT = 4  # a pile holds at most HEIGHT cards
@@ -244,7 +244,10 @@ class FoursquareGame(Game):
         Option("flip", str, "designer",
                "designer: the placed card never turns itself over (Wil Su's wording); seed: "
                "a line fired by a highest or lowest card turns the card over too (the short "
-               "rule text read literally)", choices=FLIP_READINGS),
+               "rule text read literally)", choices=FLIP_READINGS,
+               label=N_("Does the card you place turn over?"),
+               choice_labels=(N_("Never (the designer's rule)"),
+                              N_("Yes, when its own line fires"))),
     )
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> FoursquareState:
