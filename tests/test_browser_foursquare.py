@@ -46,7 +46,8 @@ def by_keys(page, target: str) -> None:
 def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browser, base):
     page = page_of(browser, 1280, 1000)
     page.goto(base + "/")
-    page.select_option("#new-game", "foursquare")
+    page.click(".game-tile[data-game='foursquare']")
+    page.click("summary")  # the deal number is among the folded options
     assert page.is_visible("#new-deal")
     page.fill("#new-name", "Sam")
     page.fill("#new-deal", str(DEAL))

@@ -89,7 +89,7 @@ def snm_move(page, src: str, dst: str, how: str) -> None:
 def test_spite_and_malice_a_whole_match_by_drag_click_keys_and_touch(browser, base):
     page = page_of(browser, 1280, 900)
     page.goto(base + "/")
-    page.select_option("#new-game", "spite-and-malice")
+    page.click(".game-tile[data-game='spite-and-malice']")
     page.click("text=How to play Spite & Malice")  # the lobby's rules link
     page.wait_for_selector(".rules-page .rules-text h1:has-text('Spite & Malice')")
     url = open_table(page, base, "spite-and-malice",

@@ -55,6 +55,7 @@ from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.runner import BotRunner
+from parlour.server.showcase import showcase_json
 from parlour.server.store import Op, SeatRow, Store, StoreError, TableRow
 from parlour.server.turns import (
     MAX_TURN_SECONDS,
@@ -1092,5 +1093,7 @@ def describe_games() -> list[JsonDict]:
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
         info["hints"] = found.hint_bot is not None
         info["renderer"] = found.web.script
+        info.update(showcase_json(gid))  # the tile's line and the presets
+        info["speeds"] = list(SPEEDS)
         out.append(info)
     return out

@@ -184,7 +184,7 @@ function readEvents(st) {
     const text = narration && narration[i] ? narration[i] : `${ev.seat >= 0 ? v.seat_names[ev.seat] : ""} ${ev.kind}`;
     log.told.set(ev.seq, text);
     const li = h("li", { class: `cw-ev ev-${ev.kind}${ctx.live && before ? " fresh" : ""}` }, ...richText(text));
-    if (ctx.live && before) { li.style.animationDelay = `${Math.min(delay, 2400)}ms`; delay += 120; }
+    if (ctx.live && before) { li.style.animationDelay = `${delay}ms`; delay += ctx.stepMs ?? 120; } // one step at a time, at the table's speed
     logList.append(li);
     if (ev.kind !== "draw" || ev.seat === me) said.push(spoken(text));
   });
