@@ -99,7 +99,7 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
         wait_moved_on(page, before)
         last = page.evaluate("() => [...document.querySelectorAll('.fs-log-list li')]"
                              ".map(li => li.textContent).slice(-2).join(' | ')")
-        assert re.search(r"Sam (places|stacks) \S+ (at|on) [a-g][1-7]", last), last
+        assert re.search(r"You (place|stack) \S+ (at|on) [a-g][1-7]", last), last
         if "It turns" in last.split(" | ")[-1] or "It turns" in last:
             turned = page.locator(".fs-cell.turned").count()
             if turned:

@@ -69,7 +69,8 @@ function botText(kind, level) {
   if (kind === "ismcts") return level === "easy" ? t("Thinking bot, easy") : level === "hard" ? t("Thinking bot, hard") : t("Thinking bot, normal");
   if (kind === "solver") return level === "fast" ? t("Solver bot, quick") : level === "strong" ? t("Solver bot, strong") : t("Solver bot, normal");
   if (kind === "clairvoyant") return t("Bot that sees the stock");
-  return t("Bot: {kind}", { kind: level ? `${kind} ${level}` : kind });
+  const what = level ? kind + " " + level : kind;
+  return t("Bot: {kind}", { kind: what });
 }
 const defaultBot = (g) => (g.bots.some((b) => b.kind === "rule") ? "bot:rule" : `bot:${g.bots[g.bots.length - 1].kind}`);
 
