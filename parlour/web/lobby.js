@@ -295,7 +295,7 @@ function buildCreateForm(env, form, g, nameIn) {
   fillSeats();
   applyPreset(presets[0]);
 
-  form.addEventListener("submit", async (ev) => {
+  form.onsubmit = async (ev) => { // one handler: the form is rebuilt for each game chosen
     ev.preventDefault();
     const seats = [];
     let mine = null;
@@ -345,7 +345,7 @@ function buildCreateForm(env, form, g, nameIn) {
     } finally {
       button.disabled = false;
     }
-  });
+  };
 }
 
 // ----------------------------------------------------------------------------- a shared deal
