@@ -16,6 +16,20 @@ from parlour.server.names import BOT_NAMES
 pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 800, False), (390, 844, True)]
+#: The new-table panel's fields and controls that stick out of it, and whether the page
+#: scrolls sideways.
+OUTSIDE_THE_PANEL = """() => {
+  const panel = document.querySelector('form.create').getBoundingClientRect();
+  const out = [];
+  const shown = 'form.create .field, form.create input, form.create select, form.create .preset';
+  for (const el of document.querySelectorAll(shown)) {
+    if (!el.offsetParent) continue;
+    const r = el.getBoundingClientRect();
+    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(el.id || el.className);
+  }
+  if (document.documentElement.scrollWidth > innerWidth) out.push('the page scrolls sideways');
+  return out;
+}"""
 
 
 def table_of(base: str, url: str) -> dict:
@@ -94,17 +108,7 @@ def test_choices_are_lists_and_the_options_fit_their_panel(browser, base):
             page.click(f".game-tile[data-game='{game}']")
             page.click("details.options summary")
             page.wait_for_selector("details.options[open]")
-            over = page.evaluate("""() => {
-              const panel = document.querySelector('form.create').getBoundingClientRect();
-              const out = [];
-              for (const el of document.querySelectorAll('form.create .field, form.create input, form.create select, form.create .preset')) {
-                if (!el.offsetParent) continue;
-                const r = el.getBoundingClientRect();
-                if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(el.id || el.className);
-              }
-              if (document.documentElement.scrollWidth > innerWidth) out.push('page scrolls sideways');
-              return out;
-            }""")
+            over = page.evaluate(OUTSIDE_THE_PANEL)
             assert not over, (game, width, over)
             if width == 390 and game == "hit-the-deck":
                 shot(page, "lobby-02-options-phone")

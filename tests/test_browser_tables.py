@@ -165,8 +165,8 @@ def test_spite_and_malice_a_whole_match_by_drag_click_keys_and_touch(browser, ba
     title = page.inner_text(".results-title")
     bot = page.locator(".standings tbody th:has(.bot-badge)")  # the bot: its name and level
     assert bot.count() == 1 and bot.inner_text().endswith("bot, normal"), bot.all_inner_texts()
-    assert title in ("You win!", "The match is drawn") or re.fullmatch(r"[A-Z][a-z]+ wins", title), \
-        title
+    assert title in ("You win!", "The match is drawn") \
+        or re.fullmatch(r"[A-Z][a-z]+ wins", title), title
     rows = page.locator(".results-history tbody tr")
     assert rows.count() >= 1
     assert page.inner_text(".standings thead").count("Match points") == 1
