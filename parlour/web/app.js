@@ -7,7 +7,7 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage } from "./i18n.js";
-import { displayNames, seatBadge, badgeElement, seatLine } from "./names.js";
+import { displayNames, seatBadge, badgeElement, seatLine, seatLabel } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
 
 const app = document.getElementById("app");
@@ -324,10 +324,10 @@ function tablePage(tableId) {
       h("p", { class: "muted" }, "The game starts as soon as every seat is taken. Send this link to the friends you want at the table:"),
       h("div", { class: "invite" }, linkIn, copy),
       h("ul", { class: "seat-list" }, ...table.seats.map((s, i) => h("li", { class: s.taken ? "taken" : "free" },
-        h("strong", {}, s.label), " ", seatLine(s, i, seat)))));
+        h("strong", {}, seatLabel(s)), " ", seatLine(s, i, seat)))));
     if (seat === null && free.length) {
       const nameIn = h("input", { id: "join-name", maxlength: "24", value: myName(), autocomplete: "nickname", required: "" });
-      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, s.label)));
+      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, seatLabel(s))));
       const form = h("form", { class: "join" },
         h("label", { class: "field", for: "join-name" }, "Your name", nameIn),
         h("label", { class: "field", for: "join-seat" }, "Seat", seatSel),
@@ -357,7 +357,7 @@ function tablePage(tableId) {
     const turn = latest && latest.status === "playing" ? latest.turn : null;
     if (!turn || !table) { clockEl.textContent = ""; return; }
     const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
-    const who = turn.seats.map((s) => (s === seat ? "your" : `${table.seats[s].label}'s`)).join(" and ");
+    const who = turn.seats.map((s) => (s === seat ? "your" : `${table.seats[s].name || seatLabel(table.seats[s])}'s`)).join(" and ");
     clockEl.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} turn: ${left} s`;
     clockEl.classList.toggle("low", left <= 10);
   }
@@ -395,9 +395,9 @@ function tablePage(tableId) {
         back.addEventListener("click", () => link.send({ type: "sync" }));
         buttons.push(back);
       } else {
-        notes.push(h("p", { class: "muted" }, `A bot is playing for ${s.name || s.label}${s.taken ? " while they are away" : ": the seat is free"}.`));
+        notes.push(h("p", { class: "muted" }, `A bot is playing for ${s.name || seatLabel(s)}${s.taken ? " while they are away" : ": the seat is free"}.`));
         if (seat !== null && seat === table.creator && s.taken) {
-          const free = h("button", { class: "button", type: "button" }, `Free ${s.label}'s seat`);
+          const free = h("button", { class: "button", type: "button" }, `Free ${s.name || seatLabel(s)}'s seat`);
           free.addEventListener("click", async () => { free.disabled = true; await post(`/seats/${i}/free`); });
           buttons.push(free);
         }
@@ -405,7 +405,7 @@ function tablePage(tableId) {
     });
     const freeNow = table.seats.filter((s) => !s.taken && s.kind === "person");
     if (seat === null && (table.status === "playing" || table.status === "finished") && freeNow.length) {
-      const sit = h("button", { class: "button primary", type: "button" }, `Sit at ${freeNow[0].label}`);
+      const sit = h("button", { class: "button primary", type: "button" }, `Sit at ${seatLabel(freeNow[0])}`);
       sit.addEventListener("click", async () => {
         const name = myName() || (prompt("Your name") || "").trim();
         if (!name) return;
@@ -540,7 +540,7 @@ function replayPage(tableId, match) {
       const res = await api("GET", `/api/tables/${tableId}/matches/${match}/replay?step=${n}${viewSeat === null ? "" : `&seat=${viewSeat}`}`);
       steps = res.steps; step = res.step;
       slider.max = String(steps); slider.value = String(step);
-      const act = res.action ? `${info.seats[res.action.seat].label} ${res.action.text}` : "the deal";
+      const act = res.action ? `${info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat])} ${res.action.text}` : "the deal";
       caption.textContent = `Step ${step} of ${steps}: ${act}`;
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
@@ -569,7 +569,7 @@ function replayPage(tableId, match) {
       info = (await api("GET", `/api/tables/${tableId}`)).table;
       document.title = `Replay · ${info.game_name} · Parlour`;
       addRulesButton(info.game, info.game_name);
-      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, s.label));
+      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, seatLabel(s)));
       seatSel.append(h("option", { value: "" }, "a spectator"));
       const mod = await loadRenderer(info.game);
       renderer = mod.mount(board, ctx);

@@ -37,3 +37,11 @@ export function seatLine(s, i, mySeat) {
   const badge = seatBadge(s);
   return badge ? t("{name} - {badge}", { name, badge }) : name;
 }
+
+/** Where a seat is at the table: its label in the reader's language ("South", "Selatan"),
+ *  or "Seat 2" for a game that only numbers its seats (the server's "seat 1", from 0). */
+export function seatLabel(s) {
+  const m = /^seat (\d+)$/.exec(s.label || "");
+  if (m) return t("Seat {number}", { number: Number(m[1]) + 1 });
+  return p("seat", s.label);
+}
