@@ -9,6 +9,7 @@ import re
 import httpx
 import pytest
 from browser_kit import page_of, shot
+from server_kit import server_thread
 
 from parlour.games import game_ids
 from parlour.server.names import BOT_NAMES
@@ -160,3 +161,26 @@ def test_hit_the_deck_names_every_seat_with_badges_and_the_narration_says_you(br
     bot = page.locator(".cw-plate:not(.mine) .cw-name").inner_text()
     assert bot in BOT_NAMES and page.locator(".cw-plate:not(.mine) .bot-badge").inner_text() \
         == "bot, normal"
+
+
+def test_at_slow_speed_a_cascade_is_told_one_step_at_a_time(browser, tmp_path):
+    """A table of bots opened slow, watched: the server spaces the bots' moves and the
+    page gives each automatic step of a view its own moment (the table's step_ms apart),
+    each line unseen until then."""
+    with server_thread(tmp_path / "slow.sqlite3", bot_pause=0.1) as url:
+        res = httpx.post(f"{url}/api/tables", json={
+            "game": "clockwork-spades", "speed": "slow",
+            "seats": [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]})
+        table = res.json()["table"]
+        step = table["pace"]["step_ms"]
+        assert table["pace"]["speed"] == "slow" and step == 100
+        page = page_of(browser, 1280, 800)
+        page.goto(f"{url}/t/{table['id']}")
+        page.wait_for_function("() => [...document.querySelectorAll('.cw-log-list li.fresh')]"
+                               ".some(li => parseFloat(li.style.animationDelay) >= 200)")
+        delays = page.eval_on_selector_all(
+            ".cw-log-list li.fresh", "els => els.map(li => parseFloat(li.style.animationDelay))")
+        assert all(d % step == 0 for d in delays), delays
+        assert page.evaluate("getComputedStyle(document.querySelector('.cw-log-list li.fresh'))"
+                             ".animationFillMode") == "backwards"
+        page.close()
