@@ -77,8 +77,8 @@ def test_a_preset_the_folded_options_and_the_speed_open_that_table(browser, base
     page.click(".game-tile[data-game='spades']")
     assert page.locator("details.options").get_attribute("open") is None
     assert not page.is_visible("#opt-target")  # folded away
-    assert page.locator(".preset").all_inner_texts() == ["Classic\nabout 30 minutes",
-                                                         "Quick game\nabout 15 minutes"]
+    assert page.locator(".preset").all_inner_texts() == [
+        "Classic\nabout 30 minutes", "Quick game\nabout 15 minutes · Points to win: 300"]
     page.check("#preset-quick")
     page.click("details.options summary")
     assert page.is_visible("#opt-target") and page.input_value("#opt-target") == "300"

@@ -212,8 +212,13 @@ function buildCreateForm(env, form, g, nameIn) {
     const id = `preset-${pr.id}`;
     const radio = h("input", { type: "radio", name: "preset", id, value: pr.id, checked: i === 0 ? "" : null });
     radio.addEventListener("change", () => applyPreset(pr));
+    const changes = Object.entries(pr.options).map(([name, value]) => {
+      const opt = g.options.find((o) => o.name === name);
+      return opt ? t("{option}: {value}", { option: t(opt.label), value }) : "";
+    }).filter(Boolean);
     presetBox.append(h("label", { class: "preset", for: id }, radio,
-      h("span", { class: "preset-name" }, presetName(pr.id)), h("small", { class: "muted" }, minutesText(pr.minutes))));
+      h("span", { class: "preset-name" }, presetName(pr.id)),
+      h("small", { class: "muted" }, [minutesText(pr.minutes), ...changes].join(" · "))));
   });
   presetBox.hidden = presets.length < 2;
 
