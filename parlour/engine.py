@@ -102,6 +102,10 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     nullable: bool = False  # None switches the option off (e.g. no mercy rule)
+    #: What a player reads: a short label (``N_("Points to win")``) and, for options with
+    #: ``choices``, one plain phrase per choice; both translated where they are shown.
+    label: str = ""
+    choice_labels: tuple[str, ...] | None = None
 
     def coerce(self, value: Any) -> Any:
         """Check ``value`` (text from a command line is parsed) and return it typed."""
@@ -183,7 +187,12 @@ class Option:
 
     def to_json(self) -> JsonDict:
         return {"name": self.name, "type": self.kind.__name__, "default": self.default,
-                "help": self.help, "values": self.describe_values()}
+                "help": self.help, "values": self.describe_values(),
+                "label": self.label or self.name.replace("_", " "),
+                "choices": list(self.choices) if self.choices is not None else None,
+                "choice_labels": (list(self.choice_labels) if self.choice_labels is not None
+                                  else None),
+                "minimum": self.minimum, "maximum": self.maximum, "nullable": self.nullable}
 
 
 def format_options(options: Mapping[str, Any]) -> str:

@@ -39,6 +39,11 @@ class Term:
         return self.word
 
 
+#: The reader themself, where a line told to one seat names that seat ("You draw a card."):
+#: a sentence that starts with it takes the "you" form of its verb, so games check for it.
+YOU = Term("person", "You")
+
+
 @dataclass(frozen=True)
 class Code:
     """Typed notation (``QS``, ``bid 4``, ``c3``): the same in every language."""

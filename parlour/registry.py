@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from parlour.engine import Code, Game, JsonDict, Message, OptionError
+from parlour.engine import Code, Game, JsonDict, Message, OptionError, Param
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
     from parlour.terminal import TableUI
 
 #: ``describe_event(event, names)``: one line of plain English for an event of a view.
-Describe = Callable[[JsonDict, list[str]], str]
+Describe = Callable[[JsonDict, list[Param]], str]
 #: ``narrate_event(event, names)``: the same line as a :class:`Message`, for any language.
-Narrate = Callable[[JsonDict, list[str]], Message]
+Narrate = Callable[[JsonDict, list[Param]], Message]
 
 WEB = Path(__file__).resolve().parent / "web"
 DOCS = Path(__file__).resolve().parent.parent / "docs"

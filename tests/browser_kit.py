@@ -109,7 +109,7 @@ def open_table(page: Any, base: str, game: str, options: dict[str, Any] | None =
     """Open a table from the lobby (you and a rule bot, or the game's default seats);
     returns the table's URL."""
     page.goto(base + "/")
-    page.select_option("#new-game", game)
+    page.click(f".game-tile[data-game='{game}']")
     page.fill("#new-name", name)
     if options:
         page.click("summary")

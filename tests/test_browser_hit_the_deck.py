@@ -109,7 +109,7 @@ def base(tmp_path):
 def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     ann = page_of(browser, 1280, 900)
     ann.goto(base + "/")
-    ann.select_option("#new-game", "hit-the-deck")
+    ann.click(".game-tile[data-game='hit-the-deck']")
     ann.fill("#new-name", "Ann")
     ann.select_option("#seat-2", "person")
     ann.click("summary")

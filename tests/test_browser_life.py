@@ -24,7 +24,7 @@ def test_turn_timer_leaving_and_taking_a_free_seat(browser, base):
     page = page_of(browser)
     errors = watch_errors(page)
     page.goto(base + "/")
-    page.select_option("#new-game", "spades")
+    page.click(".game-tile[data-game='spades']")
     page.fill("#new-name", "Sam")
     page.click("summary")
     page.fill("#new-turn", "45")

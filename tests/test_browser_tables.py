@@ -89,7 +89,7 @@ def snm_move(page, src: str, dst: str, how: str) -> None:
 def test_spite_and_malice_a_whole_match_by_drag_click_keys_and_touch(browser, base):
     page = page_of(browser, 1280, 900)
     page.goto(base + "/")
-    page.select_option("#new-game", "spite-and-malice")
+    page.click(".game-tile[data-game='spite-and-malice']")
     page.click("text=How to play Spite & Malice")  # the lobby's rules link
     page.wait_for_selector(".rules-page .rules-text h1:has-text('Spite & Malice')")
     url = open_table(page, base, "spite-and-malice",
@@ -163,7 +163,10 @@ def test_spite_and_malice_a_whole_match_by_drag_click_keys_and_touch(browser, ba
     page.wait_for_selector(".endbar .results .standings")
     assert page.locator(".snm-note.result").count() == 1
     title = page.inner_text(".results-title")
-    assert title in ("You win!", "North (rule bot) wins", "The match is drawn"), title
+    bot = page.locator(".standings tbody th:has(.bot-badge)")  # the bot: its name and level
+    assert bot.count() == 1 and bot.inner_text().endswith("bot, normal"), bot.all_inner_texts()
+    assert title in ("You win!", "The match is drawn") \
+        or re.fullmatch(r"[A-Z][a-z]+ wins", title), title
     rows = page.locator(".results-history tbody tr")
     assert rows.count() >= 1
     assert page.inner_text(".standings thead").count("Match points") == 1
@@ -214,7 +217,7 @@ def test_clockwork_spades_whole_games_taking_spades_on_the_clock(browser, base):
         takes.append(pick)
         log = page.inner_text(".cw-log-list")
         spade = {"1": "A", "11": "J", "12": "Q"}.get(pick[5:], pick[5:])
-        assert re.search(rf"Sam takes {spade}♠ from {pick[5:]} as a penalty", log), log[-600:]
+        assert re.search(rf"You take {spade}♠ from {pick[5:]} as a penalty", log), log[-600:]
     else:
         pytest.fail("the game did not end")
     assert takes, "no game offered a choice"

@@ -14,7 +14,7 @@ from server_kit import Player, app_client
 
 from parlour.games.clockwork_spades import narrate_event
 from parlour.i18n import LANGUAGES, cards_as_codes, render, translate
-from parlour.message import Message, Term
+from parlour.message import YOU, Message, Term
 from parlour.server.language import chosen
 
 RULE = {"kind": "bot", "bot": "rule"}
@@ -128,10 +128,11 @@ def test_clockwork_narration_per_connection_in_its_language(client):
     ann_id = Player(client, tid, token, lang="id")
     watcher_pt = Player(client, tid, None, lang="pt-BR")
     seen_id, seen_pt = ann_id.view(), watcher_pt.view()
-    names = ["Ann", Term("seat", "North")]
-    assert seen_id["narration"] == [say(narrate_event(ev, names), "id")
+    bot = res.json()["table"]["seats"][1]["name"]
+    # told to Ann, she is "You" (Indonesian "Kamu"); a watcher hears her name
+    assert seen_id["narration"] == [say(narrate_event(ev, [YOU, bot]), "id")
                                     for ev in seen_id["view"]["events"]]
-    assert seen_pt["narration"] == [say(narrate_event(ev, names), "pt_BR")
+    assert seen_pt["narration"] == [say(narrate_event(ev, ["Ann", bot]), "pt_BR")
                                     for ev in seen_pt["view"]["events"]]
     assert seen_id["narration"] != seen_pt["narration"]
     ann_id.close()

@@ -213,3 +213,27 @@ def test_the_page_catalog_in_each_language_and_a_clear_refusal_for_others(client
     for tag in ("xx", "../etc", "a" * 40):
         res = client.get(f"/api/i18n/{tag}")
         assert res.status_code == 404 and res.json()["error"]["code"] == "not_found"
+
+
+def test_an_abandoned_table_leaves_the_lobby_list_and_does_not_come_back(tmp_path):
+    """Issue 15: abandoned tables stayed "playing" in the list. A listed table whose people
+    have all gone is closed by the tidy-up, and the list (after a restart too) no longer
+    shows it."""
+    db = tmp_path / "gone.sqlite3"
+    with app_client(db, absent_close=3600) as client:
+        res = client.post("/api/tables", json={"game": "spades", "name": "Ann", "public": True,
+                                               "seats": PEOPLE4[:2] + BOTS3[1:3]})
+        tid = res.json()["table"]["id"]
+        join(client, tid, "Bo", 1)
+        ann = Player(client, tid, res.json()["token"])
+        ann.view()
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert listed[tid]["status"] == "playing"
+        ann.close()
+        hub = client.app.state.hub
+        hub.settings.absent_close = 0
+        assert client.portal.call(hub.tidy)["abandoned"] == 1
+        assert tid not in {t["id"] for t in client.get("/api/tables").json()["tables"]}
+        assert client.get(f"/api/tables/{tid}").json()["table"]["status"] == "closed"
+    with app_client(db) as client:
+        assert tid not in {t["id"] for t in client.get("/api/tables").json()["tables"]}

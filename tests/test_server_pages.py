@@ -9,8 +9,9 @@ from server_kit import Player, app_client
 from parlour.games import game_ids, get_game
 from parlour.games.clockwork_spades import ClockworkGame, narrate_event
 from parlour.i18n import cards_as_codes, render
-from parlour.message import Term
+from parlour.message import YOU
 from parlour.server import pages
+from parlour.server.names import BOT_NAMES
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
 
@@ -83,11 +84,16 @@ def test_clockwork_views_carry_the_games_own_sentence_for_each_event(seeded):
     ann = Player(client, tid, res["token"])
     watcher = Player(client, tid, None)
     msg = ann.view()
-    names = ["Ann", "North"]
-    assert msg["narration"] == [say(narrate_event(ev, names), "en")
+    bot = res["table"]["seats"][1]["name"]
+    assert bot in BOT_NAMES and res["table"]["seats"][1]["level"] == "normal"
+    assert msg["narration"] == [say(narrate_event(ev, [YOU, bot]), "en")
                                 for ev in msg["view"]["events"]]
-    assert any(line.startswith("Ann draws ") for line in msg["narration"])
+    assert any(line.startswith("You draw ") for line in msg["narration"])
+    assert not any("Ann" in line or line.startswith("You draws") for line in msg["narration"])
     seen = watcher.view()
+    assert seen["narration"] == [say(narrate_event(ev, ["Ann", bot]), "en")
+                                 for ev in seen["view"]["events"]]
+    assert any(line.startswith("Ann draws a card.") for line in seen["narration"])
     assert len(seen["narration"]) == len(seen["view"]["events"])
     # a card drawn is told only to its drawer
     for ev, line in zip(seen["view"]["events"], seen["narration"], strict=True):
@@ -104,21 +110,19 @@ def test_replays_carry_the_sentences_too_and_spades_has_none(client):
     watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
     watcher.close()
     step = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1").json()
-    assert step["narration"] == [say(narrate_event(e, ["South", "North"]), "en")
-                                 for e in step["view"]["events"]]
-    # in the reader's language (its cookie, else Accept-Language), the seats' labels too
+    bots = [s["name"] for s in res["table"]["seats"]]
+    assert len(set(bots)) == 2 and set(bots) <= set(BOT_NAMES)
+    assert step["narration"] == [say(narrate_event(e, bots), "en") for e in step["view"]["events"]]
+    # in the reader's language (its cookie, else Accept-Language)
     told = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1",
                       headers={"Accept-Language": "id"}).json()["narration"]
-    assert told == [say(narrate_event(e, [Term("seat", "South"), Term("seat", "North")]),
-                           "id") for e in step["view"]["events"]]
-    assert any("Utara" in line for line in told) and not any("North" in line for line in told)
+    assert told == [say(narrate_event(e, bots), "id") for e in step["view"]["events"]]
+    assert told != step["narration"]
     client.cookies.set("parlour_lang", "pt-BR")
     told = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1",
                       headers={"Accept-Language": "id"}).json()["narration"]
     client.cookies.clear()
-    assert told[0] == say(narrate_event(step["view"]["events"][0],
-                                           [Term("seat", "South"), Term("seat", "North")]),
-                             "pt_BR")
+    assert told[0] == say(narrate_event(step["view"]["events"][0], bots), "pt_BR")
     end = client.get(f"/api/tables/{tid}/matches/1/replay").json()
     assert end["view"]["events"][-1]["kind"] == "end" and end["narration"][-1]
     spades = table_of(client, "spades", [{"kind": "bot", "bot": "rule"}] * 4,
@@ -153,7 +157,9 @@ def test_a_match_over_at_the_deal_is_finished_at_once(client, monkeypatch):
     watcher.close()
 
 
-def test_narration_names_tell_people_apart():
+def test_narration_names_tell_people_apart_and_call_the_reader_you():
     assert pages.seat_names(["South", "North"], ["Ann", None]) == ["Ann", "North"]
     assert [str(n) for n in pages.seat_names(["South", "North"], ["Bo", "Bo"])] \
         == ["Bo (South)", "Bo (North)"]
+    assert pages.seat_names(["South", "North"], ["Ann", "Mia"], you=0) == [YOU, "Mia"]
+    assert pages.seat_names(["South", "North"], ["Ann", "Mia"], you=1) == ["Ann", YOU]

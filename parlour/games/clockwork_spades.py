@@ -56,6 +56,7 @@ from parlour.engine import (
     Message,
     NotationError,
     Outcome,
+    Param,
     PlayingCard,
     Seat,
     State,
@@ -66,6 +67,7 @@ from parlour.engine import (
     position_fields,
     quoted,
 )
+from parlour.message import YOU
 
 NUM_ACTIONS = 12  # action a takes the spade at position a + 1
 POSITIONS = tuple(range(1, 13))
@@ -762,55 +764,94 @@ def _public(event: JsonDict) -> JsonDict:
     return {k: v for k, v in event.items() if k != "card"}
 
 
-def describe_event(event: JsonDict, names: tuple[str, ...] | list[str] = SEAT_NAMES) -> str:
+def describe_event(event: JsonDict,
+                   names: tuple[Param, ...] | list[Param] = SEAT_NAMES) -> str:
     """One line of plain English for an event (for tables that narrate)."""
     return str(narrate_event(event, names))
 
 
-def narrate_event(event: JsonDict, names: tuple[str, ...] | list[str] = SEAT_NAMES) -> Message:
+def narrate_event(event: JsonDict,
+                  names: tuple[Param, ...] | list[Param] = SEAT_NAMES) -> Message:
     """An event as a :class:`Message` (rendered in the reader's language by
-    :func:`parlour.i18n.render`); ``names`` are the players' names, shown as given."""
+    :func:`parlour.i18n.render`); ``names`` are the players' names, shown as given, and
+    :data:`~parlour.message.YOU` for the reader's own seat (its lines say "You draw")."""
     kind, seat = event["kind"], event["seat"]
     who = names[seat] if 0 <= seat < len(names) else "nobody"
+    you = who == YOU
     if kind == "turn":
+        if you:
+            return Message("Turn {turn}: you are due on {positions}.", turn=event["turn"],
+                           positions=Many(tuple(event["due"])))
         return Message("Turn {turn}: {who} is due on {positions}.", turn=event["turn"], who=who,
                        positions=Many(tuple(event["due"])))
     if kind == "draw":
         card = event.get("card")
         if card:
-            return Message("{who} draws {card}.", who=who, card=_card(card))
-        return Message("{who} draws a card.", who=who)
+            return (Message("You draw {card}.", card=_card(card)) if you
+                    else Message("{who} draws {card}.", who=who, card=_card(card)))
+        return Message("You draw a card.") if you else Message("{who} draws a card.", who=who)
     if kind == "king":
+        other = names[event["to"]]
+        if you:
+            return Message("You draw {card} and pass it face up to {other}; you draw a "
+                           "replacement.", card=_card(event["card"]), other=other)
+        if other == YOU:
+            return Message("{who} draws {card} and passes it face up to you; {who} draws a "
+                           "replacement.", who=who, card=_card(event["card"]))
         return Message("{who} draws {card} and passes it face up to {other}; {who} draws a "
-                       "replacement.", who=who, card=_card(event["card"]),
-                       other=names[event["to"]])
+                       "replacement.", who=who, card=_card(event["card"]), other=other)
     if kind == "dead":
+        if you:
+            return Message("You discard {card}: the spade at {position} has left the clock. "
+                           "You draw a replacement.", card=_card(event["card"]),
+                           position=event["position"])
         return Message("{who} discards {card}: the spade at {position} has left the clock. "
                        "{who} draws a replacement.", who=who, card=_card(event["card"]),
                        position=event["position"])
     if kind == "play":
+        if you:
+            return Message("You play {card} on {position}.", card=_card(event["card"]),
+                           position=event["position"])
         return Message("{who} plays {card} on {position}.", who=who, card=_card(event["card"]),
                        position=event["position"])
     if kind == "choose":
+        if you:
+            return Message("You can play nothing and must take one of {positions}.",
+                           positions=Many(tuple(event["options"])))
         return Message("{who} can play nothing and must take one of {positions}.", who=who,
                        positions=Many(tuple(event["options"])))
     if kind == "take":
         gone = event["discarded"]
+        spade, position = _card(event["spade"]), event["position"]
         if gone:
+            cards = Many(tuple(_card(c) for c in gone), " ")
+            if you:
+                return Message("You take {spade} from {position} as a penalty; {cards} on it "
+                               "go to the discard pile.", spade=spade, position=position,
+                               cards=cards)
             return Message("{who} takes {spade} from {position} as a penalty; {cards} on it go "
-                           "to the discard pile.", who=who, spade=_card(event["spade"]),
-                           position=event["position"],
-                           cards=Many(tuple(_card(c) for c in gone), " "))
+                           "to the discard pile.", who=who, spade=spade, position=position,
+                           cards=cards)
+        if you:
+            return Message("You take {spade} from {position} as a penalty.", spade=spade,
+                           position=position)
         return Message("{who} takes {spade} from {position} as a penalty.", who=who,
-                       spade=_card(event["spade"]), position=event["position"])
+                       spade=spade, position=position)
     if kind == "king_of_spades":
+        if you:
+            return Message("You draw the King of Spades: the stock is exhausted.")
         return Message("{who} draws the King of Spades: the stock is exhausted.", who=who)
     if kind == "end":
         pen = event["penalties"]
         if event["four_kings"] is not None:
+            if you:
+                return Message("You hold all four Kings and win.")
             return Message("{who} holds all four Kings and wins.", who=who)
         if event["winner"] is None:
             return Message("Drawn game: {penalties} penalty spades each.", penalties=pen[0])
+        if you:
+            return Message("You win with {penalties} penalty spades to {other}.",
+                           penalties=min(pen), other=max(pen))
         return Message("{who} wins with {penalties} penalty spades to {other}.", who=who,
                        penalties=min(pen), other=max(pen))
     return Message("{who}: {kind}", who=who, kind=Code(kind))

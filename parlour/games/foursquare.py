@@ -50,6 +50,7 @@ from parlour.engine import (
     position_fields,
     quoted,
 )
+from parlour.message import N_, YOU
 
 SIZE = 4  # the grid is at most SIZE x SIZE piles
 HEIGHT = 4  # a pile holds at most HEIGHT cards
@@ -243,7 +244,10 @@ class FoursquareGame(Game):
         Option("flip", str, "designer",
                "designer: the placed card never turns itself over (Wil Su's wording); seed: "
                "a line fired by a highest or lowest card turns the card over too (the short "
-               "rule text read literally)", choices=FLIP_READINGS),
+               "rule text read literally)", choices=FLIP_READINGS,
+               label=N_("Does the card you place turn over?"),
+               choice_labels=(N_("Never (the designer's rule)"),
+                              N_("Yes, when its own line fires"))),
     )
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> FoursquareState:
@@ -671,7 +675,8 @@ class FoursquareState(State):
                 f"piles={self.occ.bit_count()} down={self.face_down()}>")
 
 
-def describe_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player",)) -> str:
+def describe_event(event: JsonDict,
+                   names: tuple[Param, ...] | list[Param] = ("player",)) -> str:
     """One line of plain English for an event of the view's ``events`` (the placement just
     made and the tops it turned, or the end), for tables that narrate."""
     return str(narrate_event(event, names))
@@ -686,8 +691,10 @@ END_REASONS = {
 }
 
 
-def narrate_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player",)) -> Message:
-    """An event as a :class:`Message` (see :func:`describe_event`)."""
+def narrate_event(event: JsonDict,
+                  names: tuple[Param, ...] | list[Param] = ("player",)) -> Message:
+    """An event as a :class:`Message` (see :func:`describe_event`); ``names[0]`` may be
+    :data:`~parlour.message.YOU` (the line is told to the player: "You place")."""
     who = names[0] if names else "player"
     if event["kind"] == "end":
         reason = END_REASONS.get(event["reason"]) or Code(event["reason"])
@@ -698,8 +705,13 @@ def narrate_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player
         return Message("Lost: {reason}.", reason=reason)
     card, cell = PlayingCard(parse_card(event["card"])), Code(event["cell"])
     if event["kind"] == "place":
-        placed = Message("{who} places {card} at {cell}, a new pile.", who=who, card=card,
-                         cell=cell)
+        placed = (Message("You place {card} at {cell}, a new pile.", card=card, cell=cell)
+                  if who == YOU else
+                  Message("{who} places {card} at {cell}, a new pile.", who=who, card=card,
+                          cell=cell))
+    elif who == YOU:
+        placed = Message("You stack {card} on {cell} ({height} cards).", card=card, cell=cell,
+                         height=event["height"])
     else:
         placed = Message("{who} stacks {card} on {cell} ({height} cards).", who=who, card=card,
                          cell=cell, height=event["height"])

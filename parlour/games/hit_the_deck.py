@@ -63,7 +63,7 @@ from parlour.engine import (
     position_fields,
     quoted,
 )
-from parlour.message import Named, message_to_json
+from parlour.message import N_, Named, message_to_json
 
 # ----------------------------------------------------------------------------- cards
 COLOURS = "RYGB"
@@ -363,24 +363,29 @@ class HitTheDeckGame(Game):
     num_actions = NUM_ACTIONS
     options = (
         Option("target", int, 100, "a total that ends the game: whoever reaches it loses, "
-               "the lowest total wins", minimum=1, maximum=1000),
-        Option("hand_size", int, 7, "cards dealt to each player", minimum=1, maximum=15),
+               "the lowest total wins", minimum=1, maximum=1000, label=N_("Losing total")),
+        Option("hand_size", int, 7, "cards dealt to each player", minimum=1, maximum=15,
+               label=N_("Cards in a hand")),
         Option("copies", int, 4, "number cards of each number 1-5 in each colour",
-               minimum=0, maximum=8),
-        Option("cuts", int, 2, "Cut the Deck cards in each colour", minimum=0, maximum=8),
-        Option("flips", int, 1, "Flip the Deck cards in each colour", minimum=0, maximum=8),
+               minimum=0, maximum=8, label=N_("Number cards")),
+        Option("cuts", int, 2, "Cut the Deck cards in each colour", minimum=0, maximum=8,
+               label=N_("Cut the Deck cards")),
+        Option("flips", int, 1, "Flip the Deck cards in each colour", minimum=0, maximum=8,
+               label=N_("Flip the Deck cards")),
         Option("hit_numbers", int, 2, "Hit the Deck With a Number cards for each number 1-5",
-               minimum=0, maximum=8),
+               minimum=0, maximum=8, label=N_("Hit with a Number cards")),
         Option("hit_colours", int, 1, "Hit the Deck With a Colour cards for each colour",
-               minimum=0, maximum=8),
-        Option("hit_hands", int, 4, "Hit the Deck With a Hand cards", minimum=0, maximum=16),
-        Option("max_turns", int, 2000, "a safety stop: a round reaching this many actions "
-               "ends as if blocked (everyone scores the cards in hand)", minimum=20,
-               maximum=5000),
-        Option("max_rounds", int, 100, "a safety stop: after this many rounds the game ends "
-               "and the lowest total wins", minimum=1, maximum=200),
-        Option("bot_slap", str, "normal", "how quickly the bots slap the pile: relaxed, "
-               "normal (like a person reacting to a choice) or quick", choices=BOT_SLAP_PACES),
+               minimum=0, maximum=8, label=N_("Hit with a Colour cards")),
+        Option("hit_hands", int, 4, "Hit the Deck With a Hand cards", minimum=0, maximum=16,
+               label=N_("Hit with a Hand cards")),
+        Option("max_turns", int, 2000, "a round reaching this many moves ends as if blocked "
+               "(everyone scores the cards in hand)", minimum=20, maximum=5000,
+               label=N_("Most moves in a round")),
+        Option("max_rounds", int, 100, "the game ends after this many rounds, and the lowest "
+               "total wins", minimum=1, maximum=200, label=N_("Most rounds")),
+        Option("bot_slap", str, "normal", "how quickly the bots slap the pile",
+               choices=BOT_SLAP_PACES, label=N_("Bots' slap speed"),
+               choice_labels=(N_("relaxed"), N_("normal, like a person"), N_("quick"))),
     )
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> HitTheDeckState:

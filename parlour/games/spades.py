@@ -57,7 +57,7 @@ from parlour.engine import (
     position_fields,
     quoted,
 )
-from parlour.message import message_to_json
+from parlour.message import N_, message_to_json
 from parlour.sampling import deal_by_kind
 
 NIL = 52
@@ -189,29 +189,34 @@ class SpadesGame(Game):
     min_seats = max_seats = default_seats = 4
     num_actions = NUM_ACTIONS
     options = (
-        Option("target", int, 500, "points that win the match", minimum=10, maximum=5000),
+        Option("target", int, 500, "points that win the match", minimum=10, maximum=5000,
+               label=N_("Points to win")),
         Option("nil_value", int, 100, "won for a made nil, lost for a failed one", minimum=0,
-               maximum=1000),
+               maximum=1000, label=N_("Points for nil")),
         Option("bag_limit", int, 10, "overtricks (bags) that cost a penalty", minimum=1,
-               maximum=100),
+               maximum=100, label=N_("Bags before a penalty")),
         Option("bag_penalty", int, 100, "points lost each time the bags reach the limit",
-               minimum=0, maximum=1000),
+               minimum=0, maximum=1000, label=N_("Bag penalty")),
         Option("blind_nil", bool, False,
-               "allow blind nil (bid before looking) to a team far enough behind"),
+               "allow blind nil (bid before looking) to a team far enough behind",
+               label=N_("Blind nil")),
         Option("blind_nil_value", int, 200, "won or lost for a blind nil", minimum=0,
-               maximum=1000),
+               maximum=1000, label=N_("Points for blind nil")),
         Option("blind_nil_deficit", int, 100,
-               "how far behind a team must be to bid blind nil", minimum=0, maximum=5000),
+               "how far behind a team must be to bid blind nil", minimum=0, maximum=5000,
+               label=N_("Behind by, for blind nil")),
         Option("mercy", int, None, "a team at or below this score loses (off by default; "
-               "e.g. -200)", nullable=True, minimum=-5000, maximum=5000),
+               "e.g. -200)", nullable=True, minimum=-5000, maximum=5000,
+               label=N_("Mercy score")),
         Option("ten_for_two_hundred", bool, False,
-               "a made team bid of 10 or more scores 200 instead of 10 per trick"),
+               "a made team bid of 10 or more scores 200 instead of 10 per trick",
+               label=N_("Ten tricks for 200")),
         Option("nil_tricks_count", bool, False,
-               "a nil bidder's tricks count toward the partner's bid (OpenSpiel's reading) "
-               "instead of only as bags"),
+               "tricks won by a player who bid nil count toward the partner's bid, instead "
+               "of only as bags", label=N_("Nil tricks help the partner")),
         Option("max_deals", int, 100,
-               "a safety stop: after this many deals the higher score wins (equal: draw)",
-               minimum=1, maximum=200),
+               "the game stops after this many deals, and the higher score wins (equal: draw)",
+               minimum=1, maximum=200, label=N_("Most deals")),
     )
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> SpadesState:

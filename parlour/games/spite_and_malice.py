@@ -55,6 +55,7 @@ from parlour.engine import (
     position_fields,
     quoted,
 )
+from parlour.message import N_
 
 JOKER = 52
 EMPTY = -1
@@ -176,22 +177,26 @@ class SpiteAndMaliceGame(Game):
     min_seats = max_seats = default_seats = 2
     num_actions = NUM_ACTIONS
     options = (
-        Option("target", int, 50, "points that win the match", minimum=1, maximum=500),
-        Option("payoff_size", int, 20, "cards in each payoff pile", minimum=1, maximum=30),
-        Option("centre_piles", int, 3, "number of centre piles", choices=(3, 4)),
+        Option("target", int, 50, "points that win the match", minimum=1, maximum=500,
+               label=N_("Points to win")),
+        Option("payoff_size", int, 20, "cards in each payoff pile", minimum=1, maximum=30,
+               label=N_("Payoff pile size")),
+        Option("centre_piles", int, 3, "number of centre piles", choices=(3, 4),
+               label=N_("Centre piles")),
         Option("jokers", int, 0, "jokers added to the two decks as extra wild cards",
-               minimum=0, maximum=4),
+               minimum=0, maximum=4, label=N_("Jokers")),
         Option("king_starts", bool, False,
-               "a king (or joker) may start an empty centre pile, standing for the ace"),
+               "a king (or joker) may start an empty centre pile, standing for the ace",
+               label=N_("A king may start a pile")),
         Option("win_bonus", int, 0,
                "points a round winner scores on top of the opponent's payoff cards "
-               "(5 in a common variant)", minimum=0, maximum=100),
+               "(5 in a common variant)", minimum=0, maximum=100, label=N_("Win bonus")),
         Option("max_turns", int, 400,
-               "a safety stop: a round still going after this many turns is drawn",
-               minimum=10, maximum=2000),
+               "a round still going after this many turns is a draw",
+               minimum=10, maximum=2000, label=N_("Most turns in a round")),
         Option("max_rounds", int, 60,
-               "a safety stop: after this many rounds the higher score wins (equal: draw)",
-               minimum=1, maximum=200),
+               "the game stops after this many rounds, and the higher score wins (equal: draw)",
+               minimum=1, maximum=200, label=N_("Most rounds")),
     )
 
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> SpiteAndMaliceState:

@@ -20,10 +20,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from parlour.engine import Game, JsonDict
+from parlour.engine import Game, JsonDict, Param, Seat
 from parlour.howto import markdown_html
 from parlour.i18n import cards_as_codes, negotiate, normalize, render_param
-from parlour.message import Message, Param
+from parlour.message import YOU, Message
 from parlour.registry import Describe, spec
 
 #: The cookie the page sets when the reader picks a language (parlour/web/i18n.js).
@@ -80,9 +80,14 @@ def narration(game: Game, view: JsonDict, names: Sequence[Param],
     return [found.describe_event(ev, [str(n) for n in told]) for ev in events]
 
 
-def seat_names(labels: Sequence[Param], people: Sequence[str | None]) -> list[Param]:
-    """What the narration calls each seat: a person's name, else the seat's label; a name
-    two people share gets the label too."""
-    names: list[Param] = [p or label for label, p in zip(labels, people, strict=True)]
-    return [Message("{name} ({seat})", name=n, seat=label) if names.count(n) > 1 else n
-            for n, label in zip(names, labels, strict=True)]
+def seat_names(labels: Sequence[Param], names: Sequence[str | None],
+               you: Seat | None = None) -> list[Param]:
+    """What the narration calls each seat: its name (a person's or a bot's, see
+    :mod:`parlour.server.names`), else the seat's label; a name two seats share gets the
+    label too; the seat the lines are told to is :data:`~parlour.message.YOU`."""
+    named: list[Param] = [p or label for label, p in zip(labels, names, strict=True)]
+    out: list[Param] = [Message("{name} ({seat})", name=n, seat=label) if named.count(n) > 1
+                        else n for n, label in zip(named, labels, strict=True)]
+    if you is not None and 0 <= you < len(out):
+        out[you] = YOU
+    return out

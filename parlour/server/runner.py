@@ -188,6 +188,8 @@ class BotRunner:
         self.pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="parlour-bot")
         self.procs: ProcessPoolExecutor | None = None  # started when a searching bot sits
         self.queue = FairQueue(max(1, settings.bot_processes), settings.bot_queue)
+        #: How a bot waits out its table's pace (a test may record the waits asked for).
+        self.wait: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     # ------------------------------------------------------------------ workers
     def _workers(self) -> ProcessPoolExecutor:
@@ -256,7 +258,7 @@ class BotRunner:
                     continue  # its person took the seat back (or another bot stands in)
                 table.bots[seat] = thought  # carries the bot's own generator forward
                 phase = None
-                wait = self.settings.bot_pause - (loop.time() - started)
+                wait = table.bot_wait() - (loop.time() - started)
                 if timed is not None and action in timed.reaction.actions:
                     # A reaction goes in at the bot's own time, counted like a person's
                     # from the signal, when there is a person to race; the action (and so
@@ -268,7 +270,7 @@ class BotRunner:
                         wait = min(self.settings.bot_pause, timed.reaction.window_ms / 2000) \
                             - (loop.time() - started)
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await self.wait(wait)
                     if table.bots.get(seat) is not thought:
                         continue  # its person took the seat back meanwhile
                 if not await self._hand_in(table, seat, bot, action, version, phase):

@@ -69,6 +69,7 @@ tables_t = Table(
     Column("creator", Integer),  # the seat of the person who opened it, if any
     Column("ended", Float),  # when it finished or closed (retention counts from it)
     Column("note", String(40)),  # why it closed: expired | abandoned | unrestorable
+    Column("speed", String(8)),  # slow | normal | fast (None: normal), parlour.server.pace
 )
 
 seats_t = Table(
@@ -198,6 +199,7 @@ class TableRow:
     ended: float | None = None
     note: str | None = None
     problem: str | None = None  # what in the rows makes the table unplayable, if anything
+    speed: str | None = None  # how fast its bots go (parlour.server.pace); None: normal
 
 
 Op = Callable[[Connection], None]
@@ -302,7 +304,7 @@ class Store:
                 id=row.id, game=row.game, num_seats=row.num_seats,
                 options=json.dumps(row.options), created=row.created, status=row.status,
                 match=row.match, listed=row.listed, compared=row.compared,
-                turn_seconds=row.turn_seconds, creator=row.creator))
+                turn_seconds=row.turn_seconds, creator=row.creator, speed=row.speed))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "token_hash": s.token_hash} for i, s in enumerate(row.seats)])
@@ -407,7 +409,7 @@ class Store:
             return TableRow(t.id, t.game, t.num_seats, options, t.created,
                             t.status, t.match, seats, matches, bool(t.listed),
                             bool(t.compared), t.turn_seconds, t.creator, t.ended, t.note,
-                            problem)
+                            problem, t.speed)
 
     def prune(self, before: float) -> list[str]:
         """Delete casual tables (not ``compared``) that ended before ``before`` (a

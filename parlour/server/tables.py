@@ -39,21 +39,25 @@ from parlour.engine import (
     JsonDict,
     NotationError,
     OptionError,
+    Param,
     Seat,
     State,
     derive_seed,
 )
 from parlour.games import game_ids, get_game
 from parlour.i18n import localize
-from parlour.message import Many, Message, Param, Term
+from parlour.message import Many, Message, Term
 from parlour.record import record_text
 from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
 from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
+from parlour.server.names import bot_level, bot_names
+from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.runner import BotRunner
+from parlour.server.showcase import showcase_json
 from parlour.server.store import Op, SeatRow, Store, StoreError, TableRow
 from parlour.server.turns import (
     MAX_TURN_SECONDS,
@@ -274,6 +278,8 @@ class Table:
     turn: JsonDict | None = None  # the running turn timer (see parlour.server.turns)
     turn_timer: asyncio.TimerHandle | None = None
     key: str = field(default="", repr=False)  # the server's rejoin key (parlour.server.rejoin)
+    speed: str = DEFAULT_SPEED  # how fast its bots and automatic steps go (parlour.server.pace)
+    bot_pause: float = 0.8  # the server's bot pause (Settings.bot_pause), which speeds scale
     _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
 
@@ -339,10 +345,18 @@ class Table:
                        f"{s.bot} bot" if s.kind == "bot" else "empty seat")
         return out
 
-    def narration_names(self) -> list[Param]:
-        """What the game's event sentences call each seat (see :mod:`parlour.server.pages`)."""
+    def names(self) -> list[str | None]:
+        """Each seat's name: a person's own, a bot's (:mod:`parlour.server.names`), None
+        for a seat still free."""
+        people = [s.name if s.kind == "person" else None for s in self.seats]
+        bots = bot_names(self.id, [s.kind == "bot" for s in self.seats], people)
+        return [p or b for p, b in zip(people, bots, strict=True)]
+
+    def narration_names(self, you: Seat | None = None) -> list[Param]:
+        """What the game's event sentences call each seat, told to ``you`` (see
+        :mod:`parlour.server.pages`)."""
         return seat_names([self.game.seat_param(i, self.num_seats) for i in range(self.num_seats)],
-                          [s.name if s.kind == "person" else None for s in self.seats])
+                          self.names(), you)
 
     def summary(self) -> JsonDict:
         """What anyone may know about the table (no tokens, no seed)."""
@@ -356,9 +370,10 @@ class Table:
             "version": self.version,
             "created": self.created,
             "seats": [{"seat": i, "label": self.game.seat_name(i, self.num_seats),
-                       "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
-                       "stand_in": i in self.standins}
-                      for i, s in enumerate(self.seats)],
+                       "kind": s.kind, "bot": s.bot, "name": name,
+                       "level": bot_level(s.bot) if s.kind == "bot" else None,
+                       "taken": s.taken, "stand_in": i in self.standins}
+                      for i, (s, name) in enumerate(zip(self.seats, self.names(), strict=True))],
             "listed": self.listed,
             "compared": self.compared,
             "turn_seconds": self.turn_seconds,
@@ -370,7 +385,17 @@ class Table:
                        if self.match in self.matches else None),
             "deal": self.matches[self.match].deal if self.match in self.matches else None,
             "hints": hint_bot(self.game.id) is not None,
+            "pace": pace_json(self.bot_pause, self.speed),
         }
+
+    def bot_wait(self) -> float:
+        """Seconds the next bot move waits at least: the table's speed, and the automatic
+        steps its current view tells (the page shows them one by one first)."""
+        steps = 0
+        if self.state is not None and spec(self.game.id).describe_event is not None:
+            events = self.state.view(None).get("events")
+            steps = len(events) if isinstance(events, list) else 0
+        return bot_wait(self.bot_pause, self.speed, steps)
 
     # ------------------------------------------------------------------ views
     def view_text(self, seat: Seat | None, lang: str = "en") -> str:
@@ -386,7 +411,7 @@ class Table:
             view = localize(self.state.view(seat), lang)
             message = {"type": "view", "table": self.id, "match": self.match,
                        "version": self.version, "status": self.status, "view": view}
-            told = narration(self.game, view, self.narration_names(), lang)
+            told = narration(self.game, view, self.narration_names(seat), lang)
             if told is not None:
                 message["narration"] = told
             if self.reaction is not None:
@@ -533,7 +558,9 @@ class Hub:
                       compared=row.compared,
                       turn_seconds=default_turn_seconds(game.id) if row.turn_seconds is None
                       else row.turn_seconds,
-                      creator=row.creator, note=row.note, key=self.store.rejoin_key)
+                      creator=row.creator, note=row.note, key=self.store.rejoin_key,
+                      speed=row.speed if row.speed in SPEEDS else DEFAULT_SPEED,
+                      bot_pause=self.settings.bot_pause)
         table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
                          for m in row.matches.values()}
         current = row.matches.get(row.match)
@@ -651,6 +678,7 @@ class Hub:
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                      name: str | None, seat: Seat | None, deal: int | None = None, *,
                      public: bool | None = None, turn_seconds: int | None = None,
+                     speed: str | None = None,
                      client: ClientKey | None = None) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
@@ -658,18 +686,20 @@ class Hub:
 
         A table with a seat for a friend is private unless ``public``: not in the lobby
         list, reached only through its invite. ``turn_seconds`` sets the turn timer (None:
-        the game's default, 0: none). ``client`` may have at most
+        the game's default, 0: none); ``speed`` paces its bots and automatic steps (see
+        :mod:`parlour.server.pace`; None: normal). ``client`` may have at most
         ``search_tables_per_client`` open tables with searching bots."""
         # Every table waiting or playing counts, listed in the lobby or not.
         live = (t.client for t in self.tables.values() if t.status in ("waiting", "playing"))
         with self.quota.slot(live, client):
             return await self._create(game_id, options, seats, name, seat, deal,
-                                      public=public, turn_seconds=turn_seconds, client=client)
+                                      public=public, turn_seconds=turn_seconds, speed=speed,
+                                      client=client)
 
     async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                       name: str | None, seat: Seat | None, deal: int | None, *,
-                      public: bool | None, turn_seconds: int | None, client: ClientKey | None
-                      ) -> tuple[Table, Seat | None, str | None]:
+                      public: bool | None, turn_seconds: int | None, speed: str | None,
+                      client: ClientKey | None) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                                 game=repr(game_id), expected=", ".join(game_ids()))
@@ -683,6 +713,7 @@ class Hub:
         infos = [self._seat_spec(game, spec) for spec in seats] if seats else \
             [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
         turn_seconds = check_turn_seconds(game, turn_seconds)
+        speed = check_speed(speed)
         if client is not None and self._searches(game, infos):
             mine = [t for t in self.tables.values() if t.is_open and t.client == client
                     and self._searches(t.game, t.seats)]
@@ -707,10 +738,11 @@ class Hub:
         table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
                       next_deal=deal, listed=public if public is not None else not friends,
                       turn_seconds=turn_seconds, creator=seat, client=client,
-                      key=self.store.rejoin_key)
+                      key=self.store.rejoin_key, speed=speed, bot_pause=self.settings.bot_pause)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
-                       listed=table.listed, turn_seconds=turn_seconds, creator=seat)
+                       listed=table.listed, turn_seconds=turn_seconds, creator=seat,
+                       speed=speed)
         await self._write(Store.op_create_table(row))
         self.tables[table.id] = table
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
@@ -1085,5 +1117,7 @@ def describe_games() -> list[JsonDict]:
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
         info["hints"] = found.hint_bot is not None
         info["renderer"] = found.web.script
+        info.update(showcase_json(gid))  # the tile's line and the presets
+        info["speeds"] = list(SPEEDS)
         out.append(info)
     return out

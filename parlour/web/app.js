@@ -7,12 +7,13 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage, lang, t, n, num } from "./i18n.js";
-import { closedNote, languageSwitch, seatLabel, gameName } from "./words.js";
+import { closedNote, languageSwitch, gameName } from "./words.js";
+import { displayNames, seatBadge, badgeElement, seatLine, seatLabel } from "./names.js";
+import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
 const SEATS_KEY = "parlour.seats";
-const NAME_KEY = "parlour.name";
 
 // ----------------------------------------------------------------------------- storage
 function loadSeats() {
@@ -29,8 +30,6 @@ function forgetSeat(tableId) {
   delete all[tableId];
   localStorage.setItem(SEATS_KEY, JSON.stringify(all));
 }
-function myName() { return localStorage.getItem(NAME_KEY) || ""; }
-function keepName(name) { localStorage.setItem(NAME_KEY, name); }
 
 // ----------------------------------------------------------------------------- API
 async function api(method, path, body, token) {
@@ -99,244 +98,10 @@ function crumb(...items) {
 }
 
 // ----------------------------------------------------------------------------- lobby
-function lobbyPage() {
-  let timer = null;
-  const list = h("div", { class: "table-list", "aria-live": "polite" }, h("p", { class: "muted" }, "Looking for tables…"));
-  const form = h("form", { class: "create card-panel", "aria-labelledby": "create-title" });
-  app.append(
-    h("section", { class: "lobby" },
-      h("div", { class: "lobby-intro" },
-        h("h1", {}, "Card tables, friends and bots"),
-        h("p", { class: "muted" }, "Open a table, fill the other seats with bots or send the invite link to friends. No account needed.")),
-      h("div", { class: "lobby-grid" },
-        form,
-        h("section", { class: "card-panel", "aria-labelledby": "open-title" },
-          h("h2", { id: "open-title" }, "Open and running tables"), list))));
-  document.title = "Parlour";
-  buildCreateForm(form).catch((err) => form.append(h("p", { class: "error" }, err.message)));
-
-  async function refresh() {
-    try {
-      const { tables } = await api("GET", "/api/tables");
-      renderTableList(list, tables);
-    } catch (err) {
-      clear(list);
-      list.append(h("p", { class: "error" }, `Could not list the tables: ${err.message}`));
-    }
-  }
-  refresh();
-  timer = setInterval(refresh, 4000);
-  return { destroy() { clearInterval(timer); } };
-}
-
-function seatDescription(s) {
-  if (s.kind === "bot") return `${s.label}: ${s.bot} bot`;
-  return s.taken ? `${s.label}: ${s.name}` : `${s.label}: free`;
-}
-
-function renderTableList(list, tables) {
-  clear(list);
-  if (!tables.length) {
-    list.append(h("p", { class: "muted" }, "No tables yet: open one."));
-    return;
-  }
-  const ul = h("ul", { class: "tables" });
-  for (const t of tables) {
-    const mine = seatFor(t.id);
-    const free = t.seats.filter((s) => !s.taken).length;
-    const status = t.status === "waiting" ? `waiting for ${free} player${free === 1 ? "" : "s"}` : t.status === "playing" ? "playing" : "finished";
-    const action = mine ? "Return to your seat" : t.status === "waiting" && free ? "Join" : "Watch";
-    ul.append(h("li", { class: "table-row" },
-      h("div", {},
-        h("strong", {}, t.game_name), " ",
-        h("span", { class: `badge badge-${t.status}` }, status),
-        h("div", { class: "muted small" }, t.seats.map(seatDescription).join(" · "))),
-      h("a", { class: "button", href: `/t/${t.id}`, "data-nav": "", "aria-label": `${action}: ${t.game_name} table ${t.id}` }, action)));
-  }
-  list.append(ul);
-}
-
-function optionInput(opt, id) {
-  if (opt.type === "bool") {
-    return h("input", { type: "checkbox", id, name: opt.name, checked: opt.default ? "" : null });
-  }
-  const attrs = { id, name: opt.name, value: opt.default === null ? "off" : String(opt.default) };
-  if ((opt.type === "int" || opt.type === "float") && opt.default !== null) {
-    attrs.type = "number";
-    if (opt.type === "float") attrs.step = "any";
-  } else {
-    attrs.type = "text";
-  }
-  return h("input", attrs);
-}
-
-async function buildCreateForm(form) {
-  const all = await games();
-  clear(form);
-  const gameSel = h("select", { id: "new-game", name: "game" }, ...all.map((g) => h("option", { value: g.id }, g.name)));
-  const rulesLink = h("a", { class: "small rules-link", href: "/rules/spades", "data-nav": "" }, "Rules");
-  const nameIn = h("input", { id: "new-name", name: "name", maxlength: "24", autocomplete: "nickname", value: myName(), placeholder: "e.g. Sam", required: "" });
-  const seatsBox = h("fieldset", { class: "seats-editor" });
-  const optsBox = h("div", { class: "options-grid" });
-  const seatsCount = h("select", { id: "new-seats", name: "seats" });
-  const seatsCountWrap = h("label", { class: "field" }, "Players", seatsCount);
-  const dealIn = h("input", { id: "new-deal", name: "deal", type: "number", min: "1", step: "1", inputmode: "numeric", placeholder: "random" });
-  const dealWrap = h("label", { class: "field", for: "new-deal" }, "Deal number", dealIn,
-    h("small", { class: "muted" }, "Leave empty for a random deal; the same number gives the same deal on this server."));
-  const publicIn = h("input", { id: "new-public", name: "public", type: "checkbox" });
-  const publicWrap = h("label", { class: "field check", for: "new-public" }, publicIn, h("span", {}, "List it in the lobby"),
-    h("small", { class: "muted" }, "A table with seats for friends is private unless listed: only your invite link reaches it."));
-  const turnIn = h("input", { id: "new-turn", name: "turn_seconds", type: "number", min: "0", max: "3600", step: "1", inputmode: "numeric", placeholder: "game's default" });
-  const turnWrap = h("label", { class: "field", for: "new-turn" }, "Turn timer (seconds)", turnIn,
-    h("small", { class: "muted" }, "When a player's time runs out a bot plays for them until they are back; 0 for no timer."));
-  form.append(
-    h("h2", { id: "create-title" }, "Open a table"),
-    h("label", { class: "field", for: "new-game" }, "Game", gameSel),
-    h("p", { class: "rules-line" }, rulesLink),
-    h("label", { class: "field", for: "new-name" }, "Your name", nameIn),
-    seatsCountWrap,
-    dealWrap,
-    seatsBox,
-    h("details", { class: "options" }, h("summary", {}, "Table options"), publicWrap, turnWrap, optsBox),
-    h("button", { type: "submit", class: "button primary" }, "Open the table"));
-
-  function fill() {
-    const g = all.find((x) => x.id === gameSel.value);
-    rulesLink.setAttribute("href", `/rules/${g.id}`);
-    rulesLink.textContent = `How to play ${g.name}`;
-    const [lo, hi] = g.seats;
-    clear(seatsCount);
-    for (let n = lo; n <= hi; n++) seatsCount.append(h("option", { value: String(n), selected: n === g.default_seats ? "" : null }, String(n)));
-    seatsCountWrap.hidden = lo === hi;
-    dealWrap.hidden = !g.deals;
-    if (g.deals) dealIn.max = String(g.deals);
-    fillSeats(g);
-    clear(optsBox);
-    for (const opt of g.options) {
-      const id = `opt-${opt.name}`;
-      const input = optionInput(opt, id);
-      input.dataset.type = opt.type;
-      optsBox.append(h("label", { class: opt.type === "bool" ? "field check" : "field", for: id, title: `${opt.help} (${opt.values})` },
-        opt.type === "bool" ? input : null,
-        h("span", {}, opt.name.replace(/_/g, " ")),
-        opt.type === "bool" ? null : input,
-        h("small", { class: "muted" }, opt.help)));
-    }
-  }
-  function fillSeats(g) {
-    const n = Number(seatsCount.value || g.default_seats);
-    const names = g.seat_names[String(n)] || [];
-    clear(seatsBox);
-    seatsBox.append(h("legend", {}, "Seats"));
-    const botChoices = g.bots.flatMap((b) => (b.levels.length ? b.levels.map((lv) => `${b.kind}:${lv}`) : [b.kind])
-      .map((kind) => h("option", { value: `bot:${kind}`, title: b.help }, `Bot: ${kind.replace(":", " (")}${kind.includes(":") ? ")" : ""}`)));
-    for (let s = 0; s < n; s++) {
-      const sel = h("select", { id: `seat-${s}`, name: `seat-${s}`, "aria-label": `Who sits at ${names[s] || "seat " + s}` },
-        h("option", { value: "you" }, "You"),
-        h("option", { value: "person" }, "A friend (invite link)"),
-        ...botChoices.map((o) => o.cloneNode(true)));
-      const preferred = g.bots.some((b) => b.kind === "rule") ? "bot:rule" : `bot:${g.bots[g.bots.length - 1].kind}`;
-      sel.value = s === 0 ? "you" : preferred;
-      sel.addEventListener("change", () => {
-        if (sel.value === "you") for (const other of seatsBox.querySelectorAll("select")) if (other !== sel && other.value === "you") other.value = "person";
-      });
-      seatsBox.append(h("label", { class: "seat-choice", for: `seat-${s}` }, h("span", {}, names[s] || `Seat ${s}`), sel));
-    }
-  }
-  gameSel.addEventListener("change", fill);
-  seatsCount.addEventListener("change", () => fillSeats(all.find((x) => x.id === gameSel.value)));
-  fill();
-
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const g = all.find((x) => x.id === gameSel.value);
-    const seats = [];
-    let mine = null;
-    for (const sel of seatsBox.querySelectorAll("select")) {
-      const v = sel.value;
-      if (v === "you") { mine = seats.length; seats.push({ kind: "person" }); }
-      else if (v === "person") seats.push({ kind: "person" });
-      else seats.push({ kind: "bot", bot: v.slice(4) });
-    }
-    const options = {};
-    for (const input of optsBox.querySelectorAll("input")) {
-      const opt = g.options.find((o) => o.name === input.name);
-      if (input.type === "checkbox") { if (input.checked !== Boolean(opt.default)) options[input.name] = input.checked; }
-      else if (input.value.trim() !== String(opt.default === null ? "off" : opt.default)) options[input.name] = input.value.trim();
-    }
-    const name = nameIn.value.trim();
-    if (mine !== null && !name) { toast("Choose a name to sit at the table.", "error"); nameIn.focus(); return; }
-    let deal = null;
-    if (g.deals && dealIn.value.trim()) {
-      deal = Number(dealIn.value.trim());
-      if (!Number.isInteger(deal) || deal < 1 || deal > g.deals) { toast(`A deal number is a whole number from 1 to ${g.deals.toLocaleString("en")}.`, "error"); dealIn.focus(); return; }
-    }
-    if (name) keepName(name);
-    const button = form.querySelector("button[type=submit]");
-    button.disabled = true;
-    try {
-      const body = { game: g.id, options, seats, name: name || null, seat: mine };
-      if (deal !== null) body.deal = deal;
-      if (publicIn.checked) body.public = true;
-      if (turnIn.value.trim() !== "") body.turn_seconds = Number(turnIn.value.trim());
-      const res = await api("POST", "/api/tables", body);
-      if (res.token) keepSeat(res.table.id, res.seat, res.token);
-      navigate(`/t/${res.table.id}`);
-    } catch (err) {
-      toast(err.message, "error");
-    } finally {
-      button.disabled = false;
-    }
-  });
-}
-
-// A shared link to a deal (/new/foursquare?deal=N, options as more parameters): a new table
-// with that deal, you in the seat. Asks for a name first if this browser has none yet.
-function newTablePage(gameId, params) {
-  const panel = h("section", { class: "card-panel new-table" }, h("p", { class: "muted" }, "Opening the table…"));
-  app.append(panel);
-  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, "New table"));
-  let gone = false;
-  (async () => {
-    try {
-      const g = (await games()).find((x) => x.id === gameId);
-      if (!g) throw new Error("There is no such game.");
-      const options = {};
-      for (const opt of g.options) if (params.has(opt.name)) options[opt.name] = params.get(opt.name);
-      const deal = params.has("deal") ? Number(params.get("deal")) : null;
-      const what = deal ? `${g.name}, deal #${deal}` : g.name;
-      document.title = `${what} · Parlour`;
-      const start = async (name) => {
-        keepName(name);
-        const seats = [{ kind: "person" }, ...Array.from({ length: g.default_seats - 1 }, () => ({ kind: "bot", bot: g.bots.some((b) => b.kind === "rule") ? "rule" : g.bots[g.bots.length - 1].kind }))];
-        const body = { game: g.id, options, seats, name, seat: 0 };
-        if (deal !== null) body.deal = deal;
-        const res = await api("POST", "/api/tables", body);
-        if (res.token) keepSeat(res.table.id, res.seat, res.token);
-        if (!gone) navigate(`/t/${res.table.id}`, true);
-      };
-      clear(panel);
-      const nameIn = h("input", { id: "new-name", maxlength: "24", autocomplete: "nickname", value: myName(), required: "" });
-      const form = h("form", { class: "join" },
-        h("h1", {}, `Play ${what}`),
-        h("p", { class: "muted" }, deal ? "Someone shared this deal with you: the same cards in the same order." : "A new table."),
-        h("label", { class: "field", for: "new-name" }, "Your name", nameIn),
-        h("button", { class: "button primary", type: "submit" }, "Deal"));
-      form.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        const name = nameIn.value.trim();
-        if (!name) { toast("Choose a name first.", "error"); return; }
-        try { await start(name); } catch (err) { toast(err.message, "error"); }
-      });
-      panel.append(form);
-      nameIn.focus();
-    } catch (err) {
-      clear(panel);
-      panel.append(h("p", { class: "error" }, err.message));
-    }
-  })();
-  return { destroy() { gone = true; } };
-}
+// The lobby and the shared-deal page live in lobby.js; this is what they use of the app.
+const lobbyEnv = { app, api, games, navigate, seatFor, keepSeat, crumb };
+function lobbyPage() { return showLobby(lobbyEnv); }
+function newTablePage(gameId, params) { return showNewTable(lobbyEnv, gameId, params); }
 
 // ----------------------------------------------------------------------------- the socket
 // One websocket per page. Reconnects by itself (the server sends the current view on every
@@ -405,23 +170,15 @@ function fourColourSwitch() {
   return button;
 }
 
-// How long a finished trick stays readable before the next card covers it: the page's
-// pace (localStorage "parlour.pace": slow, normal or fast).
+// How long a finished trick stays readable before the next card covers it: the table's
+// speed (its summary's pace, chosen when the table was opened; parlour/server/pace.py),
+// unless this device keeps a speed of its own (localStorage "parlour.pace", also what the
+// lobby offers first).
 const READING_MS = { slow: 2000, normal: 1100, fast: 400 };
-function readingMs() {
-  return READING_MS[localStorage.getItem("parlour.pace")] || READING_MS.normal;
+function readingMs(table) {
+  const own = READING_MS[localStorage.getItem("parlour.pace")];
+  return own || (table && table.pace ? table.pace.reading_ms : READING_MS.normal);
 }
-
-function displayNames(table, mySeat) {
-  return table.seats.map((s, i) => {
-    if (i === mySeat) return t("You");
-    if (s.kind === "bot") return botName(s);
-    return s.name || t("{seat} (free)", { seat: seatLabel(s.label) });
-  });
-}
-
-// A bot's seat as the table calls it: "North (rule bot)" (the bot's kind is a name, as data).
-const botName = (s) => t("{seat} ({bot} bot)", { seat: seatLabel(s.label), bot: s.bot });
 
 // ----------------------------------------------------------------------------- table page
 function tablePage(tableId) {
@@ -453,6 +210,8 @@ function tablePage(tableId) {
   const ctx = {
     get seat() { return seat; },
     get names() { return table ? displayNames(table, seat) : []; },
+    badge(s) { return table ? seatBadge(table.seats[s]) : ""; },
+    get stepMs() { return table && table.pace ? table.pace.step_ms : 120; },
     get table() { return table; },
     live: true,
     act(text) {
@@ -546,7 +305,7 @@ function tablePage(tableId) {
     if (wait > 0) { clearTimeout(holdTimer); holdTimer = setTimeout(showView, wait); return; }
     document.body.dataset.version = `${latest.match}:${latest.version}`;
     renderer.update(latest.view, { narration: latest.narration || null });
-    holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs() : 0;
+    holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs(table) : 0;
     renderEnd();
   }
 
@@ -567,10 +326,10 @@ function tablePage(tableId) {
       h("p", { class: "muted" }, t("The game starts as soon as every seat is taken. Send this link to the friends you want at the table:")),
       h("div", { class: "invite" }, linkIn, copy),
       h("ul", { class: "seat-list" }, ...table.seats.map((s, i) => h("li", { class: s.taken ? "taken" : "free" },
-        h("strong", {}, seatLabel(s.label)), " ", i === seat ? t("you") : s.kind === "bot" ? t("{bot} bot", { bot: s.bot }) : s.taken ? s.name : t("free seat")))));
+        h("strong", {}, seatLabel(s)), " ", seatLine(s, i, seat)))));
     if (seat === null && free.length) {
       const nameIn = h("input", { id: "join-name", maxlength: "24", value: myName(), autocomplete: "nickname", required: "" });
-      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, seatLabel(s.label))));
+      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, seatLabel(s))));
       const form = h("form", { class: "join" },
         h("label", { class: "field", for: "join-name" }, t("Your name"), nameIn),
         h("label", { class: "field", for: "join-seat" }, t("Seat"), seatSel),
@@ -601,7 +360,7 @@ function tablePage(tableId) {
     if (!turn || !table) { clockEl.textContent = ""; return; }
     const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
     const mine = turn.seats.includes(seat);
-    const others = turn.seats.filter((s) => s !== seat).map((s) => seatLabel(table.seats[s].label)).join(t(" and "));
+    const others = turn.seats.filter((s) => s !== seat).map((s) => table.seats[s].name || seatLabel(table.seats[s])).join(t(" and "));
     clockEl.textContent = !others ? t("Your turn: {left} s", { left })
       : mine ? t("Your turn and {others}'s: {left} s", { others, left }) : t("{others}'s turn: {left} s", { others, left });
     clockEl.classList.toggle("low", left <= 10);
@@ -640,10 +399,10 @@ function tablePage(tableId) {
         back.addEventListener("click", () => link.send({ type: "sync" }));
         buttons.push(back);
       } else {
-        const who = s.name || seatLabel(s.label);
+        const who = s.name || seatLabel(s);
         notes.push(h("p", { class: "muted" }, s.taken ? t("A bot is playing for {who} while they are away.", { who }) : t("A bot is playing for {who}: the seat is free.", { who })));
         if (seat !== null && seat === table.creator && s.taken) {
-          const free = h("button", { class: "button", type: "button" }, t("Free {seat}'s seat", { seat: seatLabel(s.label) }));
+          const free = h("button", { class: "button", type: "button" }, t("Free {seat}'s seat", { seat: who }));
           free.addEventListener("click", async () => { free.disabled = true; await post(`/seats/${i}/free`); });
           buttons.push(free);
         }
@@ -651,7 +410,7 @@ function tablePage(tableId) {
     });
     const freeNow = table.seats.filter((s) => !s.taken && s.kind === "person");
     if (seat === null && (table.status === "playing" || table.status === "finished") && freeNow.length) {
-      const sit = h("button", { class: "button primary", type: "button" }, t("Sit at {seat}", { seat: seatLabel(freeNow[0].label) }));
+      const sit = h("button", { class: "button primary", type: "button" }, t("Sit at {seat}", { seat: seatLabel(freeNow[0]) }));
       sit.addEventListener("click", async () => {
         const name = myName() || (prompt(t("Your name")) || "").trim();
         if (!name) return;
@@ -767,7 +526,8 @@ function replayPage(tableId, match) {
 
   const ctx = {
     seat: 0,
-    get names() { return info ? info.seats.map((s) => s.kind === "bot" ? botName(s) : (s.name || seatLabel(s.label))) : []; },
+    get names() { return info ? displayNames(info, null) : []; },
+    badge(s) { return info ? seatBadge(info.seats[s]) : ""; },
     get table() { return info; },
     live: false,
     act() { return false; },
@@ -787,7 +547,7 @@ function replayPage(tableId, match) {
       slider.max = String(steps); slider.value = String(step);
       // the move in the game's notation, the same in every language: shown as code
       caption.replaceChildren(t("Step {step} of {steps}:", { step, steps }), " ", ...(res.action
-        ? [seatLabel(info.seats[res.action.seat].label), " ", h("code", {}, res.action.text)] : [t("the deal")]));
+        ? [info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat]), " ", h("code", {}, res.action.text)] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
     } catch (err) {
@@ -816,7 +576,7 @@ function replayPage(tableId, match) {
       info = (await api("GET", `/api/tables/${tableId}`)).table;
       document.title = [t("Replay"), gameName(info.game_name), "Parlour"].join(" · ");
       addRulesButton(info.game, gameName(info.game_name));
-      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, seatLabel(s.label)));
+      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, seatLabel(s)));
       seatSel.append(h("option", { value: "" }, t("a spectator")));
       const mod = await loadRenderer(info.game);
       renderer = mod.mount(board, ctx);
@@ -950,7 +710,7 @@ function resultsSection(view, table, seat, renderer) {
   if (o && !solitaire) {
     const order = names.map((_, s) => s).sort((a, b) => o.placing[a] - o.placing[b] || a - b);
     const rows = order.map((s) => h("tr", { class: o.winners.includes(s) ? "winner" : null },
-      h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s]), h("td", {}, fmtNum(o.points[s]))));
+      h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s], " ", badgeElement(table.seats[s])), h("td", {}, fmtNum(o.points[s]))));
     section.append(h("table", { class: "standings" },
       h("caption", { class: "sr-only" }, t("Final standings")),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, own.scoreLabel || t("Points")))),

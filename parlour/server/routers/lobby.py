@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
@@ -48,6 +48,7 @@ class CreateTable(Body):
     deal: int | None = None  # a deal number, for games dealt by number (Foursquare)
     public: bool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
     turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
+    speed: Literal["slow", "normal", "fast"] | None = None  # bots' pace (parlour.server.pace)
 
 
 @router.get("/games")
@@ -142,6 +143,6 @@ async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: Client
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
         [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,
-        public=body.public, turn_seconds=body.turn_seconds, client=client)
+        public=body.public, turn_seconds=body.turn_seconds, speed=body.speed, client=client)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

@@ -29,7 +29,7 @@ function drawPlate(st, el, seat) {
   const kings = view.kings[seat];
   const held = view.hand_sizes[seat];
   el.append(
-    h("div", { class: "cw-who" }, h("span", { class: "cw-name", title: name(seat) }, name(seat)),
+    h("div", { class: "cw-who" }, h("span", { class: "cw-name", title: name(seat) }, name(seat)), ctx.badge && ctx.badge(seat) ? h("span", { class: "bot-badge" }, ctx.badge(seat)) : null,
       turn ? h("span", { class: "cw-turn" }, me === seat && ctx.live ? t("your choice") : ctx.live ? t("choosing…") : t("to choose")) : null),
     h("div", { class: "cw-stats" },
       h("span", { class: "cw-stat", title: t("Penalty spades taken (fewer is better)") }, t("Penalty"), " ", h("b", {}, String(pen.length))),
@@ -198,7 +198,7 @@ function readEvents(st) {
     const text = narration && narration[i] ? narration[i] : `${ev.seat >= 0 ? seatLabel(v.seat_names[ev.seat]) : ""} ${ev.kind}`;
     log.told.set(ev.seq, text);
     const li = h("li", { class: `cw-ev ev-${ev.kind}${ctx.live && before ? " fresh" : ""}` }, ...richText(text));
-    if (ctx.live && before) { li.style.animationDelay = `${Math.min(delay, 2400)}ms`; delay += 120; }
+    if (ctx.live && before) { li.style.animationDelay = `${delay}ms`; delay += ctx.stepMs ?? 120; } // one step at a time, at the table's speed
     logList.append(li);
     if (ev.kind !== "draw" || ev.seat === me) said.push(spoken(text));
   });

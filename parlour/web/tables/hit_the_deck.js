@@ -339,7 +339,7 @@ function drawSeats(st) {
       role: "group",
       "aria-label": `${name(seat)}: ${facts.filter(Boolean).join(", ")}`,
     },
-    h("div", { class: "who" }, h("span", { class: "name", title: name(seat) }, name(seat)), ...bits),
+    h("div", { class: "who" }, h("span", { class: "name", title: name(seat) }, name(seat)), ctx.badge && ctx.badge(seat) ? h("span", { class: "bot-badge" }, ctx.badge(seat)) : null, ...bits),
     h("div", { class: "count" }, backs, h("b", {}, String(count)), " ", h("span", { class: "muted-light" }, n("card", "cards", count))),
     h("div", { class: "score" }, t("Score {score}", { score: view.scores[seat] })),
     note ? h("div", { class: "note", "aria-hidden": "true" }, note) : null);

@@ -41,7 +41,7 @@ function drawPlates(st) {
     plate.classList.toggle("partner", partner);
     const bid = view.bids[seat];
     const parts = [
-      h("div", { class: "who" }, h("span", { class: "name", title: label(seat) }, label(seat)),
+      h("div", { class: "who" }, h("span", { class: "name", title: label(seat) }, label(seat)), ctx.badge && ctx.badge(seat) ? h("span", { class: "bot-badge" }, ctx.badge(seat)) : null,
         view.dealer === seat ? h("span", { class: "chip", title: t("Dealer"), "aria-label": t("dealer") }, p("dealer chip", "D")) : null,
         partner ? h("span", { class: "tag" }, t("partner")) : null),
       h("div", { class: "stats" },

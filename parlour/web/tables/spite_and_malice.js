@@ -242,7 +242,7 @@ function drawSide(st) {
   const board = h("div", { class: "snm-board" }, ...seats.map((s) => {
     const pct = Math.min(100, Math.round((100 * view.scores[s]) / target));
     return h("div", { class: `snm-scoreline${s === me ? " mine" : ""}` },
-      h("span", { class: "who" }, name(s)),
+      h("span", { class: "who" }, name(s), " ", ctx.badge && ctx.badge(s) ? h("span", { class: "bot-badge" }, ctx.badge(s)) : null),
       h("b", { class: "pts" }, String(view.scores[s])),
       h("span", { class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(target), "aria-valuenow": String(view.scores[s]), "aria-label": t("{who}: {score} of {target} points", { who: name(s), score: view.scores[s], target }) },
         h("span", { class: "fill", style: null, "data-pct": String(pct) })));

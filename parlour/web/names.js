@@ -1,0 +1,47 @@
+// What the page calls each seat. The server names every seat (a person's own name, a bot's
+// name and its level: the table summary's seats[i].name and .level); the page only says it
+// in the reader's language: "You" for its own seat, "bot, normal" as a bot's badge.
+
+import { h } from "./dom.js";
+import { t, p } from "./i18n.js";
+
+/** The level a bot plays at, as a word of the reader's language. */
+export function levelWord(level) {
+  if (level === "easy") return p("bot level", "easy");
+  if (level === "hard") return p("bot level", "hard");
+  return p("bot level", "normal");
+}
+
+/** The name of each seat of a table summary: "You" for mySeat, else the seat's name. */
+export function displayNames(table, mySeat) {
+  return table.seats.map((s, i) => {
+    if (i === mySeat) return t("You");
+    return s.name || t("free seat");
+  });
+}
+
+/** A bot's badge ("bot, normal"), or "" for a person's seat. */
+export function seatBadge(s) {
+  return s && s.kind === "bot" ? t("bot, {level}", { level: levelWord(s.level) }) : "";
+}
+
+/** The badge as an element to put beside a name (null for a person's seat). */
+export function badgeElement(s) {
+  const text = seatBadge(s);
+  return text ? h("span", { class: "bot-badge" }, text) : null;
+}
+
+/** A seat as one line: "Bill - bot, normal", "Ana", "You". */
+export function seatLine(s, i, mySeat) {
+  const name = i === mySeat ? t("You") : s.name || t("free seat");
+  const badge = seatBadge(s);
+  return badge ? t("{name} - {badge}", { name, badge }) : name;
+}
+
+/** Where a seat is at the table: its label in the reader's language ("South", "Selatan"),
+ *  or "Seat 2" for a game that only numbers its seats (the server's "seat 1", from 0). */
+export function seatLabel(s) {
+  const m = /^seat (\d+)$/.exec(s.label || "");
+  if (m) return t("Seat {number}", { number: Number(m[1]) + 1 });
+  return p("seat", s.label);
+}

@@ -1,0 +1,186 @@
+"""The lobby in a real browser (Debian's Chromium): a tile per game, a guest name, presets,
+the folded options as the controls that fit (and fit their panel), the table speed; and
+the names the server gives every seat, shown with the bots' level badges and "You"."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from browser_kit import page_of, shot
+from server_kit import server_thread
+
+from parlour.games import game_ids
+from parlour.server.names import BOT_NAMES
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1280, 800, False), (390, 844, True)]
+#: The new-table panel's fields and controls that stick out of it, and whether the page
+#: scrolls sideways.
+OUTSIDE_THE_PANEL = """() => {
+  const panel = document.querySelector('form.create').getBoundingClientRect();
+  const out = [];
+  const shown = 'form.create .field, form.create input, form.create select, form.create .preset';
+  for (const el of document.querySelectorAll(shown)) {
+    if (!el.offsetParent) continue;
+    const r = el.getBoundingClientRect();
+    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) out.push(el.id || el.className);
+  }
+  if (document.documentElement.scrollWidth > innerWidth) out.push('the page scrolls sideways');
+  return out;
+}"""
+
+
+def table_of(base: str, url: str) -> dict:
+    tid = url.rstrip("/").rsplit("/", 1)[-1]
+    return httpx.get(f"{base}/api/tables/{tid}").json()["table"]
+
+
+def test_a_tile_per_game_and_a_remembered_guest_name(browser, base):
+    page = page_of(browser, 1280, 800)
+    page.goto(base + "/")
+    page.wait_for_selector(".game-tile")
+    tiles = page.locator(".game-tile")
+    assert sorted(tiles.evaluate_all("els => els.map(e => e.dataset.game)")) == sorted(game_ids())
+    for i in range(tiles.count()):
+        tile = tiles.nth(i)
+        assert tile.locator("svg.tile-picture rect, svg.tile-picture circle").count() >= 3
+        assert tile.locator(".tile-name").inner_text()
+        assert len(tile.locator(".tile-line").inner_text()) > 20  # one line on what it is
+        meta = tile.locator(".tile-meta").inner_text()
+        assert re.fullmatch(r"(Solitaire|\d+ players|\d+ to \d+ players) · about \d+ minutes",
+                            meta), meta
+    assert page.get_attribute(".game-tile[data-game='spades']", "aria-pressed") == "true"
+    page.click(".game-tile[data-game='hit-the-deck']")
+    assert page.get_attribute(".game-tile[data-game='hit-the-deck']", "aria-pressed") == "true"
+    assert page.get_attribute(".game-tile[data-game='spades']", "aria-pressed") == "false"
+    assert page.inner_text("#create-title") == "Open a table: Hit the Deck"
+    # a guest name, ready to play under and kept; a name typed in replaces it for good
+    guest = page.input_value("#new-name")
+    assert re.fullmatch(r"Guest \d{4}", guest), guest
+    shot(page, "lobby-01-tiles")
+    page.reload()
+    page.wait_for_selector(".game-tile[data-game='hit-the-deck'][aria-pressed='true']")
+    assert page.input_value("#new-name") == guest
+    page.fill("#new-name", "Ana")
+    page.dispatch_event("#new-name", "change")
+    page.reload()
+    page.wait_for_selector(".game-tile")
+    assert page.input_value("#new-name") == "Ana"
+
+
+def test_a_preset_the_folded_options_and_the_speed_open_that_table(browser, base):
+    page = page_of(browser, 1280, 800)
+    page.goto(base + "/")
+    page.click(".game-tile[data-game='spades']")
+    assert page.locator("details.options").get_attribute("open") is None
+    assert not page.is_visible("#opt-target")  # folded away
+    assert page.locator(".preset").all_inner_texts() == [
+        "Classic\nabout 30 minutes", "Quick game\nabout 15 minutes · Points to win: 300"]
+    page.check("#preset-quick")
+    page.click("details.options summary")
+    assert page.is_visible("#opt-target") and page.input_value("#opt-target") == "300"
+    assert page.get_attribute("#opt-target", "type") == "number"
+    assert (page.get_attribute("#opt-target", "min"), page.get_attribute("#opt-target", "max")) \
+        == ("10", "5000")
+    assert page.get_attribute("#opt-blind_nil", "type") == "checkbox"
+    labels = page.locator(".options-grid .field > span").all_inner_texts()
+    assert "Points to win" in labels and "Nil tricks help the partner" in labels
+    assert not any("_" in label or "OpenSpiel" in label for label in labels)
+    page.check("#preset-classic")
+    assert page.input_value("#opt-target") == "500"
+    page.check("#preset-quick")
+    page.select_option("#new-speed", "slow")
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    table = table_of(base, page.url)
+    assert table["options"]["target"] == 300 and table["pace"]["speed"] == "slow"
+    assert table["seats"][0]["name"] == page.evaluate("localStorage.getItem('parlour.name')")
+
+
+def test_choices_are_lists_and_the_options_fit_their_panel(browser, base):
+    for width, height, touch in SIZES:
+        page = page_of(browser, width, height, touch=touch)
+        page.goto(base + "/")
+        page.wait_for_selector(".game-tile")
+        for game in game_ids():
+            page.click(f".game-tile[data-game='{game}']")
+            page.click("details.options summary")
+            page.wait_for_selector("details.options[open]")
+            over = page.evaluate(OUTSIDE_THE_PANEL)
+            assert not over, (game, width, over)
+            if width == 390 and game == "hit-the-deck":
+                shot(page, "lobby-02-options-phone")
+        assert page.evaluate("document.querySelector('#opt-flip').tagName") == "SELECT"
+        assert page.locator("#opt-flip option").all_inner_texts() == [
+            "Never (the designer's rule)", "Yes, when its own line fires"]
+        page.click(".game-tile[data-game='hit-the-deck']")
+        assert page.evaluate("document.querySelector('#opt-bot_slap').tagName") == "SELECT"
+        assert page.locator("#opt-bot_slap option").evaluate_all(
+            "els => els.map(e => e.value)") == ["relaxed", "normal", "quick"]
+
+
+def test_hit_the_deck_names_every_seat_with_badges_and_the_narration_says_you(browser, base):
+    page = page_of(browser, 1280, 800)
+    page.goto(base + "/")
+    page.click(".game-tile[data-game='hit-the-deck']")
+    page.fill("#new-name", "Ana")
+    page.select_option("#seat-3", "bot:ismcts:hard")
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector(".htd-plate")
+    plates = page.locator(".htd-plate")
+    assert plates.count() == 4
+    mine = page.locator(".htd-plate.mine .name").inner_text()
+    assert mine == "You"
+    others = page.locator(".htd-plate:not(.mine)")
+    names = others.locator(".name").all_inner_texts()
+    badges = others.locator(".bot-badge").all_inner_texts()
+    assert len(set(names)) == 3 and set(names) <= set(BOT_NAMES), names
+    assert sorted(badges) == ["bot, hard", "bot, normal", "bot, normal"], badges
+    assert "seat" not in page.inner_text(".htd").lower().replace("seats", "")
+    shot(page, "lobby-03-htd-names")
+    url = page.url
+    # the lobby lists the table with the same names and badges, and you as You
+    page.click("#crumbs >> text=Lobby")
+    row = page.locator(f".table-row:has(a[href='{url[len(base):]}'])")
+    row.wait_for()
+    seats = row.locator(".table-seats").inner_text().split(" · ")
+    assert seats[0] == "You" and all(re.fullmatch(r"\w+ - bot, (normal|hard)", s)
+                                     for s in seats[1:]), seats
+    # Clockwork Spades narrates every step: your own lines say You, never your name
+    page.click(".game-tile[data-game='clockwork-spades']")
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector(".cw-log-list li")
+    lines = page.locator(".cw-log-list li").all_inner_texts()
+    assert any(line.startswith("You ") or ": you are due" in line for line in lines), lines
+    assert not any("Ana" in line for line in lines), lines
+    bot = page.locator(".cw-plate:not(.mine) .cw-name").inner_text()
+    assert bot in BOT_NAMES and page.locator(".cw-plate:not(.mine) .bot-badge").inner_text() \
+        == "bot, normal"
+
+
+def test_at_slow_speed_a_cascade_is_told_one_step_at_a_time(browser, tmp_path):
+    """A table of bots opened slow, watched: the server spaces the bots' moves and the
+    page gives each automatic step of a view its own moment (the table's step_ms apart),
+    each line unseen until then."""
+    with server_thread(tmp_path / "slow.sqlite3", bot_pause=0.1) as url:
+        res = httpx.post(f"{url}/api/tables", json={
+            "game": "clockwork-spades", "speed": "slow",
+            "seats": [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]})
+        table = res.json()["table"]
+        step = table["pace"]["step_ms"]
+        assert table["pace"]["speed"] == "slow" and step == 100
+        page = page_of(browser, 1280, 800)
+        page.goto(f"{url}/t/{table['id']}")
+        page.wait_for_function("() => [...document.querySelectorAll('.cw-log-list li.fresh')]"
+                               ".some(li => parseFloat(li.style.animationDelay) >= 200)")
+        delays = page.eval_on_selector_all(
+            ".cw-log-list li.fresh", "els => els.map(li => parseFloat(li.style.animationDelay))")
+        assert all(d % step == 0 for d in delays), delays
+        assert page.evaluate("getComputedStyle(document.querySelector('.cw-log-list li.fresh'))"
+                             ".animationFillMode") == "backwards"
+        page.close()
