@@ -40,8 +40,9 @@ ROOMY_FLAGS = [arg for name, value in ROOMY.items()
 def settings_for(db: Path, **settings: Any) -> Settings:
     """Test settings: no bot pause, no message rate limit, roomy per-client limits."""
     limits = settings.pop("limits", None) or Limits(**ROOMY)
-    opts = {"bot_pause": 0.0, "rate": 1000.0, "burst": 1000} | settings
-    return Settings(db_url=f"sqlite:///{db}", limits=limits, **opts)
+    opts = {"db_url": f"sqlite:///{db}", "bot_pause": 0.0, "rate": 1000.0,
+            "burst": 1000} | settings
+    return Settings(limits=limits, **opts)
 
 
 class AppClient(TestClient):

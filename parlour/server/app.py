@@ -38,8 +38,10 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from parlour.engine import ascii_int
 from parlour.server import errors
+from parlour.server.cluster import Cluster
 from parlour.server.deps import page_host
 from parlour.server.errors import error
+from parlour.server.lease import Leases
 from parlour.server.limits import ClientGuard, Limits
 from parlour.server.routers import lobby, pages, tables, websocket
 from parlour.server.store import Store
@@ -95,9 +97,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     store = Store(settings.db_url, settings.auto_upgrade)
     hub = Hub(settings, store)
     app.state.hub = hub
+    cluster = Cluster(hub, Leases(store.engine)) if settings.leased else None
+    app.state.cluster = cluster
     restored = await hub.restore()
     if restored:
         log.info("restored %d unfinished tables", restored)
+    if cluster is not None:
+        cluster.start()
 
     async def sweeper() -> None:
         while True:
@@ -112,6 +118,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         sweeping.cancel()
+        if cluster is not None:
+            await cluster.stop()
+            handed = await cluster.drain()
+            log.info("handed %d tables over to the other processes", handed)
         await hub.close()
         await asyncio.to_thread(store.close)
 

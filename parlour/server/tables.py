@@ -47,12 +47,13 @@ from parlour.games import game_ids, get_game
 from parlour.record import record_text
 from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
+from parlour.server.lease import Elsewhere, Leases
 from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.runner import BotRunner
-from parlour.server.store import Op, SeatRow, Store, StoreError, TableRow
+from parlour.server.store import Fenced, Op, SeatRow, Store, StoreError, TableRow
 from parlour.server.turns import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
@@ -73,6 +74,7 @@ CLOSED_NOTES = {  # why a table closed before its match ended, as its summary sa
     "unrestorable": "could not be restored",
 }
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
+RECONNECT = 4012  # the close code that asks a client to connect again (the table moved)
 
 #: Games dealt by number (their spec's ``numbered_deals``): each match has a public deal
 #: number (1 to MAX_DEAL) and its seed is derived from it and the server's secret deal key,
@@ -152,6 +154,16 @@ class Settings:
     absent_close: float = 15 * 60.0  # seconds a table with people may go with none connected
     unwatched_close: float = 5 * 60.0  # seconds a table of bots may play with nobody watching
     retention: float = 14 * 24 * 3600.0  # seconds a finished casual table's records are kept
+    # Several processes on one database (parlour.server.lease, .relay): leases (None: on
+    # for any database but SQLite, or with Redis) and the Redis that relays between them.
+    leases: bool | None = None
+    redis_url: str | None = None
+
+    @property
+    def leased(self) -> bool:
+        if self.leases is not None:
+            return self.leases
+        return self.redis_url is not None or not self.db_url.startswith("sqlite")
 
 
 class Connection:
@@ -170,6 +182,7 @@ class Connection:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.too_slow = False
+        self.close_code: int | None = None  # set by kick: the code the socket is closed with
 
     def push(self, text: str) -> None:
         if self.closed:
@@ -185,6 +198,12 @@ class Connection:
             self.closed = True
             self.outbox.put_nowait(None)
 
+    def kick(self, code: int) -> None:
+        """Close the connection with ``code`` once what is queued is sent (e.g.
+        :data:`RECONNECT`: the table moved to another process)."""
+        self.close_code = code
+        self.stop()
+
     async def pump(self) -> None:
         """Send queued messages in order until the connection closes."""
         try:
@@ -193,7 +212,7 @@ class Connection:
                 if text is None:
                     break
                 await self.send(text)
-            if self.too_slow and self._close is not None:
+            if (self.too_slow or self.close_code is not None) and self._close is not None:
                 await self._close()
         except Exception:  # the client went away: the receive loop ends the session
             self.closed = True
@@ -409,6 +428,45 @@ class Hub:
         self._retrying: set[asyncio.Task[None]] = set()  # deals the database refused
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self.quota = TableQuota(settings.limits)
+        # With several processes on one database (parlour.server.lease): the leases, and
+        # what to do when this process starts or stops owning a table (the relay's hooks).
+        self.leases: Leases | None = None
+        self.on_own: list[Callable[[Table], None]] = []
+        self.on_lose: list[Callable[[Table], None]] = []
+
+    # ------------------------------------------------------------------ ownership
+    def _fenced(self, table: Table | None, op: Op) -> Op:
+        """``op`` as a write of ``table``: refused unless this process still owns it."""
+        if table is None or self.leases is None:
+            return op
+        return self.leases.fence(table.id, op)
+
+    def owning(self, table: Table) -> None:
+        """This process has just started owning ``table`` (made it or took its lease)."""
+        for hook in self.on_own:
+            hook(table)
+
+    def lose(self, table: Table) -> None:
+        """This process no longer owns ``table`` (its lease moved, or it handed it over):
+        stop its bots and timers, forget it, and ask its clients to connect again (they
+        land on a process that forwards them to the new owner)."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        if self.leases is not None:
+            self.leases.forget(table.id)
+        table.status = "moved"
+        if table.reaction is not None:
+            table.reaction.stop()
+            table.reaction = None
+        self.turns.stop(table)
+        for seat in list(table.bot_tasks):
+            self.runner.stop(table, seat)
+        for conn in list(table.conns):
+            conn.kick(RECONNECT)
+        for hook in self.on_lose:
+            hook(table)
+        log.warning("table %s: this process no longer owns it", table.id)
 
     # ------------------------------------------------------------------ lifecycle
     async def restore(self) -> int:
@@ -469,6 +527,13 @@ class Hub:
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
+            if self.leases is not None and \
+                    await asyncio.to_thread(self.leases.claim, table_id) is None:
+                other = await asyncio.to_thread(self.store.load_table, table_id)
+                if other is None:
+                    fut.set_result(None)
+                    return None
+                raise Elsewhere(other)  # another process owns it
             row = await asyncio.to_thread(self.store.load_table, table_id)
             if row is None:
                 fut.set_result(None)
@@ -480,6 +545,7 @@ class Hub:
                 raise ProtocolError("unrestorable", "this table is closed: it could not be "
                                                     "restored") from None
             self.tables[table_id] = table
+            self.owning(table)
             self.clock.start(table)  # a timed phase reopens with a full window
             self.turns.restart(table)  # and a turn has a full turn's time again
             self.schedule_bots(table)
@@ -603,7 +669,7 @@ class Hub:
         async with table.lock:
             if not table.is_open:
                 return
-            await self._write(Store.op_close(table.id, note))
+            await self._write(Store.op_close(table.id, note), table)
             table.status, table.note = "closed", note
             table.touched = time.monotonic()
             if table.reaction is not None:
@@ -615,10 +681,16 @@ class Hub:
         table.broadcast_table()
         table.broadcast_views()
 
-    async def _write(self, op: Op) -> None:
-        """Commit ``op``; ``unavailable`` (503) if the database refuses."""
+    async def _write(self, op: Op, table: Table | None = None) -> None:
+        """Commit ``op`` (a change of ``table``, fenced by its lease when there are
+        leases); ``unavailable`` (503) if the database refuses."""
         try:
-            await self.store.write(op)
+            await self.store.write(self._fenced(table, op))
+        except Fenced:
+            assert table is not None
+            self.lose(table)
+            raise ProtocolError("unavailable", "this table moved to another server: "
+                                               "connect again") from None
         except StoreError:
             raise ProtocolError("unavailable", "the parlour could not save that: try again "
                                                "in a moment") from None
@@ -691,8 +763,14 @@ class Hub:
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
                        listed=table.listed, turn_seconds=turn_seconds, creator=seat)
-        await self._write(Store.op_create_table(row))
+        create = Store.op_create_table(row)
+        if self.leases is not None:
+            create = both(create, self.leases.create_op(table.id))
+        await self._write(create)
+        if self.leases is not None:
+            self.leases.hold(table.id)
         self.tables[table.id] = table
+        self.owning(table)
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
         if not table.free_seats():
             await self._start_or_retry(table)
@@ -747,7 +825,7 @@ class Hub:
                                                   f"{', '.join(map(str, free))})")
             token = new_token()
             digest = token_hash(token)
-            await self._write(Store.op_take_seat(table.id, seat, clean, digest))
+            await self._write(Store.op_take_seat(table.id, seat, clean, digest), table)
             table.seats[seat].name = clean
             table.seats[seat].token_hash = digest
         table.broadcast_table()
@@ -784,7 +862,7 @@ class Hub:
         async with table.lock:
             if not table.is_open and table.status != "finished":
                 raise ProtocolError("not_playing", "this table is closed")
-            await self._write(Store.op_free_seat(table.id, seat))
+            await self._write(Store.op_free_seat(table.id, seat), table)
             table.seats[seat].name = table.seats[seat].token_hash = None
             for conn in list(table.conns):
                 if conn.seat == seat:
@@ -842,7 +920,7 @@ class Hub:
             # A game may be over at the deal (Clockwork Spades can end with no decision).
             dealt = table.game.new(seed, table.num_seats, **table.options).outcome
             result = dealt.text() if dealt is not None else None
-            await self._write(Store.op_start_match(table.id, match, seed, result, deal))
+            await self._write(Store.op_start_match(table.id, match, seed, result, deal), table)
             table.next_deal = None
             table.match = match
             table.status = "playing" if result is None else "finished"
@@ -939,8 +1017,12 @@ class Hub:
             outcome = after.outcome
             result = outcome.text() if outcome is not None else None
             try:
-                await self.store.write(Store.op_action(table.id, table.match, table.version,
-                                                       seat, text, result))
+                await self.store.write(self._fenced(table, Store.op_action(
+                    table.id, table.match, table.version, seat, text, result)))
+            except Fenced:
+                self.lose(table)
+                raise ProtocolError("unavailable", "this table moved to another server: "
+                                                   "connect again") from None
             except StoreError:
                 raise ProtocolError("unavailable", "the move could not be saved: try again") \
                     from None
@@ -1039,6 +1121,14 @@ class Hub:
         state = await self.finished_state(table, match)
         comment = f"Parlour table {table.id}, match {match}"
         return record_text(state, table.player_names(), comment=comment)
+
+
+def both(first: Op, second: Op) -> Op:
+    """One write of two operations, in one transaction."""
+    def op(conn: Any) -> None:
+        first(conn)
+        second(conn)
+    return op
 
 
 def bot_levels(cls: type[Bot]) -> list[str]:
