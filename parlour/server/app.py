@@ -43,6 +43,7 @@ from parlour.server.deps import page_host
 from parlour.server.errors import error
 from parlour.server.lease import Leases
 from parlour.server.limits import ClientGuard, Limits
+from parlour.server.relay import Relay
 from parlour.server.routers import lobby, pages, tables, websocket
 from parlour.server.store import Store
 from parlour.server.tables import Hub, Settings
@@ -97,8 +98,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     store = Store(settings.db_url, settings.auto_upgrade)
     hub = Hub(settings, store)
     app.state.hub = hub
-    cluster = Cluster(hub, Leases(store.engine)) if settings.leased else None
+    leases = Leases(store.engine) if settings.leased else None
+    cluster = Cluster(hub, leases) if leases is not None else None
     app.state.cluster = cluster
+    relay = None
+    if settings.redis_url is not None:
+        assert leases is not None
+        relay = Relay(hub, settings.redis_url, leases.owner, settings.redis_prefix)
+        await relay.start()
+    app.state.relay = relay
     restored = await hub.restore()
     if restored:
         log.info("restored %d unfinished tables", restored)
@@ -122,6 +130,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             await cluster.stop()
             handed = await cluster.drain()
             log.info("handed %d tables over to the other processes", handed)
+        if relay is not None:
+            await relay.close()
         await hub.close()
         await asyncio.to_thread(store.close)
 

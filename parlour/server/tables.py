@@ -158,6 +158,7 @@ class Settings:
     # for any database but SQLite, or with Redis) and the Redis that relays between them.
     leases: bool | None = None
     redis_url: str | None = None
+    redis_prefix: str = "parlour:"  # of its keys and channels (one Redis, several parlours)
 
     @property
     def leased(self) -> bool:
@@ -462,10 +463,10 @@ class Hub:
         self.turns.stop(table)
         for seat in list(table.bot_tasks):
             self.runner.stop(table, seat)
+        for hook in self.on_lose:  # first: the relay takes its clients off quietly
+            hook(table)
         for conn in list(table.conns):
             conn.kick(RECONNECT)
-        for hook in self.on_lose:
-            hook(table)
         log.warning("table %s: this process no longer owns it", table.id)
 
     # ------------------------------------------------------------------ lifecycle
@@ -807,9 +808,12 @@ class Hub:
             if table_id not in self.tables:
                 return table_id
 
-    async def join(self, table: Table, name: str, seat: Seat | None) -> tuple[Seat, str]:
+    async def join(self, table: Table, name: str, seat: Seat | None,
+                   digest: str | None = None) -> tuple[Seat, str]:
         """Sit a person at a free seat; returns the seat and its token. A seat freed during
-        play (its person left) is taken over from the stand-in bot playing it."""
+        play (its person left) is taken over from the stand-in bot playing it. A process
+        that forwards the join (:mod:`parlour.server.relay`) makes the token itself and
+        sends its ``digest`` only: then the token returned is empty."""
         clean = clean_name(name)
         async with table.lock:
             free = table.free_seats()
@@ -823,8 +827,8 @@ class Hub:
             if seat not in free:
                 raise ProtocolError("seat_taken", f"seat {seat} is not free (free: "
                                                   f"{', '.join(map(str, free))})")
-            token = new_token()
-            digest = token_hash(token)
+            token = new_token() if digest is None else ""
+            digest = digest or token_hash(token)
             await self._write(Store.op_take_seat(table.id, seat, clean, digest), table)
             table.seats[seat].name = clean
             table.seats[seat].token_hash = digest

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.games import game_ids, get_game
 from parlour.i18n import json_catalog, normalize
-from parlour.server.deps import ClientDep, GuardDep, HubDep
+from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep
 from parlour.server.errors import RESPONSES
 from parlour.server.pages import rules_html
 from parlour.server.protocol import ProtocolError
@@ -79,7 +79,9 @@ def _catalog_json(lang: str) -> dict[str, Any]:
 
 
 @router.get("/tables")
-async def tables(hub: HubDep) -> dict[str, Any]:
+async def tables(hub: HubDep, relay: RelayDep) -> dict[str, Any]:
+    if relay is not None:  # every process's tables
+        return {"tables": await relay.lobby(LISTED)}
     return {"tables": [t.summary() for t in hub.open_tables()[:LISTED]]}
 
 
