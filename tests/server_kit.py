@@ -188,7 +188,8 @@ class ServerProcess:
     """``parlour serve`` in a subprocess."""
 
     def __init__(self, db: Path, port: int, bot_pause: float = 0.02,
-                 flags: list[str] | None = None, max_files: int | None = None) -> None:
+                 flags: list[str] | None = None, max_files: int | None = None,
+                 db_url: str | None = None, wait: bool = True) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -196,11 +197,12 @@ class ServerProcess:
         self.log = open(self.log_path, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
-             f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000",
+             db_url or f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000",
              *(ROOMY_FLAGS if flags is None else flags)],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
             preexec_fn=None if max_files is None else lambda: limit_files(max_files))
-        wait_up(self.base)
+        if wait:
+            wait_up(self.base)
 
     def log_text(self) -> str:
         return self.log_path.read_text()

@@ -46,8 +46,9 @@ from parlour.server.store import Fenced, Op, TableRow, leases_t, tables_t
 log = logging.getLogger("parlour.server")
 
 TTL = 3.0  # seconds a lease lasts without a heartbeat
-BEAT = 1.0  # seconds between heartbeats (and between looks for tables nobody owns)
+BEAT = 0.75  # seconds between heartbeats (and between looks for tables nobody owns)
 CLAIMS_PER_BEAT = 20  # orphaned tables one process takes at most per look
+LOCK_WAIT_MS = 2000  # how long a claim waits for a lease row locked by a write in flight
 
 
 def process_id() -> str:
@@ -101,16 +102,10 @@ class Leases:
         """Take the lease of ``table_id`` if nobody holds it (or it ran out): the new
         token, or None if another process holds it. Blocks (run it in a thread)."""
         held = self.tokens.get(table_id)
-        with self.engine.begin() as conn:
-            row = conn.execute(
-                update(leases_t)
-                .where(leases_t.c.table_id == table_id,
-                       (leases_t.c.expires < self._now()) | (leases_t.c.owner == self.owner))
-                .values(owner=self.owner, expires=self._now() + self.ttl,
-                        token=expression.case(
-                            (leases_t.c.owner == self.owner, leases_t.c.token),
-                            else_=leases_t.c.token + 1))
-                .returning(leases_t.c.token, leases_t.c.owner)).first()
+        try:
+            row = self._take(table_id)
+        except exc.OperationalError:  # its row stayed locked (a write of its owner's)
+            return None
         if row is None:
             if not self._insert(table_id):
                 return None
@@ -122,6 +117,20 @@ class Leases:
             log.info("table %s: this process took its lease (token %d)", table_id, token)
         self.tokens[table_id] = token
         return token
+
+    def _take(self, table_id: str) -> Any:
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":  # wait for a write in flight only
+                conn.execute(expression.text(f"SET LOCAL lock_timeout = {LOCK_WAIT_MS}"))
+            return conn.execute(
+                update(leases_t)
+                .where(leases_t.c.table_id == table_id,
+                       (leases_t.c.expires < self._now()) | (leases_t.c.owner == self.owner))
+                .values(owner=self.owner, expires=self._now() + self.ttl,
+                        token=expression.case(
+                            (leases_t.c.owner == self.owner, leases_t.c.token),
+                            else_=leases_t.c.token + 1))
+                .returning(leases_t.c.token, leases_t.c.owner)).first()
 
     def _insert(self, table_id: str) -> bool:
         """A lease for a table that has none yet (a table the migration did not see)."""
