@@ -37,10 +37,19 @@ ROOMY_FLAGS = [arg for name, value in ROOMY.items()
                for arg in ("--" + name.replace("_", "-"), str(value))]
 
 
+#: The database of the test running now, when it runs on PostgreSQL (tests/conftest.py's
+#: ``database`` fixture): every app and server it starts use it instead of a SQLite file.
+DATABASE_URL: str | None = None
+
+
+def db_url_for(db: Path) -> str:
+    return DATABASE_URL or f"sqlite:///{db}"
+
+
 def settings_for(db: Path, **settings: Any) -> Settings:
     """Test settings: no bot pause, no message rate limit, roomy per-client limits."""
     limits = settings.pop("limits", None) or Limits(**ROOMY)
-    opts = {"db_url": f"sqlite:///{db}", "bot_pause": 0.0, "rate": 1000.0,
+    opts = {"db_url": db_url_for(db), "bot_pause": 0.0, "rate": 1000.0,
             "burst": 1000} | settings
     return Settings(limits=limits, **opts)
 
@@ -197,7 +206,7 @@ class ServerProcess:
         self.log = open(self.log_path, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
-             db_url or f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000",
+             db_url or db_url_for(db), "--bot-pause", str(bot_pause), "--rate", "1000",
              *(ROOMY_FLAGS if flags is None else flags)],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
             preexec_fn=None if max_files is None else lambda: limit_files(max_files))

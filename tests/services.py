@@ -20,7 +20,8 @@ REDIS = os.environ.get("PARLOUR_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 @contextmanager
 def pg_database(prefix: str = "parlour_test") -> Iterator[str]:
-    """A fresh PostgreSQL database, dropped after use; its SQLAlchemy URL."""
+    """A fresh PostgreSQL database, dropped after use; its SQLAlchemy URL (the test is
+    skipped where none answers, outside tests/with_services.py)."""
     pytest.importorskip("psycopg")
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
@@ -29,6 +30,8 @@ def pg_database(prefix: str = "parlour_test") -> Iterator[str]:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
     except Exception as err:
         admin.dispose()
+        if "PARLOUR_TEST_PG" in os.environ:  # make test promised one: a failure, not a skip
+            raise
         pytest.skip(f"no PostgreSQL to test with: {err}")
     try:
         yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
@@ -45,10 +48,13 @@ def redis_prefix() -> str:
 
 
 def redis_or_skip() -> str:
-    """The tests' Redis URL; the test is skipped if no Redis answers there."""
+    """The tests' Redis URL; the test is skipped if no Redis answers there (run outside
+    tests/with_services.py, which promises one)."""
     redis = pytest.importorskip("redis")
     try:
         redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
     except redis.RedisError as err:
+        if "PARLOUR_TEST_REDIS" in os.environ:  # make test promised one: a failure
+            raise
         pytest.skip(f"no Redis to test with: {err}")
     return REDIS

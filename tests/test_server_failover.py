@@ -30,7 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from parlour.games import get_game
-from parlour.server.lease import TTL
+from parlour.server.lease import IDLE_WRITE_MS, TTL
 from parlour.server.store import Store, actions_t, leases_t, make_engine, matches_t, tables_t
 
 SEATS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},
@@ -288,9 +288,12 @@ def test_an_owner_paused_past_its_lease_finds_its_writes_refused(tmp_path):
         before = {t: len(log_of(url, t)[1]) for t in tables}
         paused.proc.send_signal(signal.SIGSTOP)
         try:
-            time.sleep(TTL + 3)  # its leases run out; the other process takes the tables
-            for table in tables:
-                assert owner_of(url, table, servers)[0] is other
+            time.sleep(TTL)  # its leases run out; the other process takes the tables (a
+            # write the paused one left half done holds its row until PostgreSQL ends it)
+            deadline = time.monotonic() + IDLE_WRITE_MS / 1000 + 10
+            while any(owner_of(url, t, servers)[0] is not other for t in tables):
+                assert time.monotonic() < deadline, "the tables were not taken over"
+                time.sleep(0.2)
         finally:
             paused.proc.send_signal(signal.SIGCONT)
         time.sleep(2.0)  # it wakes with moves in flight: the fence refuses them

@@ -26,8 +26,10 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from types import FrameType
 from typing import Any
 
+import uvicorn
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
@@ -43,8 +45,9 @@ from parlour.server.deps import page_host
 from parlour.server.errors import error
 from parlour.server.lease import Leases
 from parlour.server.limits import ClientGuard, Limits
+from parlour.server.metrics import Metrics
 from parlour.server.relay import Relay
-from parlour.server.routers import lobby, pages, tables, websocket
+from parlour.server.routers import lobby, ops, pages, tables, websocket
 from parlour.server.store import Store
 from parlour.server.tables import Hub, Settings
 
@@ -78,6 +81,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(tables.router)
     app.include_router(websocket.router)
+    app.include_router(ops.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path
     # Middleware, innermost first: the body limit counts the bytes as they stream in
@@ -107,6 +111,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         relay = Relay(hub, settings.redis_url, leases.owner, settings.redis_prefix)
         await relay.start()
     app.state.relay = relay
+    app.state.metrics = Metrics(hub, cluster, relay)
     restored = await hub.restore()
     if restored:
         log.info("restored %d unfinished tables", restored)
@@ -190,6 +195,20 @@ def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: A
     return uvicorn.Config(app, **(options | extra))
 
 
+class Draining(uvicorn.Server):
+    """uvicorn's server, which on SIGTERM (or Ctrl-C) first marks the process as draining:
+    ``/health`` answers 503 at once, so the load balancer sends no one new; then uvicorn
+    closes the websockets (1012, "service restart": clients connect again, elsewhere) and
+    the lifespan hands every lease over (:meth:`Cluster.drain`)."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        cluster = getattr(self.config.app.state, "cluster", None) \
+            if hasattr(self.config.app, "state") else None
+        if cluster is not None:
+            cluster.draining = True
+        super().handle_exit(sig, frame)
+
+
 #: The settings of the life of tables and of bot capacity that ``parlour serve`` takes as
 #: flags (``--waiting-expiry 600``), with what each means; defaults in :class:`Settings`.
 TABLE_SETTINGS: dict[str, tuple[type, str]] = {
@@ -208,7 +227,6 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
           **table_settings: Any) -> None:
     """Run the web parlour until interrupted. ``table_settings`` are fields of
     :class:`Settings` (the life of tables, bot capacity: :data:`TABLE_SETTINGS`)."""
-    import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     settings = Settings(db_url=db_url, bot_pause=bot_pause, limits=limits or Limits(),
@@ -225,4 +243,4 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-    uvicorn.Server(server_config(app, host, port, settings.limits)).run()
+    Draining(server_config(app, host, port, settings.limits)).run()

@@ -49,6 +49,7 @@ TTL = 3.0  # seconds a lease lasts without a heartbeat
 BEAT = 0.75  # seconds between heartbeats (and between looks for tables nobody owns)
 CLAIMS_PER_BEAT = 20  # orphaned tables one process takes at most per look
 LOCK_WAIT_MS = 2000  # how long a claim waits for a lease row locked by a write in flight
+IDLE_WRITE_MS = 10_000  # a write's transaction left idle this long is ended by PostgreSQL
 
 
 def process_id() -> str:
@@ -190,6 +191,13 @@ class Leases:
         def fenced(conn: Connection) -> None:
             if token is None:
                 raise Fenced(f"table {table_id}: this process does not hold its lease")
+            if conn.dialect.name == "postgresql":
+                # The lease row stays locked until this transaction ends: should this
+                # process be paused or hang before it does, PostgreSQL ends it, so that
+                # it cannot hold the row against a takeover for long. (A killed process's
+                # connection closes at once: its transaction ends then.)
+                conn.execute(expression.text(
+                    f"SET LOCAL idle_in_transaction_session_timeout = {IDLE_WRITE_MS}"))
             done = conn.execute(update(leases_t)
                                 .where(leases_t.c.table_id == table_id,
                                        leases_t.c.owner == self.owner,

@@ -71,7 +71,10 @@ class Seated:
         """One message from the client (already let through the rate limit): acted on,
         or answered with the error."""
         try:
-            await self.handle(parse_message(raw), at)
+            msg = parse_message(raw)
+            await self.handle(msg, at)
+            if isinstance(msg, Act):
+                self.hub.intent_done(asyncio.get_running_loop().time() - at)
         except Stale as err:
             self.conn.push(encode(err.to_json()))
             self.table.send_view(self.conn)

@@ -144,7 +144,6 @@ leases_t = Table(  # which process owns each table, and its fencing token (parlo
 )
 
 DEFAULT_DB = "data/parlour.sqlite3"
-IDLE_IN_TRANSACTION_MS = 1500  # PostgreSQL ends a transaction idle this long (see make_engine)
 
 
 def default_url() -> str:
@@ -168,12 +167,6 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    if url.startswith("postgresql"):
-        # A transaction left open (its process paused or hung mid-write) is ended by the
-        # server, so that it cannot hold a table's lease row locked against a takeover
-        # (parlour.server.lease); the server's own transactions never idle this long.
-        return create_engine(url, pool_pre_ping=True, connect_args={
-            "options": f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"})
     return create_engine(url, pool_pre_ping=True)
 
 

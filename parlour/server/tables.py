@@ -432,6 +432,8 @@ class Hub:
         # With several processes on one database (parlour.server.lease): the leases, and
         # what to do when this process starts or stops owning a table (the relay's hooks).
         self.leases: Leases | None = None
+        self.actions = 0  # actions applied (a metric)
+        self.intent_done: Callable[[float], None] = lambda seconds: None  # (a metric)
         self.on_own: list[Callable[[Table], None]] = []
         self.on_lose: list[Callable[[Table], None]] = []
 
@@ -1032,6 +1034,7 @@ class Hub:
                     from None
             table.state = after
             table.version += 1
+            self.actions += 1
             table.touched = time.monotonic()
             if result is not None:
                 table.status = "finished"
