@@ -305,3 +305,28 @@ def test_an_owner_paused_past_its_lease_finds_its_writes_refused(tmp_path):
             assert [i for i, _, _ in rows] == list(range(len(rows)))
             assert len(rows) > before[table]  # the new owner's bots played on
         assert os.kill(paused.proc.pid, 0) is None  # alive, and serving no table
+
+
+def test_sigterm_drains_the_process_and_hands_its_tables_over(tmp_path):
+    with cluster(tmp_path, count=2) as (url, servers):
+        leaving, staying = servers
+        table = bot_tables(leaving.base, 1)[0]
+        ws = connect(f"ws://127.0.0.1:{leaving.port}/ws/tables/{table}", open_timeout=5,
+                     legacy=True)
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        _, token = owner_of(url, table, servers)
+        leaving.proc.send_signal(signal.SIGTERM)
+        stopped = time.monotonic()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code in (1012, 4012)
+        while owner_of(url, table, servers) != (staying, token + 1):
+            assert time.monotonic() - stopped < 10, "the table was not handed over"
+            time.sleep(0.1)
+        assert leaving.proc.wait(15) in (0, -signal.SIGTERM)  # uvicorn re-raises it
+        assert "handed 1 tables over" in leaving.log_text()
+        before = len(log_of(url, table)[1])
+        time.sleep(1.0)
+        assert len(log_of(url, table)[1]) > before  # its bots play on at the new owner
