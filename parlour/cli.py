@@ -357,6 +357,18 @@ def cmd_db(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     url = args.db or default_url()
+    if args.action == "backup":
+        from parlour.server.backup import BackupError, backup
+
+        if not args.to:
+            print("parlour db backup: name the file to write with --to FILE", file=sys.stderr)
+            return 2
+        try:
+            print(backup(url, Path(args.to)))
+        except BackupError as err:
+            print(f"parlour db backup: {err}", file=sys.stderr)
+            return 1
+        return 0
     if args.action == "upgrade":
         before, after = upgrade_url(url)
         print(f"database upgraded: schema {before or 'none'} -> {after}" if before != after
@@ -487,9 +499,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_limit_flags(p)
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("db", help="the web parlour's database: its schema revision, and "
-                       "upgrading it (back it up first)")
-    p.add_argument("action", choices=("status", "upgrade"))
+    p = sub.add_parser("db", help="the web parlour's database: its schema revision, "
+                       "upgrading it (back it up first), backing it up")
+    p.add_argument("action", choices=("status", "upgrade", "backup"))
+    p.add_argument("--to", metavar="FILE", help="backup: the file to write (SQLite: a "
+                   "database file; PostgreSQL: a pg_dump custom-format archive)")
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: the SQLite "
                    "file of parlour serve)")
     p.set_defaults(func=cmd_db)
