@@ -6,8 +6,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from server_kit import Player, app_client
+from server_kit import ROOMY, Player, app_client
 from services import pg_database, redis_or_skip, redis_prefix
+
+from parlour.server.limits import Limits
 
 TWO_AND_BOTS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},
                 {"kind": "bot", "bot": "rule"}]
@@ -65,3 +67,22 @@ def test_a_table_owned_by_one_process_is_played_through_another(two_apps):
     assert bea.error()["code"] in ("stale", "unknown_action")
     ann.close()
     bea.close()
+
+
+def test_a_clients_create_and_join_limits_hold_across_processes(tmp_path):
+    redis_url = redis_or_skip()
+    limits = Limits(**ROOMY | {"create_burst": 3, "creates_per_minute": 1,
+                               "join_burst": 2, "joins_per_minute": 1})
+    opts = dict(redis_url=redis_url, redis_prefix=redis_prefix(), limits=limits)
+    with pg_database("scale_relay") as url, \
+            app_client(tmp_path / "x", db_url=url, **opts) as one, \
+            app_client(tmp_path / "x", db_url=url, **opts) as two:
+        answers = [(one if i % 2 else two).post("/api/tables", json={
+            "game": "spades", "seats": [{"kind": "person"}] * 4, "name": "Ann"})
+            for i in range(4)]
+        assert [a.status_code for a in answers] == [201, 201, 201, 429]
+        assert int(answers[-1].headers["retry-after"]) >= 1
+        table = answers[0].json()["table"]["id"]
+        joins = [(one if i % 2 else two).post(f"/api/tables/{table}/join",
+                                              json={"name": f"P{i}"}) for i in range(3)]
+        assert [j.status_code for j in joins] == [200, 200, 429]

@@ -34,6 +34,7 @@ summaries to a Redis hash every :data:`REFRESH` seconds, and any process reads t
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import json
 import logging
@@ -58,6 +59,23 @@ STALE = 8.0  # seconds an owner keeps a relayed client it has not heard of
 CALL_TIMEOUT = 5.0  # seconds a forwarded HTTP request waits for the owner's answer
 LOBBY_FRESH = 3 * REFRESH  # seconds a table's lobby entry lasts without being written again
 MOVING = "the table is moving to another server: try again in a moment"
+
+#: A token bucket in Redis, by Redis's clock (one clock for every process): takes a token
+#: for KEYS[1] if there is one; returns the seconds to wait for one (0: taken).
+BUCKET = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(b[1]) or burst
+local stamp = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return tostring(wait)
+"""
 
 
 class Mirror(Table):
@@ -419,6 +437,19 @@ class Relay:
                 del self.remotes[cid]
                 remote.stop()
         await self.list_tables()
+
+    # ------------------------------------------------------------------ per-client limits
+    async def wait(self, kind: str, client: str, per_minute: float, burst: int) -> float:
+        """Take a token from ``client``'s bucket ``kind``, shared by every process: 0, or
+        the seconds until there is one. The client is kept under its hash (no address is
+        written to Redis). With Redis out of reach, the process's own limits stand."""
+        key = f"{self.prefix}limit:{kind}:{hashlib.sha256(client.encode()).hexdigest()[:32]}"
+        try:
+            waited = await self.redis.eval(BUCKET, 1, key, per_minute / 60, burst)
+        except RedisError as err:
+            log.warning("redis refused a limit check: %s", err)
+            return 0.0
+        return float(waited)
 
     # ------------------------------------------------------------------ the lobby
     @property

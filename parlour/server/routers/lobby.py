@@ -86,9 +86,9 @@ async def tables(hub: HubDep, relay: RelayDep) -> dict[str, Any]:
 
 
 @router.post("/tables", status_code=201)
-async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep
-                 ) -> dict[str, Any]:
-    guard.create(client)
+async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep,
+                 relay: RelayDep) -> dict[str, Any]:
+    await guard.shared("create", client, relay.wait if relay is not None else None)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
         [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,

@@ -53,7 +53,7 @@ async def one_table(table: TableDep, relay: RelayDep) -> dict[str, Any]:
 @router.post("/join")
 async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
                client: ClientDep, relay: RelayDep) -> dict[str, Any]:
-    guard.join(client)
+    await guard.shared("join", client, relay.wait if relay is not None else None)
     if owned(table) is not None:
         assert relay is not None
         token = new_token()  # made here: only its hash goes to the owner
@@ -73,10 +73,10 @@ async def rejoin_link(table: TableDep, token: TokenDep) -> dict[str, Any]:
 
 
 @router.post("/rejoin")
-async def rejoin(body: Rejoin, table: TableDep, guard: GuardDep, client: ClientDep
-                 ) -> dict[str, Any]:
+async def rejoin(body: Rejoin, table: TableDep, guard: GuardDep, client: ClientDep,
+                 relay: RelayDep) -> dict[str, Any]:
     """Trade a rejoin secret for a token of its seat (limited per client like joining)."""
-    guard.join(client)
+    await guard.shared("join", client, relay.wait if relay is not None else None)
     seat, token = table.trade_rejoin(body.secret)
     return {"table": table.summary(), "seat": seat, "token": token}
 
