@@ -51,7 +51,12 @@ class Cluster:
             await asyncio.sleep(BEAT * random.uniform(0.8, 1.0))
 
     async def beat(self) -> None:
-        """One heartbeat: renew, let go of lost tables, take orphaned ones."""
+        """One heartbeat: renew, let go of lost tables, take orphaned ones. A table let go
+        from memory (finished and idle: :meth:`Hub.sweep`) is no longer renewed: its lease
+        runs out, and whichever process is asked for it next takes it."""
+        for table_id in list(self.leases.tokens):
+            if table_id not in self.hub.tables and not self.hub.loading(table_id):
+                self.leases.forget(table_id)
         lost = await asyncio.to_thread(self.leases.renew)
         for table_id in lost:
             table = self.hub.tables.get(table_id)

@@ -172,8 +172,11 @@ class Leases:
         """The heartbeat: push back the end of every lease this process holds; returns the
         tables it held and lost (another process took them over meanwhile)."""
         before = dict(self.tokens)
+        if not before:
+            return set()
         with self.engine.begin() as conn:
-            rows = conn.execute(update(leases_t).where(leases_t.c.owner == self.owner)
+            rows = conn.execute(update(leases_t).where(leases_t.c.owner == self.owner,
+                                                       leases_t.c.table_id.in_(list(before)))
                                 .values(expires=self._now() + self.ttl)
                                 .returning(leases_t.c.table_id, leases_t.c.token)).all()
         held = {(str(t), int(token)) for t, token in rows}

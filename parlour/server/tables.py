@@ -73,6 +73,7 @@ CLOSED_NOTES = {  # why a table closed before its match ended, as its summary sa
     "unwatched": "a table of bots nobody was watching",
     "unrestorable": "could not be restored",
 }
+RESTORE_AT_MOST = 100_000  # tables nobody owns that a process starting takes at once
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
 RECONNECT = 4012  # the close code that asks a client to connect again (the table moved)
 
@@ -444,6 +445,10 @@ class Hub:
             return op
         return self.leases.fence(table.id, op)
 
+    def loading(self, table_id: str) -> bool:
+        """Whether ``table_id`` is being loaded now (its lease taken, not yet in memory)."""
+        return table_id in self._loading
+
     def owning(self, table: Table) -> None:
         """This process has just started owning ``table`` (made it or took its lease)."""
         for hook in self.on_own:
@@ -475,7 +480,10 @@ class Hub:
     async def restore(self) -> int:
         """Load every unfinished table from the database and set its bots going; a table
         that cannot be replayed is closed (:meth:`_quarantine`) and the rest start."""
-        ids = await asyncio.to_thread(self.store.unfinished_ids)
+        if self.leases is None:
+            ids = await asyncio.to_thread(self.store.unfinished_ids)
+        else:  # with leases, those nobody holds (parlour.server.lease)
+            ids = await asyncio.to_thread(self.leases.orphans, RESTORE_AT_MOST)
         restored = 0
         for table_id in ids:
             try:
