@@ -65,6 +65,13 @@ def test_a_table_owned_by_one_process_is_played_through_another(two_apps):
     # A stale intent through the relay gets the owner's refusal.
     bea.send({"type": "act", "action": "nonsense", "version": 0})
     assert bea.error()["code"] in ("stale", "unknown_action")
+    # Requests that change the table are forwarded to its owner, with the seat's hash.
+    bad = two.post(f"/api/tables/{table}/leave", headers={"Authorization": "Bearer nope"})
+    assert bad.status_code == 403 and bad.json()["error"]["code"] == "bad_token"
+    left = two.post(f"/api/tables/{table}/leave",
+                    headers={"Authorization": f"Bearer {joined.json()['token']}"})
+    assert left.status_code == 200, left.text
+    assert hub.tables[table].seats[2].token_hash is None and 2 in hub.tables[table].standins
     ann.close()
     bea.close()
 

@@ -39,6 +39,7 @@ import itertools
 import json
 import logging
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -50,7 +51,7 @@ from parlour.games import game_ids, get_game
 from parlour.server.protocol import ProtocolError, encode
 from parlour.server.sessions import Seated, pass_on
 from parlour.server.store import TableRow
-from parlour.server.tables import Connection, Hub, MatchInfo, SeatInfo, Table, token_hash
+from parlour.server.tables import Connection, Hub, MatchInfo, SeatInfo, Table
 
 log = logging.getLogger("parlour.server")
 
@@ -159,6 +160,7 @@ class Relay:
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._adopting: set[str] = set()
+        self._background: set[asyncio.Task[None]] = set()  # kept until done
         self.relayed = 0  # messages forwarded to owners (a metric)
         hub.on_own.append(self._owned)
         hub.on_lose.append(self._lost)
@@ -184,16 +186,21 @@ class Relay:
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._refresh())]
 
     async def close(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._background]:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         for remote in list(self.remotes.values()):
             remote.stop()
         await self.redis.aclose()
 
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     def _owned(self, table: Table) -> None:
         self._changes.put_nowait((True, self.table_channel(table.id)))
-        asyncio.get_running_loop().create_task(self.list_tables())
+        self._spawn(self.list_tables())
 
     def _lost(self, table: Table) -> None:
         self._changes.put_nowait((False, self.table_channel(table.id)))
@@ -201,7 +208,7 @@ class Relay:
             if remote.table is table:
                 del self.remotes[cid]
                 remote.stop()  # quietly: its process hands it to the next owner
-        asyncio.get_running_loop().create_task(self._unlist(table.id))
+        self._spawn(self._unlist([table.id]))
 
     # ------------------------------------------------------------------ reading
     async def _read(self) -> None:
@@ -250,7 +257,7 @@ class Relay:
             return
         op = data.get("op")
         if op == "call":
-            asyncio.get_running_loop().create_task(self._answer(table, data))
+            self._spawn(self._answer(table, data))
             return
         cid = data.get("cid")
         if not isinstance(cid, str):
@@ -384,7 +391,7 @@ class Relay:
             finally:
                 self._adopting.discard(table_id)
 
-        asyncio.get_running_loop().create_task(adopt())
+        self._spawn(adopt())
 
     async def call(self, table_id: str, name: str, args: JsonDict) -> JsonDict:
         """Ask the owner of ``table_id`` to carry out an HTTP request; its answer, or its
@@ -409,9 +416,6 @@ class Relay:
             raise ProtocolError(str(err.get("code")), str(err.get("message")))
         ok = reply.get("ok")
         return ok if isinstance(ok, dict) else {}
-
-    def digest(self, token: str) -> str:
-        return token_hash(token)
 
     # ------------------------------------------------------------------ every REFRESH
     async def _refresh(self) -> None:
@@ -458,6 +462,9 @@ class Relay:
 
     async def list_tables(self) -> None:
         tables = [t for t in self.hub.tables.values() if t.is_open and t.listed]
+        gone = [t.id for t in self.hub.tables.values() if not (t.is_open and t.listed)]
+        if gone:
+            await self._unlist(gone)
         if not tables:
             return
         now = time.time()
@@ -466,11 +473,11 @@ class Relay:
             pipe.zadd(self._lobby + ":seen", {t.id: now for t in tables})
             await pipe.execute()
 
-    async def _unlist(self, table_id: str) -> None:
+    async def _unlist(self, table_ids: list[str]) -> None:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hdel(self._lobby, table_id)
-                pipe.zrem(self._lobby + ":seen", table_id)
+                pipe.hdel(self._lobby, *table_ids)
+                pipe.zrem(self._lobby + ":seen", *table_ids)
                 await pipe.execute()
         except RedisError:
             pass
