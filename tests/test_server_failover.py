@@ -15,7 +15,7 @@ import os
 import random
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +39,7 @@ TAKEOVER = 5.0  # seconds a dead owner's table may go without an owner (the issu
 
 
 _engines: dict[str, Engine] = {}
+_spawners: dict[str, Callable[[], ServerProcess]] = {}  # a cluster's: start one more process
 
 
 def engine(url: str) -> Engine:
@@ -57,17 +58,24 @@ def cluster(tmp_path: Path, count: int = 3, bot_pause: float = 0.05
     with pg_database("scale_failover") as url, ExitStack() as stack:
         Store(url).close()  # the schema, made once before the processes start
         flags = [*ROOMY_FLAGS, "--redis", redis_url, "--redis-prefix", redis_prefix()]
-        servers = []
-        for _ in range(count):
+        servers: list[ServerProcess] = []
+
+        def spawn() -> ServerProcess:
             server = ServerProcess(tmp_path / "server", free_port(), bot_pause=bot_pause,
                                    flags=flags, db_url=url, wait=False)
             stack.callback(server.stop)
             servers.append(server)
+            return server
+
+        for _ in range(count):
+            spawn()
         for server in servers:  # they start side by side (slowly on a busy machine)
             wait_up(server.base, timeout=90)
+        _spawners[url] = spawn
         try:
             yield url, servers
         finally:
+            _spawners.pop(url, None)
             found = _engines.pop(url, None)
             if found is not None:
                 found.dispose()
@@ -197,9 +205,12 @@ def mid_trick(client: Client, at_least: int) -> bool:
         and 0 < len(view["view"]["trick"]) < 4
 
 
-def play_through_kills(tmp_path: Path, kills: list[int], options: dict[str, Any]) -> None:
+def play_through_kills(tmp_path: Path, kills: list[int], options: dict[str, Any],
+                       replace: bool = False) -> None:
     """The proof's match: kill the owner (``kill -9``) mid-trick once the play reaches
-    each version of ``kills``; play to the end; check the log and the last views."""
+    each version of ``kills`` (with ``replace``, a new process starts in the killed one's
+    place, as systemd would restart it); play to the end; check the log and the last
+    views."""
     with cluster(tmp_path) as (url, servers):
         made = httpx.post(f"{servers[0].base}/api/tables", json={
             "game": "spades", "seats": SEATS, "name": "Ann", "options": options,
@@ -228,6 +239,8 @@ def play_through_kills(tmp_path: Path, kills: list[int], options: dict[str, Any]
                 owner.proc.wait(10)
                 killed = time.monotonic()
                 pending.pop(0)
+                if replace:
+                    _spawners[url]()  # comes up in the background; clients find it later
                 while True:  # another process takes the lease within TAKEOVER seconds
                     for person in people:
                         person.pump(0.05)
@@ -266,8 +279,8 @@ def test_the_match_survives_its_owner_killed_twice(tmp_path):
 
 @pytest.mark.long
 def test_the_match_survives_its_owner_killed_again_and_again_long(tmp_path):
-    play_through_kills(tmp_path, kills=[8, 30, 60, 90, 120],
-                       options={"max_deals": 3, "target": 5000})
+    play_through_kills(tmp_path, kills=[8, 30, 60, 90, 120, 150],
+                       options={"max_deals": 3, "target": 5000}, replace=True)
 
 
 def bot_tables(base: str, count: int) -> list[str]:
