@@ -445,6 +445,13 @@ class Hub:
             return op
         return self.leases.fence(table.id, op)
 
+    def _moved(self, table: Table) -> ProtocolError:
+        """A write of ``table`` was fenced: another process owns it now. Let it go; the
+        error to answer with."""
+        self.lose(table)
+        return ProtocolError("unavailable", "this table moved to another server: connect "
+                                            "again")
+
     def loading(self, table_id: str) -> bool:
         """Whether ``table_id`` is being loaded now (its lease taken, not yet in memory)."""
         return table_id in self._loading
@@ -523,7 +530,9 @@ class Hub:
 
     async def get(self, table_id: str) -> Table | None:
         """The table with this id, loaded from the database if it is not live.
-        ``unrestorable`` for a table whose rows cannot be replayed (it is closed)."""
+        ``unrestorable`` for a table whose rows cannot be replayed (it is closed). With
+        leases, loading it takes its lease first: :class:`Elsewhere` (with its rows) if
+        another process holds it."""
         if not TABLE_ID.match(table_id):
             return None
         if table_id in self.unrestorable:
@@ -699,9 +708,7 @@ class Hub:
             await self.store.write(self._fenced(table, op))
         except Fenced:
             assert table is not None
-            self.lose(table)
-            raise ProtocolError("unavailable", "this table moved to another server: "
-                                               "connect again") from None
+            raise self._moved(table) from None
         except StoreError:
             raise ProtocolError("unavailable", "the parlour could not save that: try again "
                                                "in a moment") from None
@@ -1034,9 +1041,7 @@ class Hub:
                 await self.store.write(self._fenced(table, Store.op_action(
                     table.id, table.match, table.version, seat, text, result)))
             except Fenced:
-                self.lose(table)
-                raise ProtocolError("unavailable", "this table moved to another server: "
-                                                   "connect again") from None
+                raise self._moved(table) from None
             except StoreError:
                 raise ProtocolError("unavailable", "the move could not be saved: try again") \
                     from None
