@@ -11,6 +11,7 @@ from services import pg_database, redis_or_skip, redis_prefix
 
 from parlour.server.limits import Limits
 
+BOTS2 = [{"kind": "bot", "bot": "rule"}] * 2
 TWO_AND_BOTS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},
                 {"kind": "bot", "bot": "rule"}]
 
@@ -93,3 +94,22 @@ def test_a_clients_create_and_join_limits_hold_across_processes(tmp_path):
         joins = [(one if i % 2 else two).post(f"/api/tables/{table}/join",
                                               json={"name": f"P{i}"}) for i in range(3)]
         assert [j.status_code for j in joins] == [200, 200, 429]
+
+
+def test_a_relaying_process_that_loses_redis_catches_its_clients_up(two_apps):
+    import redis
+
+    one, two = two_apps
+    res = one.post("/api/tables", json={"game": "spades", "name": "Ann", "public": True,
+                                        "seats": [{"kind": "person"}] * 2 + BOTS2})
+    table = res.json()["table"]["id"]
+    watcher = Player(two, table, None)  # relayed: the table waits for its second person
+    assert watcher.welcome["table"]["status"] == "waiting"
+    name = f"parlour-{two.app.state.relay.me}"
+    admin = redis.Redis.from_url(redis_or_skip())
+    killed = [admin.client_kill_filter(_id=c["id"]) for c in admin.client_list("pubsub")
+              if c["name"] == name]
+    assert killed == [1]
+    again = watcher.recv_until(lambda m: m["type"] == "table")  # sent again once it is back
+    assert again["table"]["id"] == table and again["table"]["status"] == "waiting"
+    watcher.close()

@@ -150,7 +150,8 @@ class Relay:
         self.hub = hub
         self.me = process
         self.prefix = prefix
-        self.redis = aioredis.Redis.from_url(url, decode_responses=True)
+        self.redis = aioredis.Redis.from_url(url, decode_responses=True,
+                                             client_name=f"parlour-{process}")
         self.inbox = self.process_channel(process)
         self.channels: set[str] = {self.inbox}
         self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()
@@ -161,6 +162,7 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._adopting: set[str] = set()
         self._background: set[asyncio.Task[None]] = set()  # kept until done
+        self._down = False  # the last message could not be sent (Redis out of reach)
         self.relayed = 0  # messages forwarded to owners (a metric)
         hub.on_own.append(self._owned)
         hub.on_lose.append(self._lost)
@@ -176,10 +178,14 @@ class Relay:
         """Send ``data`` on ``channel``; the number of processes that got it (0 if Redis
         is unreachable)."""
         try:
-            return int(await self.redis.publish(channel, json.dumps(data)))
+            sent = int(await self.redis.publish(channel, json.dumps(data)))
         except RedisError as err:
-            log.warning("redis refused a message: %s", err)
+            if not self._down:  # once per outage, not once per message
+                log.warning("redis refused a message: %s", err)
+            self._down = True
             return 0
+        self._down = False
+        return sent
 
     async def start(self) -> None:
         await self.redis.ping()
@@ -214,10 +220,14 @@ class Relay:
     async def _read(self) -> None:
         """Read every channel this process listens to; (un)subscribe between reads (one
         task owns the pub/sub connection). Reconnects after Redis comes back."""
+        first = True
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(*self.channels)
+                if not first:  # messages may have been lost: every client catches up
+                    self._spawn(self.refresh(sync=True))
+                first = False
                 while True:
                     while not self._changes.empty():
                         add, channel = self._changes.get_nowait()
@@ -276,6 +286,9 @@ class Relay:
                                    self._seat(table, data))
             self.remotes[cid] = remote
             remote.start()
+        elif data.get("sync") is True:  # its process lost messages: the current state
+            remote.conn.push(encode({"type": "table", "table": table.summary()}))
+            table.send_view(remote.conn)
         remote.seen = time.monotonic()
         if op == "msg" and isinstance(data.get("text"), str):
             remote.inbox.put_nowait((data["text"], asyncio.get_running_loop().time()))
@@ -428,12 +441,15 @@ class Relay:
             except Exception:
                 log.exception("the relay's refresh failed")
 
-    async def refresh(self) -> None:
+    async def refresh(self, sync: bool = False) -> None:
         """Say "still here" for each relayed client (a new owner greets it), forget the
-        relayed clients nobody spoke for, and list this process's open tables."""
+        relayed clients nobody spoke for, and list this process's open tables. With
+        ``sync`` (after Redis came back), each client's owner sends it the current view
+        again."""
         for cid, (_, table_id, seat, digest) in list(self.clients.items()):
             if not await self.publish(self.table_channel(table_id), {
-                    "op": "seat", "cid": cid, "from": self.me, "seat": seat, "hash": digest}):
+                    "op": "seat", "cid": cid, "from": self.me, "seat": seat, "hash": digest,
+                    "sync": sync}):
                 self._adopt(table_id)
         now = time.monotonic()
         for cid, remote in list(self.remotes.items()):
