@@ -15,6 +15,10 @@ can follow the play); timed phases are timed by the
 A table lives from ``waiting`` through ``playing`` to ``finished`` (and ``again``), or is
 ``closed`` before its match ends: nobody joined in time, nobody came back, nobody watched
 a table of bots, or its rows could not be replayed. See ``docs/operations.md``.
+
+With several processes on one database, a hub holds only the tables this process owns
+(their leases: :mod:`parlour.server.lease`); every write of a table is fenced by its lease,
+and a table whose lease moved is let go (:meth:`Hub.lose`). See ``docs/architecture.md``.
 """
 
 from __future__ import annotations
