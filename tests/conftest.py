@@ -63,7 +63,8 @@ def _pages_clean(request):
 # server process a test starts shares one database of the test worker's, emptied before
 # each test (server_kit reads its URL).
 BOTH_DATABASES = {"test_server_ws", "test_server_lobby", "test_server_rejoin",
-                  "test_server_timed", "test_server_games", "test_server_slow_clients"}
+                  "test_server_timed", "test_server_games", "test_server_slow_clients",
+                  "test_server_bots_fair", "test_server_pages", "test_server_edge"}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
