@@ -304,6 +304,11 @@ def cluster_run(args: argparse.Namespace, count: int, clients: int, tables: int
     finally:
         for server in servers:
             stop_server(server)
+        import redis
+
+        keys = redis.Redis.from_url(args.redis)
+        for key in keys.scan_iter(match=f"bench-{name}:*"):
+            keys.delete(key)
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
         admin.dispose()

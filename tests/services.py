@@ -41,10 +41,21 @@ def pg_database(prefix: str = "parlour_test") -> Iterator[str]:
         admin.dispose()
 
 
-def redis_prefix() -> str:
+@contextmanager
+def redis_prefix() -> Iterator[str]:
     """A Redis key and channel prefix of one test's own (pub/sub ignores database numbers,
-    so tests sharing one Redis are kept apart by prefix)."""
-    return f"parlour-test-{uuid.uuid4().hex[:10]}:"
+    so tests sharing one Redis are kept apart by prefix); its keys are deleted after."""
+    import redis
+
+    prefix = f"parlour-test-{uuid.uuid4().hex[:10]}:"
+    try:
+        yield prefix
+    finally:
+        client = redis.Redis.from_url(REDIS)
+        keys = list(client.scan_iter(match=prefix + "*"))
+        if keys:
+            client.delete(*keys)
+        client.close()
 
 
 def redis_or_skip() -> str:

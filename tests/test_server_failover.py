@@ -55,9 +55,10 @@ def cluster(tmp_path: Path, count: int = 3, bot_pause: float = 0.05
     """``count`` server processes on a fresh PostgreSQL database and a Redis prefix of
     their own; yields the database URL and the processes."""
     redis_url = redis_or_skip()
-    with pg_database("scale_failover") as url, ExitStack() as stack:
+    with pg_database("scale_failover") as url, redis_prefix() as prefix, \
+            ExitStack() as stack:
         Store(url).close()  # the schema, made once before the processes start
-        flags = [*ROOMY_FLAGS, "--redis", redis_url, "--redis-prefix", redis_prefix()]
+        flags = [*ROOMY_FLAGS, "--redis", redis_url, "--redis-prefix", prefix]
         servers: list[ServerProcess] = []
 
         def spawn() -> ServerProcess:

@@ -19,8 +19,7 @@ TWO_AND_BOTS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "pe
 @pytest.fixture
 def two_apps(tmp_path):  # type: ignore[no-untyped-def]
     redis_url = redis_or_skip()
-    prefix = redis_prefix()
-    with pg_database("scale_relay") as url:
+    with pg_database("scale_relay") as url, redis_prefix() as prefix:
         opts = dict(db_url=url, redis_url=redis_url, redis_prefix=prefix, bot_pause=0.0)
         with app_client(tmp_path / "x", **opts) as one, \
                 app_client(tmp_path / "x", **opts) as two:
@@ -81,10 +80,11 @@ def test_a_clients_create_and_join_limits_hold_across_processes(tmp_path):
     redis_url = redis_or_skip()
     limits = Limits(**ROOMY | {"create_burst": 3, "creates_per_minute": 1,
                                "join_burst": 2, "joins_per_minute": 1})
-    opts = dict(redis_url=redis_url, redis_prefix=redis_prefix(), limits=limits)
-    with pg_database("scale_relay") as url, \
-            app_client(tmp_path / "x", db_url=url, **opts) as one, \
-            app_client(tmp_path / "x", db_url=url, **opts) as two:
+    with pg_database("scale_relay") as url, redis_prefix() as prefix, \
+            app_client(tmp_path / "x", db_url=url, redis_url=redis_url, redis_prefix=prefix,
+                       limits=limits) as one, \
+            app_client(tmp_path / "x", db_url=url, redis_url=redis_url, redis_prefix=prefix,
+                       limits=limits) as two:
         answers = [(one if i % 2 else two).post("/api/tables", json={
             "game": "spades", "seats": [{"kind": "person"}] * 4, "name": "Ann"})
             for i in range(4)]

@@ -59,6 +59,7 @@ REFRESH = 2.0  # seconds between a relaying process's "still here" for each of i
 STALE = 8.0  # seconds an owner keeps a relayed client it has not heard of
 CALL_TIMEOUT = 5.0  # seconds a forwarded HTTP request waits for the owner's answer
 LOBBY_FRESH = 3 * REFRESH  # seconds a table's lobby entry lasts without being written again
+LOBBY_KEPT = 60  # seconds the lobby's keys outlive the last process that wrote them
 MOVING = "the table is moving to another server: try again in a moment"
 
 #: A token bucket in Redis, by Redis's clock (one clock for every process): takes a token
@@ -487,6 +488,8 @@ class Relay:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(self._lobby, mapping={t.id: json.dumps(t.summary()) for t in tables})
             pipe.zadd(self._lobby + ":seen", {t.id: now for t in tables})
+            for key in (self._lobby, self._lobby + ":seen"):  # gone once every process is
+                pipe.expire(key, LOBBY_KEPT)
             await pipe.execute()
 
     async def _unlist(self, table_ids: list[str]) -> None:
