@@ -12,6 +12,16 @@ event-loop delays: they are an upper bound.
 
     python bench/server.py                        # 20/10, 100/50, 500/250, 1000/250
     python bench/server.py --runs 1000/250 --seconds 30 --json
+
+Several processes (issue 19): ``--processes 1,2,3 --db postgresql+psycopg://.../postgres``
+runs each clients/tables pair on today's single SQLite process, then on 1, 2 and 3
+processes sharing a fresh PostgreSQL database (made from the URL given, dropped after) and
+Redis (``--redis``, with a key prefix of the run's own). Tables are opened on the
+processes in turn and client ``i`` connects to process ``i % N``, so with N processes most
+clients are relayed to their table's owner. Each run also reports the CPU seconds per
+thousand actions spent by the server processes, by PostgreSQL's backends serving the
+run's database, and by Redis (from ``INFO cpu``; a Redis shared with other work adds
+theirs).
 """
 
 from __future__ import annotations
@@ -62,35 +72,78 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int, bot_pause: float) -> subprocess.Popen[bytes]:
+def start_server(db: Path | str, port: int, bot_pause: float, flags: list[str] = (),  # type: ignore[assignment]
+                 wait: bool = True) -> subprocess.Popen[bytes]:
+    url = db if isinstance(db, str) else f"sqlite:///{db}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "50", *LOAD_LIMITS],
+         url, "--bot-pause", str(bot_pause), "--rate", "50", *LOAD_LIMITS, *flags],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if wait:
+        wait_for(proc, port)
+    return proc
+
+
+def wait_for(proc: subprocess.Popen[bytes], port: int) -> None:
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
-                return proc
+                return
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")
 
 
-async def open_tables(base: str, clients: int, tables: int) -> list[tuple[str, str]]:
-    """(table id, token) for every person seat."""
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by these processes (and their waited-for
+    children: the bots' workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15]) / tick
+    return total
+
+
+def backends_of(database: str) -> list[int]:
+    """PostgreSQL's backend processes serving ``database`` (their title names it)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if title.startswith("postgres: ") and f" {database} " in title:
+                pids.append(int(entry.name))
+    return pids
+
+
+def redis_cpu(url: str) -> float:
+    import redis
+
+    info = redis.Redis.from_url(url).info("cpu")
+    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+
+
+async def open_tables(bases: list[str], clients: int, tables: int) -> list[tuple[str, str]]:
+    """(table id, token) for every person seat; table ``j`` opened on process ``j % N``."""
     per = [min(4, clients // tables + (1 if i < clients % tables else 0)) for i in range(tables)]
     seats_out: list[tuple[str, str]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        for people in per:
+    for j, people in enumerate(per):
+        async with httpx.AsyncClient(base_url=bases[j % len(bases)], timeout=30) as http:
             seats = [{"kind": "person"}] * people + [{"kind": "bot", "bot": "rule"}] * (4 - people)
             if not people:
                 continue
             res = (await http.post("/api/tables", json={
                 "game": "spades", "options": {"target": 5000}, "seats": seats,
-                "name": "p0"})).json()
+                "name": "p0", "public": True})).json()
             tid = res["table"]["id"]
             seats_out.append((tid, res["token"]))
             for k in range(1, people):
@@ -168,27 +221,38 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def run_one(base: str, clients: int, tables: int, seconds: float, warmup: float,
-                  think: float) -> dict[str, object]:
-    seats = await open_tables(base, clients, tables)
+async def run_one(base: str | list[str], clients: int, tables: int, seconds: float,
+                  warmup: float, think: float, cpu: Any = None) -> dict[str, object]:
+    """One run; client ``i`` connects to process ``i % N`` of ``base``. ``cpu`` (if given)
+    returns the CPU seconds used so far by each part (a dict), read around the measured
+    time."""
+    bases = [base] if isinstance(base, str) else base
+    seats = await open_tables(bases, clients, tables)
     stats = Stats()
     stop = asyncio.Event()
     readies = [asyncio.Event() for _ in seats]
-    tasks = [asyncio.create_task(BenchClient(base, tid, token, think, stats).run(stop, r))
-             for (tid, token), r in zip(seats, readies, strict=True)]
+    tasks = [asyncio.create_task(BenchClient(bases[i % len(bases)], tid, token, think,
+                                             stats).run(stop, r))
+             for i, ((tid, token), r) in enumerate(zip(seats, readies, strict=True))]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
     await asyncio.sleep(warmup)
     stats.start_versions = dict(stats.versions)
     stats.measuring = True
+    used_before = cpu() if cpu is not None else {}
     began = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - began
+    used_after = cpu() if cpu is not None else {}
     actions = sum(v - stats.start_versions.get(t, 0) for t, v in stats.versions.items())
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = stats.latencies
-    return {
+    per_k = {f"cpu_ms_per_action_{part}": round(
+        (used_after[part] - used_before[part]) / max(actions, 1) * 1000, 3)
+        for part in used_before}
+    return per_k | {
+        "processes": len(bases),
         "clients": len(seats), "tables": tables, "seconds": round(elapsed, 1),
         "actions_per_second": round(actions / elapsed, 1),
         "intents_per_second": round(stats.intents / elapsed, 1),
@@ -197,6 +261,57 @@ async def run_one(base: str, clients: int, tables: int, seconds: float, warmup: 
         "max_ms": round(max(lat, default=math.nan) * 1000, 1),
         "intents": stats.intents, "errors": stats.errors,
     }
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def cluster_run(args: argparse.Namespace, count: int, clients: int, tables: int
+                ) -> dict[str, object]:
+    """One run on ``count`` processes sharing a fresh PostgreSQL database and Redis."""
+    import secrets
+
+    from sqlalchemy import create_engine, text
+
+    from parlour.server.store import Store
+
+    name = f"parlour_bench_{secrets.token_hex(5)}"
+    admin = create_engine(args.db, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = args.db.rsplit("/", 1)[0] + f"/{name}"
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        Store(url).close()  # the schema, once
+        flags = ["--redis", args.redis, "--redis-prefix", f"bench-{name}:"]
+        ports = [free_port() for _ in range(count)]
+        servers = [start_server(url, port, args.bot_pause, flags, wait=False) for port in ports]
+        for server, port in zip(servers, ports, strict=True):
+            wait_for(server, port)
+
+        def cpu() -> dict[str, float]:
+            return {"server": cpu_seconds([s.pid for s in servers]),
+                    "postgres": cpu_seconds(backends_of(name)),
+                    "redis": redis_cpu(args.redis)}
+
+        return asyncio.run(run_one([f"http://127.0.0.1:{p}" for p in ports], clients, tables,
+                                   args.seconds, args.warmup, args.think, cpu))
+    finally:
+        for server in servers:
+            stop_server(server)
+        import redis
+
+        keys = redis.Redis.from_url(args.redis)
+        for key in keys.scan_iter(match=f"bench-{name}:*"):
+            keys.delete(key)
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,7 +326,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", help="use the server already running at this URL (e.g. "
                         "one started under a profiler) instead of starting one")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--processes", help="process counts to compare on PostgreSQL + "
+                        "Redis, comma-separated (e.g. 1,2,3), after the single SQLite process")
+    parser.add_argument("--db", help="with --processes: a PostgreSQL URL to make each run's "
+                        "fresh database from (postgresql+psycopg://postgres@127.0.0.1/postgres)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0",
+                        help="with --processes: the Redis the processes share")
     args = parser.parse_args(argv)
+    if args.processes and not (args.db or "").startswith("postgresql"):
+        parser.error("--processes needs --db postgresql+psycopg://...")
     # A thousand clients in one process: the same collector settings as the server, so the
     # clients' own pauses add as little as they can to the latencies measured.
     gc.collect()
@@ -231,15 +354,16 @@ def main(argv: list[str] | None = None) -> int:
             server = start_server(Path(tmp) / "bench.sqlite3", port, args.bot_pause)
             try:
                 console.print(f"[bold]{clients} clients at {tables} tables[/] ...")
-                results.append(asyncio.run(run_one(f"http://127.0.0.1:{port}", clients,
-                                                   tables, args.seconds, args.warmup,
-                                                   args.think)))
+                results.append({"setup": "sqlite x1"} | asyncio.run(run_one(
+                    f"http://127.0.0.1:{port}", clients, tables, args.seconds, args.warmup,
+                    args.think, lambda pid=server.pid: {"server": cpu_seconds([pid])})))
             finally:
-                server.send_signal(signal.SIGTERM)
-                try:
-                    server.wait(15)
-                except subprocess.TimeoutExpired:
-                    server.kill()
+                stop_server(server)
+        for count in (int(x) for x in (args.processes or "").split(",") if x):
+            console.print(f"[bold]{clients} clients at {tables} tables, {count} processes on "
+                          f"PostgreSQL + Redis[/] ...")
+            results.append({"setup": f"postgresql x{count}"} | cluster_run(
+                args, count, clients, tables))
     load = os.getloadavg()
     summary = {"runs": results, "think": args.think, "bot_pause": args.bot_pause,
                "cores": os.cpu_count(), "loadavg": [round(x, 2) for x in load]}
@@ -248,13 +372,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     table = Table(title=f"Web parlour load (think {args.think}s, bot pause "
                         f"{args.bot_pause}s, load average {load[0]:.1f})")
-    for col in ("Clients", "Tables", "Actions/s", "Intents/s", "p50 ms", "p99 ms", "max ms",
-                "Errors"):
+    keys = ["clients", "tables", "actions_per_second", "intents_per_second", "p50_ms",
+            "p99_ms", "max_ms", "errors"]
+    heads = ["Clients", "Tables", "Actions/s", "Intents/s", "p50 ms", "p99 ms", "max ms",
+             "Errors"]
+    if any("setup" in r for r in results):
+        keys = ["setup", *keys, "cpu_ms_per_action_server", "cpu_ms_per_action_postgres",
+                "cpu_ms_per_action_redis"]
+        heads = ["Setup", *heads, "CPU ms/action: server", "PostgreSQL", "Redis"]
+    for col in heads:
         table.add_column(col, justify="right")
     for r in results:
-        table.add_row(*(str(r[k]) for k in ("clients", "tables", "actions_per_second",
-                                            "intents_per_second", "p50_ms", "p99_ms",
-                                            "max_ms", "errors")))
+        table.add_row(*(str(r.get(k, "")) for k in keys))
     Console().print(table)
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -327,7 +328,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if any(value < 0 for value in tables.values()):
         print("parlour serve: the table settings are 0 or more", file=sys.stderr)
         return 2
-    serve(args.host, args.port, url, args.bot_pause, args.rate, limits=limits, **tables)
+    redis_url = args.redis or os.environ.get("PARLOUR_REDIS") or None
+    prefix = args.redis_prefix or os.environ.get("PARLOUR_REDIS_PREFIX") or "parlour:"
+    if redis_url is not None and url.startswith("sqlite"):
+        print("parlour serve: --redis joins processes that share one database server "
+              "(postgresql://...), not a SQLite file", file=sys.stderr)
+        return 2
+    serve(args.host, args.port, url, args.bot_pause, args.rate, limits=limits,
+          redis_url=redis_url, redis_prefix=prefix, **tables)
     return 0
 
 
@@ -364,6 +372,18 @@ def cmd_db(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     url = args.db or default_url()
+    if args.action == "backup":
+        from parlour.server.backup import BackupError, backup
+
+        if not args.to:
+            print("parlour db backup: name the file to write with --to FILE", file=sys.stderr)
+            return 2
+        try:
+            print(backup(url, Path(args.to)))
+        except BackupError as err:
+            print(f"parlour db backup: {err}", file=sys.stderr)
+            return 1
+        return 0
     if args.action == "upgrade":
         before, after = upgrade_url(url)
         print(f"database upgraded: schema {before or 'none'} -> {after}" if before != after
@@ -489,12 +509,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the least time a bot's move takes, so people can follow (0.8)")
     p.add_argument("--rate", type=float, metavar="N", help="messages per second a "
                    "connection may send (default 5; load tests raise it)")
+    p.add_argument("--redis", metavar="URL", help="Redis that joins several serve processes "
+                   "on one PostgreSQL database (redis://host:6379/0; PARLOUR_REDIS): any "
+                   "process serves any table; see docs/deploy.md")
+    p.add_argument("--redis-prefix", metavar="TEXT", help="prefix of the Redis keys and "
+                   "channels (parlour:; PARLOUR_REDIS_PREFIX), for several parlours on "
+                   "one Redis")
     add_limit_flags(p)
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("db", help="the web parlour's database: its schema revision, and "
-                       "upgrading it (back it up first)")
-    p.add_argument("action", choices=("status", "upgrade"))
+    p = sub.add_parser("db", help="the web parlour's database: its schema revision, "
+                       "upgrading it (back it up first), backing it up")
+    p.add_argument("action", choices=("status", "upgrade", "backup"))
+    p.add_argument("--to", metavar="FILE", help="backup: the file to write (SQLite: a "
+                   "database file; PostgreSQL: a pg_dump custom-format archive)")
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: the SQLite "
                    "file of parlour serve)")
     p.set_defaults(func=cmd_db)

@@ -56,3 +56,56 @@ def _pages_clean(request):
         from browser_kit import check_pages_clean
 
         check_pages_clean()
+
+
+# The store and server tests that run twice, on SQLite and on PostgreSQL (issue 19): each
+# of their tests gets the ``database`` fixture, parametrized. On PostgreSQL every app and
+# server process a test starts shares one database of the test worker's, emptied before
+# each test (server_kit reads its URL).
+BOTH_DATABASES = {"test_server_ws", "test_server_lobby", "test_server_rejoin",
+                  "test_server_timed", "test_server_games", "test_server_slow_clients",
+                  "test_server_bots_fair", "test_server_pages", "test_server_edge"}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.module.__name__ in BOTH_DATABASES and "database" in metafunc.fixturenames:
+        metafunc.parametrize("database", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def worker_pg():
+    """A PostgreSQL database of this test worker's own, at the newest schema."""
+    from services import pg_database
+
+    from parlour.server.store import Store
+
+    with pg_database("parlour_test_worker") as url:
+        Store(url).close()
+        yield url
+
+
+@pytest.fixture(autouse=True)
+def database(request):
+    """``sqlite`` (each test's own files, as server_kit makes them) or ``postgresql``."""
+    kind = getattr(request, "param", "sqlite")
+    if kind != "postgresql":
+        yield kind
+        return
+    import server_kit
+    from sqlalchemy import create_engine, text
+
+    url = request.getfixturevalue("worker_pg")
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            names = [r[0] for r in conn.execute(text(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                "AND tablename LIKE 'parlour_%' AND tablename <> 'parlour_secrets'"))]
+            conn.execute(text(f"TRUNCATE {', '.join(names)} RESTART IDENTITY CASCADE"))
+    finally:
+        engine.dispose()
+    server_kit.DATABASE_URL = url
+    try:
+        yield kind
+    finally:
+        server_kit.DATABASE_URL = None

@@ -37,11 +37,21 @@ ROOMY_FLAGS = [arg for name, value in ROOMY.items()
                for arg in ("--" + name.replace("_", "-"), str(value))]
 
 
+#: The database of the test running now, when it runs on PostgreSQL (tests/conftest.py's
+#: ``database`` fixture): every app and server it starts use it instead of a SQLite file.
+DATABASE_URL: str | None = None
+
+
+def db_url_for(db: Path) -> str:
+    return DATABASE_URL or f"sqlite:///{db}"
+
+
 def settings_for(db: Path, **settings: Any) -> Settings:
     """Test settings: no bot pause, no message rate limit, roomy per-client limits."""
     limits = settings.pop("limits", None) or Limits(**ROOMY)
-    opts = {"bot_pause": 0.0, "rate": 1000.0, "burst": 1000} | settings
-    return Settings(db_url=f"sqlite:///{db}", limits=limits, **opts)
+    opts = {"db_url": db_url_for(db), "bot_pause": 0.0, "rate": 1000.0,
+            "burst": 1000} | settings
+    return Settings(limits=limits, **opts)
 
 
 class AppClient(TestClient):
@@ -191,7 +201,8 @@ class ServerProcess:
     """``parlour serve`` in a subprocess."""
 
     def __init__(self, db: Path, port: int, bot_pause: float = 0.02,
-                 flags: list[str] | None = None, max_files: int | None = None) -> None:
+                 flags: list[str] | None = None, max_files: int | None = None,
+                 db_url: str | None = None, wait: bool = True) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -199,11 +210,12 @@ class ServerProcess:
         self.log = open(self.log_path, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
-             f"sqlite:///{db}", "--bot-pause", str(bot_pause), "--rate", "1000",
+             db_url or db_url_for(db), "--bot-pause", str(bot_pause), "--rate", "1000",
              *(ROOMY_FLAGS if flags is None else flags)],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
             preexec_fn=None if max_files is None else lambda: limit_files(max_files))
-        wait_up(self.base)
+        if wait:
+            wait_up(self.base)
 
     def log_text(self) -> str:
         return self.log_path.read_text()

@@ -26,8 +26,10 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from types import FrameType
 from typing import Any
 
+import uvicorn
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
@@ -38,12 +40,16 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from parlour.engine import ascii_int
 from parlour.server import errors
+from parlour.server.cluster import Cluster
 from parlour.server.deps import page_host
 from parlour.server.errors import error
 from parlour.server.language import language_of
+from parlour.server.lease import Leases
 from parlour.server.limits import ClientGuard, Limits
+from parlour.server.metrics import Metrics
 from parlour.server.protocol import ProtocolError
-from parlour.server.routers import lobby, pages, tables, websocket
+from parlour.server.relay import Relay
+from parlour.server.routers import lobby, ops, pages, tables, websocket
 from parlour.server.store import Store
 from parlour.server.tables import Hub, Settings
 
@@ -77,6 +83,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(tables.router)
     app.include_router(websocket.router)
+    app.include_router(ops.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path
     # Middleware, innermost first: the body limit counts the bytes as they stream in
@@ -97,9 +104,21 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     store = Store(settings.db_url, settings.auto_upgrade)
     hub = Hub(settings, store)
     app.state.hub = hub
+    leases = Leases(store.engine) if settings.leased else None
+    cluster = Cluster(hub, leases) if leases is not None else None
+    app.state.cluster = cluster
+    relay = None
+    if settings.redis_url is not None:
+        assert leases is not None
+        relay = Relay(hub, settings.redis_url, leases.owner, settings.redis_prefix)
+        await relay.start()
+    app.state.relay = relay
+    app.state.metrics = Metrics(hub, cluster, relay)
     restored = await hub.restore()
     if restored:
         log.info("restored %d unfinished tables", restored)
+    if cluster is not None:
+        cluster.start()
 
     async def sweeper() -> None:
         while True:
@@ -114,6 +133,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         sweeping.cancel()
+        if cluster is not None:
+            await cluster.stop()
+            handed = await cluster.drain()
+            log.info("handed %d tables over to the other processes", handed)
+        if relay is not None:
+            await relay.close()
         await hub.close()
         await asyncio.to_thread(store.close)
 
@@ -174,6 +199,20 @@ def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: A
     return uvicorn.Config(app, **(options | extra))
 
 
+class Draining(uvicorn.Server):
+    """uvicorn's server, which on SIGTERM (or Ctrl-C) first marks the process as draining:
+    ``/health`` answers 503 at once, so the load balancer sends no one new; then uvicorn
+    closes the websockets (1012, "service restart": clients connect again, elsewhere) and
+    the lifespan hands every lease over (:meth:`Cluster.drain`)."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        cluster = getattr(self.config.app.state, "cluster", None) \
+            if hasattr(self.config.app, "state") else None
+        if cluster is not None:
+            cluster.draining = True
+        super().handle_exit(sig, frame)
+
+
 #: The settings of the life of tables and of bot capacity that ``parlour serve`` takes as
 #: flags (``--waiting-expiry 600``), with what each means; defaults in :class:`Settings`.
 TABLE_SETTINGS: dict[str, tuple[type, str]] = {
@@ -192,7 +231,6 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
           **table_settings: Any) -> None:
     """Run the web parlour until interrupted. ``table_settings`` are fields of
     :class:`Settings` (the life of tables, bot capacity: :data:`TABLE_SETTINGS`)."""
-    import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     settings = Settings(db_url=db_url, bot_pause=bot_pause, limits=limits or Limits(),
@@ -209,4 +247,4 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-    uvicorn.Server(server_config(app, host, port, settings.limits)).run()
+    Draining(server_config(app, host, port, settings.limits)).run()

@@ -8,8 +8,10 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from parlour.server.lease import Elsewhere
 from parlour.server.limits import ClientGuard, ClientKey, Limits, client_key
 from parlour.server.protocol import ProtocolError
+from parlour.server.relay import Relay, mirror
 from parlour.server.tables import Hub, Table
 
 
@@ -22,15 +24,31 @@ def get_hub(conn: HTTPConnection) -> Hub:
 HubDep = Annotated[Hub, Depends(get_hub)]
 
 
-async def get_table(table_id: str, hub: HubDep) -> Table:
-    """The table named by the path's ``table_id``; ``not_found`` if there is none."""
-    table = await hub.get(table_id)
+async def get_table(table_id: str, hub: HubDep, conn: HTTPConnection) -> Table:
+    """The table named by the path's ``table_id``; ``not_found`` if there is none. A table
+    another process owns is its :class:`~parlour.server.relay.Mirror` (with a relay; else
+    ``unavailable``)."""
+    try:
+        table = await hub.get(table_id)
+    except Elsewhere as err:
+        if get_relay(conn) is None:
+            raise
+        return mirror(hub, err.row)
     if table is None:
         raise ProtocolError("not_found", "there is no table with that id")
     return table
 
 
 TableDep = Annotated[Table, Depends(get_table)]
+
+
+def get_relay(conn: HTTPConnection) -> Relay | None:
+    """The relay to the other processes (``--redis``), if any."""
+    relay: Relay | None = getattr(conn.app.state, "relay", None)
+    return relay
+
+
+RelayDep = Annotated[Relay | None, Depends(get_relay)]
 
 
 def bearer(conn: HTTPConnection) -> str | None:

@@ -19,7 +19,7 @@ import ipaddress
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -199,6 +199,26 @@ class ClientGuard:
         wait = self.joins.wait(key)
         if wait:
             raise TooMany("rate_limited", "you are taking seats too fast: wait a little", wait)
+
+    async def shared(self, kind: str, key: ClientKey,
+                     wait: Callable[[str, str, float, int], Awaitable[float]] | None) -> None:
+        """``create`` or ``join`` for ``key`` (this process's bucket), then the same bucket
+        shared by every process (``wait``: :meth:`parlour.server.relay.Relay.wait`), if
+        there are several."""
+        if kind == "create":
+            self.create(key)
+            rate, burst = self.limits.creates_per_minute, self.limits.create_burst
+        else:
+            self.join(key)
+            rate, burst = self.limits.joins_per_minute, self.limits.join_burst
+        if wait is not None:
+            seconds = await wait(kind, key, rate, burst)
+            if seconds:
+                if kind == "create":
+                    raise TooMany("rate_limited", "you are opening tables too fast: wait a "
+                                  "little", seconds)
+                raise TooMany("rate_limited", "you are taking seats too fast: wait a little",
+                              seconds)
 
     def open_socket(self, key: ClientKey, table_id: str) -> Callable[[], None]:
         """Count one more websocket of ``key`` at ``table_id``; returns the function that

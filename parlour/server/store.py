@@ -136,6 +136,14 @@ sessions_t = Table(  # a signed-in browser: the cookie's token, hashed (never th
     Column("expires", Float, nullable=False),
 )
 
+leases_t = Table(  # which process owns each table, and its fencing token (parlour.server.lease)
+    "parlour_leases", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("owner", String(64), nullable=False),  # the owning process ('' for nobody)
+    Column("token", BigInteger, nullable=False),  # grows by one with each new owner
+    Column("expires", Float, nullable=False),  # epoch seconds, by the database's clock
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 
@@ -279,14 +287,17 @@ class Store:
             with self.engine.begin() as conn:
                 for op, _, _ in batch:
                     op(conn)
-        except Exception:
+        except Exception as err:
             if len(batch) > 1:  # find the bad one: commit each on its own
                 for one in batch:
                     self._commit([one])
                 return
-            log.exception("database write failed")
             op, fut, loop = batch[0]
-            loop.call_soon_threadsafe(_fail, fut)
+            if isinstance(err, Fenced):
+                log.warning("a write was refused: %s", err)
+            else:
+                log.exception("database write failed")
+            loop.call_soon_threadsafe(_fail, fut, err if isinstance(err, Fenced) else None)
             return
         for _, fut, loop in batch:
             loop.call_soon_threadsafe(_done, fut)
@@ -420,7 +431,7 @@ class Store:
                                             tables_t.c.compared.is_(False),
                                             tables_t.c.ended < before).limit(500))]
             if ids:
-                for t in (actions_t, deals_t, matches_t, seats_t):
+                for t in (actions_t, deals_t, matches_t, seats_t, leases_t):
                     conn.execute(delete(t).where(t.c.table_id.in_(ids)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
             return ids
@@ -439,10 +450,15 @@ def _done(fut: asyncio.Future[None]) -> None:
         fut.set_result(None)
 
 
-def _fail(fut: asyncio.Future[None]) -> None:
+def _fail(fut: asyncio.Future[None], err: StoreError | None = None) -> None:
     if not fut.done():
-        fut.set_exception(StoreError("the database did not accept the change"))
+        fut.set_exception(err or StoreError("the database did not accept the change"))
 
 
 class StoreError(RuntimeError):
     """A write that could not be committed."""
+
+
+class Fenced(StoreError):
+    """A write refused because this process no longer holds the table's lease (another
+    owner took it over: see :mod:`parlour.server.lease`)."""

@@ -15,6 +15,10 @@ can follow the play); timed phases are timed by the
 A table lives from ``waiting`` through ``playing`` to ``finished`` (and ``again``), or is
 ``closed`` before its match ends: nobody joined in time, nobody came back, nobody watched
 a table of bots, or its rows could not be replayed. See ``docs/operations.md``.
+
+With several processes on one database, a hub holds only the tables this process owns
+(their leases: :mod:`parlour.server.lease`); every write of a table is fenced by its lease,
+and a table whose lease moved is let go (:meth:`Hub.lose`). See ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from parlour.message import Many, Message, Term
 from parlour.record import record_text
 from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
+from parlour.server.lease import Elsewhere, Leases
 from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
 from parlour.server.names import bot_level, bot_names
 from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
@@ -58,7 +63,7 @@ from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.runner import BotRunner
 from parlour.server.showcase import showcase_json
-from parlour.server.store import Op, SeatRow, Store, StoreError, TableRow
+from parlour.server.store import Fenced, Op, SeatRow, Store, StoreError, TableRow
 from parlour.server.turns import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
@@ -78,7 +83,9 @@ CLOSED_NOTES = {  # why a table closed before its match ended, as its summary sa
     "unwatched": "a table of bots nobody was watching",
     "unrestorable": "could not be restored",
 }
+RESTORE_AT_MOST = 100_000  # tables nobody owns that a process starting takes at once
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
+RECONNECT = 4012  # the close code that asks a client to connect again (the table moved)
 
 #: Games dealt by number (their spec's ``numbered_deals``): each match has a public deal
 #: number (1 to MAX_DEAL) and its seed is derived from it and the server's secret deal key,
@@ -174,6 +181,17 @@ class Settings:
     absent_close: float = 15 * 60.0  # seconds a table with people may go with none connected
     unwatched_close: float = 5 * 60.0  # seconds a table of bots may play with nobody watching
     retention: float = 14 * 24 * 3600.0  # seconds a finished casual table's records are kept
+    # Several processes on one database (parlour.server.lease, .relay): leases (None: on
+    # for any database but SQLite, or with Redis) and the Redis that relays between them.
+    leases: bool | None = None
+    redis_url: str | None = None
+    redis_prefix: str = "parlour:"  # of its keys and channels (one Redis, several parlours)
+
+    @property
+    def leased(self) -> bool:
+        if self.leases is not None:
+            return self.leases
+        return self.redis_url is not None or not self.db_url.startswith("sqlite")
 
 
 class Connection:
@@ -193,6 +211,7 @@ class Connection:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.too_slow = False
+        self.close_code: int | None = None  # set by kick: the code the socket is closed with
 
     def push(self, text: str) -> None:
         if self.closed:
@@ -208,6 +227,12 @@ class Connection:
             self.closed = True
             self.outbox.put_nowait(None)
 
+    def kick(self, code: int) -> None:
+        """Close the connection with ``code`` once what is queued is sent (e.g.
+        :data:`RECONNECT`: the table moved to another process)."""
+        self.close_code = code
+        self.stop()
+
     async def pump(self) -> None:
         """Send queued messages in order until the connection closes."""
         try:
@@ -216,7 +241,7 @@ class Connection:
                 if text is None:
                     break
                 await self.send(text)
-            if self.too_slow and self._close is not None:
+            if (self.too_slow or self.close_code is not None) and self._close is not None:
                 await self._close()
         except Exception:  # the client went away: the receive loop ends the session
             self.closed = True
@@ -454,12 +479,67 @@ class Hub:
         self._retrying: set[asyncio.Task[None]] = set()  # deals the database refused
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self.quota = TableQuota(settings.limits)
+        # With several processes on one database (parlour.server.lease): the leases, and
+        # what to do when this process starts or stops owning a table (the relay's hooks).
+        self.leases: Leases | None = None
+        self.actions = 0  # actions applied (a metric)
+        self.intent_done: Callable[[float], None] = lambda seconds: None  # (a metric)
+        self.on_own: list[Callable[[Table], None]] = []
+        self.on_lose: list[Callable[[Table], None]] = []
+
+    # ------------------------------------------------------------------ ownership
+    def _fenced(self, table: Table | None, op: Op) -> Op:
+        """``op`` as a write of ``table``: refused unless this process still owns it."""
+        if table is None or self.leases is None:
+            return op
+        return self.leases.fence(table.id, op)
+
+    def _moved(self, table: Table) -> ProtocolError:
+        """A write of ``table`` was fenced: another process owns it now. Let it go; the
+        error to answer with."""
+        self.lose(table)
+        return ProtocolError("unavailable", "this table moved to another server: connect "
+                                            "again")
+
+    def loading(self, table_id: str) -> bool:
+        """Whether ``table_id`` is being loaded now (its lease taken, not yet in memory)."""
+        return table_id in self._loading
+
+    def owning(self, table: Table) -> None:
+        """This process has just started owning ``table`` (made it or took its lease)."""
+        for hook in self.on_own:
+            hook(table)
+
+    def lose(self, table: Table) -> None:
+        """This process no longer owns ``table`` (its lease moved, or it handed it over):
+        stop its bots and timers, forget it, and ask its clients to connect again (they
+        land on a process that forwards them to the new owner)."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        if self.leases is not None:
+            self.leases.forget(table.id)
+        table.status = "moved"
+        if table.reaction is not None:
+            table.reaction.stop()
+            table.reaction = None
+        self.turns.stop(table)
+        for seat in list(table.bot_tasks):
+            self.runner.stop(table, seat)
+        for hook in self.on_lose:  # first: the relay takes its clients off quietly
+            hook(table)
+        for conn in list(table.conns):
+            conn.kick(RECONNECT)
+        log.warning("table %s: this process no longer owns it", table.id)
 
     # ------------------------------------------------------------------ lifecycle
     async def restore(self) -> int:
         """Load every unfinished table from the database and set its bots going; a table
         that cannot be replayed is closed (:meth:`_quarantine`) and the rest start."""
-        ids = await asyncio.to_thread(self.store.unfinished_ids)
+        if self.leases is None:
+            ids = await asyncio.to_thread(self.store.unfinished_ids)
+        else:  # with leases, those nobody holds (parlour.server.lease)
+            ids = await asyncio.to_thread(self.leases.orphans, RESTORE_AT_MOST)
         restored = 0
         for table_id in ids:
             try:
@@ -499,7 +579,9 @@ class Hub:
 
     async def get(self, table_id: str) -> Table | None:
         """The table with this id, loaded from the database if it is not live.
-        ``unrestorable`` for a table whose rows cannot be replayed (it is closed)."""
+        ``unrestorable`` for a table whose rows cannot be replayed (it is closed). With
+        leases, loading it takes its lease first: :class:`Elsewhere` (with its rows) if
+        another process holds it."""
         if not TABLE_ID.match(table_id):
             return None
         if table_id in self.unrestorable:
@@ -514,6 +596,13 @@ class Hub:
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
+            if self.leases is not None and \
+                    await asyncio.to_thread(self.leases.claim, table_id) is None:
+                other = await asyncio.to_thread(self.store.load_table, table_id)
+                if other is None:
+                    fut.set_result(None)
+                    return None
+                raise Elsewhere(other)  # another process owns it
             row = await asyncio.to_thread(self.store.load_table, table_id)
             if row is None:
                 fut.set_result(None)
@@ -525,6 +614,7 @@ class Hub:
                 raise ProtocolError("unrestorable", "this table is closed: it could not be "
                                                     "restored") from None
             self.tables[table_id] = table
+            self.owning(table)
             self.clock.start(table)  # a timed phase reopens with a full window
             self.turns.restart(table)  # and a turn has a full turn's time again
             self.schedule_bots(table)
@@ -650,7 +740,7 @@ class Hub:
         async with table.lock:
             if not table.is_open:
                 return
-            await self._write(Store.op_close(table.id, note))
+            await self._write(Store.op_close(table.id, note), table)
             table.status, table.note = "closed", note
             table.touched = time.monotonic()
             if table.reaction is not None:
@@ -662,10 +752,14 @@ class Hub:
         table.broadcast_table()
         table.broadcast_views()
 
-    async def _write(self, op: Op) -> None:
-        """Commit ``op``; ``unavailable`` (503) if the database refuses."""
+    async def _write(self, op: Op, table: Table | None = None) -> None:
+        """Commit ``op`` (a change of ``table``, fenced by its lease when there are
+        leases); ``unavailable`` (503) if the database refuses."""
         try:
-            await self.store.write(op)
+            await self.store.write(self._fenced(table, op))
+        except Fenced:
+            assert table is not None
+            raise self._moved(table) from None
         except StoreError:
             raise ProtocolError("unavailable", "the parlour could not save that: try again "
                                                "in a moment") from None
@@ -743,8 +837,14 @@ class Hub:
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
                        listed=table.listed, turn_seconds=turn_seconds, creator=seat,
                        speed=speed)
-        await self._write(Store.op_create_table(row))
+        create = Store.op_create_table(row)
+        if self.leases is not None:
+            create = both(create, self.leases.create_op(table.id))
+        await self._write(create)
+        if self.leases is not None:
+            self.leases.hold(table.id)
         self.tables[table.id] = table
+        self.owning(table)
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
         if not table.free_seats():
             await self._start_or_retry(table)
@@ -781,9 +881,12 @@ class Hub:
             if table_id not in self.tables:
                 return table_id
 
-    async def join(self, table: Table, name: str, seat: Seat | None) -> tuple[Seat, str]:
+    async def join(self, table: Table, name: str, seat: Seat | None,
+                   digest: str | None = None) -> tuple[Seat, str]:
         """Sit a person at a free seat; returns the seat and its token. A seat freed during
-        play (its person left) is taken over from the stand-in bot playing it."""
+        play (its person left) is taken over from the stand-in bot playing it. A process
+        that forwards the join (:mod:`parlour.server.relay`) makes the token itself and
+        sends its ``digest`` only: then the token returned is empty."""
         clean = clean_name(name)
         async with table.lock:
             free = table.free_seats()
@@ -797,9 +900,9 @@ class Hub:
             if seat not in free:
                 raise ProtocolError("seat_taken", "seat {seat} is not free (free: {free})",
                                     seat=seat, free=Many(tuple(free)))
-            token = new_token()
-            digest = token_hash(token)
-            await self._write(Store.op_take_seat(table.id, seat, clean, digest))
+            token = new_token() if digest is None else ""
+            digest = digest or token_hash(token)
+            await self._write(Store.op_take_seat(table.id, seat, clean, digest), table)
             table.seats[seat].name = clean
             table.seats[seat].token_hash = digest
         table.broadcast_table()
@@ -836,7 +939,7 @@ class Hub:
         async with table.lock:
             if not table.is_open and table.status != "finished":
                 raise ProtocolError("not_playing", "this table is closed")
-            await self._write(Store.op_free_seat(table.id, seat))
+            await self._write(Store.op_free_seat(table.id, seat), table)
             table.seats[seat].name = table.seats[seat].token_hash = None
             for conn in list(table.conns):
                 if conn.seat == seat:
@@ -894,7 +997,7 @@ class Hub:
             # A game may be over at the deal (Clockwork Spades can end with no decision).
             dealt = table.game.new(seed, table.num_seats, **table.options).outcome
             result = dealt.text() if dealt is not None else None
-            await self._write(Store.op_start_match(table.id, match, seed, result, deal))
+            await self._write(Store.op_start_match(table.id, match, seed, result, deal), table)
             table.next_deal = None
             table.match = match
             table.status = "playing" if result is None else "finished"
@@ -994,13 +1097,16 @@ class Hub:
             outcome = after.outcome
             result = outcome.text() if outcome is not None else None
             try:
-                await self.store.write(Store.op_action(table.id, table.match, table.version,
-                                                       seat, text, result))
+                await self.store.write(self._fenced(table, Store.op_action(
+                    table.id, table.match, table.version, seat, text, result)))
+            except Fenced:
+                raise self._moved(table) from None
             except StoreError:
                 raise ProtocolError("unavailable", "the move could not be saved: try again") \
                     from None
             table.state = after
             table.version += 1
+            self.actions += 1
             table.touched = time.monotonic()
             if result is not None:
                 table.status = "finished"
@@ -1095,6 +1201,14 @@ class Hub:
         state = await self.finished_state(table, match)
         comment = f"Parlour table {table.id}, match {match}"
         return record_text(state, table.player_names(), comment=comment)
+
+
+def both(first: Op, second: Op) -> Op:
+    """One write of two operations, in one transaction."""
+    def op(conn: Any) -> None:
+        first(conn)
+        second(conn)
+    return op
 
 
 def bot_levels(cls: type[Bot]) -> list[str]:

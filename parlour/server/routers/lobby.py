@@ -15,7 +15,7 @@ from parlour.games import game_ids, get_game
 from parlour.howto import NoHowto, howto_html
 from parlour.i18n import LANGUAGES, json_catalog, normalize, translate
 from parlour.message import Code, Term
-from parlour.server.deps import ClientDep, GuardDep, HubDep
+from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep
 from parlour.server.errors import RESPONSES
 from parlour.server.pages import LANG_COOKIE, reader_language, rules_html
 from parlour.server.protocol import ProtocolError
@@ -132,14 +132,16 @@ def _catalog_json(lang: str) -> dict[str, Any]:
 
 
 @router.get("/tables")
-async def tables(hub: HubDep) -> dict[str, Any]:
+async def tables(hub: HubDep, relay: RelayDep) -> dict[str, Any]:
+    if relay is not None:  # every process's tables
+        return {"tables": await relay.lobby(LISTED)}
     return {"tables": [t.summary() for t in hub.open_tables()[:LISTED]]}
 
 
 @router.post("/tables", status_code=201)
-async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep
-                 ) -> dict[str, Any]:
-    guard.create(client)
+async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep,
+                 relay: RelayDep) -> dict[str, Any]:
+    await guard.shared("create", client, relay.wait if relay is not None else None)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
         [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,

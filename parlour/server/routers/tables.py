@@ -8,11 +8,14 @@ from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 from pydantic import Field
 
-from parlour.server.deps import ClientDep, GuardDep, HubDep, TableDep, TokenDep
+from parlour.engine import JsonDict
+from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, TableDep, TokenDep
 from parlour.server.errors import RESPONSES
 from parlour.server.language import LanguageDep
 from parlour.server.rejoin import SECRET_PATTERN
+from parlour.server.relay import Mirror, Relay
 from parlour.server.routers.lobby import Body
+from parlour.server.tables import Table, new_token, token_hash
 
 router = APIRouter(prefix="/api/tables/{table_id}", responses=RESPONSES)
 
@@ -26,15 +29,38 @@ class Rejoin(Body):
     secret: str = Field(pattern=SECRET_PATTERN)
 
 
+async def forward(relay: Relay | None, table: Mirror, name: str, token: str | None,
+                  **args: Any) -> JsonDict:
+    """Ask the process that owns ``table`` to carry out request ``name`` for the holder of
+    ``token`` (its seat and the seat's hash go over, never the token)."""
+    assert relay is not None
+    seat = table.seat_for(token)
+    digest = table.seats[seat].token_hash if seat is not None else None
+    return await relay.call(table.id, name, {"seat": seat, "hash": digest} | args)
+
+
+def owned(table: Table) -> Mirror | None:
+    """The table as read from the database, if another process owns it."""
+    return table if isinstance(table, Mirror) else None
+
+
 @router.get("")
-async def one_table(table: TableDep) -> dict[str, Any]:
+async def one_table(table: TableDep, relay: RelayDep) -> dict[str, Any]:
+    if (elsewhere := owned(table)) is not None:
+        return await forward(relay, elsewhere, "summary", None)
     return {"table": table.summary()}
 
 
 @router.post("/join")
 async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
-               client: ClientDep) -> dict[str, Any]:
-    guard.join(client)
+               client: ClientDep, relay: RelayDep) -> dict[str, Any]:
+    await guard.shared("join", client, relay.wait if relay is not None else None)
+    if owned(table) is not None:
+        assert relay is not None
+        token = new_token()  # made here: only its hash goes to the owner
+        answer = await relay.call(table.id, "join", {"name": body.name, "seat": body.seat,
+                                                     "hash": token_hash(token)})
+        return answer | {"token": token}
     seat, token = await hub.join(table, body.name, body.seat)
     return {"table": table.summary(), "seat": seat, "token": token}
 
@@ -48,32 +74,40 @@ async def rejoin_link(table: TableDep, token: TokenDep) -> dict[str, Any]:
 
 
 @router.post("/rejoin")
-async def rejoin(body: Rejoin, table: TableDep, guard: GuardDep, client: ClientDep
-                 ) -> dict[str, Any]:
+async def rejoin(body: Rejoin, table: TableDep, guard: GuardDep, client: ClientDep,
+                 relay: RelayDep) -> dict[str, Any]:
     """Trade a rejoin secret for a token of its seat (limited per client like joining)."""
-    guard.join(client)
+    await guard.shared("join", client, relay.wait if relay is not None else None)
     seat, token = table.trade_rejoin(body.secret)
     return {"table": table.summary(), "seat": seat, "token": token}
 
 
 @router.post("/again")
-async def again(table: TableDep, hub: HubDep, token: TokenDep) -> dict[str, Any]:
+async def again(table: TableDep, hub: HubDep, token: TokenDep, relay: RelayDep
+                ) -> dict[str, Any]:
+    if (elsewhere := owned(table)) is not None:
+        return await forward(relay, elsewhere, "again", token)
     await hub.again(table, table.seat_for(token))
     return {"table": table.summary()}
 
 
 @router.post("/leave")
-async def leave(table: TableDep, hub: HubDep, token: TokenDep) -> dict[str, Any]:
+async def leave(table: TableDep, hub: HubDep, token: TokenDep, relay: RelayDep
+                ) -> dict[str, Any]:
     """Leave your seat (token in ``Authorization: Bearer``): it is free again, and a
     stand-in bot plays it while a match is on."""
+    if (elsewhere := owned(table)) is not None:
+        return await forward(relay, elsewhere, "leave", token)
     await hub.leave(table, table.seat_for(token))
     return {"table": table.summary()}
 
 
 @router.post("/seats/{seat}/free")
-async def free_seat(seat: int, table: TableDep, hub: HubDep, token: TokenDep
-                    ) -> dict[str, Any]:
+async def free_seat(seat: int, table: TableDep, hub: HubDep, token: TokenDep,
+                    relay: RelayDep) -> dict[str, Any]:
     """The table's creator frees a seat held by someone who has gone."""
+    if (elsewhere := owned(table)) is not None:
+        return await forward(relay, elsewhere, "free", token, other=seat)
     await hub.free_seat(table, table.seat_for(token), seat)
     return {"table": table.summary()}
 

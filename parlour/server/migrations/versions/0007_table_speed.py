@@ -2,7 +2,7 @@
 parlour.server.pace); tables from before it play at normal speed.
 
 Revision ID: 0007
-Revises: 0003
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0003"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,530 @@
+"""Any process serves any table: clients of a table owned elsewhere are relayed over Redis.
+
+Each table is owned by one process (:mod:`parlour.server.lease`). A websocket or an HTTP
+request for it may land on any process: one that does not own it forwards it to the
+owner over Redis pub/sub, and relays back what the owner sends.
+
+Channels (``<prefix>`` is ``parlour:`` unless set):
+
+* ``<prefix>t:<table>``, the table's inbox, read by its owner: a client's arrival and
+  "still here" (``seat``), its messages (``msg``, the client's text as it sent it), its
+  going (``bye``), and calls for the HTTP requests that change a table (``call``: join,
+  again, leave, free, summary).
+* ``<prefix>p:<process>``, each process's inbox: messages for one of its clients (``cid``,
+  with the text the owner built for it, or the close code), and answers to its calls.
+
+The owner keeps a :class:`RemoteSession` per relayed client, a connection like a local
+one: views are still built per seat by the owner, and the relaying process only copies
+text. What crosses Redis is what the database holds already (seat views follow from the
+seed and the log, which are there): never a seat token (a join sends its hash; the token
+is made and kept by the process the client talks to). Nothing on Redis is needed to
+recover state: pub/sub keeps nothing, the database is the truth.
+
+When an owner dies, its clients' processes keep announcing them (``seat``, every
+:data:`REFRESH` seconds); the process that takes the table over (by replay) greets each
+with a welcome and the current view, so they carry on after a short pause. A message sent
+while nobody owns the table reaches nobody (``PUBLISH`` says so): the client is told to try
+again in a moment. The owner forgets a relayed client it has not heard of for
+:data:`STALE` seconds (its process died; its person reconnects elsewhere).
+
+The lobby list is shared the same way: each owner writes its listed open tables'
+summaries to a Redis hash every :data:`REFRESH` seconds, and any process reads them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import json
+import logging
+import time
+from collections.abc import Coroutine
+from typing import Any
+
+import redis.asyncio as aioredis
+from fastapi import WebSocket
+from redis.exceptions import RedisError
+
+from parlour.engine import JsonDict, Seat
+from parlour.games import game_ids, get_game
+from parlour.i18n import LANGUAGES
+from parlour.server.protocol import ProtocolError, encode
+from parlour.server.sessions import Seated, pass_on
+from parlour.server.store import TableRow
+from parlour.server.tables import Connection, Hub, MatchInfo, SeatInfo, Table
+
+log = logging.getLogger("parlour.server")
+
+REFRESH = 2.0  # seconds between a relaying process's "still here" for each of its clients
+STALE = 8.0  # seconds an owner keeps a relayed client it has not heard of
+CALL_TIMEOUT = 5.0  # seconds a forwarded HTTP request waits for the owner's answer
+LOBBY_FRESH = 3 * REFRESH  # seconds a table's lobby entry lasts without being written again
+LOBBY_KEPT = 60  # seconds the lobby's keys outlive the last process that wrote them
+MOVING = "the table is moving to another server: try again in a moment"
+
+#: A token bucket in Redis, by Redis's clock (one clock for every process): takes a token
+#: for KEYS[1] if there is one; returns the seconds to wait for one (0: taken).
+BUCKET = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(b[1]) or burst
+local stamp = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return tostring(wait)
+"""
+
+
+class Mirror(Table):
+    """A table owned by another process, as this one read it from the database: enough to
+    check a seat token, make a rejoin link and serve finished matches' records; anything
+    else about it is asked of its owner."""
+
+
+def mirror(hub: Hub, row: TableRow) -> Mirror:
+    if row.game not in game_ids():
+        raise ProtocolError("unrestorable", "this table is closed: it could not be restored")
+    game = get_game(row.game)
+    table = Mirror(row.id, game, row.num_seats, row.options if isinstance(row.options, dict)
+                   else {}, row.created,
+                   [SeatInfo(s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
+                   status=row.status, match=row.match, listed=row.listed,
+                   compared=row.compared, turn_seconds=row.turn_seconds or 0,
+                   creator=row.creator, note=row.note, key=hub.store.rejoin_key)
+    table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
+                     for m in row.matches.values()}
+    return table
+
+
+class RemoteSession(Seated):
+    """A client of another process, at a table this process owns."""
+
+    def __init__(self, relay: Relay, table: Table, cid: str, process: str,
+                 seat: Seat | None, lang: str = "en") -> None:
+        super().__init__(relay.hub, table, Connection(self._send, seat, self._close, lang))
+        self.relay = relay
+        self.cid = cid
+        self.channel = relay.process_channel(process)
+        self.seen = time.monotonic()
+        self.inbox: asyncio.Queue[tuple[str, float] | None] = asyncio.Queue()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def _send(self, text: str) -> None:
+        await self.relay.publish(self.channel, {"cid": self.cid, "text": text})
+
+    async def _close(self) -> None:
+        await self.relay.publish(self.channel, {"cid": self.cid,
+                                                "close": self.conn.close_code or 4408})
+
+    def start(self) -> None:
+        self.tasks = [asyncio.create_task(self.conn.pump()), asyncio.create_task(self._work())]
+        self.enter()
+
+    async def _work(self) -> None:
+        """The client's messages, one at a time and in order, as a local session takes
+        them."""
+        while True:
+            item = await self.inbox.get()
+            if item is None:
+                return
+            try:
+                await self.take(*item)
+            except Exception:
+                log.exception("table %s: a relayed message failed", self.table.id)
+
+    def stop(self) -> None:
+        """Forget the client (it went, its process went quiet, or the table moved): no
+        close is sent, so its process can hand it to the table's next owner."""
+        self.leave()
+        self.inbox.put_nowait(None)
+
+
+class Relay:
+    """This process's link to the others, over Redis."""
+
+    def __init__(self, hub: Hub, url: str, process: str, prefix: str = "parlour:") -> None:
+        self.hub = hub
+        self.me = process
+        self.prefix = prefix
+        self.redis = aioredis.Redis.from_url(url, decode_responses=True,
+                                             client_name=f"parlour-{process}")
+        self.inbox = self.process_channel(process)
+        self.channels: set[str] = {self.inbox}
+        self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()
+        self.clients: dict[str, tuple[Connection, str, Seat | None, str | None]] = {}
+        self.remotes: dict[str, RemoteSession] = {}
+        self.calls: dict[int, asyncio.Future[JsonDict]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._adopting: set[str] = set()
+        self._background: set[asyncio.Task[None]] = set()  # kept until done
+        self._down = False  # the last message could not be sent (Redis out of reach)
+        self.relayed = 0  # messages forwarded to owners (a metric)
+        hub.on_own.append(self._owned)
+        hub.on_lose.append(self._lost)
+
+    # ------------------------------------------------------------------ channels
+    def table_channel(self, table_id: str) -> str:
+        return f"{self.prefix}t:{table_id}"
+
+    def process_channel(self, process: str) -> str:
+        return f"{self.prefix}p:{process}"
+
+    async def publish(self, channel: str, data: JsonDict) -> int:
+        """Send ``data`` on ``channel``; the number of processes that got it (0 if Redis
+        is unreachable)."""
+        try:
+            sent = int(await self.redis.publish(channel, json.dumps(data)))
+        except RedisError as err:
+            if not self._down:  # once per outage, not once per message
+                log.warning("redis refused a message: %s", err)
+            self._down = True
+            return 0
+        self._down = False
+        return sent
+
+    async def start(self) -> None:
+        await self.redis.ping()
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._refresh())]
+
+    async def close(self) -> None:
+        for task in [*self._tasks, *self._background]:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for remote in list(self.remotes.values()):
+            remote.stop()
+        await self.redis.aclose()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _owned(self, table: Table) -> None:
+        self._changes.put_nowait((True, self.table_channel(table.id)))
+        self._spawn(self.list_tables())
+
+    def _lost(self, table: Table) -> None:
+        self._changes.put_nowait((False, self.table_channel(table.id)))
+        for cid, remote in list(self.remotes.items()):
+            if remote.table is table:
+                del self.remotes[cid]
+                remote.stop()  # quietly: its process hands it to the next owner
+        self._spawn(self._unlist([table.id]))
+
+    # ------------------------------------------------------------------ reading
+    async def _read(self) -> None:
+        """Read every channel this process listens to; (un)subscribe between reads (one
+        task owns the pub/sub connection). Reconnects after Redis comes back."""
+        first = True
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(*self.channels)
+                if not first:  # messages may have been lost: every client catches up
+                    self._spawn(self.refresh(sync=True))
+                first = False
+                while True:
+                    while not self._changes.empty():
+                        add, channel = self._changes.get_nowait()
+                        if add and channel not in self.channels:
+                            self.channels.add(channel)
+                            await pubsub.subscribe(channel)
+                        elif not add and channel in self.channels:
+                            self.channels.discard(channel)
+                            await pubsub.unsubscribe(channel)
+                    message = await pubsub.get_message(timeout=0.02)
+                    if message is not None and message.get("type") == "message":
+                        self._dispatch(str(message["channel"]), str(message["data"]))
+            except asyncio.CancelledError:
+                await pubsub.aclose()
+                raise
+            except (RedisError, OSError) as err:
+                log.warning("lost redis (%s): reconnecting", err)
+                await pubsub.aclose()
+                await asyncio.sleep(0.5)
+
+    def _dispatch(self, channel: str, text: str) -> None:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(data, dict):
+            return
+        if channel == self.inbox:
+            self._for_client(data)
+        elif channel.startswith(self.prefix + "t:"):
+            self._at_owner(channel[len(self.prefix) + 2:], data)
+
+    # ------------------------------------------------------------------ the owner's side
+    def _at_owner(self, table_id: str, data: JsonDict) -> None:
+        table = self.hub.tables.get(table_id)
+        if table is None or isinstance(table, Mirror):
+            return
+        op = data.get("op")
+        if op == "call":
+            self._spawn(self._answer(table, data))
+            return
+        cid = data.get("cid")
+        if not isinstance(cid, str):
+            return
+        if op == "bye":
+            gone = self.remotes.pop(cid, None)
+            if gone is not None:
+                gone.stop()
+            return
+        remote = self.remotes.get(cid)
+        if remote is not None and remote.table is not table:  # the table was reloaded
+            remote.stop()
+            remote = None
+        if remote is None:
+            lang = data.get("lang")
+            remote = RemoteSession(self, table, cid, str(data.get("from")),
+                                   self._seat(table, data),
+                                   lang if isinstance(lang, str) and lang in LANGUAGES else "en")
+            self.remotes[cid] = remote
+            remote.start()
+        elif data.get("sync") is True:  # its process lost messages: the current state
+            remote.conn.push(encode({"type": "table", "table": table.summary()}))
+            table.send_view(remote.conn)
+        remote.seen = time.monotonic()
+        if op == "msg" and isinstance(data.get("text"), str):
+            remote.inbox.put_nowait((data["text"], asyncio.get_running_loop().time()))
+
+    @staticmethod
+    def _seat(table: Table, data: JsonDict) -> Seat | None:
+        """The seat a relayed client holds, if its hash still matches the seat's (a seat
+        that changed hands meanwhile makes it a spectator)."""
+        seat, digest = data.get("seat"), data.get("hash")
+        if isinstance(seat, int) and not isinstance(seat, bool) \
+                and 0 <= seat < table.num_seats and digest is not None \
+                and table.seats[seat].token_hash == digest:
+            return seat
+        return None
+
+    async def _answer(self, table: Table, data: JsonDict) -> None:
+        reply: JsonDict = {"reply": data.get("id")}
+        try:
+            reply["ok"] = await self._run(table, str(data.get("name")), data.get("args") or {})
+        except ProtocolError as err:
+            reply["error"] = {"code": err.code, "message": err.message}
+        except Exception:
+            log.exception("table %s: a forwarded request failed", table.id)
+            reply["error"] = {"code": "internal", "message": "a fault of the server"}
+        await self.publish(self.process_channel(str(data.get("from"))), reply)
+
+    async def _run(self, table: Table, name: str, args: JsonDict) -> JsonDict:
+        hub = self.hub
+        seat = self._seat(table, args)
+        if args.get("hash") is not None and seat is None and name != "join":
+            raise ProtocolError("bad_token", "that seat token is not valid for this table")
+        if name == "summary":
+            pass
+        elif name == "join":
+            digest = args.get("hash")
+            if not isinstance(digest, str):
+                raise ProtocolError("bad_message", "a join needs the token's hash")
+            wanted = args.get("seat")
+            joined, _ = await hub.join(table, args.get("name"),  # type: ignore[arg-type]
+                                       wanted if isinstance(wanted, int) else None, digest)
+            return {"table": table.summary(), "seat": joined}
+        elif name == "again":
+            await hub.again(table, seat)
+        elif name == "leave":
+            await hub.leave(table, seat)
+        elif name == "free":
+            await hub.free_seat(table, seat, args.get("other"))
+        else:
+            raise ProtocolError("bad_message", f"no such request {name!r}")
+        return {"table": table.summary()}
+
+    # ------------------------------------------------------------------ the relaying side
+    def _for_client(self, data: JsonDict) -> None:
+        if "reply" in data:
+            fut = self.calls.get(data["reply"]) if isinstance(data["reply"], int) else None
+            if fut is not None and not fut.done():
+                fut.set_result(data)
+            return
+        found = self.clients.get(str(data.get("cid")))
+        if found is None:
+            return
+        conn = found[0]
+        if isinstance(data.get("close"), int):
+            conn.kick(data["close"])
+        elif isinstance(data.get("text"), str):
+            conn.push(data["text"])
+
+    async def serve(self, ws: WebSocket, table: Mirror, seat: Seat | None,
+                    lang: str = "en") -> None:
+        """Relay one client of a table another process owns, from its hello to its going
+        (the owner speaks to it in ``lang``)."""
+        cid = f"{self.me}/{next(self._ids)}"
+        digest = table.seats[seat].token_hash if seat is not None else None
+
+        async def close() -> None:
+            await ws.close(code=conn.close_code or 4408)
+
+        conn = Connection(ws.send_text, seat, close, lang)
+        self.clients[cid] = (conn, table.id, seat, digest)
+        pump = asyncio.create_task(conn.pump())
+        here = {"cid": cid, "from": self.me, "seat": seat, "hash": digest, "lang": lang}
+
+        async def forward(raw: str | bytes | None, at: float) -> None:
+            text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw or ""
+            self.relayed += 1
+            if not await self.publish(self.table_channel(table.id), here | {"op": "msg",
+                                                                           "text": text}):
+                conn.push(encode(ProtocolError("unavailable", MOVING).to_json(lang)))
+                self._adopt(table.id)
+
+        try:
+            if not await self.publish(self.table_channel(table.id), here | {"op": "seat"}):
+                self._adopt(table.id)  # nobody owns it now: the refresh tries again
+            await pass_on(ws, conn, self.hub, forward)
+        finally:
+            del self.clients[cid]
+            await self.publish(self.table_channel(table.id), {"op": "bye", "cid": cid})
+            conn.stop()
+            try:
+                await asyncio.wait_for(pump, 5)
+            except (TimeoutError, Exception):
+                pump.cancel()
+
+    def _adopt(self, table_id: str) -> None:
+        """Nobody answered for the table: take it over if its lease has run out."""
+        if table_id in self._adopting:
+            return
+        self._adopting.add(table_id)
+
+        async def adopt() -> None:
+            try:
+                await self.hub.get(table_id)
+            except ProtocolError:
+                pass  # another process holds it (or it is unrestorable)
+            finally:
+                self._adopting.discard(table_id)
+
+        self._spawn(adopt())
+
+    async def call(self, table_id: str, name: str, args: JsonDict) -> JsonDict:
+        """Ask the owner of ``table_id`` to carry out an HTTP request; its answer, or its
+        refusal raised here as a :class:`ProtocolError`."""
+        call_id = next(self._ids)
+        fut: asyncio.Future[JsonDict] = asyncio.get_running_loop().create_future()
+        self.calls[call_id] = fut
+        try:
+            sent = await self.publish(self.table_channel(table_id), {
+                "op": "call", "id": call_id, "from": self.me, "name": name, "args": args})
+            if not sent:
+                self._adopt(table_id)
+                raise ProtocolError("unavailable", MOVING)
+            try:
+                reply = await asyncio.wait_for(fut, CALL_TIMEOUT)
+            except TimeoutError:
+                raise ProtocolError("unavailable", MOVING) from None
+        finally:
+            self.calls.pop(call_id, None)
+        if "error" in reply:
+            err = reply["error"]
+            raise ProtocolError(str(err.get("code")), str(err.get("message")))
+        ok = reply.get("ok")
+        return ok if isinstance(ok, dict) else {}
+
+    # ------------------------------------------------------------------ every REFRESH
+    async def _refresh(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH)
+            try:
+                await self.refresh()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the relay's refresh failed")
+
+    async def refresh(self, sync: bool = False) -> None:
+        """Say "still here" for each relayed client (a new owner greets it), forget the
+        relayed clients nobody spoke for, and list this process's open tables. With
+        ``sync`` (after Redis came back), each client's owner sends it the current view
+        again."""
+        for cid, (_, table_id, seat, digest) in list(self.clients.items()):
+            if not await self.publish(self.table_channel(table_id), {
+                    "op": "seat", "cid": cid, "from": self.me, "seat": seat, "hash": digest,
+                    "sync": sync}):
+                self._adopt(table_id)
+        now = time.monotonic()
+        for cid, remote in list(self.remotes.items()):
+            if now - remote.seen > STALE:
+                del self.remotes[cid]
+                remote.stop()
+        await self.list_tables()
+
+    # ------------------------------------------------------------------ per-client limits
+    async def wait(self, kind: str, client: str, per_minute: float, burst: int) -> float:
+        """Take a token from ``client``'s bucket ``kind``, shared by every process: 0, or
+        the seconds until there is one. The client is kept under its hash (no address is
+        written to Redis). With Redis out of reach, the process's own limits stand."""
+        key = f"{self.prefix}limit:{kind}:{hashlib.sha256(client.encode()).hexdigest()[:32]}"
+        try:
+            waited = await self.redis.eval(BUCKET, 1, key, per_minute / 60, burst)
+        except RedisError as err:
+            log.warning("redis refused a limit check: %s", err)
+            return 0.0
+        return float(waited)
+
+    # ------------------------------------------------------------------ the lobby
+    @property
+    def _lobby(self) -> str:
+        return f"{self.prefix}lobby"
+
+    async def list_tables(self) -> None:
+        tables = [t for t in self.hub.tables.values() if t.is_open and t.listed]
+        gone = [t.id for t in self.hub.tables.values() if not (t.is_open and t.listed)]
+        if gone:
+            await self._unlist(gone)
+        if not tables:
+            return
+        now = time.time()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(self._lobby, mapping={t.id: json.dumps(t.summary()) for t in tables})
+            pipe.zadd(self._lobby + ":seen", {t.id: now for t in tables})
+            for key in (self._lobby, self._lobby + ":seen"):  # gone once every process is
+                pipe.expire(key, LOBBY_KEPT)
+            await pipe.execute()
+
+    async def _unlist(self, table_ids: list[str]) -> None:
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hdel(self._lobby, *table_ids)
+                pipe.zrem(self._lobby + ":seen", *table_ids)
+                await pipe.execute()
+        except RedisError:
+            pass
+
+    async def lobby(self, limit: int) -> list[JsonDict]:
+        """Every process's listed open tables (newest first), as their owners last wrote
+        them; entries not written again for :data:`LOBBY_FRESH` seconds are dropped."""
+        now = time.time()
+        seen = self._lobby + ":seen"
+        old = await self.redis.zrangebyscore(seen, "-inf", now - LOBBY_FRESH)
+        if old:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zrem(seen, *old)
+                pipe.hdel(self._lobby, *old)
+                await pipe.execute()
+        ids = [str(i) for i in await self.redis.zrangebyscore(seen, now - LOBBY_FRESH, "+inf")]
+        texts = await self.redis.hmget(self._lobby, ids) if ids else []
+        mine = {t.id: t for t in self.hub.tables.values() if t.is_open and t.listed}
+        out: dict[str, Any] = {}
+        for table_id, text in zip(ids, texts, strict=True):
+            if text is not None and table_id not in mine:
+                summary = json.loads(text)
+                if summary.get("status") in ("waiting", "playing"):
+                    out[table_id] = summary
+        out |= {t.id: t.summary() for t in mine.values()}  # this process's, fresh
+        return sorted(out.values(), key=lambda s: -float(s.get("created", 0)))[:limit]

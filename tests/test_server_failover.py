@@ -1,0 +1,346 @@
+"""A dead process costs nothing (issue 19's proof): three ``parlour serve`` processes on
+one PostgreSQL database and one Redis; a Spades match with two people on different
+processes and two bots; the owner is killed mid-trick (``kill -9``), then the next owner
+too; the match completes, every action a client saw acknowledged is in the log exactly
+once, and every client's last view equals a replay of the log. And the partition: an
+owner paused (SIGSTOP) past its lease wakes up to find its writes refused by the fence.
+
+The short forms run in ``make test``; the long forms (more deals, more kills) are marked
+``long`` (``make test-long``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_kit import ROOMY_FLAGS, ServerProcess, free_port, wait_up
+from services import pg_database, redis_or_skip, redis_prefix
+from sqlalchemy import Engine, select
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from parlour.games import get_game
+from parlour.server.lease import IDLE_WRITE_MS, TTL
+from parlour.server.store import Store, actions_t, leases_t, make_engine, matches_t, tables_t
+
+SEATS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},
+         {"kind": "bot", "bot": "rule"}]
+TAKEOVER = 5.0  # seconds a dead owner's table may go without an owner (the issue's bound)
+
+
+_engines: dict[str, Engine] = {}
+_spawners: dict[str, Callable[[], ServerProcess]] = {}  # a cluster's: start one more process
+
+
+def engine(url: str) -> Engine:
+    """One engine per database for the test's own reads (disposed with the database)."""
+    if url not in _engines:
+        _engines[url] = make_engine(url)
+    return _engines[url]
+
+
+@contextmanager
+def cluster(tmp_path: Path, count: int = 3, bot_pause: float = 0.05
+            ) -> Iterator[tuple[str, list[ServerProcess]]]:
+    """``count`` server processes on a fresh PostgreSQL database and a Redis prefix of
+    their own; yields the database URL and the processes."""
+    redis_url = redis_or_skip()
+    with pg_database("scale_failover") as url, redis_prefix() as prefix, \
+            ExitStack() as stack:
+        Store(url).close()  # the schema, made once before the processes start
+        flags = [*ROOMY_FLAGS, "--redis", redis_url, "--redis-prefix", prefix]
+        servers: list[ServerProcess] = []
+
+        def spawn() -> ServerProcess:
+            server = ServerProcess(tmp_path / "server", free_port(), bot_pause=bot_pause,
+                                   flags=flags, db_url=url, wait=False)
+            stack.callback(server.stop)
+            servers.append(server)
+            return server
+
+        for _ in range(count):
+            spawn()
+        for server in servers:  # they start side by side (slowly on a busy machine)
+            wait_up(server.base, timeout=90)
+        _spawners[url] = spawn
+        try:
+            yield url, servers
+        finally:
+            _spawners.pop(url, None)
+            found = _engines.pop(url, None)
+            if found is not None:
+                found.dispose()
+
+
+def owner_of(url: str, table_id: str, servers: list[ServerProcess]
+             ) -> tuple[ServerProcess | None, int]:
+    """The live process holding the table's lease (None if its holder is dead or the
+    lease ran out), and the lease's token."""
+    with engine(url).connect() as conn:
+        owner, token = conn.execute(select(leases_t.c.owner, leases_t.c.token)
+                                    .where(leases_t.c.table_id == table_id)).one()
+    for server in servers:
+        if server.proc.poll() is None and f"-{server.proc.pid}-" in owner:
+            return server, int(token)
+    return None, int(token)
+
+
+def log_of(url: str, table_id: str) -> tuple[int, list[tuple[int, int, str]], str]:
+    """The table's seed, its log of match 1 as (idx, seat, action), and its status."""
+    with engine(url).connect() as conn:
+        seed = conn.execute(select(matches_t.c.seed)
+                            .where(matches_t.c.table_id == table_id)).scalar_one()
+        rows = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.action)
+                            .where(actions_t.c.table_id == table_id)
+                            .order_by(actions_t.c.idx)).all()
+        status = conn.execute(select(tables_t.c.status)
+                              .where(tables_t.c.id == table_id)).scalar_one()
+    return int(seed), [(int(i), int(s), str(a)) for i, s, a in rows], str(status)
+
+
+@dataclass
+class Client:
+    """A person's browser, as far as the test needs one: a websocket to any live process,
+    reconnecting to another when its process dies or asks it to (4012, 1012, 1013)."""
+
+    servers: list[ServerProcess]
+    table: str
+    token: str
+    at: int  # the index of the process it connects to first
+    rng: random.Random
+    last: dict[str, Any] | None = None
+    sent: dict[tuple[int, int], tuple[str, float]] = field(default_factory=dict)
+    acknowledged: dict[tuple[int, int], str] = field(default_factory=dict)
+    reconnects: int = 0
+    seat: int | None = None
+    ws: ClientConnection | None = None
+
+    def connect(self) -> None:
+        deadline = time.monotonic() + 30
+        while True:
+            assert time.monotonic() < deadline, "no process took the client back"
+            server = self.servers[self.at % len(self.servers)]
+            if server.proc.poll() is not None:
+                self.at += 1
+                continue
+            try:
+                ws = connect(f"ws://127.0.0.1:{server.port}/ws/tables/{self.table}",
+                             open_timeout=5, legacy=True)
+                ws.send(json.dumps({"type": "hello", "token": self.token}))
+                while True:
+                    msg = json.loads(ws.recv(timeout=10))
+                    if msg["type"] == "welcome":
+                        break
+                self.seat = msg["seat"]
+                self.ws = ws
+                return
+            except (OSError, ConnectionClosed, TimeoutError):
+                self.at += 1
+                time.sleep(0.2)
+
+    def pump(self, timeout: float) -> None:
+        """Take in what came (views, errors), then act if it is this seat's turn."""
+        assert self.ws is not None
+        end = time.monotonic() + timeout
+        try:
+            while True:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                try:
+                    msg = json.loads(self.ws.recv(timeout=left))
+                except TimeoutError:
+                    break
+                if msg["type"] == "view":
+                    self.see(msg)
+        except ConnectionClosed:
+            self.reconnects += 1
+            self.at += 1
+            self.connect()
+            return
+        self.act()
+
+    def see(self, msg: dict[str, Any]) -> None:
+        if self.last is not None and (msg["match"], msg["version"]) < (
+                self.last["match"], self.last["version"]):
+            return  # an older view still in the pipe
+        self.last = msg
+        for (match, version), (text, _) in self.sent.items():
+            if match == msg["match"] and msg["version"] > version:
+                self.acknowledged[(match, version)] = text
+
+    def act(self) -> None:
+        view = self.last
+        if view is None or view["status"] != "playing" or self.ws is None:
+            return
+        if self.seat not in view["view"]["to_act"] or not view["view"]["legal"]:
+            return
+        key = (view["match"], view["version"])
+        before = self.sent.get(key)
+        if before is not None and time.monotonic() - before[1] < 1.0:
+            return  # sent already; said again after a second without an answer
+        text = before[0] if before is not None else self.rng.choice(view["view"]["legal"])
+        self.sent[key] = (text, time.monotonic())
+        with suppress(ConnectionClosed):  # if it closed, the next pump reconnects
+            self.ws.send(json.dumps({"type": "act", "action": text,
+                                     "version": view["version"]}))
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+
+
+def mid_trick(client: Client, at_least: int) -> bool:
+    view = client.last
+    return view is not None and view["version"] >= at_least and view["status"] == "playing" \
+        and 0 < len(view["view"]["trick"]) < 4
+
+
+def play_through_kills(tmp_path: Path, kills: list[int], options: dict[str, Any],
+                       replace: bool = False) -> None:
+    """The proof's match: kill the owner (``kill -9``) mid-trick once the play reaches
+    each version of ``kills`` (with ``replace``, a new process starts in the killed one's
+    place, as systemd would restart it); play to the end; check the log and the last
+    views."""
+    with cluster(tmp_path) as (url, servers):
+        made = httpx.post(f"{servers[0].base}/api/tables", json={
+            "game": "spades", "seats": SEATS, "name": "Ann", "options": options,
+            "turn_seconds": 0}, timeout=10)
+        assert made.status_code == 201, made.text
+        table = made.json()["table"]["id"]
+        joined = httpx.post(f"{servers[1].base}/api/tables/{table}/join",
+                            json={"name": "Bea"}, timeout=10)  # forwarded to the owner
+        assert joined.status_code == 200, joined.text
+        assert owner_of(url, table, servers)[0] is servers[0]
+        people = [Client(servers, table, made.json()["token"], 1, random.Random(1)),
+                  Client(servers, table, joined.json()["token"], 2, random.Random(2))]
+        for person in people:
+            person.connect()
+        pending = list(kills)
+        moves: list[float] = []
+        deadline = time.monotonic() + 600
+        while not all(p.last and p.last["status"] == "finished" for p in people):
+            assert time.monotonic() < deadline, "the match did not finish"
+            for person in people:
+                person.pump(0.05)
+            if pending and any(mid_trick(p, pending[0]) for p in people):
+                owner, token = owner_of(url, table, servers)
+                assert owner is not None
+                owner.proc.send_signal(signal.SIGKILL)
+                owner.proc.wait(10)
+                killed = time.monotonic()
+                pending.pop(0)
+                if replace:
+                    _spawners[url]()  # comes up in the background; clients find it later
+                while True:  # another process takes the lease within TAKEOVER seconds
+                    for person in people:
+                        person.pump(0.05)
+                    now_owner, now_token = owner_of(url, table, servers)
+                    if now_owner is not None and now_token > token:
+                        break
+                    assert time.monotonic() - killed < TAKEOVER + 1, "nobody took the table"
+                moves.append(time.monotonic() - killed)
+        assert not pending
+        assert max(moves) < TAKEOVER, moves
+        # The log: every index once, in order; every acknowledged action at its index.
+        seed, rows, status = log_of(url, table)
+        assert status == "finished"
+        assert [i for i, _, _ in rows] == list(range(len(rows)))
+        for person in people:
+            assert person.acknowledged, "a person played nothing"
+            for (_, version), text in person.acknowledged.items():
+                assert rows[version][1:] == (person.seat, text)
+        # Every client's last view is the log's replay, seen from its seat.
+        game = get_game("spades")
+        state = game.new(seed, 4, **options)
+        for _, seat, text in rows:
+            state.apply(state.parse_action(text), seat)
+        assert state.is_over
+        for person in people:
+            assert person.last is not None and person.last["version"] == len(rows)
+            assert person.last["view"] == json.loads(json.dumps(state.view(person.seat)))
+        assert sum(p.reconnects for p in people) >= 1  # the second kill cut one of them off
+        for person in people:
+            person.close()
+
+
+def test_the_match_survives_its_owner_killed_twice(tmp_path):
+    play_through_kills(tmp_path, kills=[8, 24], options={"max_deals": 1})
+
+
+@pytest.mark.long
+def test_the_match_survives_its_owner_killed_again_and_again_long(tmp_path):
+    play_through_kills(tmp_path, kills=[8, 30, 60, 90, 120, 150],
+                       options={"max_deals": 3, "target": 5000}, replace=True)
+
+
+def bot_tables(base: str, count: int) -> list[str]:
+    ids = []
+    for _ in range(count):
+        res = httpx.post(f"{base}/api/tables", json={
+            "game": "spades", "seats": [{"kind": "bot", "bot": "rule"}] * 4}, timeout=10)
+        assert res.status_code == 201, res.text
+        ids.append(res.json()["table"]["id"])
+    return ids
+
+
+def test_an_owner_paused_past_its_lease_finds_its_writes_refused(tmp_path):
+    with cluster(tmp_path, count=2, bot_pause=0.0) as (url, servers):
+        paused, other = servers
+        tables = bot_tables(paused.base, 3)
+        time.sleep(1.0)  # the bots play
+        before = {t: len(log_of(url, t)[1]) for t in tables}
+        paused.proc.send_signal(signal.SIGSTOP)
+        try:
+            time.sleep(TTL)  # its leases run out; the other process takes the tables (a
+            # write the paused one left half done holds its row until PostgreSQL ends it)
+            deadline = time.monotonic() + IDLE_WRITE_MS / 1000 + 10
+            while any(owner_of(url, t, servers)[0] is not other for t in tables):
+                assert time.monotonic() < deadline, "the tables were not taken over"
+                time.sleep(0.2)
+        finally:
+            paused.proc.send_signal(signal.SIGCONT)
+        time.sleep(2.0)  # it wakes with moves in flight: the fence refuses them
+        text = paused.log_text()
+        assert "refused" in text and "stale" in text, text[-2000:]
+        assert "no longer owns it" in text
+        for table in tables:
+            _, rows, _ = log_of(url, table)
+            assert [i for i, _, _ in rows] == list(range(len(rows)))
+            assert len(rows) > before[table]  # the new owner's bots played on
+        assert os.kill(paused.proc.pid, 0) is None  # alive, and serving no table
+
+
+def test_sigterm_drains_the_process_and_hands_its_tables_over(tmp_path):
+    with cluster(tmp_path, count=2) as (url, servers):
+        leaving, staying = servers
+        table = bot_tables(leaving.base, 1)[0]
+        ws = connect(f"ws://127.0.0.1:{leaving.port}/ws/tables/{table}", open_timeout=5,
+                     legacy=True)
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        _, token = owner_of(url, table, servers)
+        leaving.proc.send_signal(signal.SIGTERM)
+        stopped = time.monotonic()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code in (1012, 4012)
+        while owner_of(url, table, servers) != (staying, token + 1):
+            assert time.monotonic() - stopped < 10, "the table was not handed over"
+            time.sleep(0.1)
+        assert leaving.proc.wait(15) in (0, -signal.SIGTERM)  # uvicorn re-raises it
+        assert "handed 1 tables over" in leaving.log_text()
+        before = len(log_of(url, table)[1])
+        time.sleep(1.0)
+        assert len(log_of(url, table)[1]) > before  # its bots play on at the new owner

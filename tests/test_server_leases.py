@@ -1,0 +1,137 @@
+"""Leases and their fence: one owner per table among processes sharing a database, and a
+stale owner's writes refused by the database (parlour.server.lease)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_kit import app_client, create
+from services import pg_database
+from sqlalchemy import select
+
+from parlour.server.lease import Leases
+from parlour.server.store import Fenced, SeatRow, Store, TableRow, actions_t, leases_t
+
+BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'leases.sqlite3'}"
+    else:
+        with pg_database("scale_leases") as url:
+            yield url
+
+
+def new_table(store: Store, leases: Leases, table_id: str = "t1") -> None:
+    row = TableRow(table_id, "spades", 4, {}, 1.0, "playing", 1,
+                   [SeatRow("bot", "rule", None, None)] * 4, {})
+
+    def both(conn):  # type: ignore[no-untyped-def]
+        Store.op_create_table(row)(conn)
+        leases.create_op(table_id)(conn)
+
+    asyncio.run(store.write(both))
+    leases.hold(table_id)
+
+
+def logged(store: Store, table_id: str) -> list[str]:
+    with store.engine.connect() as conn:
+        return [r[0] for r in conn.execute(select(actions_t.c.action)
+                                           .where(actions_t.c.table_id == table_id)
+                                           .order_by(actions_t.c.idx))]
+
+
+def test_one_owner_at_a_time_and_a_stale_owner_cannot_write(db_url):
+    store = Store(db_url, auto_upgrade=True)
+    try:
+        first = Leases(store.engine, "first", ttl=0.3)
+        second = Leases(store.engine, "second", ttl=30)
+        new_table(store, first)
+        assert second.claim("t1") is None  # the first holds it
+        assert first.claim("t1") == 1  # claiming one's own lease keeps its token
+        asyncio.run(store.write(first.fence("t1", Store.op_action("t1", 1, 0, 0, "1"))))
+        time.sleep(0.6)  # the first misses its heartbeats: its lease runs out
+        assert second.claim("t1") == 2
+        assert second.moves == 1
+        with pytest.raises(Fenced):  # the first wakes up and writes: refused
+            asyncio.run(store.write(first.fence("t1", Store.op_action("t1", 1, 1, 1, "2"))))
+        assert logged(store, "t1") == ["1"]
+        asyncio.run(store.write(second.fence("t1", Store.op_action("t1", 1, 1, 1, "3"))))
+        assert logged(store, "t1") == ["1", "3"]
+        assert first.renew() == {"t1"}  # its heartbeat tells it that it lost the table
+        assert second.renew() == set()
+        assert first.claim("t1") is None
+        second.release()  # a drain hands it over: anyone may take it at once
+        assert first.claim("t1") == 3
+        with store.engine.connect() as conn:
+            owner, token = conn.execute(select(leases_t.c.owner, leases_t.c.token)).one()
+        assert (owner, token) == ("first", 3)
+    finally:
+        store.close()
+
+
+def test_a_write_in_the_same_batch_as_a_refused_one_still_commits(db_url):
+    store = Store(db_url, auto_upgrade=True)
+    try:
+        mine, theirs = Leases(store.engine, "mine"), Leases(store.engine, "theirs")
+        new_table(store, mine, "a")
+        new_table(store, theirs, "b")
+
+        async def both() -> list[BaseException | None]:
+            return await asyncio.gather(
+                store.write(mine.fence("a", Store.op_action("a", 1, 0, 0, "1"))),
+                store.write(mine.fence("b", Store.op_action("b", 1, 0, 0, "1"))),
+                return_exceptions=True)
+
+        ok, refused = asyncio.run(both())
+        assert ok is None and isinstance(refused, Fenced)
+        assert logged(store, "a") == ["1"] and logged(store, "b") == []
+    finally:
+        store.close()
+
+
+def wait_for(check, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_a_second_process_leaves_the_first_ones_tables_alone_then_takes_them_over(
+        tmp_path):
+    """Today's harm (issue 19): a second server on the same database rebuilt every
+    unfinished table and ran its bots too. Now it leaves them to their owner, and takes
+    them over (by replay, bots and all) once the owner hands them over."""
+    with pg_database("scale_leases") as url:
+        with app_client(tmp_path / "unused", db_url=url, bot_pause=0.05) as one:
+            table = create(one, BOTS4)["table"]["id"]
+            hub_one = one.app.state.hub
+            wait_for(lambda: hub_one.tables[table].version >= 3)
+            with app_client(tmp_path / "unused", db_url=url, bot_pause=0.05) as two:
+                hub_two = two.app.state.hub
+                assert table not in hub_two.tables  # restore() left it to its owner
+                res = two.get(f"/api/tables/{table}")
+                assert res.status_code == 503 and res.json()["error"]["code"] == "unavailable"
+                time.sleep(1.5)  # heartbeats: the second still does not take it
+                assert table not in hub_two.tables
+                at = hub_one.tables[table].version
+                one.__exit__(None, None, None)  # the first stops: it hands its leases over
+                wait_for(lambda: table in hub_two.tables, timeout=5)
+                moved = hub_two.tables[table]
+                assert moved.version >= at
+                wait_for(lambda: moved.version >= at + 4)
+        store = Store(url)
+        try:
+            with store.engine.connect() as conn:
+                idx = [r[0] for r in conn.execute(select(actions_t.c.idx)
+                                                  .where(actions_t.c.table_id == table)
+                                                  .order_by(actions_t.c.idx))]
+        finally:
+            store.close()
+        assert idx == list(range(len(idx))) and len(idx) >= at + 4

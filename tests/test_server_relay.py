@@ -1,0 +1,115 @@
+"""Any process serves any table: two apps on one PostgreSQL database and one Redis, a
+table owned by the first, played through the second (parlour.server.relay)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from server_kit import ROOMY, Player, app_client
+from services import pg_database, redis_or_skip, redis_prefix
+
+from parlour.server.limits import Limits
+
+BOTS2 = [{"kind": "bot", "bot": "rule"}] * 2
+TWO_AND_BOTS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},
+                {"kind": "bot", "bot": "rule"}]
+
+
+@pytest.fixture
+def two_apps(tmp_path):  # type: ignore[no-untyped-def]
+    redis_url = redis_or_skip()
+    with pg_database("scale_relay") as url, redis_prefix() as prefix:
+        opts = dict(db_url=url, redis_url=redis_url, redis_prefix=prefix, bot_pause=0.0)
+        with app_client(tmp_path / "x", **opts) as one, \
+                app_client(tmp_path / "x", **opts) as two:
+            yield one, two
+
+
+def test_a_table_owned_by_one_process_is_played_through_another(two_apps):
+    one, two = two_apps
+    res = one.post("/api/tables", json={"game": "spades", "seats": TWO_AND_BOTS,
+                                        "name": "Ann", "public": True})
+    assert res.status_code == 201, res.text
+    made = res.json()
+    table = made["table"]["id"]
+    assert table in one.app.state.hub.tables
+    # The second process does not own it: the lobby, the table and a join go through Redis.
+    listed = two.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in listed] == [table]
+    assert two.get(f"/api/tables/{table}").json()["table"]["status"] == "waiting"
+    joined = two.post(f"/api/tables/{table}/join", json={"name": "Bea"})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 2 and joined.json()["token"]
+    assert table not in two.app.state.hub.tables
+    ann = Player(one, table, made["token"])
+    bea = Player(two, table, joined.json()["token"])  # relayed to the owner
+    assert bea.seat == 2 and bea.welcome["table"]["status"] == "playing"
+    assert bea.view()["match"] == 1
+    # Play a few turns; both see the same versions, each its own hand.
+    hub = one.app.state.hub
+    deadline = time.monotonic() + 60
+    while hub.tables[table].version < 12:
+        assert time.monotonic() < deadline
+        for p in (ann, bea):
+            view = p.sync()
+            if p.seat in view["view"]["to_act"]:
+                p.act(view["view"]["legal"][0])
+        time.sleep(0.02)
+    assert {p.seat for p in (ann, bea)} == {0, 2}
+    owned = hub.tables[table]
+    while not set(owned.state.to_act) & {0, 2}:  # the bots play on to a person's turn
+        time.sleep(0.02)
+    seen = bea.recv_until(lambda m: m["type"] == "view" and m["version"] == owned.version)
+    assert seen["view"] == owned.state.view(2)  # built by the owner, for Bea's seat
+    # A stale intent through the relay gets the owner's refusal.
+    bea.send({"type": "act", "action": "nonsense", "version": 0})
+    assert bea.error()["code"] in ("stale", "unknown_action")
+    # Requests that change the table are forwarded to its owner, with the seat's hash.
+    bad = two.post(f"/api/tables/{table}/leave", headers={"Authorization": "Bearer nope"})
+    assert bad.status_code == 403 and bad.json()["error"]["code"] == "bad_token"
+    left = two.post(f"/api/tables/{table}/leave",
+                    headers={"Authorization": f"Bearer {joined.json()['token']}"})
+    assert left.status_code == 200, left.text
+    assert hub.tables[table].seats[2].token_hash is None and 2 in hub.tables[table].standins
+    ann.close()
+    bea.close()
+
+
+def test_a_clients_create_and_join_limits_hold_across_processes(tmp_path):
+    redis_url = redis_or_skip()
+    limits = Limits(**ROOMY | {"create_burst": 3, "creates_per_minute": 1,
+                               "join_burst": 2, "joins_per_minute": 1})
+    with pg_database("scale_relay") as url, redis_prefix() as prefix, \
+            app_client(tmp_path / "x", db_url=url, redis_url=redis_url, redis_prefix=prefix,
+                       limits=limits) as one, \
+            app_client(tmp_path / "x", db_url=url, redis_url=redis_url, redis_prefix=prefix,
+                       limits=limits) as two:
+        answers = [(one if i % 2 else two).post("/api/tables", json={
+            "game": "spades", "seats": [{"kind": "person"}] * 4, "name": "Ann"})
+            for i in range(4)]
+        assert [a.status_code for a in answers] == [201, 201, 201, 429]
+        assert int(answers[-1].headers["retry-after"]) >= 1
+        table = answers[0].json()["table"]["id"]
+        joins = [(one if i % 2 else two).post(f"/api/tables/{table}/join",
+                                              json={"name": f"P{i}"}) for i in range(3)]
+        assert [j.status_code for j in joins] == [200, 200, 429]
+
+
+def test_a_relaying_process_that_loses_redis_catches_its_clients_up(two_apps):
+    import redis
+
+    one, two = two_apps
+    res = one.post("/api/tables", json={"game": "spades", "name": "Ann", "public": True,
+                                        "seats": [{"kind": "person"}] * 2 + BOTS2})
+    table = res.json()["table"]["id"]
+    watcher = Player(two, table, None)  # relayed: the table waits for its second person
+    assert watcher.welcome["table"]["status"] == "waiting"
+    name = f"parlour-{two.app.state.relay.me}"
+    admin = redis.Redis.from_url(redis_or_skip())
+    killed = [admin.client_kill_filter(_id=c["id"]) for c in admin.client_list("pubsub")
+              if c["name"] == name]
+    assert killed == [1]
+    again = watcher.recv_until(lambda m: m["type"] == "table")  # sent again once it is back
+    assert again["table"]["id"] == table and again["table"]["status"] == "waiting"
+    watcher.close()
