@@ -19,6 +19,8 @@ import pseudo_locale
 import pytest
 from browser_kit import page_of, shot, version, wait_moved_on
 
+from parlour.server.names import BOT_NAMES
+
 pytestmark = pytest.mark.browser
 
 NAME = "Sam"
@@ -111,7 +113,7 @@ def qps(monkeypatch):
 @pytest.mark.parametrize("game", list(TABLES))
 def test_the_pseudo_locale_leaves_no_visible_text_undecorated(browser, base, qps, game):
     options, bots, ready = TABLES[game]
-    names = {NAME, "Parlour", "rule"}
+    names = {NAME, "Parlour", "rule", *BOT_NAMES}  # names are names in every language
     page, tid = open_at(browser, base, qps, game, [{"kind": "person"}, *bots], options)
     names.add(tid)
     page.wait_for_selector(ready)
@@ -218,7 +220,7 @@ def test_the_language_switch_reloads_the_page_in_the_chosen_language(browser, ba
         switch.select_option("pt-BR")
     page.wait_for_selector("#lang-switch")
     assert page.evaluate("document.documentElement.lang") == "pt-BR"
-    assert page.inner_text("#crumbs a") == "Saguão"
+    assert page.inner_text("#crumbs a") == "Salão"
     page.goto(base + "/rules/spades")  # remembered: the cookie tells the server, too
     page.wait_for_selector("#lang-switch")
     assert page.evaluate("document.documentElement.lang") == "pt-BR"
