@@ -205,6 +205,7 @@ class SeatInfo:
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    account_id: int | None = None  # the signed-in person holding it (None: a guest)
 
     @property
     def taken(self) -> bool:
@@ -508,7 +509,8 @@ class Hub:
             raise ValueError(f"unknown status {row.status!r}")
         options = game.resolve_options(row.options)
         table = Table(row.id, game, row.num_seats, options, row.created,
-                      [SeatInfo(s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
+                      [SeatInfo(s.kind, s.bot, s.name, s.token_hash, s.account_id)
+                       for s in row.seats],
                       status=row.status, match=row.match, listed=row.listed,
                       compared=row.compared,
                       turn_seconds=default_turn_seconds(game.id) if row.turn_seconds is None
@@ -631,10 +633,12 @@ class Hub:
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                      name: str | None, seat: Seat | None, deal: int | None = None, *,
                      public: bool | None = None, turn_seconds: int | None = None,
-                     client: ClientKey | None = None) -> tuple[Table, Seat | None, str | None]:
+                     client: ClientKey | None = None, account_id: int | None = None
+                     ) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
-        first (default: a random number).
+        first (default: a random number); ``account_id`` is the creator's account, if they
+        are signed in.
 
         A table with a seat for a friend is private unless ``public``: not in the lobby
         list, reached only through its invite. ``turn_seconds`` sets the turn timer (None:
@@ -644,12 +648,13 @@ class Hub:
         live = (t.client for t in self.tables.values() if t.status in ("waiting", "playing"))
         with self.quota.slot(live, client):
             return await self._create(game_id, options, seats, name, seat, deal,
-                                      public=public, turn_seconds=turn_seconds, client=client)
+                                      public=public, turn_seconds=turn_seconds, client=client,
+                                      account_id=account_id)
 
     async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                       name: str | None, seat: Seat | None, deal: int | None, *,
-                      public: bool | None, turn_seconds: int | None, client: ClientKey | None
-                      ) -> tuple[Table, Seat | None, str | None]:
+                      public: bool | None, turn_seconds: int | None, client: ClientKey | None,
+                      account_id: int | None = None) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", f"unknown game {game_id!r}: expected one of "
                                             f"{', '.join(game_ids())}")
@@ -681,6 +686,7 @@ class Hub:
             token = new_token()
             infos[seat].name = clean_name(name)
             infos[seat].token_hash = token_hash(token)
+            infos[seat].account_id = account_id
         else:
             seat = None
         friends = len(people) > 1
@@ -689,7 +695,8 @@ class Hub:
                       turn_seconds=turn_seconds, creator=seat, client=client,
                       key=self.store.rejoin_key)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
-                       [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
+                       [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id)
+                        for s in infos], {},
                        listed=table.listed, turn_seconds=turn_seconds, creator=seat)
         await self._write(Store.op_create_table(row))
         self.tables[table.id] = table
@@ -729,9 +736,11 @@ class Hub:
             if table_id not in self.tables:
                 return table_id
 
-    async def join(self, table: Table, name: str, seat: Seat | None) -> tuple[Seat, str]:
-        """Sit a person at a free seat; returns the seat and its token. A seat freed during
-        play (its person left) is taken over from the stand-in bot playing it."""
+    async def join(self, table: Table, name: str, seat: Seat | None,
+                   account_id: int | None = None) -> tuple[Seat, str]:
+        """Sit a person (signed in as ``account_id``, or a guest) at a free seat; returns the
+        seat and its token. A seat freed during play (its person left) is taken over from the
+        stand-in bot playing it."""
         clean = clean_name(name)
         async with table.lock:
             free = table.free_seats()
@@ -747,9 +756,10 @@ class Hub:
                                                   f"{', '.join(map(str, free))})")
             token = new_token()
             digest = token_hash(token)
-            await self._write(Store.op_take_seat(table.id, seat, clean, digest))
+            await self._write(Store.op_take_seat(table.id, seat, clean, digest, account_id))
             table.seats[seat].name = clean
             table.seats[seat].token_hash = digest
+            table.seats[seat].account_id = account_id
         table.broadcast_table()
         self.reclaim(table, seat)  # a seat freed during play: the stand-in gives it up
         if table.status == "waiting" and not table.free_seats():
@@ -786,6 +796,7 @@ class Hub:
                 raise ProtocolError("not_playing", "this table is closed")
             await self._write(Store.op_free_seat(table.id, seat))
             table.seats[seat].name = table.seats[seat].token_hash = None
+            table.seats[seat].account_id = None
             for conn in list(table.conns):
                 if conn.seat == seat:
                     conn.seat = None  # whoever left may stay and watch

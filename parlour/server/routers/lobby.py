@@ -14,6 +14,7 @@ from parlour.games import game_ids, get_game
 from parlour.i18n import json_catalog, normalize
 from parlour.server.deps import ClientDep, GuardDep, HubDep
 from parlour.server.errors import RESPONSES
+from parlour.server.identity import AccountDep
 from parlour.server.pages import rules_html
 from parlour.server.protocol import ProtocolError
 from parlour.server.tables import describe_games
@@ -84,12 +85,14 @@ async def tables(hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/tables", status_code=201)
-async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep
-                 ) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep,
+                 account: AccountDep) -> dict[str, Any]:
     guard.create(client)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
-        [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,
-        public=body.public, turn_seconds=body.turn_seconds, client=client)
+        [s.model_dump() for s in body.seats], account.name if account else body.name,
+        body.seat, body.deal,
+        public=body.public, turn_seconds=body.turn_seconds, client=client,
+        account_id=account.id if account else None)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

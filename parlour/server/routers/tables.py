@@ -10,6 +10,7 @@ from pydantic import Field
 
 from parlour.server.deps import ClientDep, GuardDep, HubDep, TableDep, TokenDep
 from parlour.server.errors import RESPONSES
+from parlour.server.identity import AccountDep
 from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.routers.lobby import Body
 
@@ -32,9 +33,11 @@ async def one_table(table: TableDep) -> dict[str, Any]:
 
 @router.post("/join")
 async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
-               client: ClientDep) -> dict[str, Any]:
+               client: ClientDep, account: AccountDep) -> dict[str, Any]:
     guard.join(client)
-    seat, token = await hub.join(table, body.name, body.seat)
+    name = account.name if account else body.name  # a signed-in person plays as themselves
+    seat, token = await hub.join(table, name, body.seat,
+                                 account.id if account else None)
     return {"table": table.summary(), "seat": seat, "token": token}
 
 
