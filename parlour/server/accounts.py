@@ -241,7 +241,14 @@ def seats_of(conn: Connection, account_id: int) -> list[dict[str, Any]]:
         .where(seats_t.c.account_id == account_id)
         .order_by(tables_t.c.created.desc()).limit(200))
     return [{"table": r.table_id, "seat": r.seat, "name": r.name, "game": r.game,
-             "status": r.status, "created": r.created} for r in rows]
+             "game_name": _game_name(r.game), "status": r.status, "created": r.created}
+            for r in rows]
+
+
+def _game_name(game_id: str) -> str:
+    from parlour.games import game_ids, get_game
+
+    return get_game(game_id).name if game_id in game_ids() else game_id
 
 
 def account_seats(store: Store, account_id: int) -> list[dict[str, Any]]:

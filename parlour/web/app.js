@@ -7,6 +7,7 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage } from "./i18n.js";
+import { loadAccount, isAccountPath, accountPage, holdsSeatAt, claimPage } from "./account.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -64,7 +65,12 @@ function route() {
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})\/replay\/(\d+)$/))) current = replayPage(m[1], Number(m[2]));
   else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})$/))) current = rulesPage(m[1]);
-  else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) current = location.hash.startsWith("#rejoin=") ? rejoinPage(m[1]) : tablePage(m[1]);
+  else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) {
+    if (location.hash.startsWith("#rejoin=")) current = rejoinPage(m[1]);
+    else if (!seatFor(m[1]) && holdsSeatAt(m[1])) current = claimPage(app, m[1], route); // your account's seat, on this device
+    else current = tablePage(m[1]);
+  }
+  else if (isAccountPath(path)) current = accountPage(path, { root: app, navigate, crumb });
   else if ((m = path.match(/^\/new\/([a-z0-9-]{1,40})$/))) current = newTablePage(m[1], new URLSearchParams(location.search));
   else current = lobbyPage();
 }
@@ -938,4 +944,4 @@ function roundsTable(view, names) {
   return h("table", { class: "history-table" }, h("caption", { class: "sr-only" }, "Scores after each round"), h("thead", {}, head), h("tbody", {}, ...body));
 }
 
-loadLanguage().then(route);
+loadLanguage().then(loadAccount).then(route);

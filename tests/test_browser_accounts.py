@@ -1,0 +1,108 @@
+"""Accounts in a real browser (Debian's Chromium): a guest opens a table, signs up in the
+same browser and keeps the seat; the recovery codes are shown once; a second browser
+(another device) signs in and takes the seat back, playing it; signing out forgets the
+seat on that device; the account page changes the password."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_kit import open_table, page_of, shot
+from playwright.sync_api import expect
+from test_browser import take_turn
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a long secret phrase"
+
+
+def sign_up(page, base, name):
+    page.goto(base + "/")
+    page.click("#account-control >> text=Sign up")
+    page.wait_for_url(re.compile(r"/signup$"))
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.fill("#signup-again", PASSWORD)
+    page.click(".account-form button[type=submit]")
+    page.wait_for_selector(".recovery-codes li")
+    return [c.strip() for c in page.locator(".recovery-codes code").all_inner_texts()]
+
+
+def sign_in(page, base, name, password=PASSWORD):
+    page.goto(base + "/signin")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", password)
+    page.click(".account-form button[type=submit]")
+    page.wait_for_selector(f"#account-control .account-name:has-text('{name}')")
+
+
+def test_a_guest_signs_up_keeps_the_seat_and_takes_it_back_on_another_device(browser, base):
+    first = page_of(browser)
+    table_url = open_table(first, base, "spades", name="Sam")
+    first.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    assert first.locator("#account-control >> text=Sign in").count() == 1
+
+    codes = sign_up(first, base, "Samantha")
+    assert len(codes) == 8 and all(re.fullmatch(r"[a-z2-9]{4}(-[a-z2-9]{4}){3}", c) for c in codes)
+    first.wait_for_selector("text=Your account keeps the seat you had.")
+    shot(first, "account-recovery-codes")
+    first.click("text=I have kept them")
+    first.wait_for_url(base + "/")
+    expect(first.locator("#account-control .account-name")).to_have_text("Samantha")
+    cookies = first.context.cookies()
+    session = next(c for c in cookies if c["name"] == "parlour_session")
+    assert session["httpOnly"] and session["sameSite"] == "Lax"
+    assert first.evaluate("document.cookie") == ""  # the page's scripts never see it
+
+    first.click("#account-control .account-name")
+    first.click("text=My account")
+    first.wait_for_selector(".account-seats a")
+    table_id = table_url.rsplit("/", 1)[1]
+    assert first.locator(".account-seats a").get_attribute("href") == f"/t/{table_id}"
+    shot(first, "account-page")
+
+    second = page_of(browser)  # another device: no seat token, no cookie
+    second.goto(table_url)
+    second.wait_for_selector(".bid-panel, .hand", state="attached")
+    assert second.locator(".lifebar:has-text('Leave my seat')").count() == 0  # a spectator
+    sign_in(second, base, "samantha")  # any case
+    second.goto(table_url)
+    second.wait_for_selector(".lifebar:has-text('Leave my seat')")
+    expect(second.locator(".hand .card")).to_have_count(13)
+    second.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    assert take_turn(second) == "bid 3"
+    first.goto(table_url)  # the first browser still holds it too
+    first.wait_for_selector(".lifebar:has-text('Leave my seat')")
+    shot(second, "account-seat-on-another-device")
+
+    second.click("#account-control .account-name")
+    second.click("#account-control >> text=Sign out")
+    second.wait_for_selector("#account-control >> text=Sign in")
+    assert table_id not in (second.evaluate("localStorage.getItem('parlour.seats')") or "")
+    second.goto(table_url)
+    second.wait_for_selector(".bid-panel, .hand", state="attached")
+    assert second.locator(".lifebar:has-text('Leave my seat')").count() == 0
+
+
+def test_sign_in_errors_and_a_password_change(browser, base):
+    page = page_of(browser)
+    sign_up(page, base, "Dewi")
+    page.click("text=I have kept them")
+    other = page_of(browser)
+    other.expect_errors(r"status of 403")  # the refused log-in, as Chromium logs it
+    other.goto(base + "/signin")
+    other.fill("#signin-name", "Dewi")
+    other.fill("#signin-password", "not the password")
+    other.click(".account-form button[type=submit]")
+    other.wait_for_selector(".account-form .error:has-text('that name and password do not match')")
+    sign_in(other, base, "Dewi")
+
+    page.goto(base + "/account")
+    page.fill("#account-current", PASSWORD)
+    page.fill("#account-new", "another long phrase")
+    page.click("text=Change the password >> nth=-1")
+    page.wait_for_selector("text=Your password is changed.")
+    other.goto(base + "/")  # the other device was signed out
+    other.wait_for_selector("#account-control >> text=Sign in")
+    sign_in(other, base, "Dewi", "another long phrase")
