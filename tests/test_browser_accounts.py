@@ -106,3 +106,46 @@ def test_sign_in_errors_and_a_password_change(browser, base):
     other.goto(base + "/")  # the other device was signed out
     other.wait_for_selector("#account-control >> text=Sign in")
     sign_in(other, base, "Dewi", "another long phrase")
+
+
+def test_mute_and_report_a_player_at_the_table(browser, base):
+    ana = page_of(browser)
+    sign_up(ana, base, "Ana")
+    ana.click("text=I have kept them")
+    made = ana.evaluate("""async () => {
+      const res = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({game: 'spades', name: 'Ana', seats: [{kind: 'person'}, {kind: 'person'},
+          {kind: 'bot', bot: 'rule'}, {kind: 'bot', bot: 'rule'}]})});
+      const body = await res.json();
+      localStorage.setItem('parlour.seats', JSON.stringify({[body.table.id]: {seat: body.seat, token: body.token}}));
+      return body;
+    }""")
+    table_url = f"{base}/t/{made['table']['id']}"
+    guest = page_of(browser)
+    guest.goto(table_url)
+    guest.fill("#join-name", "Rude Guest")
+    guest.click("text=Sit down")
+    guest.wait_for_selector(".lifebar:has-text('Leave my seat')")
+    assert guest.locator(".players-menu").count() == 0  # a guest has no such control
+
+    ana.goto(table_url)
+    ana.wait_for_selector(".lifebar .players-menu")
+    ana.click(".players-menu summary")
+    row = ana.locator(".players-list li")
+    expect(row.locator(".player-name")).to_contain_text("Rude Guest")
+    row.locator("button:has-text('Mute')").click()
+    expect(row.locator(".player-name")).to_contain_text("Muted player")
+    expect(row.locator("button:has-text('Unmute')")).to_have_count(1)
+    expect(ana.locator(".board")).not_to_contain_text("Rude Guest")  # hidden for Ana
+    summary = ana.evaluate(f"fetch('/api/tables/{made['table']['id']}').then((r) => r.json())")
+    assert summary["table"]["seats"][1]["name"] == "Rude Guest"  # for the others, as it was
+    row.locator("select").select_option("name")
+    row.locator("input").fill("a rude name")
+    row.locator("button:has-text('Report')").click()
+    ana.wait_for_selector("text=Thank you: the parlour's operators will read your report.")
+    shot(ana, "account-mute-report")
+    ana.reload()  # the mute is kept
+    ana.wait_for_selector(".lifebar .players-menu")
+    ana.click(".players-menu summary")
+    expect(ana.locator(".players-list .player-name")).to_contain_text("Muted player")
+    expect(ana.locator(".board")).not_to_contain_text("Rude Guest")

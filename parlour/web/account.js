@@ -327,3 +327,73 @@ function myAccountPage(section, navigate) {
     delForm,
     h("div", { class: "account-actions" }, out)));
 }
+
+// ----------------------------------------------------------------------------- moderation
+// At a table, a signed-in person may mute another player (their name is hidden for them
+// only: players send each other no other text) or report them to the parlour's operators.
+const mutes = new Map(); // table id -> Set of muted seats (once asked)
+
+async function loadMutes(tableId) {
+  if (!me.account) return new Set();
+  if (!mutes.has(tableId)) {
+    mutes.set(tableId, new Set());
+    try {
+      const res = await call("GET", `/api/account/mutes/${encodeURIComponent(tableId)}`);
+      mutes.set(tableId, new Set(res.muted));
+    } catch { /* not signed in any more: nothing muted */ }
+  }
+  return mutes.get(tableId);
+}
+
+/** Whether the player at seat is muted for the signed-in reader (their name is hidden). */
+export function isMuted(tableId, seat) {
+  const set = mutes.get(tableId);
+  return Boolean(set && set.has(seat));
+}
+
+/** The "Players" control of a table (mute, report), or null for a guest or nobody else;
+ * namesChanged() is called when a mute changes the names the table shows. */
+export function playersControl(table, mySeat, namesChanged) {
+  if (!me.account) return null;
+  const others = table.seats.map((s, i) => ({ s, i })).filter(({ s, i }) => s.kind === "person" && s.taken && i !== mySeat);
+  if (!others.length) return null;
+  const list = h("ul", { class: "players-list" });
+  const box = h("details", { class: "players-menu" }, h("summary", { class: "button" }, t("Players")), list);
+  function draw(muted) {
+    clear(list);
+    for (const { s, i } of others) {
+      const shown = muted.has(i) ? t("Muted player ({seat})", { seat: s.label }) : `${s.name} (${s.label})`;
+      const muteBtn = h("button", { type: "button", class: "button small-button" }, muted.has(i) ? t("Unmute") : t("Mute"));
+      muteBtn.addEventListener("click", async () => {
+        muteBtn.disabled = true;
+        try {
+          const res = await call("POST", "/api/account/mutes", { table: table.id, seat: i, muted: !muted.has(i) });
+          mutes.set(table.id, new Set(res.muted));
+          draw(mutes.get(table.id));
+          namesChanged();
+        } catch (err) { toast(err.message, "error"); muteBtn.disabled = false; }
+      });
+      const reason = h("select", { "aria-label": t("Why") },
+        h("option", { value: "abuse" }, t("Abuse")), h("option", { value: "name" }, t("Offensive name")),
+        h("option", { value: "cheating" }, t("Cheating")), h("option", { value: "leaving" }, t("Leaving games")),
+        h("option", { value: "other" }, t("Something else")));
+      const note = h("input", { type: "text", maxlength: "500", "aria-label": t("What happened (optional)"), placeholder: t("What happened (optional)") });
+      const send = h("button", { type: "submit", class: "button small-button" }, t("Report"));
+      const form = h("form", { class: "report-form" }, reason, note, send);
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        send.disabled = true;
+        try {
+          await call("POST", "/api/account/reports", { table: table.id, seat: i, reason: reason.value, note: note.value || null });
+          toast(t("Thank you: the parlour's operators will read your report."));
+          form.replaceWith(h("span", { class: "muted" }, t("Reported")));
+        } catch (err) { toast(err.message, "error"); send.disabled = false; }
+      });
+      list.append(h("li", {}, h("span", { class: "player-name" }, shown), muteBtn, form));
+    }
+  }
+  const known = mutes.has(table.id);
+  draw(mutes.get(table.id) || new Set());
+  loadMutes(table.id).then((muted) => { draw(muted); if (!known && muted.size) namesChanged(); });
+  return box;
+}

@@ -7,7 +7,7 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage } from "./i18n.js";
-import { loadAccount, isAccountPath, accountPage, holdsSeatAt, claimPage } from "./account.js";
+import { loadAccount, isAccountPath, accountPage, holdsSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -420,6 +420,7 @@ function displayNames(table, mySeat) {
   return table.seats.map((s, i) => {
     if (i === mySeat) return "You";
     if (s.kind === "bot") return `${s.label} (${s.bot} bot)`;
+    if (s.name && isMuted(table.id, i)) return s.label; // muted for this reader (account.js)
     return s.name || `${s.label} (free)`;
   });
 }
@@ -680,6 +681,8 @@ function tablePage(tableId) {
       });
       buttons.push(leave);
     }
+    const players = playersControl(table, seat, showView); // mute, report (signed in: account.js)
+    if (players) buttons.push(players);
     tickClock();
     lifeBar.append(clockEl, ...notes);
     if (buttons.length) lifeBar.append(h("div", { class: "buttons" }, ...buttons));

@@ -235,7 +235,7 @@ async def change_password(body: NewPassword, request: Request, account: AccountD
                           hub: HubDep, guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A new password (the current one first); the account's other sessions end."""
     account = signed_in(account)
-    ClientGuard.take(guard.logins, [client, f"account:{account.id}"],
+    ClientGuard.take(guard.logins, login_keys(client, account.name),
                      "too many password attempts: wait a little")
     await blocking(accounts.change_password, hub.store, account, session_token(request),
                    body.current, body.password)
@@ -247,7 +247,7 @@ async def new_codes(body: PasswordOnly, account: AccountDep, hub: HubDep, guard:
                     client: ClientDep) -> dict[str, Any]:
     """New recovery codes, shown once (the old ones stop working)."""
     account = signed_in(account)
-    ClientGuard.take(guard.logins, [client, f"account:{account.id}"],
+    ClientGuard.take(guard.logins, login_keys(client, account.name),
                      "too many password attempts: wait a little")
     codes = await blocking(accounts.renew_codes, hub.store, account, body.password)
     return {"recovery_codes": codes}
@@ -270,7 +270,7 @@ async def delete(body: PasswordOnly, request: Request, response: Response,
                  ) -> dict[str, Any]:
     """Delete the account (the password first); see docs/accounts.md for what stays."""
     account = signed_in(account)
-    ClientGuard.take(guard.logins, [client, f"account:{account.id}"],
+    ClientGuard.take(guard.logins, login_keys(client, account.name),
                      "too many password attempts: wait a little")
     await blocking(accounts.delete_account, hub.store, account, body.password)
     for table in hub.tables.values():
