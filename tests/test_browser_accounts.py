@@ -15,6 +15,7 @@ from test_browser import take_turn
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a long secret phrase"
+PEOPLE2 = [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "rule"}] * 2
 
 
 def sign_up(page, base, name):
@@ -112,14 +113,16 @@ def test_mute_and_report_a_player_at_the_table(browser, base):
     ana = page_of(browser)
     sign_up(ana, base, "Ana")
     ana.click("text=I have kept them")
-    made = ana.evaluate("""async () => {
-      const res = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},
-        body: JSON.stringify({game: 'spades', name: 'Ana', seats: [{kind: 'person'}, {kind: 'person'},
-          {kind: 'bot', bot: 'rule'}, {kind: 'bot', bot: 'rule'}]})});
+    # Ana (signed in) opens a table for two people and two bots, as the page would.
+    made = ana.evaluate("""async (seats) => {
+      const res = await fetch('/api/tables', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({game: 'spades', name: 'Ana', seats})});
       const body = await res.json();
-      localStorage.setItem('parlour.seats', JSON.stringify({[body.table.id]: {seat: body.seat, token: body.token}}));
+      const held = {[body.table.id]: {seat: body.seat, token: body.token}};
+      localStorage.setItem('parlour.seats', JSON.stringify(held));
       return body;
-    }""")
+    }""", PEOPLE2)
     table_url = f"{base}/t/{made['table']['id']}"
     guest = page_of(browser)
     guest.goto(table_url)
