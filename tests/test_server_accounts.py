@@ -174,7 +174,7 @@ def test_bad_sign_ups_are_refused_and_change_nothing(tmp_path, body, code):
 
 
 def test_log_in_is_limited_per_address_and_per_account(tmp_path):
-    limits = Limits(**ROOMY, login_burst=3, logins_per_minute=1)
+    limits = Limits(**(ROOMY | {"login_burst": 3, "logins_per_minute": 1}))
     with app_client(tmp_path / "a.sqlite3", limits=limits) as client:
         sign_up(client)
         client.cookies.clear()
@@ -191,7 +191,7 @@ def test_log_in_is_limited_per_address_and_per_account(tmp_path):
 
 
 def test_sign_up_and_recovery_are_limited_per_address(tmp_path):
-    limits = Limits(**ROOMY, signup_burst=2, recovery_burst=2)
+    limits = Limits(**(ROOMY | {"signup_burst": 2, "recovery_burst": 2}))
     with app_client(tmp_path / "a.sqlite3", limits=limits) as client:
         codes = sign_up(client, "Ana")["recovery_codes"]
         sign_up(client, "Bea")
@@ -381,7 +381,7 @@ def test_cookie_requests_from_another_site_are_refused(tmp_path):
 
 def test_report_and_mute_a_player(tmp_path):
     db = tmp_path / "a.sqlite3"
-    limits = Limits(**ROOMY, report_burst=2, reports_per_hour=1)
+    limits = Limits(**(ROOMY | {"report_burst": 2, "reports_per_hour": 1}))
     with app_client(db, limits=limits) as ana:
         bea = device(ana)
         sign_up(ana)

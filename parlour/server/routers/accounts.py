@@ -102,18 +102,24 @@ class Mute(SeatAt):
 
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = \
     weakref.WeakKeyDictionary()
-AT_ONCE = 2  # account calls running at once (each Argon2 hash takes 64 MiB)
+AT_ONCE = 2  # password checks running at once (each Argon2 hash takes 64 MiB)
 
 
-async def blocking(fn: Callable[..., T], *args: Any) -> T:
-    """Run ``fn`` (Argon2, the database) in a thread, at most :data:`AT_ONCE` at once: a
-    flood of log-ins queues instead of filling the memory or every worker thread."""
+async def hashing(fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn`` (which hashes or checks a password) in a thread, at most
+    :data:`AT_ONCE` at once: a flood of log-ins queues instead of filling the memory or
+    every worker thread, and reads of the database (``blocking``) never wait behind it."""
     loop = asyncio.get_running_loop()
     gate = _GATES.get(loop)
     if gate is None:
         gate = _GATES[loop] = asyncio.Semaphore(AT_ONCE)
     async with gate:
         return await asyncio.to_thread(fn, *args)
+
+
+async def blocking(fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn`` (the database, no password) in a thread."""
+    return await asyncio.to_thread(fn, *args)
 
 
 def signed_in(account: Account | None) -> Account:
@@ -198,7 +204,7 @@ async def sign_up(body: SignUp, request: Request, response: Response, hub: HubDe
                   guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A new account; the answer shows its recovery codes, once."""
     ClientGuard.take(guard.signups, [client], "too many new accounts from here: wait a while")
-    done = await blocking(accounts.sign_up, hub.store, body.name, body.password)
+    done = await hashing(accounts.sign_up, hub.store, body.name, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
 
@@ -207,7 +213,7 @@ async def log_in(body: LogIn, request: Request, response: Response, hub: HubDep,
                  guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     ClientGuard.take(guard.logins, login_keys(client, body.name),
                      "too many log-in attempts: wait a little")
-    done = await blocking(accounts.log_in, hub.store, body.name, body.password)
+    done = await hashing(accounts.log_in, hub.store, body.name, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
 
@@ -217,7 +223,7 @@ async def recover(body: Recover, request: Request, response: Response, hub: HubD
     """A lost password reset with one recovery code (spent); every other session ends."""
     ClientGuard.take(guard.recoveries, login_keys(client, body.name),
                      "too many recovery attempts: wait a while")
-    done = await blocking(accounts.recover, hub.store, body.name, body.code, body.password)
+    done = await hashing(accounts.recover, hub.store, body.name, body.code, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
 
@@ -237,7 +243,7 @@ async def change_password(body: NewPassword, request: Request, account: AccountD
     account = signed_in(account)
     ClientGuard.take(guard.logins, login_keys(client, account.name),
                      "too many password attempts: wait a little")
-    await blocking(accounts.change_password, hub.store, account, session_token(request),
+    await hashing(accounts.change_password, hub.store, account, session_token(request),
                    body.current, body.password)
     return {"account": me(account)}
 
@@ -249,7 +255,7 @@ async def new_codes(body: PasswordOnly, account: AccountDep, hub: HubDep, guard:
     account = signed_in(account)
     ClientGuard.take(guard.logins, login_keys(client, account.name),
                      "too many password attempts: wait a little")
-    codes = await blocking(accounts.renew_codes, hub.store, account, body.password)
+    codes = await hashing(accounts.renew_codes, hub.store, account, body.password)
     return {"recovery_codes": codes}
 
 
@@ -272,7 +278,7 @@ async def delete(body: PasswordOnly, request: Request, response: Response,
     account = signed_in(account)
     ClientGuard.take(guard.logins, login_keys(client, account.name),
                      "too many password attempts: wait a little")
-    await blocking(accounts.delete_account, hub.store, account, body.password)
+    await hashing(accounts.delete_account, hub.store, account, body.password)
     for table in hub.tables.values():
         for info in table.seats:
             if info.account_id == account.id:
