@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from server_kit import BOTS3, PEOPLE4, ROOMY, AppClient, app_client, create, join, settings_for
 from sqlalchemy import select, update
 
@@ -142,6 +144,16 @@ def test_look_alike_keys():
     assert name_key("mia") == name_key("rnia")
     assert name_key("Ana") != name_key("Anna")
     assert name_key("Dewi") == name_key("Dеwi")  # a Cyrillic е
+
+
+@given(st.text(alphabet=st.characters(categories=["Lu", "Ll", "Lt", "Nd"]), min_size=2,
+               max_size=24))
+@settings(max_examples=300)
+def test_a_name_key_ignores_case_in_every_script(name):
+    key = name_key(name)
+    assert len(key) <= 160
+    for other in (name.upper(), name.lower(), name.swapcase(), name.casefold()):
+        assert name_key(other) == key
 
 
 @pytest.mark.parametrize("name", ["admin", "ADMIN", "аdmin", "AdmIn", "Admln", "Parlour",

@@ -334,9 +334,12 @@ async def report(body: Report, account: AccountDep, hub: HubDep, guard: GuardDep
 
 
 @router.post("/mutes")
-async def mute(body: Mute, account: AccountDep, hub: HubDep) -> dict[str, Any]:
-    """Mute (``muted``: false, unmute) the player at a seat, for you only."""
+async def mute(body: Mute, account: AccountDep, hub: HubDep, guard: GuardDep
+               ) -> dict[str, Any]:
+    """Mute (``muted``: false, unmute) the player at a seat, for you only (limited per
+    account like taking seats)."""
     account = signed_in(account)
+    guard.join(f"account:{account.id}")
     table, holder = await _seat_of(hub, body, account)
     await blocking(accounts.mute, hub.store, account, table.id, body.seat, holder, body.muted)
     return {"muted": await _muted(hub, account, table)}
