@@ -86,6 +86,25 @@ def test_a_guest_signs_up_keeps_the_seat_and_takes_it_back_on_another_device(bro
     assert second.locator(".lifebar:has-text('Leave my seat')").count() == 0
 
 
+def test_a_device_signed_in_earlier_takes_a_seat_opened_since(browser, base):
+    laptop = page_of(browser)
+    sign_up(laptop, base, "Rafi")
+    laptop.click("text=I have kept them")
+    phone = page_of(browser, 390, 844)
+    sign_in(phone, base, "Rafi")  # signed in on the phone before the table exists
+    phone.goto(base + "/")
+    table_url = open_table(laptop, base, "spades", name="Rafi")
+    table_id = table_url.rsplit("/", 1)[1]
+    phone.click(f"a[href='/t/{table_id}']", timeout=20000)  # from the lobby's list
+    phone.wait_for_selector(".lifebar:has-text('Leave my seat')")
+    expect(phone.locator(".hand .card")).to_have_count(13)
+    watcher = page_of(browser)  # signed in, holding no seat there: watches, no error
+    sign_up(watcher, base, "Mia")
+    watcher.goto(table_url)
+    watcher.wait_for_selector(".bid-panel, .hand", state="attached")
+    assert watcher.locator(".lifebar:has-text('Leave my seat')").count() == 0
+
+
 def test_sign_in_errors_and_a_password_change(browser, base):
     page = page_of(browser)
     sign_up(page, base, "Dewi")

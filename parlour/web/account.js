@@ -53,18 +53,25 @@ export async function loadAccount() {
 
 export function isAccountPath(path) { return PATHS.includes(path); }
 
-/** Whether the signed-in account holds a seat at this table (one this page may take back). */
-export function holdsSeatAt(tableId) {
-  return Boolean(me.account) && !claimed.has(tableId) && me.seats.some((s) => s.table === tableId);
+/** Whether the signed-in account may hold a seat at this table that this page has no
+ * token for (asked once per table and page). */
+export function mayHoldSeatAt(tableId) {
+  return Boolean(me.account) && !claimed.has(tableId);
 }
 
-/** The page that takes the account's seat at tableId onto this device, then calls done(). */
+/** The page that takes the account's seat at tableId onto this device, if it holds one
+ * (the account's seats are asked afresh: another device may have sat down since), then
+ * calls done(). */
 export function claimPage(root, tableId, done) {
   let destroyed = false;
   claimed.add(tableId);
-  root.append(h("p", { class: "muted" }, t("Taking your seat…")));
-  call("POST", `/api/account/seats/${encodeURIComponent(tableId)}/claim`)
-    .then((res) => { keepSeat(tableId, res.seat, res.token); toast(t("Your seat is on this device now.")); })
+  root.append(h("p", { class: "muted" }, t("Looking for your seat…")));
+  loadAccount()
+    .then(() => {
+      if (!me.seats.some((s) => s.table === tableId)) return null;
+      return call("POST", `/api/account/seats/${encodeURIComponent(tableId)}/claim`)
+        .then((res) => { keepSeat(tableId, res.seat, res.token); toast(t("Your seat is on this device now.")); });
+    })
     .catch((err) => toast(t("{reason} You are watching instead.", { reason: err.message }), "error"))
     .finally(() => { if (!destroyed) done(); });
   return { destroy() { destroyed = true; } };

@@ -7,7 +7,7 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage } from "./i18n.js";
-import { loadAccount, isAccountPath, accountPage, holdsSeatAt, claimPage, isMuted, playersControl } from "./account.js";
+import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -67,7 +67,7 @@ function route() {
   else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})$/))) current = rulesPage(m[1]);
   else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) {
     if (location.hash.startsWith("#rejoin=")) current = rejoinPage(m[1]);
-    else if (!seatFor(m[1]) && holdsSeatAt(m[1])) current = claimPage(app, m[1], route); // your account's seat, on this device
+    else if (!seatFor(m[1]) && mayHoldSeatAt(m[1])) current = claimPage(app, m[1], route); // your account's seat, on this device
     else current = tablePage(m[1]);
   }
   else if (isAccountPath(path)) current = accountPage(path, { root: app, navigate, crumb });
