@@ -88,18 +88,18 @@ def test_a_guest_signs_up_keeps_the_seat_and_takes_it_back_on_another_device(bro
 
 def test_a_device_signed_in_earlier_takes_a_seat_opened_since(browser, base):
     laptop = page_of(browser)
-    sign_up(laptop, base, "Rafi")
+    sign_up(laptop, base, "Ravi")
     laptop.click("text=I have kept them")
     phone = page_of(browser, 390, 844)
-    sign_in(phone, base, "Rafi")  # signed in on the phone before the table exists
+    sign_in(phone, base, "Ravi")  # signed in on the phone before the table exists
     phone.goto(base + "/")
-    table_url = open_table(laptop, base, "spades", name="Rafi")
+    table_url = open_table(laptop, base, "spades", name="Ravi")
     table_id = table_url.rsplit("/", 1)[1]
     phone.click(f"a[href='/t/{table_id}']", timeout=20000)  # from the lobby's list
     phone.wait_for_selector(".lifebar:has-text('Leave my seat')")
     expect(phone.locator(".hand .card")).to_have_count(13)
     watcher = page_of(browser)  # signed in, holding no seat there: watches, no error
-    sign_up(watcher, base, "Mia")
+    sign_up(watcher, base, "Tess")
     watcher.goto(table_url)
     watcher.wait_for_selector(".bid-panel, .hand", state="attached")
     assert watcher.locator(".lifebar:has-text('Leave my seat')").count() == 0
@@ -107,16 +107,16 @@ def test_a_device_signed_in_earlier_takes_a_seat_opened_since(browser, base):
 
 def test_sign_in_errors_and_a_password_change(browser, base):
     page = page_of(browser)
-    sign_up(page, base, "Dewi")
+    sign_up(page, base, "Dara")
     page.click("text=I have kept them")
     other = page_of(browser)
     other.expect_errors(r"status of 403")  # the refused log-in, as Chromium logs it
     other.goto(base + "/signin")
-    other.fill("#signin-name", "Dewi")
+    other.fill("#signin-name", "Dara")
     other.fill("#signin-password", "not the password")
     other.click(".account-form button[type=submit]")
     other.wait_for_selector(".account-form .error:has-text('that name and password do not match')")
-    sign_in(other, base, "Dewi")
+    sign_in(other, base, "Dara")
 
     page.goto(base + "/account")
     page.fill("#account-current", PASSWORD)
@@ -125,7 +125,7 @@ def test_sign_in_errors_and_a_password_change(browser, base):
     page.wait_for_selector("text=Your password is changed.")
     other.goto(base + "/")  # the other device was signed out
     other.wait_for_selector("#account-control >> text=Sign in")
-    sign_in(other, base, "Dewi", "another long phrase")
+    sign_in(other, base, "Dara", "another long phrase")
 
 
 def test_mute_and_report_a_player_at_the_table(browser, base):

@@ -15,10 +15,11 @@ from server_kit import BOTS3, PEOPLE4, ROOMY, AppClient, app_client, create, joi
 from sqlalchemy import select, update
 
 from parlour.cli import main
+from parlour.server.account_names import bot_names, clean_account_name, name_key
 from parlour.server.app import create_app
 from parlour.server.identity import SESSION_COOKIE, session_hash
 from parlour.server.limits import Limits
-from parlour.server.names import name_key
+from parlour.server.protocol import ProtocolError
 from parlour.server.store import (
     Store,
     accounts_t,
@@ -471,3 +472,12 @@ def test_a_banned_account_in_the_database_signs_nobody_in(tmp_path):
         with store.engine.begin() as conn:
             conn.execute(update(accounts_t).values(banned=1.0))
         assert whoami(client) == {"account": None}
+
+
+def test_every_bot_name_and_kind_is_reserved():
+    names = bot_names()
+    assert {"random", "rule", "ismcts"} <= set(names)
+    for name in names:
+        with pytest.raises(ProtocolError) as refused:
+            clean_account_name(name.upper())
+        assert refused.value.code == "name_reserved"

@@ -2,7 +2,7 @@
 deleting an account, the seats that follow a person, and the operators' actions.
 
 What is stored (``parlour/server/store.py``, migration 0003; see ``docs/accounts.md``):
-the name as typed and its key (:mod:`parlour.server.names`), an Argon2id hash of the
+the name as typed and its key (:mod:`parlour.server.account_names`), an Argon2id hash of the
 password (argon2-cffi; never the password), the sha256 of each session token and of each
 unspent recovery code (both 256 or 80 random bits, so a plain hash is enough), and which
 account holds which seat. Functions here block (Argon2 and the database): the router runs
@@ -24,8 +24,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, Engine, delete, exc, func, insert, select, update
 
+from parlour.server.account_names import clean_account_name, name_key
 from parlour.server.identity import Account, session_hash
-from parlour.server.names import clean_account_name, name_key
 from parlour.server.protocol import ProtocolError
 from parlour.server.store import (
     Store,

@@ -21,12 +21,12 @@ from pydantic import Field
 from starlette.requests import HTTPConnection
 
 from parlour.server import accounts
+from parlour.server.account_names import name_key
 from parlour.server.accounts import SESSION_SECONDS, SignedIn
 from parlour.server.deps import ClientDep, GuardDep, HubDep, check_origin
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import SESSION_COOKIE, Account, AccountDep
 from parlour.server.limits import ClientGuard
-from parlour.server.names import name_key
 from parlour.server.protocol import ProtocolError
 from parlour.server.rejoin import device_token
 from parlour.server.routers.lobby import Body

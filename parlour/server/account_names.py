@@ -22,6 +22,7 @@ key, look-alikes included.
 
 from __future__ import annotations
 
+import importlib
 import json
 import unicodedata
 from collections import defaultdict
@@ -35,8 +36,8 @@ NAME_MAX = 24
 PUNCTUATION = frozenset("-_.' ")  # besides letters, marks and digits
 _MARKS = ("\u200e", "\u200f")  # direction marks the package wraps right-to-left text in
 
-#: Names nobody may take (with every look-alike): the parlour's own words and what the
-#: bots are called. ``bot_names`` adds the bots' kinds and the names they sit under.
+#: Names nobody may take (with every look-alike): the parlour's own words. ``bot_names``
+#: adds what the bots are called.
 RESERVED = ("admin", "administrator", "parlour", "bot", "you", "moderator", "mod",
             "operator", "system", "server", "guest", "staff", "support", "deleted player",
             "deleted", "anonymous", "nobody", "dealer")
@@ -107,12 +108,19 @@ def reserved_keys() -> frozenset[str]:
 
 
 def bot_names() -> tuple[str, ...]:
-    """What bots are called: their kinds in every game (random, rule, ismcts...)."""
+    """What bots are called: their kinds in every game (random, rule, ismcts...) and the
+    names they sit under at tables (``BOT_NAMES`` of :mod:`parlour.server.names`, the
+    seats' names, where the server has them)."""
     from parlour.bots import bot_kinds
     from parlour.games import game_ids
 
     kinds = {kind for game in game_ids() for kind in bot_kinds(game)}
-    return tuple(sorted(kinds))
+    try:  # looked up by name: the seats' names came in beside the accounts
+        seat_names = importlib.import_module("parlour.server.names")
+    except ImportError:
+        seat_names = None
+    named = getattr(seat_names, "BOT_NAMES", ())
+    return tuple(sorted(kinds | {str(n) for n in named}))
 
 
 def clean_account_name(name: str) -> str:
