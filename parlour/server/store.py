@@ -360,9 +360,9 @@ class Store:
         return op
 
     @staticmethod
-    def op_link_seat(table_id: str, seat: int, account_id: int) -> Op:
-        """The signed-in person ``account_id`` holds ``seat`` (a guest's seat, kept when
-        they signed up or logged in)."""
+    def op_link_seat(table_id: str, seat: int, account_id: int | None) -> Op:
+        """The signed-in person ``account_id`` holds ``seat`` (None: a guest does); e.g. a
+        guest's seat, kept when they signed up or logged in."""
         def op(conn: Connection) -> None:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
                                                seats_t.c.seat == seat)

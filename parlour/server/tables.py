@@ -807,6 +807,11 @@ class Hub:
         table.broadcast_views()
         self.schedule_bots(table)
 
+    async def link_seat(self, table: Table, seat: Seat, account_id: int | None) -> None:
+        """The signed-in person ``account_id`` holds ``seat`` (None: a guest does)."""
+        await self._write(Store.op_link_seat(table.id, seat, account_id))
+        table.seats[seat].account_id = account_id
+
     # ------------------------------------------------------------------ stand-ins
     def stand_in(self, table: Table, seat: Seat) -> None:
         """The turn timer of ``seat`` ran out: a bot plays it until its person is back."""

@@ -161,8 +161,7 @@ async def link_seats(hub: Hub, account: Account, held: list[SeatHeld]) -> int:
         if seat is None or info is None or info.kind != "person" \
                 or info.account_id not in (None, account.id):
             continue
-        await hub.store.write(hub.store.op_link_seat(table.id, seat, account.id))
-        info.account_id = account.id
+        await hub.link_seat(table, seat, account.id)
         linked += 1
     return linked
 
