@@ -481,3 +481,30 @@ def test_every_bot_name_and_kind_is_reserved():
         with pytest.raises(ProtocolError) as refused:
             clean_account_name(name.upper())
         assert refused.value.code == "name_reserved"
+
+
+def behind_a_proxy(db, **limits):
+    """A client behind a trusted proxy: each request names its address (and scheme)."""
+    proxy = ("10.0.0.1", 40000)
+    settings = settings_for(db, limits=Limits(**(ROOMY | limits
+                                                | {"trusted_proxies": [proxy[0]]})))
+    return AppClient(create_app(settings), client=proxy)
+
+
+def test_log_in_limits_count_an_account_across_addresses_and_tls_behind_a_proxy(tmp_path):
+    with behind_a_proxy(tmp_path / "a.sqlite3", login_burst=3, logins_per_minute=1) as client:
+        sign_up(client)
+        sign_up(client, "Bea")
+        client.cookies.clear()
+        for i in range(3):  # three addresses, one account
+            res = client.post("/api/account/login", json={"name": "Ana", "password": "wrong one"},
+                              headers={"X-Forwarded-For": f"198.51.100.{i}"})
+            assert res.status_code == 403
+        res = client.post("/api/account/login", json={"name": "ana", "password": PASSWORD},
+                          headers={"X-Forwarded-For": "203.0.113.9"})
+        assert res.status_code == 429 and "Retry-After" in res.headers  # a fourth address
+        res = client.post("/api/account/login", json={"name": "Bea", "password": PASSWORD},
+                          headers={"X-Forwarded-For": "203.0.113.9",
+                                   "X-Forwarded-Proto": "https"})
+        assert res.status_code == 200  # another account from there is free
+        assert "Secure" in res.headers["set-cookie"]  # TLS ended at the proxy
