@@ -370,14 +370,18 @@ def cmd_admin(args: argparse.Namespace) -> int:
     try:
         from parlour.server import accounts
         from parlour.server.protocol import ProtocolError
-        from parlour.server.schema import check
+        from parlour.server.schema import SchemaError, check
         from parlour.server.store import default_url, make_engine
     except ImportError as err:
         print(f"parlour admin needs the web extra (pip install -e '.[web]'): {err}",
               file=sys.stderr)
         return 2
     url = args.db or default_url()
-    check(url)
+    try:
+        check(url)
+    except SchemaError as err:
+        print(f"parlour admin: {err}", file=sys.stderr)
+        return 2
     engine = make_engine(url)
     try:
         if args.action == "log":
