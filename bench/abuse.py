@@ -414,10 +414,10 @@ def password_guessing(srv: Server) -> Outcome:
     with srv.client() as http:
         http.post("/api/account/signup", json={"name": "Victim", "password": "victim's secret"})
     guesses = [f"guess number {i}" for i in range(80)]
-    with srv.client("127.0.0.9") as http:
+    with srv.client("127.0.0.12") as http:
         first = [http.post("/api/account/login", json={"name": "Victim", "password": g})
                  for g in guesses[:60]]
-    with srv.client("127.0.0.10") as http:
+    with srv.client("127.0.0.13") as http:
         second = [http.post("/api/account/login", json={"name": "vıctım", "password": g})
                   for g in guesses[60:]]
     tried = sum(r.status_code == 403 for r in first + second)
@@ -455,6 +455,36 @@ def account_input(srv: Server) -> Outcome:
                    and foreign.status_code == 403 and still == {"name": "Eve", "role": "player"},
                    f"bad bodies {codes(got)}, all in the error shape: {shaped}; cross-site "
                    f"delete {foreign.status_code}, account still there: {still is not None}")
+
+
+def rules_probe(srv: Server) -> Outcome:
+    """The rules endpoint (How to play) with hostile queries: a 10 KB language, markup,
+    a long Accept-Language and cookie, unknown parameters, a table of another game, and 300
+    guessed table ids. Each is a clear 400 or 404 in the error shape; a good ask still reads
+    its table's options."""
+    rules = "/api/games/spades/rules"
+    with srv.client("127.0.0.9") as http:
+        table = http.post("/api/tables", json=CREATE | {"options": {"target": 300}}).json()
+        tid = table["table"]["id"]
+        asks = [({"lang": "x" * 10_000}, {}), ({"lang": "<script>alert(1)</script>"}, {}),
+                ({"lang": "pt", "colour": "red"}, {}), ({"full": "perhaps"}, {}),
+                ({"table": "../../etc/passwd"}, {}), ({"table": "x" * 300}, {})]
+        got = [http.get(rules, params=q, headers=h) for q, h in asks]
+        got.append(http.get("/api/games/foursquare/rules", params={"table": tid}))
+        started = time.monotonic()
+        guessed = [http.get(rules, params={"table": f"guess{i:04d}"}) for i in range(300)]
+        took = time.monotonic() - started
+        odd = http.get(rules, headers={"accept-language": "xx;q=0.5, " * 95 + "pt"},
+                       cookies={"parlour_lang": "y" * 4000})
+        good = http.get(rules, params={"lang": "id", "table": tid})
+    shaped = all(r.status_code in (400, 404) and is_error_shape(r) for r in got + guessed)
+    read = good.status_code == 200 and "300 poin" in good.json()["html"]
+    return Outcome("rules: 10 KB lang, markup, unknown keys, 300 guessed tables",
+                   shaped and read and odd.status_code == 200
+                   and all(r.status_code == 404 for r in guessed),
+                   f"{codes(got)}; guesses {codes(guessed)} in {took:.1f} s; a 1 KB "
+                   f"Accept-Language and 4 KB cookie: {odd.status_code} "
+                   f"({odd.json().get('lang')}); the table's own page read: {read}")
 
 
 # ----------------------------------------------------------------------------- items 4 to 12
@@ -579,7 +609,8 @@ def bad_row(srv: Server) -> Outcome:
 
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
-    socket_flood, slowloris, foreign_origin, lax_input, password_guessing, account_input,
+    socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
+    account_input,
     endless_tables, search_hog, squatter, orphans, bad_row,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row}

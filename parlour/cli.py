@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -228,21 +229,35 @@ def _seat_name(seat_name: str, players: list[str], seat: int) -> str:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    """How to play the game in the terminal's language, for the options given; with
+    ``--full`` the full specification (English, every decision)."""
+    from rich.markdown import Markdown
+
+    from parlour.howto import howto_markdown
+
     t = Translator(_lang(args))
     game = get_game(args.game)
+    console = Console()
+    if not args.full:
+        text = howto_markdown(game.id, t.lang, _options(args.option))
+        console.print(Markdown(_without_figures(text)))
+        console.print(t("[dim]Full rules: parlour rules {game} --full[/]", game=game.id))
+        return 0
     page = spec(game.id).rules_page
     if not page.exists():
         print(t("no rules page for {game} at {page}", game=game.id, page=str(page)),
               file=sys.stderr)
         return 1
-    from rich.markdown import Markdown
-
-    console = Console()
     console.rule(t("[bold]Rules of {game}[/]", game=t.p("game", game.name)))
     if t.lang != "en":
         console.print(t("[dim]The full specification is written in English.[/]"))
     console.print(Markdown(page.read_text(encoding="utf-8")))
     return 0
+
+
+def _without_figures(markdown: str) -> str:
+    """A page's figures as their captions, in italics: a terminal draws no pictures."""
+    return re.sub(r"!\[([^\]]*)\]\([^)]*\)", r"*\1*", markdown)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -502,8 +517,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the review as one JSON object")
     p.set_defaults(func=cmd_review)
 
-    p = sub.add_parser("rules", help="print a game's rules page")
+    p = sub.add_parser("rules", help="how to play a game (--full: the full rules)")
     p.add_argument("game")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="a table's option, shown on the page (target=300)")
+    p.add_argument("--full", action="store_true",
+                   help="the full specification (English, every decision)")
     p.add_argument("--lang", default=argparse.SUPPRESS, help=LANG_HELP)
     p.set_defaults(func=cmd_rules)
 

@@ -156,10 +156,14 @@ def check_record_and_replay(page: Any, game: str, name: str) -> str:
 
 
 def check_rules_dialog(page: Any, title: str, name: str) -> None:
-    """The table's Rules button opens the game's rules over the table; Close shuts it."""
+    """The table's Rules button opens How to play over the table (a figure, nothing to
+    scroll, a link to the full rules); Close shuts it."""
     page.click("button.rules-button")
-    page.wait_for_selector(f"#rules-dialog[open] .rules-text h1:has-text('{title}')")
-    assert page.locator("#rules-dialog .rules-text h2").count() >= 2
+    page.wait_for_selector("#rules-dialog[open] .rules-text.howto img")
+    assert title in page.inner_text("#rules-dialog-title")
+    assert page.eval_on_selector("#rules-dialog .rules-scroll",
+                                 "el => el.scrollHeight <= el.clientHeight + 1")
+    assert page.get_attribute("#rules-dialog a.rules-full", "href").endswith("/full")
     shot(page, f"{name}-rules")
     page.click("#rules-dialog button:has-text('Close')")
     page.wait_for_selector("#rules-dialog", state="hidden")

@@ -101,8 +101,13 @@ def test_errors_are_clear_and_exit_nonzero():
 
 
 def test_rules_and_games():
-    done = run("rules", "spades")
+    done = run("rules", "spades", "--option", "target=300")
+    assert done.returncode == 0 and "How to play Spades" in done.stdout
+    assert "reach 300 points" in done.stdout and "parlour rules spades --full" in done.stdout
+    done = run("rules", "spades", "--full")
     assert done.returncode == 0 and "Spades may not be led until broken" in done.stdout
+    done = run("rules", "spades", "--option", "target=lots")
+    assert done.returncode == 2 and "option 'target' takes a whole number" in done.stderr
     games = json.loads(run("games", "--json").stdout)
     assert games[0]["id"] == "spades" and games[0]["seats"] == [4, 4]
     assert any(o["name"] == "blind_nil" for o in games[0]["options"])

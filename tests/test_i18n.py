@@ -338,6 +338,9 @@ def test_the_command_line_speaks_the_language_asked_for(capsys, monkeypatch):
         out.split())  # an option's help and its values
     assert main(["rules", "spades", "--lang", "pt-BR"]) == 0
     out = capsys.readouterr().out
+    assert "Como jogar Spades" in out and "Regras completas: parlour rules spades --full" in out
+    assert main(["rules", "spades", "--lang", "pt-BR", "--full"]) == 0
+    out = capsys.readouterr().out
     assert "Regras de Spades" in out and "escrita em inglês" in out
     assert main(["play", "spades", "--lang", "klingon"]) == 2
     assert capsys.readouterr().err == "parlour: no language klingon: choose from en, id, " \

@@ -27,14 +27,16 @@ def table_of(client, game: str, seats, options=None, name=None) -> dict:
 
 
 @pytest.mark.parametrize("game_id", game_ids())
-def test_every_game_with_a_rules_page_serves_it_as_html(client, game_id):
-    res = client.get(f"/api/games/{game_id}/rules")
-    if not pages.rules_path(get_game(game_id)).exists():
-        assert res.status_code == 404
-        return
+def test_every_game_serves_how_to_play_and_its_full_rules_as_html(client, game_id):
+    body = client.get(f"/api/games/{game_id}/rules").json()
+    assert body["game"] == game_id and body["name"] == get_game(game_id).name
+    assert body["lang"] == "en" and body["full"] is False
+    assert body["html"].startswith("<h1>How to play")
+    assert '<img src="/static/howto/' in body["html"]
+    res = client.get(f"/api/games/{game_id}/rules", params={"full": "true"})
     assert res.status_code == 200
     body = res.json()
-    assert body["game"] == game_id and body["name"] == get_game(game_id).name
+    assert body["full"] is True and body["lang"] == "en"
     assert body["html"].startswith("<h1>") and "<h2>" in body["html"]
     if "| --- |" in pages.rules_path(get_game(game_id)).read_text():
         assert "<table>" in body["html"]  # GitHub tables are rendered
@@ -48,10 +50,10 @@ def test_rules_errors_and_raw_html_is_escaped(client, tmp_path, monkeypatch):
     (tmp_path / "rules" / "spades.md").write_text(
         "# Spades\n\n<script>alert(1)</script> [x](javascript:alert(1)) <b>bold</b>\n")
     monkeypatch.setattr("parlour.registry.DOCS", tmp_path)
-    html = client.get("/api/games/spades/rules").json()["html"]
+    html = client.get("/api/games/spades/rules?full=true").json()["html"]
     assert "<script" not in html and "<b>" not in html and "href=\"javascript" not in html
     assert "&lt;script&gt;" in html
-    no_page = client.get("/api/games/clockwork-spades/rules")
+    no_page = client.get("/api/games/clockwork-spades/rules?full=1")
     assert no_page.status_code == 404 and "no rules page" in no_page.json()["error"]["message"]
 
 

@@ -1,8 +1,10 @@
-"""What the server adds to the engine's views and to the page: each game's rules page as
-HTML, and the game's own sentence for each event of a view.
+"""What the server adds to the engine's views and to the page: each game's rules as HTML,
+and the game's own sentence for each event of a view.
 
-Rules pages are the Markdown files ``docs/rules/<game-id>.md`` (the same pages ``parlour
-rules`` prints), rendered with markdown-it (CommonMark plus tables, raw HTML escaped).
+A game has two rules pages: its short *How to play* page in the reader's language, for a
+table's options (:mod:`parlour.howto`), and the full specification, the Markdown file
+``docs/rules/<game-id>.md`` (English, for developers; the same page ``parlour rules
+--full`` prints), rendered with markdown-it (CommonMark plus tables, raw HTML escaped).
 
 A game's spec may name ``describe_event(event, names) -> str``, one line of plain English
 for an event of its view's ``events`` list. The server then sends those lines with each
@@ -17,7 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from parlour.engine import Game, JsonDict
+from parlour.howto import markdown_html
+from parlour.i18n import negotiate, normalize
 from parlour.registry import Describe, spec
+
+#: The cookie the page sets when the reader picks a language (parlour/web/i18n.js).
+LANG_COOKIE = "parlour_lang"
 
 
 def rules_path(game: Game) -> Path:
@@ -36,10 +43,15 @@ def rules_html(game: Game) -> str | None:
 
 @lru_cache(maxsize=16)
 def _render(path: str, mtime: float) -> str:
-    from markdown_it import MarkdownIt
+    return markdown_html(Path(path).read_text(encoding="utf-8"))
 
-    md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
-    return md.render(Path(path).read_text(encoding="utf-8"))
+
+def reader_language(cookie: str | None, accept_language: str | None) -> str:
+    """The reader's language when the request names none: the page's ``parlour_lang``
+    cookie if Parlour speaks it, else the best of ``Accept-Language`` (a plain ``pt`` is
+    pt-BR), else English."""
+    chosen = normalize(cookie) if cookie and len(cookie) <= 35 else None
+    return chosen or negotiate(accept_language)
 
 
 def describer(game: Game) -> Describe | None:

@@ -6,7 +6,7 @@
 
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
-import { loadLanguage } from "./i18n.js";
+import { loadLanguage, t, lang } from "./i18n.js";
 import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 
 const app = document.getElementById("app");
@@ -64,7 +64,7 @@ function route() {
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})\/replay\/(\d+)$/))) current = replayPage(m[1], Number(m[2]));
-  else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})$/))) current = rulesPage(m[1]);
+  else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})(\/full)?$/))) current = rulesPage(m[1], Boolean(m[2]));
   else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) {
     if (location.hash.startsWith("#rejoin=")) current = rejoinPage(m[1]);
     else if (!seatFor(m[1]) && mayHoldSeatAt(m[1])) current = claimPage(app, m[1], route); // your account's seat, on this device
@@ -828,70 +828,94 @@ function replayPage(tableId, match) {
 }
 
 // ----------------------------------------------------------------------------- rules
+// How to play a game, in the page's language and for a table's options (GET
+// /api/games/<id>/rules?lang=..&table=..), or its full rules (&full=true: the developers'
+// specification, in English).
 const rulesCache = new Map();
-async function rulesOf(gameId) {
-  if (!rulesCache.has(gameId)) rulesCache.set(gameId, api("GET", `/api/games/${gameId}/rules`).catch((err) => { rulesCache.delete(gameId); throw err; }));
-  return rulesCache.get(gameId);
+async function rulesOf(gameId, tableId, full) {
+  const query = new URLSearchParams({ lang: lang() });
+  if (tableId) query.set("table", tableId);
+  if (full) query.set("full", "true");
+  const url = `/api/games/${gameId}/rules?${query}`;
+  if (!rulesCache.has(url)) rulesCache.set(url, api("GET", url).catch((err) => { rulesCache.delete(url); throw err; }));
+  return rulesCache.get(url);
 }
 
-// Server-rendered Markdown of the repository's own rules page (raw HTML escaped). Parsed
-// in an inert template first: a figure the server does not serve (a path into docs/img)
-// becomes its caption instead of a failed request.
-function rulesBody(html) {
+// The address of a game's rules: How to play for a table's options, or the full rules.
+function rulesAddress(gameId, tableId, full) {
+  if (full) return `/rules/${gameId}/full`;
+  return tableId ? `/rules/${gameId}?table=${encodeURIComponent(tableId)}` : `/rules/${gameId}`;
+}
+
+// Server-rendered Markdown (raw HTML escaped). Parsed in an inert template first: a figure
+// the server does not serve (a path into docs/img) becomes its caption instead of a failed
+// request.
+function rulesBody(r) {
   const tpl = document.createElement("template");
-  tpl.innerHTML = html;
+  tpl.innerHTML = r.html;
   for (const img of tpl.content.querySelectorAll("img")) {
     const src = img.getAttribute("src") || "";
-    if (!/^(data:|\/static\/)/.test(src)) img.replaceWith(h("em", { class: "rules-figure" }, `[figure: ${img.getAttribute("alt") || "not shown here"}]`));
+    if (!/^(data:|\/static\/)/.test(src)) img.replaceWith(h("em", { class: "rules-figure" }, t("[figure: {caption}]", { caption: img.getAttribute("alt") || "" })));
   }
-  const body = h("div", { class: "rules-text" });
+  const body = h("div", { class: r.full ? "rules-text" : "rules-text howto", lang: r.lang });
   body.append(tpl.content);
+  if (r.full && lang() !== "en") body.prepend(h("p", { class: "muted", lang: lang() }, t("The full rules are written in English.")));
   return body;
 }
 
-function rulesPage(gameId) {
-  const panel = h("article", { class: "rules-page card-panel", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading the rules…"));
+function rulesPage(gameId, full) {
+  const tableId = new URLSearchParams(location.search).get("table");
+  const panel = h("article", { class: "rules-page card-panel", "aria-busy": "true" }, h("p", { class: "muted" }, t("Loading the rules…")));
   app.append(panel);
-  crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, "Rules"));
-  rulesOf(gameId).then((r) => {
-    document.title = `Rules of ${r.name} · Parlour`;
+  crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, full ? t("Full rules") : t("How to play")));
+  rulesOf(gameId, tableId, full).then((r) => {
+    document.title = t("How to play {game} · Parlour", { game: r.name });
     clear(panel);
     panel.removeAttribute("aria-busy");
-    panel.append(rulesBody(r.html));
+    panel.append(rulesBody(r));
+    if (!full) panel.append(h("p", { class: "rules-more" }, h("a", { href: rulesAddress(gameId, null, true), "data-nav": "" }, t("Full rules"))));
   }).catch((err) => { clear(panel); panel.append(h("p", { class: "error" }, err.message)); });
   return { destroy() {} };
 }
 
-// A "Rules" button in the top bar of a table or replay: the rules in a dialog over the
-// table (Escape closes it); the link beside it opens the rules page by itself.
+// A "Rules" button in the top bar of a table or replay: How to play, for this table's
+// options, in a dialog over the table (Escape closes it), with links to the page by itself
+// and to the full rules.
 function addRulesButton(gameId, gameName) {
   if (crumbs.querySelector(".rules-button")) return;
-  const button = h("button", { class: "rules-button", type: "button", "aria-haspopup": "dialog" }, "Rules");
-  button.addEventListener("click", () => openRules(gameId, gameName));
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,16})/);
+  const button = h("button", { class: "rules-button", type: "button", "aria-haspopup": "dialog" }, t("Rules"));
+  button.addEventListener("click", () => openRules(gameId, gameName, m ? m[1] : null));
   crumbs.append(button);
 }
 
-async function openRules(gameId, gameName) {
+async function openRules(gameId, gameName, tableId) {
   let dialog = document.getElementById("rules-dialog");
   if (!dialog) {
-    const close = h("button", { class: "button", type: "button", "aria-label": "Close the rules" }, "Close");
+    const close = h("button", { class: "button", type: "button", "aria-label": t("Close the rules") }, t("Close"));
     dialog = h("dialog", { id: "rules-dialog", class: "rules-dialog", "aria-labelledby": "rules-dialog-title" },
-      h("header", {}, h("h2", { id: "rules-dialog-title" }), h("a", { class: "small", target: "_blank", rel: "noopener" }, "Open in a new tab"), close),
+      h("header", {}, h("h2", { id: "rules-dialog-title" }),
+        h("a", { class: "small rules-full", target: "_blank", rel: "noopener" }, t("Full rules")),
+        h("a", { class: "small rules-tab", target: "_blank", rel: "noopener" }, t("Open in a new tab")), close),
       h("div", { class: "rules-scroll" }));
     close.addEventListener("click", () => dialog.close());
     dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); });
     document.body.append(dialog);
   }
-  dialog.querySelector("h2").textContent = `How to play ${gameName}`;
-  dialog.querySelector("header a").setAttribute("href", `/rules/${gameId}`);
+  dialog.querySelector("h2").textContent = t("How to play {game}", { game: gameName });
+  dialog.querySelector("a.rules-full").setAttribute("href", rulesAddress(gameId, null, true));
+  dialog.querySelector("a.rules-tab").setAttribute("href", rulesAddress(gameId, tableId, false));
   const scroll = dialog.querySelector(".rules-scroll");
   clear(scroll);
-  scroll.append(h("p", { class: "muted" }, "Loading the rules…"));
+  scroll.append(h("p", { class: "muted" }, t("Loading the rules…")));
   if (!dialog.open) dialog.showModal();
   try {
-    const r = await rulesOf(gameId);
+    const r = await rulesOf(gameId, tableId, false);
     clear(scroll);
-    scroll.append(rulesBody(r.html));
+    const body = rulesBody(r);
+    const title = body.querySelector("h1"); // the dialog's header says it
+    if (title) { dialog.querySelector("h2").textContent = title.textContent; title.remove(); }
+    scroll.append(body);
     scroll.scrollTop = 0;
   } catch (err) {
     clear(scroll);

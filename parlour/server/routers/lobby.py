@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import asyncio
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from parlour.engine import OptionError
 from parlour.games import game_ids, get_game
-from parlour.i18n import json_catalog, normalize
+from parlour.howto import NoHowto, howto_html
+from parlour.i18n import LANGUAGES, json_catalog, normalize, translate
 from parlour.server.deps import ClientDep, GuardDep, HubDep
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
-from parlour.server.pages import rules_html
+from parlour.server.pages import LANG_COOKIE, reader_language, rules_html
 from parlour.server.protocol import ProtocolError
 from parlour.server.tables import describe_games
 
@@ -53,15 +55,61 @@ async def games() -> list[dict[str, Any]]:
     return describe_games()
 
 
+class RulesQuery(BaseModel):
+    """What a rules page may be asked for (nothing else: an unknown parameter is refused)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lang: str | None = Field(default=None, max_length=35, description=(
+        "the reader's language (en, id, pt-BR; a plain pt is pt-BR); default: the "
+        "parlour_lang cookie, else Accept-Language"))
+    table: str | None = Field(default=None, max_length=16, pattern=r"^[A-Za-z0-9_-]{1,16}$",
+                              description="a table of this game: the page shows its options")
+    full: bool = Field(default=False, description=(
+        "the full specification (English, every decision) instead of How to play"))
+
+
 @router.get("/games/{game_id}/rules")
-async def rules(game_id: str) -> dict[str, Any]:
+async def rules(game_id: str, query: Annotated[RulesQuery, Query()], request: Request,
+                hub: HubDep) -> dict[str, Any]:
+    """A game's How to play page in the reader's language, for a table's options (or the
+    game's defaults), or with ``full`` its full specification (English)."""
     if game_id not in game_ids():
         raise ProtocolError("not_found", "there is no game with that id")
     game = get_game(game_id)
-    html = await asyncio.to_thread(rules_html, game)
-    if html is None:
-        raise ProtocolError("not_found", f"{game.name} has no rules page yet")
-    return {"game": game.id, "name": game.name, "html": html}
+    if query.lang is not None:
+        asked = normalize(query.lang)
+        if asked is None:
+            raise ProtocolError("bad_request", "Parlour does not speak that language: lang "
+                                "is one of " + ", ".join(tag.replace("_", "-")
+                                                         for tag in LANGUAGES))
+        lang = asked
+    else:
+        lang = reader_language(request.cookies.get(LANG_COOKIE),
+                               request.headers.get("accept-language"))
+    options: dict[str, Any] = {}
+    if query.table is not None:
+        table = await hub.get(query.table)
+        if table is None:
+            raise ProtocolError("not_found", "there is no table with that id")
+        if table.game.id != game.id:
+            raise ProtocolError("bad_request", f"that table plays {table.game.name}, "
+                                               f"not {game.name}")
+        options = dict(table.options)
+    if query.full:
+        html = await asyncio.to_thread(rules_html, game)
+        if html is None:
+            raise ProtocolError("not_found", f"{game.name} has no rules page yet")
+        return {"game": game.id, "name": game.name, "lang": "en", "full": True,
+                "html": html}
+    try:
+        html = await asyncio.to_thread(howto_html, game.id, lang, options)
+    except NoHowto:
+        raise ProtocolError("not_found", f"{game.name} has no How to play page yet") from None
+    except OptionError:  # a table's options were checked when it opened
+        raise ProtocolError("bad_request", "that table's options cannot be shown") from None
+    return {"game": game.id, "name": translate(lang, game.name, context="game"),
+            "lang": lang.replace("_", "-"), "full": False, "html": html}
 
 
 @router.get("/i18n/{tag}")

@@ -16,9 +16,10 @@ WEB = Path(__file__).resolve().parent.parent.parent / "web"
 INDEX = WEB / "index.html"
 
 #: The page's paths: the lobby, a table, a finished match's replay, opening a table of a
-#: game, a game's rules, and the account's pages (signing in and up, recovery, the account).
-PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}|rules/[\w-]{1,40}"
-                       r"|signin|signup|recover|account)?", re.ASCII)
+#: game, a game's How to play and its full rules, and the account's pages (signing in and
+#: up, recovery, the account).
+PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}"
+                       r"|rules/[\w-]{1,40}(?:/full)?|signin|signup|recover|account)?", re.ASCII)
 
 router = APIRouter()
 

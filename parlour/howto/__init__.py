@@ -1,0 +1,109 @@
+"""How to play: each game's short page for players, in each language, for a table's options.
+
+A page is a Markdown template, ``parlour/howto/<lang>/<game-id>.md``, written (not
+translated line by line) by a speaker of the language from the rules Parlour implements.
+The template is Jinja (sandboxed, undefined names are errors): ``{{ target }}`` is an
+option's value as the language writes numbers (``1.000`` in Indonesian), ``{% if blind_nil
+%}`` keeps a paragraph for the tables that play it, ``raw.target`` is the plain value for
+comparisons. Figures are Markdown images of the language-free SVG files drawn by
+:mod:`parlour.howto.figures` (``/static/howto/<name>.svg``). The result is rendered with
+markdown-it with raw HTML off, like the full specification (``docs/rules/<game-id>.md``,
+English, for developers), which the page links as "Full rules".
+
+>>> "300" in howto_markdown("spades", "pt_BR", {"target": 300})
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
+
+from parlour.games import get_game
+from parlour.i18n import DEFAULT, LANGUAGES, format_number
+
+PAGES = Path(__file__).resolve().parent
+
+
+class NoHowto(LookupError):
+    """A game without a how-to page in a language."""
+
+
+def page_path(game_id: str, lang: str) -> Path:
+    return PAGES / lang / f"{game_id}.md"
+
+
+def _hit_the_deck(options: Mapping[str, Any]) -> dict[str, Any]:
+    from parlour.games.hit_the_deck import build_deck
+
+    return {"deck_size": len(build_deck(dict(options)))}
+
+
+#: Values a page shows that are worked out from the options rather than being one of them.
+_DERIVED: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "hit-the-deck": _hit_the_deck,
+}
+
+
+def page_values(game_id: str, lang: str, options: Mapping[str, Any] | None = None
+                ) -> dict[str, Any]:
+    """What a template may name: every option of the game (``options`` resolved against the
+    game's defaults; an unknown or bad option raises :class:`~parlour.engine.OptionError`),
+    numbers written as ``lang`` writes them, derived values, and ``raw`` (the plain
+    values)."""
+    game = get_game(game_id)
+    resolved = game.resolve_options(dict(options or {}))
+    raw = {**resolved, **_DERIVED.get(game.id, lambda _: {})(resolved)}
+    shown = {key: _shown(value, lang) for key, value in raw.items()}
+    return {**shown, "raw": raw}
+
+
+def _shown(value: Any, lang: str) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return format_number(value, lang)
+    return value
+
+
+def howto_markdown(game_id: str, lang: str, options: Mapping[str, Any] | None = None) -> str:
+    """The game's how-to page in ``lang`` for a table with ``options``, as Markdown."""
+    if lang not in LANGUAGES:
+        raise NoHowto(f"Parlour does not speak {lang!r}")
+    values = page_values(game_id, lang, options)
+    return _template(game_id, lang).render(values).strip() + "\n"
+
+
+def howto_html(game_id: str, lang: str, options: Mapping[str, Any] | None = None) -> str:
+    """The game's how-to page as HTML (raw HTML in the template is escaped)."""
+    return markdown_html(howto_markdown(game_id, lang, options))
+
+
+def has_howto(game_id: str, lang: str = DEFAULT) -> bool:
+    return page_path(game_id, lang).is_file()
+
+
+@lru_cache(maxsize=64)
+def _template(game_id: str, lang: str) -> Any:
+    path = page_path(game_id, lang)
+    if not path.is_file():
+        raise NoHowto(f"{game_id} has no how-to page in {lang}")
+    return _environment().from_string(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _environment() -> SandboxedEnvironment:
+    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+                                keep_trailing_newline=True, trim_blocks=True,
+                                lstrip_blocks=True)
+
+
+def markdown_html(text: str) -> str:
+    """Markdown as HTML: CommonMark plus tables, raw HTML escaped, no typographer."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+    return md.render(text)

@@ -1,0 +1,164 @@
+"""The how-to pages' figures: small SVG drawings of cards, with no words in them (so one
+drawing serves every language; the page's alt text says what it shows).
+
+The files are ``parlour/web/howto/<name>.svg``, served as ``/static/howto/<name>.svg``.
+They are drawn here and written by ``python -m parlour.howto.figures``; a test checks that
+the files are what this module draws. Colours and sizes are SVG presentation attributes,
+never ``style`` (the page's Content-Security-Policy forbids inline styles).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+FIGURES = Path(__file__).resolve().parent.parent / "web" / "howto"
+W, H = 50, 70  # a card
+RED, BLACK, GOLD, FELT = "#b3261e", "#1d1d1b", "#d4a017", "#1f5e3b"
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+COLOURS = {"R": "#c62828", "Y": "#e0a800", "G": "#2e7d32", "B": "#1565c0"}
+
+
+def _svg(width: float, height: float, parts: Iterable[str]) -> str:
+    body = "\n".join(parts)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+            f'width="{width:g}" height="{height:g}" font-family="DejaVu Sans, sans-serif">\n'
+            f"{body}\n</svg>\n")
+
+
+def _text(x: float, y: float, text: str, size: float, fill: str = BLACK,
+          anchor: str = "middle", weight: str = "bold") -> str:
+    return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{fill}" '
+            f'text-anchor="{anchor}" font-weight="{weight}">{escape(text)}</text>')
+
+
+def card(x: float, y: float, code: str, lit: bool = False, w: float = W, h: float = H) -> str:
+    """A playing card by its code (``QS``, ``10H``): rank in the corner, suit in the middle;
+    ``lit`` rings it in gold."""
+    rank, suit = code[:-1], SUITS[code[-1]]
+    ink = RED if code[-1] in "HD" else BLACK
+    edge = f'stroke="{GOLD}" stroke-width="3"' if lit else 'stroke="#8a8a80" stroke-width="1"'
+    return "\n".join((
+        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="5" fill="#fffdf7" {edge}/>',
+        _text(x + 3, y + max(h * 0.24, 14), rank, max(h * 0.2, 13), ink, "start"),
+        _text(x + w / 2, y + h * 0.75, suit, h * 0.42, ink)))
+
+
+def back(x: float, y: float, w: float = W, h: float = H) -> str:
+    """A card face down."""
+    return "\n".join((
+        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="5" fill="#2f4f8f" '
+        'stroke="#8a8a80" stroke-width="1"/>',
+        f'<rect x="{x + 5:g}" y="{y + 5:g}" width="{w - 10:g}" height="{h - 10:g}" rx="3" '
+        'fill="none" stroke="#9fb3dd" stroke-width="1.5"/>'))
+
+
+def arrow(x1: float, y: float, x2: float) -> str:
+    return (f'<path d="M{x1:g} {y:g} H{x2 - 8:g} M{x2 - 14:g} {y - 6:g} L{x2 - 4:g} {y:g} '
+            f'L{x2 - 14:g} {y + 6:g}" fill="none" stroke="{BLACK}" stroke-width="2.5" '
+            'stroke-linecap="round" stroke-linejoin="round"/>')
+
+
+def colour_card(x: float, y: float, colour: str | None, sign: str, lit: bool = False) -> str:
+    """A Hit the Deck card: its colour (None: the black Hit the Deck cards) and its sign."""
+    fill = COLOURS[colour] if colour else "#262626"
+    edge = f'stroke="{GOLD}" stroke-width="3"' if lit else 'stroke="#8a8a80" stroke-width="1"'
+    return "\n".join((
+        f'<rect x="{x:g}" y="{y:g}" width="{W}" height="{H}" rx="6" fill="{fill}" {edge}/>',
+        f'<ellipse cx="{x + W / 2:g}" cy="{y + H / 2:g}" rx="19" ry="26" fill="#ffffff"/>',
+        _hand(x + W / 2, y + H / 2, fill) if sign == "hand" else
+        _text(x + W / 2, y + H / 2 + 9, sign, 26, fill)))
+
+
+def _hand(cx: float, cy: float, fill: str) -> str:
+    """An open hand (the With a Hand card's sign): a palm, four fingers and a thumb."""
+    fingers = "\n".join(
+        f'<rect x="{cx - 11 + 6 * i:g}" y="{cy - 17 + (2 if i in (0, 3) else 0):g}" width="4.6" '
+        f'height="{16 - (3 if i == 3 else 0):g}" rx="2.3" fill="{fill}"/>' for i in range(4))
+    return "\n".join((
+        fingers,
+        f'<rect x="{cx - 11:g}" y="{cy - 5:g}" width="22.6" height="18" rx="6" fill="{fill}"/>',
+        f'<rect x="{cx - 19:g}" y="{cy - 3:g}" width="4.6" height="14" rx="2.3" fill="{fill}" '
+        f'transform="rotate(-35 {cx - 16.7:g} {cy + 4:g})"/>'))
+
+
+# ----------------------------------------------------------------------------- figures
+def spades_trick() -> str:
+    """A trick led in hearts, won by the one spade in it."""
+    cards = ("10H", "KH", "3S", "AH")
+    return _svg(4 * 62 + 4, H + 8, (card(4 + 62 * i, 4, c, lit=c == "3S")
+                                    for i, c in enumerate(cards)))
+
+
+def spite_and_malice_build() -> str:
+    """A centre pile built up from the ace, a king standing in for the four."""
+    cards = ("AC", "2H", "3S", "KD", "5C", "6H")
+    return _svg(5 * 36 + W + 8, H + 8, (card(4 + 36 * i, 4, c, lit=c == "KD")
+                                        for i, c in enumerate(cards)))
+
+
+def clockwork_spades_clock() -> str:
+    """The clock: ace to queen of spades round the stock, the first turn's three lit."""
+    w, h, r, cx, cy = 32, 44, 80, 108, 104
+    parts = [back(cx - w / 2 - 3, cy - h / 2 - 3, w, h), back(cx - w / 2, cy - h / 2, w, h)]
+    for hour in range(1, 13):
+        angle = math.radians(hour * 30 - 90)
+        x, y = cx + r * math.cos(angle) - w / 2, cy + r * math.sin(angle) - h / 2
+        rank = {1: "A", 11: "J", 12: "Q"}.get(hour, str(hour))
+        parts.append(card(round(x, 1), round(y, 1), rank + "S", lit=hour <= 3, w=w, h=h))
+    return _svg(216, 208, parts)
+
+
+def hit_the_deck_play() -> str:
+    """Matching colour or number, then a Hit the Deck With a Hand (it goes on anything)."""
+    signs = (("R", "3"), ("R", "5"), ("B", "5"), (None, "hand"))
+    parts: list[str] = []
+    for i, (colour, sign) in enumerate(signs):
+        x = 4 + 80 * i
+        parts.append(colour_card(x, 4, colour, sign, lit=colour is None))
+        if i:
+            parts.append(arrow(x - 28, 4 + H / 2, x - 2))
+    return _svg(80 * 3 + W + 8, H + 8, parts)
+
+
+def foursquare_flip() -> str:
+    """A row before and after an 8 is placed in it: higher than every other face-up top,
+    so the other piles of the row turn over."""
+    def row(x0: float, cards: Iterable[str | None], lit: int) -> list[str]:
+        out = []
+        for i, c in enumerate(cards):
+            x = x0 + 56 * i
+            out.append(back(x, 4) if c is None else card(x, 4, c, lit=i == lit))
+        return out
+    before = row(4, ("3C", "5H", "8D", "6S"), 2)
+    after = row(4 + 56 * 4 + 40, (None, None, "8D", None), 2)
+    return _svg(2 * 56 * 4 + 40 + 2, H + 8, [*before, arrow(4 + 56 * 4, 4 + H / 2,
+                                                              4 + 56 * 4 + 36), *after])
+
+
+#: Each figure's file name (without ``.svg``) and its drawing.
+DRAWINGS: dict[str, Callable[[], str]] = {
+    "spades-trick": spades_trick,
+    "spite-and-malice-build": spite_and_malice_build,
+    "clockwork-spades-clock": clockwork_spades_clock,
+    "hit-the-deck-play": hit_the_deck_play,
+    "foursquare-flip": foursquare_flip,
+}
+
+
+def write_all(directory: Path = FIGURES) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, draw in DRAWINGS.items():
+        path = directory / f"{name}.svg"
+        path.write_text(draw(), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for path in write_all(Path(sys.argv[1]) if len(sys.argv) > 1 else FIGURES):
+        print(path)
