@@ -18,6 +18,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -52,7 +53,13 @@ KEY_MAX = 160  # the width of parlour_accounts.name_key
 
 #: Argon2id with argon2-cffi's defaults (RFC 9106's second choice: 3 passes, 64 MiB, 4 lanes).
 HASHER = PasswordHasher()
-_DUMMY = HASHER.hash("not anybody's password")  # verified for unknown names: same time
+
+
+@cache
+def _dummy_hash() -> str:
+    """A hash checked for unknown names, so that they take as long as a wrong password
+    (made at the first use, not when the server starts)."""
+    return HASHER.hash("not anybody's password")
 
 
 def check_password(password: str, name: str) -> None:
@@ -151,7 +158,7 @@ def log_in(store: Store, name: str, password: str, now: float | None = None) -> 
     with store.engine.connect() as conn:
         row = _by_name(conn, name)
     if row is None:
-        _verify(_DUMMY, password)  # as long as a real check: no telling who exists
+        _verify(_dummy_hash(), password)  # as long as a real check: no telling who exists
         raise ProtocolError("bad_login", "that name and password do not match")
     if not _verify(row.password_hash, password):
         log.info("account %d: a failed log-in", row.id)
