@@ -406,6 +406,57 @@ def lax_input(srv: Server) -> Outcome:
                    f"HTTP {codes(got)}, all in the error shape: {shaped}; bid \u0661: {answer}")
 
 
+# ----------------------------------------------------------------------------- accounts
+def password_guessing(srv: Server) -> Outcome:
+    """One address guesses a person's password (60 tries), then a second address goes on
+    (20 more): the limits per address and per account name both hold, and no password
+    reaches the server's log."""
+    with srv.client() as http:
+        http.post("/api/account/signup", json={"name": "Victim", "password": "victim's secret"})
+    guesses = [f"guess number {i}" for i in range(80)]
+    with srv.client("127.0.0.12") as http:
+        first = [http.post("/api/account/login", json={"name": "Victim", "password": g})
+                 for g in guesses[:60]]
+    with srv.client("127.0.0.13") as http:
+        second = [http.post("/api/account/login", json={"name": "vıctım", "password": g})
+                  for g in guesses[60:]]
+    tried = sum(r.status_code == 403 for r in first + second)
+    logged = srv.log.read_text() if srv.log.exists() else ""
+    leaked = any(g in logged for g in guesses) or "victim's secret" in logged
+    retry = next((r.headers.get("retry-after") for r in first if r.status_code == 429), None)
+    return Outcome("80 password guesses from two addresses", tried <= 12 and not leaked
+                   and retry is not None and all(is_error_shape(r) for r in first + second),
+                   f"first address {codes(first)}, second {codes(second)}: {tried} checked, "
+                   f"Retry-After {retry} s; a password in the log: {leaked}")
+
+
+def account_input(srv: Server) -> Outcome:
+    """Wrong types, unknown fields, 5,000-character names and passwords, 1,000 seats, a
+    role smuggled in, and a cookie-carrying request from another site."""
+    long = "x" * 5000
+    bodies = [{"name": "Eve", "password": 12345678}, {"name": ["Eve"], "password": "p" * 9},
+              {"name": "Eve", "password": "p" * 9, "role": "admin"},
+              {"name": long, "password": "p" * 9}, {"name": "Eve", "password": long},
+              {"name": "Eve", "password": "p" * 9,
+               "seats": [{"table": "abc", "token": "t"}] * 1000},
+              {"name": "Eve", "password": "p" * 9, "seats": [{"table": "../../x", "token": 1}]},
+              {"name": "\u202eEve", "password": "p" * 9},
+              {"name": "Еve\u200d", "password": "p" * 9}]
+    with srv.client("127.0.0.11") as http:
+        got = [http.post("/api/account/signup", json=b) for b in bodies]
+        got += [http.post("/api/account/recover", json={"name": "Eve", "code": long,
+                                                        "password": "p" * 9})]
+        made = http.post("/api/account/signup", json={"name": "Eve", "password": "p" * 9})
+        foreign = http.post("/api/account/delete", json={"password": "p" * 9},
+                            headers={"Origin": "https://evil.example"})
+        still = http.get("/api/account").json().get("account")
+    shaped = all(r.status_code in (400, 413) and is_error_shape(r) for r in got)
+    return Outcome("bad sign-ups and a cross-site delete", shaped and made.status_code == 201
+                   and foreign.status_code == 403 and still == {"name": "Eve", "role": "player"},
+                   f"bad bodies {codes(got)}, all in the error shape: {shaped}; cross-site "
+                   f"delete {foreign.status_code}, account still there: {still is not None}")
+
+
 def rules_probe(srv: Server) -> Outcome:
     """The rules endpoint (How to play) with hostile queries: a 10 KB language, markup,
     a long Accept-Language and cookie, unknown parameters, a table of another game, and 300
@@ -558,7 +609,8 @@ def bad_row(srv: Server) -> Outcome:
 
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
-    socket_flood, slowloris, foreign_origin, lax_input, rules_probe,
+    socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
+    account_input,
     endless_tables, search_hog, squatter, orphans, bad_row,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row}

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -398,6 +399,52 @@ def cmd_db(args: argparse.Namespace) -> int:
     return 0 if current == head() else 1
 
 
+def cmd_admin(args: argparse.Namespace) -> int:
+    """``parlour admin rename|ban|unban|log``: an operator's actions on accounts, each kept
+    in the admin log (docs/accounts.md)."""
+    try:
+        from parlour.server import accounts
+        from parlour.server.protocol import ProtocolError
+        from parlour.server.schema import SchemaError, check
+        from parlour.server.store import default_url, make_engine
+    except ImportError as err:
+        print(f"parlour admin needs the web extra (pip install -e '.[web]'): {err}",
+              file=sys.stderr)
+        return 2
+    url = args.db or default_url()
+    try:
+        check(url)
+    except SchemaError as err:
+        print(f"parlour admin: {err}", file=sys.stderr)
+        return 2
+    engine = make_engine(url)
+    try:
+        if args.action == "log":
+            for entry in accounts.admin_log(engine):
+                when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(entry["at"]))
+                print(f"{when} UTC  {entry['operator']}  {entry['action']}  "
+                      f"account {entry['account']}: {entry['detail']}")
+            return 0
+        if not args.name:
+            print("parlour admin: name the account", file=sys.stderr)
+            return 2
+        if args.action == "rename":
+            if not args.new_name:
+                print("parlour admin rename: give the new name too", file=sys.stderr)
+                return 2
+            new = accounts.admin_rename(engine, args.name, args.new_name)
+            print(f"{args.name} is now called {new}")
+        else:
+            accounts.admin_ban(engine, args.name, args.action == "ban", args.reason or "")
+            print(f"{args.name} is {'banned' if args.action == 'ban' else 'no longer banned'}")
+        return 0
+    except ProtocolError as err:
+        print(f"parlour admin: {err.message}", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+
+
 def cmd_menu(args: argparse.Namespace) -> int:
     """No command: pick a game and play it at the terminal."""
     from parlour.terminal import play
@@ -526,6 +573,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: the SQLite "
                    "file of parlour serve)")
     p.set_defaults(func=cmd_db)
+
+    p = sub.add_parser("admin", help="an operator's actions on accounts: rename, ban, unban "
+                       "(each kept in the admin log), and that log")
+    p.add_argument("action", choices=("rename", "ban", "unban", "log"))
+    p.add_argument("name", nargs="?", help="the account's name (look-alikes find it too)")
+    p.add_argument("new_name", nargs="?", help="rename: the new name")
+    p.add_argument("--reason", help="ban, unban: why (kept in the log)")
+    p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: the SQLite "
+                   "file of parlour serve)")
+    p.set_defaults(func=cmd_admin)
 
     p = sub.add_parser("games", help="list the games, their seats and options")
     p.add_argument("--json", action="store_true")

@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from parlour.games import get_game
+from parlour.i18n import localize
 from parlour.server.lease import IDLE_WRITE_MS, TTL
 from parlour.server.store import Store, actions_t, leases_t, make_engine, matches_t, tables_t
 
@@ -268,7 +269,8 @@ def play_through_kills(tmp_path: Path, kills: list[int], options: dict[str, Any]
         assert state.is_over
         for person in people:
             assert person.last is not None and person.last["version"] == len(rows)
-            assert person.last["view"] == json.loads(json.dumps(state.view(person.seat)))
+            assert person.last["view"] == json.loads(json.dumps(localize(state.view(person.seat),
+                                                                          "en")))
         assert sum(p.reconnects for p in people) >= 1  # the second kill cut one of them off
         for person in people:
             person.close()

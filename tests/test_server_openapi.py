@@ -58,4 +58,11 @@ def test_every_endpoint_answers_as_documented(tmp_path):
                          "POST /api/tables/{table_id}/rejoin",
                          "POST /api/tables/{table_id}/rejoin-link",
                          "GET /api/tables/{table_id}/matches/{match}/replay",
-                         "GET /health", "GET /metrics"}
+                         "GET /health", "GET /metrics",
+                         "GET /api/account", "POST /api/account/signup",
+                         "POST /api/account/login", "POST /api/account/logout",
+                         "POST /api/account/recover", "POST /api/account/password",
+                         "POST /api/account/recovery-codes", "GET /api/account/export",
+                         "POST /api/account/delete", "POST /api/account/seats/{table_id}/claim",
+                         "POST /api/account/reports", "POST /api/account/mutes",
+                         "GET /api/account/mutes/{table_id}"}

@@ -9,6 +9,7 @@ import pytest
 from server_kit import ROOMY, Player, app_client
 from services import pg_database, redis_or_skip, redis_prefix
 
+from parlour.i18n import localize
 from parlour.server.limits import Limits
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}] * 2
@@ -61,7 +62,8 @@ def test_a_table_owned_by_one_process_is_played_through_another(two_apps):
     while not set(owned.state.to_act) & {0, 2}:  # the bots play on to a person's turn
         time.sleep(0.02)
     seen = bea.recv_until(lambda m: m["type"] == "view" and m["version"] == owned.version)
-    assert seen["view"] == owned.state.view(2)  # built by the owner, for Bea's seat
+    # built by the owner, for Bea's seat (its reasons in her language)
+    assert seen["view"] == localize(owned.state.view(2), "en")
     # A stale intent through the relay gets the owner's refusal.
     bea.send({"type": "act", "action": "nonsense", "version": 0})
     assert bea.error()["code"] in ("stale", "unknown_action")

@@ -14,6 +14,10 @@ Lobby (JSON over HTTP, errors as ``{"error": {"code", "message"}}``), in
 * ``GET  /api/tables/{id}/matches/{n}/record``: the record of a finished match.
 * ``GET  /api/tables/{id}/matches/{n}/replay?step=&seat=``: a finished match, step by step.
 
+Accounts (``/api/account/...``: sign up, log in and out, passwords, recovery, export,
+deletion, seats that follow a person, reports and mutes) in
+:mod:`parlour.server.routers.accounts`; see ``docs/accounts.md``.
+
 Play: one websocket per client at ``/ws/tables/{id}`` (intents, views, timed phases,
 hints; :mod:`parlour.server.routers.websocket`); see ``docs/protocol.md``. The page
 (:mod:`parlour.server.routers.pages`) is one HTML file and its static files.
@@ -49,7 +53,7 @@ from parlour.server.limits import ClientGuard, Limits
 from parlour.server.metrics import Metrics
 from parlour.server.protocol import ProtocolError
 from parlour.server.relay import Relay
-from parlour.server.routers import lobby, ops, pages, tables, websocket
+from parlour.server.routers import accounts, lobby, ops, pages, tables, websocket
 from parlour.server.store import Store
 from parlour.server.tables import Hub, Settings
 
@@ -84,6 +88,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(websocket.router)
     app.include_router(ops.router)
+    app.include_router(accounts.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path
     # Middleware, innermost first: the body limit counts the bytes as they stream in

@@ -62,6 +62,18 @@ class Limits(BaseSettings):
                                                            "a request's headers")
     body_timeout: float = Field(15.0, gt=0, description="seconds a connection has to send "
                                                          "a request's body, after its headers")
+    logins_per_minute: float = Field(4.0, gt=0, description="log-in attempts a minute, on "
+                                     "average, per address and per account name")
+    login_burst: int = Field(8, ge=1, description="and at once")
+    signups_per_hour: float = Field(10.0, gt=0, description="accounts one address may make "
+                                                             "an hour, on average")
+    signup_burst: int = Field(5, ge=1, description="and at once")
+    recoveries_per_hour: float = Field(6.0, gt=0, description="recovery-code tries an hour, "
+                                       "on average, per address and per account name")
+    recovery_burst: int = Field(5, ge=1, description="and at once")
+    reports_per_hour: float = Field(10.0, gt=0, description="reports of players one account "
+                                                             "may file an hour, on average")
+    report_burst: int = Field(5, ge=1, description="and at once")
     trusted_proxies: Networks = Field(default_factory=list, description="addresses or "
                                       "networks (comma-separated) whose X-Forwarded-For is "
                                       "believed")
@@ -186,6 +198,11 @@ class ClientGuard:
         self.limits = limits
         self.creates = PerClient(limits.creates_per_minute / 60, limits.create_burst, clock)
         self.joins = PerClient(limits.joins_per_minute / 60, limits.join_burst, clock)
+        self.logins = PerClient(limits.logins_per_minute / 60, limits.login_burst, clock)
+        self.signups = PerClient(limits.signups_per_hour / 3600, limits.signup_burst, clock)
+        self.recoveries = PerClient(limits.recoveries_per_hour / 3600, limits.recovery_burst,
+                                    clock)
+        self.reports = PerClient(limits.reports_per_hour / 3600, limits.report_burst, clock)
         self.sockets: Counter[ClientKey] = Counter()
         self.table_sockets: Counter[tuple[ClientKey, str]] = Counter()
 
@@ -219,6 +236,14 @@ class ClientGuard:
                                   "little", seconds)
                 raise TooMany("rate_limited", "you are taking seats too fast: wait a little",
                               seconds)
+
+    @staticmethod
+    def take(bucket: PerClient, keys: Iterable[ClientKey], message: str) -> None:
+        """Take a token of ``bucket`` for each of ``keys`` (an address and an account, say):
+        ``rate_limited`` with the longest wait if any of them has none left."""
+        wait = max((bucket.wait(key) for key in keys), default=0.0)
+        if wait:
+            raise TooMany("rate_limited", message, wait)
 
     def open_socket(self, key: ClientKey, table_id: str) -> Callable[[], None]:
         """Count one more websocket of ``key`` at ``table_id``; returns the function that

@@ -144,6 +144,46 @@ leases_t = Table(  # which process owns each table, and its fencing token (parlo
     Column("expires", Float, nullable=False),  # epoch seconds, by the database's clock
 )
 
+recovery_codes_t = Table(  # one-time codes that reset a lost password (sha256, never the code)
+    "parlour_recovery_codes", metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("parlour_accounts.id"), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+reports_t = Table(  # a person reporting another player, for the operators to read
+    "parlour_reports", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", Integer, ForeignKey("parlour_accounts.id"), nullable=False),
+    Column("table_id", String(16), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(40)),  # the name at that seat when reported
+    Column("account_id", Integer),  # the account holding that seat, if any
+    Column("reason", String(20), nullable=False),
+    Column("note", String(500)),
+    Column("created", Float, nullable=False),
+)
+
+mutes_t = Table(  # a player someone muted: their name (and any text of theirs) hidden for them
+    "parlour_mutes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("parlour_accounts.id"), nullable=False),
+    Column("muted_account", Integer),  # a signed-in player: muted at every table
+    Column("table_id", String(16)),  # a guest: muted at that table and seat only
+    Column("seat", Integer),
+    Column("created", Float, nullable=False),
+)
+
+admin_log_t = Table(  # every operator action (parlour admin ...)
+    "parlour_admin_log", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("action", String(20), nullable=False),  # rename | ban | unban
+    Column("account_id", Integer, nullable=False),
+    Column("detail", String(200), nullable=False),
+    Column("operator", String(80), nullable=False),
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 
@@ -177,6 +217,7 @@ class SeatRow:
     bot: str | None
     name: str | None
     token_hash: str | None
+    account_id: int | None = None  # the signed-in person holding it
 
 
 @dataclass
@@ -318,15 +359,27 @@ class Store:
                 turn_seconds=row.turn_seconds, creator=row.creator, speed=row.speed))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
-                 "token_hash": s.token_hash} for i, s in enumerate(row.seats)])
+                 "token_hash": s.token_hash, "account_id": s.account_id}
+                for i, s in enumerate(row.seats)])
         return op
 
     @staticmethod
-    def op_take_seat(table_id: str, seat: int, name: str, token_hash: str) -> Op:
+    def op_take_seat(table_id: str, seat: int, name: str, token_hash: str,
+                     account_id: int | None = None) -> Op:
         def op(conn: Connection) -> None:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
                                                seats_t.c.seat == seat)
-                         .values(name=name, token_hash=token_hash))
+                         .values(name=name, token_hash=token_hash, account_id=account_id))
+        return op
+
+    @staticmethod
+    def op_link_seat(table_id: str, seat: int, account_id: int | None) -> Op:
+        """The signed-in person ``account_id`` holds ``seat`` (None: a guest does); e.g. a
+        guest's seat, kept when they signed up or logged in."""
+        def op(conn: Connection) -> None:
+            conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
+                                               seats_t.c.seat == seat)
+                         .values(account_id=account_id))
         return op
 
     @staticmethod
@@ -335,7 +388,7 @@ class Store:
         def op(conn: Connection) -> None:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
                                                seats_t.c.seat == seat)
-                         .values(name=None, token_hash=None))
+                         .values(name=None, token_hash=None, account_id=None))
         return op
 
     @staticmethod
@@ -393,8 +446,9 @@ class Store:
             if t is None:
                 return None
             problem = None
-            seats = [SeatRow(r.kind, r.bot, r.name, r.token_hash) for r in conn.execute(
-                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
+            seats = [SeatRow(r.kind, r.bot, r.name, r.token_hash, r.account_id)
+                     for r in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id)
+                                           .order_by(seats_t.c.seat))]
             matches = {r.match: MatchRow(r.match, r.seed, r.finished, r.result)
                        for r in conn.execute(select(matches_t)
                                              .where(matches_t.c.table_id == table_id))}

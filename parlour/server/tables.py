@@ -253,6 +253,7 @@ class SeatInfo:
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    account_id: int | None = None  # the signed-in person holding it (None: a guest)
 
     @property
     def taken(self) -> bool:
@@ -643,7 +644,8 @@ class Hub:
             raise ValueError(f"unknown status {row.status!r}")
         options = game.resolve_options(row.options)
         table = Table(row.id, game, row.num_seats, options, row.created,
-                      [SeatInfo(s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
+                      [SeatInfo(s.kind, s.bot, s.name, s.token_hash, s.account_id)
+                       for s in row.seats],
                       status=row.status, match=row.match, listed=row.listed,
                       compared=row.compared,
                       turn_seconds=default_turn_seconds(game.id) if row.turn_seconds is None
@@ -773,10 +775,12 @@ class Hub:
                      name: str | None, seat: Seat | None, deal: int | None = None, *,
                      public: bool | None = None, turn_seconds: int | None = None,
                      speed: str | None = None,
-                     client: ClientKey | None = None) -> tuple[Table, Seat | None, str | None]:
+                     client: ClientKey | None = None, account_id: int | None = None
+                     ) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
-        first (default: a random number).
+        first (default: a random number); ``account_id`` is the creator's account, if they
+        are signed in.
 
         A table with a seat for a friend is private unless ``public``: not in the lobby
         list, reached only through its invite. ``turn_seconds`` sets the turn timer (None:
@@ -788,12 +792,13 @@ class Hub:
         with self.quota.slot(live, client):
             return await self._create(game_id, options, seats, name, seat, deal,
                                       public=public, turn_seconds=turn_seconds, speed=speed,
-                                      client=client)
+                                      client=client, account_id=account_id)
 
     async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                       name: str | None, seat: Seat | None, deal: int | None, *,
                       public: bool | None, turn_seconds: int | None, speed: str | None,
-                      client: ClientKey | None) -> tuple[Table, Seat | None, str | None]:
+                      client: ClientKey | None, account_id: int | None = None
+                      ) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                                 game=repr(game_id), expected=", ".join(game_ids()))
@@ -826,6 +831,7 @@ class Hub:
             token = new_token()
             infos[seat].name = clean_name(name)
             infos[seat].token_hash = token_hash(token)
+            infos[seat].account_id = account_id
         else:
             seat = None
         friends = len(people) > 1
@@ -834,7 +840,8 @@ class Hub:
                       turn_seconds=turn_seconds, creator=seat, client=client,
                       key=self.store.rejoin_key, speed=speed, bot_pause=self.settings.bot_pause)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
-                       [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
+                       [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id)
+                        for s in infos], {},
                        listed=table.listed, turn_seconds=turn_seconds, creator=seat,
                        speed=speed)
         create = Store.op_create_table(row)
@@ -882,11 +889,13 @@ class Hub:
                 return table_id
 
     async def join(self, table: Table, name: str, seat: Seat | None,
-                   digest: str | None = None) -> tuple[Seat, str]:
-        """Sit a person at a free seat; returns the seat and its token. A seat freed during
-        play (its person left) is taken over from the stand-in bot playing it. A process
-        that forwards the join (:mod:`parlour.server.relay`) makes the token itself and
-        sends its ``digest`` only: then the token returned is empty."""
+                   digest: str | None = None, account_id: int | None = None
+                   ) -> tuple[Seat, str]:
+        """Sit a person (signed in as ``account_id``, or a guest) at a free seat; returns the
+        seat and its token. A seat freed during play (its person left) is taken over from the
+        stand-in bot playing it. A process that forwards the join
+        (:mod:`parlour.server.relay`) makes the token itself and sends its ``digest`` only:
+        then the token returned is empty."""
         clean = clean_name(name)
         async with table.lock:
             free = table.free_seats()
@@ -902,9 +911,11 @@ class Hub:
                                     seat=seat, free=Many(tuple(free)))
             token = new_token() if digest is None else ""
             digest = digest or token_hash(token)
-            await self._write(Store.op_take_seat(table.id, seat, clean, digest), table)
+            await self._write(Store.op_take_seat(table.id, seat, clean, digest, account_id),
+                              table)
             table.seats[seat].name = clean
             table.seats[seat].token_hash = digest
+            table.seats[seat].account_id = account_id
         table.broadcast_table()
         self.reclaim(table, seat)  # a seat freed during play: the stand-in gives it up
         if table.status == "waiting" and not table.free_seats():
@@ -941,6 +952,7 @@ class Hub:
                 raise ProtocolError("not_playing", "this table is closed")
             await self._write(Store.op_free_seat(table.id, seat), table)
             table.seats[seat].name = table.seats[seat].token_hash = None
+            table.seats[seat].account_id = None
             for conn in list(table.conns):
                 if conn.seat == seat:
                     conn.seat = None  # whoever left may stay and watch
@@ -950,6 +962,11 @@ class Hub:
         table.broadcast_table()
         table.broadcast_views()
         self.schedule_bots(table)
+
+    async def link_seat(self, table: Table, seat: Seat, account_id: int | None) -> None:
+        """The signed-in person ``account_id`` holds ``seat`` (None: a guest does)."""
+        await self._write(Store.op_link_seat(table.id, seat, account_id))
+        table.seats[seat].account_id = account_id
 
     # ------------------------------------------------------------------ stand-ins
     def stand_in(self, table: Table, seat: Seat) -> None:

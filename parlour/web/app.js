@@ -10,6 +10,7 @@ import { loadLanguage, lang, t, n, num } from "./i18n.js";
 import { closedNote, languageSwitch, gameName } from "./words.js";
 import { displayNames, seatBadge, badgeElement, seatLine, seatLabel } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
+import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -64,7 +65,12 @@ function route() {
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})\/replay\/(\d+)$/))) current = replayPage(m[1], Number(m[2]));
   else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})(\/full)?$/))) current = rulesPage(m[1], Boolean(m[2]));
-  else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) current = location.hash.startsWith("#rejoin=") ? rejoinPage(m[1]) : tablePage(m[1]);
+  else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) {
+    if (location.hash.startsWith("#rejoin=")) current = rejoinPage(m[1]);
+    else if (!seatFor(m[1]) && mayHoldSeatAt(m[1])) current = claimPage(app, m[1], route); // your account's seat, on this device
+    else current = tablePage(m[1]);
+  }
+  else if (isAccountPath(path)) current = accountPage(path, { root: app, navigate, crumb });
   else if ((m = path.match(/^\/new\/([a-z0-9-]{1,40})$/))) current = newTablePage(m[1], new URLSearchParams(location.search));
   else current = lobbyPage();
 }
@@ -441,6 +447,8 @@ function tablePage(tableId) {
       });
       buttons.push(leave);
     }
+    const players = playersControl(table, seat, showView); // mute, report (signed in: account.js)
+    if (players) buttons.push(players);
     tickClock();
     lifeBar.append(clockEl, ...notes);
     if (buttons.length) lifeBar.append(h("div", { class: "buttons" }, ...buttons));
@@ -747,7 +755,7 @@ function roundsTable(view, names) {
   return h("table", { class: "history-table" }, h("caption", { class: "sr-only" }, t("Scores after each round")), h("thead", {}, head), h("tbody", {}, ...body));
 }
 
-loadLanguage().then(() => {
+loadLanguage().then(loadAccount).then(() => {
   document.querySelector(".topbar").append(languageSwitch());
   route();
 });

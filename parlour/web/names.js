@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { t, p } from "./i18n.js";
+import { isMuted } from "./account.js";
 
 /** The level a bot plays at, as a word of the reader's language. */
 export function levelWord(level) {
@@ -16,6 +17,7 @@ export function levelWord(level) {
 export function displayNames(table, mySeat) {
   return table.seats.map((s, i) => {
     if (i === mySeat) return t("You");
+    if (s.name && s.kind === "person" && isMuted(table.id, i)) return seatLabel(s); // muted for this reader (account.js)
     return s.name || t("free seat");
   });
 }

@@ -17,6 +17,7 @@ from parlour.i18n import LANGUAGES, json_catalog, normalize, translate
 from parlour.message import Code, Term
 from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep
 from parlour.server.errors import RESPONSES
+from parlour.server.identity import AccountDep
 from parlour.server.pages import LANG_COOKIE, reader_language, rules_html
 from parlour.server.protocol import ProtocolError
 from parlour.server.tables import describe_games
@@ -140,11 +141,13 @@ async def tables(hub: HubDep, relay: RelayDep) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201)
 async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep,
-                 relay: RelayDep) -> dict[str, Any]:
+                 relay: RelayDep, account: AccountDep) -> dict[str, Any]:
     await guard.shared("create", client, relay.wait if relay is not None else None)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
-        [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,
-        public=body.public, turn_seconds=body.turn_seconds, speed=body.speed, client=client)
+        [s.model_dump() for s in body.seats], account.name if account else body.name,
+        body.seat, body.deal,
+        public=body.public, turn_seconds=body.turn_seconds, speed=body.speed, client=client,
+        account_id=account.id if account else None)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

@@ -25,9 +25,10 @@ WEB = Path(__file__).resolve().parent.parent.parent / "web"
 INDEX = WEB / "index.html"
 
 #: The page's paths: the lobby, a table, a finished match's replay, opening a table of a
-#: game, a game's How to play and its full rules.
+#: game, a game's How to play and its full rules, and the account's pages (signing in and
+#: up, recovery, the account).
 PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}"
-                       r"|rules/[\w-]{1,40}(?:/full)?)?", re.ASCII)
+                       r"|rules/[\w-]{1,40}(?:/full)?|signin|signup|recover|account)?", re.ASCII)
 #: The words of index.html a reader may see before the script has loaded (or without it).
 PAGE_WORDS = (N_("Loading the parlour…"), N_("Parlour needs JavaScript to deal the cards."))
 NAV_LABEL = N_("Page")  # the header's navigation, as a screen reader names it

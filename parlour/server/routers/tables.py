@@ -11,6 +11,7 @@ from pydantic import Field
 from parlour.engine import JsonDict
 from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, TableDep, TokenDep
 from parlour.server.errors import RESPONSES
+from parlour.server.identity import AccountDep
 from parlour.server.language import LanguageDep
 from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.relay import Mirror, Relay
@@ -53,15 +54,18 @@ async def one_table(table: TableDep, relay: RelayDep) -> dict[str, Any]:
 
 @router.post("/join")
 async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
-               client: ClientDep, relay: RelayDep) -> dict[str, Any]:
+               client: ClientDep, relay: RelayDep, account: AccountDep) -> dict[str, Any]:
     await guard.shared("join", client, relay.wait if relay is not None else None)
+    name = account.name if account else body.name  # a signed-in person plays as themselves
+    account_id = account.id if account else None
     if owned(table) is not None:
         assert relay is not None
         token = new_token()  # made here: only its hash goes to the owner
-        answer = await relay.call(table.id, "join", {"name": body.name, "seat": body.seat,
-                                                     "hash": token_hash(token)})
+        answer = await relay.call(table.id, "join", {"name": name, "seat": body.seat,
+                                                     "hash": token_hash(token),
+                                                     "account": account_id})
         return answer | {"token": token}
-    seat, token = await hub.join(table, body.name, body.seat)
+    seat, token = await hub.join(table, name, body.seat, account_id=account_id)
     return {"table": table.summary(), "seat": seat, "token": token}
 
 

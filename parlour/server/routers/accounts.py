@@ -1,0 +1,360 @@
+"""Accounts over HTTP (``/api/account/...``): sign up, log in and out, the password and
+recovery codes, export and deletion, the seats that follow a person, reports and mutes.
+
+The session is the ``parlour_session`` cookie (HttpOnly, SameSite=Lax, Secure over TLS;
+:mod:`parlour.server.identity` reads it). Requests that change something and ride on the
+cookie must come from the parlour's own pages: a browser's ``Origin`` from another site is
+refused (SameSite=Lax already keeps the cookie off most of them). Logging in, signing up
+and recovery are limited per address and per account name (``docs/accounts.md``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import weakref
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import Field
+from starlette.requests import HTTPConnection
+
+from parlour.message import N_
+from parlour.server import accounts
+from parlour.server.account_names import name_key
+from parlour.server.accounts import SESSION_SECONDS, SignedIn
+from parlour.server.deps import ClientDep, GuardDep, HubDep, check_origin
+from parlour.server.errors import RESPONSES
+from parlour.server.identity import SESSION_COOKIE, Account, AccountDep
+from parlour.server.limits import ClientGuard
+from parlour.server.protocol import ProtocolError
+from parlour.server.rejoin import device_token
+from parlour.server.routers.lobby import Body
+from parlour.server.tables import Hub, Table
+
+T = TypeVar("T")
+TABLE_PATTERN = r"^[A-Za-z0-9_-]{1,16}$"
+
+
+def same_site(conn: HTTPConnection) -> None:
+    """A browser's request from another site's page is refused (``bad_origin``)."""
+    check_origin(conn, conn.app.state.settings.limits)
+
+
+router = APIRouter(prefix="/api/account", responses=RESPONSES,
+                   dependencies=[Depends(same_site)])
+
+Name = Annotated[str, Field(min_length=1, max_length=100)]
+Password = Annotated[str, Field(min_length=1, max_length=1024)]
+
+
+class SeatHeld(Body):
+    """A seat this browser holds as a guest: its table and seat token (``parlour.seats``)."""
+
+    table: str = Field(pattern=TABLE_PATTERN)
+    token: str = Field(min_length=1, max_length=100)
+
+
+Seats = Annotated[list[SeatHeld], Field(default_factory=list, max_length=50)]
+
+
+class SignUp(Body):
+    name: Name
+    password: Password
+    seats: Seats
+
+
+class LogIn(Body):
+    name: Name
+    password: Password
+    seats: Seats
+
+
+class Recover(Body):
+    name: Name
+    code: str = Field(min_length=1, max_length=40)
+    password: Password
+    seats: Seats
+
+
+class NewPassword(Body):
+    current: Password
+    password: Password
+
+
+class PasswordOnly(Body):
+    password: Password
+
+
+class SeatAt(Body):
+    table: str = Field(pattern=TABLE_PATTERN)
+    seat: int = Field(ge=0, le=15)
+
+
+class Report(SeatAt):
+    reason: Literal["abuse", "name", "cheating", "leaving", "other"]
+    note: str | None = Field(default=None, max_length=500)
+
+
+class Mute(SeatAt):
+    muted: bool = True
+
+
+_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = \
+    weakref.WeakKeyDictionary()
+AT_ONCE = 2  # password checks running at once (each Argon2 hash takes 64 MiB)
+
+
+async def hashing(fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn`` (which hashes or checks a password) in a thread, at most
+    :data:`AT_ONCE` at once: a flood of log-ins queues instead of filling the memory or
+    every worker thread, and reads of the database (``blocking``) never wait behind it."""
+    loop = asyncio.get_running_loop()
+    gate = _GATES.get(loop)
+    if gate is None:
+        gate = _GATES[loop] = asyncio.Semaphore(AT_ONCE)
+    async with gate:
+        return await asyncio.to_thread(fn, *args)
+
+
+async def blocking(fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn`` (the database, no password) in a thread."""
+    return await asyncio.to_thread(fn, *args)
+
+
+def signed_in(account: Account | None) -> Account:
+    if account is None:
+        raise ProtocolError("not_signed_in", "sign in first")
+    return account
+
+
+def session_token(request: Request) -> str:
+    return request.cookies.get(SESSION_COOKIE, "")
+
+
+def set_session(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_SECONDS, path="/",
+                        httponly=True, samesite="lax", secure=request.url.scheme == "https")
+
+
+def end_session(request: Request, response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=request.url.scheme == "https")
+
+
+def me(account: Account) -> dict[str, Any]:
+    return {"name": account.name, "role": account.role}
+
+
+async def link_seats(hub: Hub, account: Account, held: list[SeatHeld]) -> int:
+    """The seats a guest held in this browser become the account's; returns how many."""
+    linked = 0
+    for one in held:
+        table = await _table(hub, one.table)
+        if table is None:
+            continue
+        try:
+            seat = table.seat_for(one.token)
+        except ProtocolError:
+            continue
+        info = table.seats[seat] if seat is not None else None
+        if seat is None or info is None or info.kind != "person" \
+                or info.account_id not in (None, account.id):
+            continue
+        await hub.link_seat(table, seat, account.id)
+        linked += 1
+    return linked
+
+
+async def _table(hub: Hub, table_id: str) -> Table | None:
+    try:
+        return await hub.get(table_id)
+    except ProtocolError:  # unrestorable
+        return None
+
+
+async def welcome(request: Request, response: Response, hub: Hub, done: SignedIn,
+                  held: list[SeatHeld]) -> dict[str, Any]:
+    set_session(request, response, done.token)
+    linked = await link_seats(hub, done.account, held)
+    body: dict[str, Any] = {"account": me(done.account), "seats_kept": linked}
+    if done.codes is not None:
+        body["recovery_codes"] = done.codes
+    return body
+
+
+def login_keys(client: str, name: str) -> list[str]:
+    return [client, f"account:{name_key(name)[:160]}"]
+
+
+@router.get("")
+async def whoami(account: AccountDep, hub: HubDep) -> dict[str, Any]:
+    """The signed-in account (None for a guest), its seats and recovery codes left."""
+    if account is None:
+        return {"account": None}
+    seats, left = await asyncio.gather(
+        blocking(accounts.account_seats, hub.store, account.id),
+        blocking(accounts.codes_left, hub.store, account.id))
+    return {"account": me(account), "seats": seats, "recovery_codes_left": left}
+
+
+@router.post("/signup", status_code=201)
+async def sign_up(body: SignUp, request: Request, response: Response, hub: HubDep,
+                  guard: GuardDep, client: ClientDep) -> dict[str, Any]:
+    """A new account; the answer shows its recovery codes, once."""
+    ClientGuard.take(guard.signups, [client], N_("too many new accounts from here: wait a while"))
+    done = await hashing(accounts.sign_up, hub.store, body.name, body.password)
+    return await welcome(request, response, hub, done, body.seats)
+
+
+@router.post("/login")
+async def log_in(body: LogIn, request: Request, response: Response, hub: HubDep,
+                 guard: GuardDep, client: ClientDep) -> dict[str, Any]:
+    ClientGuard.take(guard.logins, login_keys(client, body.name),
+                     N_("too many log-in attempts: wait a little"))
+    done = await hashing(accounts.log_in, hub.store, body.name, body.password)
+    return await welcome(request, response, hub, done, body.seats)
+
+
+@router.post("/recover")
+async def recover(body: Recover, request: Request, response: Response, hub: HubDep,
+                  guard: GuardDep, client: ClientDep) -> dict[str, Any]:
+    """A lost password reset with one recovery code (spent); every other session ends."""
+    ClientGuard.take(guard.recoveries, login_keys(client, body.name),
+                     N_("too many recovery attempts: wait a while"))
+    done = await hashing(accounts.recover, hub.store, body.name, body.code, body.password)
+    return await welcome(request, response, hub, done, body.seats)
+
+
+@router.post("/logout")
+async def log_out(request: Request, response: Response, hub: HubDep) -> dict[str, Any]:
+    token = session_token(request)
+    if token:
+        await blocking(accounts.log_out, hub.store, token)
+    end_session(request, response)
+    return {"account": None}
+
+
+@router.post("/password")
+async def change_password(body: NewPassword, request: Request, account: AccountDep,
+                          hub: HubDep, guard: GuardDep, client: ClientDep) -> dict[str, Any]:
+    """A new password (the current one first); the account's other sessions end."""
+    account = signed_in(account)
+    ClientGuard.take(guard.logins, login_keys(client, account.name),
+                     N_("too many password attempts: wait a little"))
+    await hashing(accounts.change_password, hub.store, account, session_token(request),
+                   body.current, body.password)
+    return {"account": me(account)}
+
+
+@router.post("/recovery-codes")
+async def new_codes(body: PasswordOnly, account: AccountDep, hub: HubDep, guard: GuardDep,
+                    client: ClientDep) -> dict[str, Any]:
+    """New recovery codes, shown once (the old ones stop working)."""
+    account = signed_in(account)
+    ClientGuard.take(guard.logins, login_keys(client, account.name),
+                     N_("too many password attempts: wait a little"))
+    codes = await hashing(accounts.renew_codes, hub.store, account, body.password)
+    return {"recovery_codes": codes}
+
+
+@router.get("/export")
+async def export(account: AccountDep, hub: HubDep) -> Response:
+    """Everything kept about the account, as a JSON file."""
+    account = signed_in(account)
+    data = await blocking(accounts.export, hub.store, account.id)
+    return Response(json.dumps(data, indent=2, ensure_ascii=False),
+                    media_type="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="parlour-account.json"',
+                             "Cache-Control": "no-store"})
+
+
+@router.post("/delete")
+async def delete(body: PasswordOnly, request: Request, response: Response,
+                 account: AccountDep, hub: HubDep, guard: GuardDep, client: ClientDep
+                 ) -> dict[str, Any]:
+    """Delete the account (the password first); see docs/accounts.md for what stays."""
+    account = signed_in(account)
+    ClientGuard.take(guard.logins, login_keys(client, account.name),
+                     N_("too many password attempts: wait a little"))
+    await hashing(accounts.delete_account, hub.store, account, body.password)
+    for table in hub.tables.values():
+        for info in table.seats:
+            if info.account_id == account.id:
+                info.name = accounts.DELETED_NAME
+    end_session(request, response)
+    return {"account": None}
+
+
+@router.post("/seats/{table_id}/claim")
+async def claim(table_id: str, account: AccountDep, hub: HubDep, guard: GuardDep,
+                client: ClientDep) -> dict[str, Any]:
+    """Your seat at this table, on this device: a token of the seat your account holds
+    (the same kind a rejoin link is traded for; limited like taking seats)."""
+    account = signed_in(account)
+    guard.join(client)
+    table = await hub.get(table_id)
+    if table is None:
+        raise ProtocolError("not_found", "there is no table with that id")
+    for seat, info in enumerate(table.seats):
+        if info.kind == "person" and info.account_id == account.id \
+                and info.token_hash is not None and table.key:
+            return {"table": table.summary(), "seat": seat,
+                    "token": device_token(table.key, table.id, seat, info.token_hash)}
+    raise ProtocolError("not_seated", "you hold no seat at this table")
+
+
+async def _seat_of(hub: Hub, body: SeatAt, account: Account) -> tuple[Table, int | None]:
+    table = await hub.get(body.table)
+    if table is None:
+        raise ProtocolError("not_found", "there is no table with that id")
+    if body.seat >= table.num_seats:
+        raise ProtocolError("bad_seat", f"seats are 0 to {table.num_seats - 1}")
+    info = table.seats[body.seat]
+    if info.kind != "person" or info.token_hash is None:
+        raise ProtocolError("bad_seat", "nobody sits there")
+    if info.account_id == account.id:
+        raise ProtocolError("bad_seat", "that is your own seat")
+    return table, info.account_id
+
+
+@router.post("/reports", status_code=201)
+async def report(body: Report, account: AccountDep, hub: HubDep, guard: GuardDep
+                 ) -> dict[str, Any]:
+    """Report the player at a seat to the parlour's operators."""
+    account = signed_in(account)
+    ClientGuard.take(guard.reports, [f"account:{account.id}"],
+                     N_("you have sent many reports: wait a while"))
+    table, holder = await _seat_of(hub, body, account)
+    note = " ".join(body.note.split()) if body.note else None
+    await blocking(accounts.report, hub.store, account, table.id, body.seat,
+                   table.seats[body.seat].name, holder, body.reason, note or None)
+    return {"reported": True}
+
+
+@router.post("/mutes")
+async def mute(body: Mute, account: AccountDep, hub: HubDep, guard: GuardDep
+               ) -> dict[str, Any]:
+    """Mute (``muted``: false, unmute) the player at a seat, for you only (limited per
+    account like taking seats)."""
+    account = signed_in(account)
+    guard.join(f"account:{account.id}")
+    table, holder = await _seat_of(hub, body, account)
+    await blocking(accounts.mute, hub.store, account, table.id, body.seat, holder, body.muted)
+    return {"muted": await _muted(hub, account, table)}
+
+
+@router.get("/mutes/{table_id}")
+async def muted(table_id: str, account: AccountDep, hub: HubDep) -> dict[str, Any]:
+    """The seats of a table whose players you muted."""
+    account = signed_in(account)
+    table = await hub.get(table_id)
+    if table is None:
+        raise ProtocolError("not_found", "there is no table with that id")
+    return {"muted": await _muted(hub, account, table)}
+
+
+async def _muted(hub: Hub, account: Account, table: Table) -> list[int]:
+    holders = [(i, s.account_id) for i, s in enumerate(table.seats) if s.kind == "person"]
+    return await blocking(accounts.muted_seats, hub.store, account, table.id, holders)
