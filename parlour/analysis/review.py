@@ -32,7 +32,7 @@ search without the plan hook is far too slow (minutes per decision).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -319,40 +319,72 @@ class Reviewer:
 
 
 # ----------------------------------------------------------------------------- matches
+@dataclass(frozen=True)
+class Turn:
+    """One action of a reviewed seat, about to be judged: ``state`` stands before it."""
+
+    index: int  # its place in the match's history
+    seat: Seat
+    action: Action
+    state: State
+
+
+def reviewed_seats(state: State, seats: Sequence[Seat] | None) -> tuple[Seat, ...]:
+    """The seats a review covers (every seat by default); ValueError for one not at the
+    table."""
+    reviewed = tuple(range(state.num_seats)) if seats is None else tuple(seats)
+    for s in reviewed:
+        if not 0 <= s < state.num_seats:
+            raise ValueError(f"seat {s} is not at this {state.num_seats}-seat table")
+    return reviewed
+
+
+def turns(start: State, actions: Iterable[tuple[Seat, Action]], seats: tuple[Seat, ...]
+          ) -> Iterator[Turn]:
+    """Every action of ``seats`` played from ``start`` (left unchanged), with the state
+    before it; the state is the live one, valid until the next turn is asked for (clone it
+    to keep it). Whoever judges a turn may do it anywhere (:meth:`Reviewer.judge` is the
+    same in a worker process), so the loop that walks a match is this one."""
+    state = start.clone()
+    first = len(state.history)
+    for i, (seat, action) in enumerate(actions):
+        if seat in seats:
+            yield Turn(first + i, seat, action, state)
+        state.apply(action, seat)
+
+
+def assemble(judge: Reviewer, start: State, seats: tuple[Seat, ...],
+             judged: Sequence[Decision | None], turns_of: Sequence[Seat]) -> Review:
+    """The review of ``start``'s match from the judgements of its turns (None: forced),
+    ``turns_of`` naming each turn's seat, in order."""
+    decisions = [d for d in judged if d is not None]
+    forced = {s: sum(d is None and seat == s for d, seat in zip(judged, turns_of, strict=True))
+              for s in seats}
+    return Review(start.game.id, start.seed, seats, judge.kind, judge.budget or 0, judge.seed,
+                  judge.thresholds or LICHESS, tuple(decisions),
+                  tuple(summarise(s, decisions, forced[s]) for s in seats))
+
+
 def review_actions(start: State, actions: Iterable[tuple[Seat, Action]],
                    seats: Sequence[Seat] | None = None, *, budget: int | None = None,
                    seed: int = 0, thresholds: Thresholds | None = None,
                    progress: Progress | None = None) -> Review:
     """Review ``actions`` played from ``start`` (which is left unchanged) for ``seats``
     (every seat by default)."""
-    state = start.clone()
     moves = list(actions)
-    first = len(state.history)
-    reviewed = tuple(range(state.num_seats)) if seats is None else tuple(seats)
-    for s in reviewed:
-        if not 0 <= s < state.num_seats:
-            raise ValueError(f"seat {s} is not at this {state.num_seats}-seat table")
-    judge = Reviewer(state.game.id, budget, seed, thresholds)
+    reviewed = reviewed_seats(start, seats)
+    judge = Reviewer(start.game.id, budget, seed, thresholds)
     total = sum(seat in reviewed for seat, _ in moves)
-    done = 0
     if progress is not None:
         progress(0, total)
-    decisions: list[Decision] = []
-    forced = dict.fromkeys(reviewed, 0)
-    for i, (seat, action) in enumerate(moves):
-        if seat in reviewed:
-            decision = judge.judge(state, seat, action, first + i)
-            if decision is None:
-                forced[seat] += 1
-            else:
-                decisions.append(decision)
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        state.apply(action, seat)
-    return Review(state.game.id, state.seed, reviewed, judge.kind, judge.budget or 0, seed,
-                  judge.thresholds or LICHESS, tuple(decisions),
-                  tuple(summarise(s, decisions, forced[s]) for s in reviewed))
+    judged: list[Decision | None] = []
+    seats_of: list[Seat] = []
+    for turn in turns(start, moves, reviewed):
+        judged.append(judge.judge(turn.state, turn.seat, turn.action, turn.index))
+        seats_of.append(turn.seat)
+        if progress is not None:
+            progress(len(judged), total)
+    return assemble(judge, start, reviewed, judged, seats_of)
 
 
 def review_state(state: State, seats: Sequence[Seat] | None = None, **settings: Any

@@ -69,6 +69,7 @@ tables_t = Table(
     Column("creator", Integer),  # the seat of the person who opened it, if any
     Column("ended", Float),  # when it finished or closed (retention counts from it)
     Column("note", String(40)),  # why it closed: expired | abandoned | unrestorable
+    Column("hints", Boolean, nullable=False, server_default=true()),  # seats may ask hints
 )
 
 seats_t = Table(
@@ -135,6 +136,16 @@ sessions_t = Table(  # a signed-in browser: the cookie's token, hashed (never th
     Column("expires", Float, nullable=False),
 )
 
+reviews_t = Table(  # post-game reviews (parlour.server.reviews), kept with their match
+    "parlour_reviews", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),  # the reviewed seat
+    Column("budget", Integer, nullable=False),  # iterations a decision (0: a solver's)
+    Column("created", Float, nullable=False),
+    Column("review", Text, nullable=False),  # Review.to_json(), as JSON
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 
@@ -198,6 +209,7 @@ class TableRow:
     ended: float | None = None
     note: str | None = None
     problem: str | None = None  # what in the rows makes the table unplayable, if anything
+    hints: bool = True  # seats may ask for hints
 
 
 Op = Callable[[Connection], None]
@@ -302,7 +314,7 @@ class Store:
                 id=row.id, game=row.game, num_seats=row.num_seats,
                 options=json.dumps(row.options), created=row.created, status=row.status,
                 match=row.match, listed=row.listed, compared=row.compared,
-                turn_seconds=row.turn_seconds, creator=row.creator))
+                turn_seconds=row.turn_seconds, creator=row.creator, hints=row.hints))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "token_hash": s.token_hash} for i, s in enumerate(row.seats)])
@@ -366,6 +378,18 @@ class Store:
                              .values(status="finished", ended=now))
         return op
 
+    @staticmethod
+    def op_save_review(table_id: str, match: int, seat: int, budget: int, review: str) -> Op:
+        """Keep the review of ``seat`` in match ``match`` (a review made again replaces it)."""
+        def op(conn: Connection) -> None:
+            conn.execute(delete(reviews_t).where(reviews_t.c.table_id == table_id,
+                                                 reviews_t.c.match == match,
+                                                 reviews_t.c.seat == seat))
+            conn.execute(insert(reviews_t).values(table_id=table_id, match=match, seat=seat,
+                                                  budget=budget, created=time.time(),
+                                                  review=review))
+        return op
+
     # ------------------------------------------------------------------ reading
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -407,7 +431,7 @@ class Store:
             return TableRow(t.id, t.game, t.num_seats, options, t.created,
                             t.status, t.match, seats, matches, bool(t.listed),
                             bool(t.compared), t.turn_seconds, t.creator, t.ended, t.note,
-                            problem)
+                            problem, bool(t.hints))
 
     def prune(self, before: float) -> list[str]:
         """Delete casual tables (not ``compared``) that ended before ``before`` (a
@@ -418,7 +442,7 @@ class Store:
                                             tables_t.c.compared.is_(False),
                                             tables_t.c.ended < before).limit(500))]
             if ids:
-                for t in (actions_t, deals_t, matches_t, seats_t):
+                for t in (actions_t, deals_t, reviews_t, matches_t, seats_t):
                     conn.execute(delete(t).where(t.c.table_id.in_(ids)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
             return ids
@@ -430,6 +454,16 @@ class Store:
                                        actions_t.c.match == match)
                                 .order_by(actions_t.c.idx))
             return [(seat, action) for seat, action in rows]
+
+
+    def load_review(self, table_id: str, match: int, seat: int) -> tuple[int, str] | None:
+        """The stored review of ``seat`` in that match: (its budget, its JSON), or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(reviews_t.c.budget, reviews_t.c.review)
+                               .where(reviews_t.c.table_id == table_id,
+                                      reviews_t.c.match == match,
+                                      reviews_t.c.seat == seat)).first()
+            return None if row is None else (int(row[0]), str(row[1]))
 
 
 def _done(fut: asyncio.Future[None]) -> None:

@@ -51,6 +51,7 @@ from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.rejoin import device_token, rejoin_secret
+from parlour.server.reviews import ReviewDesk, reviewable
 from parlour.server.runner import BotRunner
 from parlour.server.store import Op, SeatRow, Store, StoreError, TableRow
 from parlour.server.turns import (
@@ -152,6 +153,13 @@ class Settings:
     absent_close: float = 15 * 60.0  # seconds a table with people may go with none connected
     unwatched_close: float = 5 * 60.0  # seconds a table of bots may play with nobody watching
     retention: float = 14 * 24 * 3600.0  # seconds a finished casual table's records are kept
+    # Post-game reviews (parlour.server.reviews): iterations a decision (None: the game's
+    # default, twice its hard level's), worker processes (0: a thread), reviews waiting or
+    # running on the server at once, and of those one client's.
+    review_budget: int | None = None
+    review_processes: int = 1
+    review_jobs: int = 8
+    review_jobs_per_client: int = 2
 
 
 class Connection:
@@ -240,10 +248,11 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     reaction: OpenReaction | None = None  # the timed phase being played, if any
     next_deal: int | None = None  # the deal number asked for the next match (else random)
-    hints: dict[tuple[int, int, Seat], asyncio.Future[JsonDict]] = field(default_factory=dict)
+    asked: dict[tuple[int, int, Seat], asyncio.Future[JsonDict]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last sign of life
     listed: bool = True  # in the lobby list (else private: reached through its invite)
     compared: bool = False  # its results are compared (rated, daily): kept, never degraded
+    hints: bool = True  # its seats may ask for hints (never at a compared table)
     turn_seconds: int = 0  # the turn timer (0: none)
     creator: Seat | None = None  # the seat of the person who opened it
     note: str | None = None  # why it closed (see CLOSED_NOTES)
@@ -350,7 +359,8 @@ class Table:
             "result": (self.matches[self.match].result
                        if self.match in self.matches else None),
             "deal": self.matches[self.match].deal if self.match in self.matches else None,
-            "hints": hint_bot(self.game.id) is not None,
+            "hints": self.hints,
+            "reviewable": reviewable(self),
         }
 
     # ------------------------------------------------------------------ views
@@ -409,6 +419,7 @@ class Hub:
         self._retrying: set[asyncio.Task[None]] = set()  # deals the database refused
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self.quota = TableQuota(settings.limits)
+        self.reviews = ReviewDesk(self, store)
 
     # ------------------------------------------------------------------ lifecycle
     async def restore(self) -> int:
@@ -451,6 +462,7 @@ class Hub:
                 table.reaction.stop()
             self.turns.stop(table)
         await self.runner.close(list(self.tables.values()))
+        await self.reviews.close()
 
     async def get(self, table_id: str) -> Table | None:
         """The table with this id, loaded from the database if it is not live.
@@ -513,7 +525,8 @@ class Hub:
                       compared=row.compared,
                       turn_seconds=default_turn_seconds(game.id) if row.turn_seconds is None
                       else row.turn_seconds,
-                      creator=row.creator, note=row.note, key=self.store.rejoin_key)
+                      creator=row.creator, note=row.note, key=self.store.rejoin_key,
+                      hints=row.hints and not row.compared)
         table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
                          for m in row.matches.values()}
         current = row.matches.get(row.match)
@@ -631,7 +644,8 @@ class Hub:
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                      name: str | None, seat: Seat | None, deal: int | None = None, *,
                      public: bool | None = None, turn_seconds: int | None = None,
-                     client: ClientKey | None = None) -> tuple[Table, Seat | None, str | None]:
+                     client: ClientKey | None = None, hints: bool | None = None,
+                     compared: bool = False) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
         first (default: a random number).
@@ -639,16 +653,20 @@ class Hub:
         A table with a seat for a friend is private unless ``public``: not in the lobby
         list, reached only through its invite. ``turn_seconds`` sets the turn timer (None:
         the game's default, 0: none). ``client`` may have at most
-        ``search_tables_per_client`` open tables with searching bots."""
+        ``search_tables_per_client`` open tables with searching bots. ``hints`` lets its
+        seats ask for hints: on by default, and refused at a ``compared`` table (rated,
+        daily), where it is off."""
         # Every table waiting or playing counts, listed in the lobby or not.
         live = (t.client for t in self.tables.values() if t.status in ("waiting", "playing"))
         with self.quota.slot(live, client):
             return await self._create(game_id, options, seats, name, seat, deal,
-                                      public=public, turn_seconds=turn_seconds, client=client)
+                                      public=public, turn_seconds=turn_seconds, client=client,
+                                      hints=hints, compared=compared)
 
     async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                       name: str | None, seat: Seat | None, deal: int | None, *,
-                      public: bool | None, turn_seconds: int | None, client: ClientKey | None
+                      public: bool | None, turn_seconds: int | None, client: ClientKey | None,
+                      hints: bool | None, compared: bool
                       ) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", f"unknown game {game_id!r}: expected one of "
@@ -663,6 +681,10 @@ class Hub:
         infos = [self._seat_spec(game, spec) for spec in seats] if seats else \
             [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
         turn_seconds = check_turn_seconds(game, turn_seconds)
+        if hints and compared:
+            raise ProtocolError("bad_options", "hints are off at tables whose results are "
+                                               "compared")
+        hints = not compared if hints is None else hints
         if client is not None and self._searches(game, infos):
             mine = [t for t in self.tables.values() if t.is_open and t.client == client
                     and self._searches(t.game, t.seats)]
@@ -687,10 +709,11 @@ class Hub:
         table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
                       next_deal=deal, listed=public if public is not None else not friends,
                       turn_seconds=turn_seconds, creator=seat, client=client,
-                      key=self.store.rejoin_key)
+                      key=self.store.rejoin_key, hints=hints, compared=compared)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
-                       listed=table.listed, turn_seconds=turn_seconds, creator=seat)
+                       listed=table.listed, compared=compared, turn_seconds=turn_seconds,
+                       creator=seat, hints=hints)
         await self._write(Store.op_create_table(row))
         self.tables[table.id] = table
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
@@ -960,16 +983,19 @@ class Hub:
             self.schedule_bots(table)
 
     # ------------------------------------------------------------------ hints
-    async def hint(self, table: Table, seat: Seat, version: int | None) -> JsonDict:
-        """The game's hint bot's advice for ``seat`` at the current version: its choice, its
-        estimated chance to win (if its values are chances) and the best few values.
+    async def hint(self, table: Table, seat: Seat, version: int | None,
+                   limit: Callable[[], None] = lambda: None) -> JsonDict:
+        """The game's hint bot's advice for ``seat`` at the current version (its spec's
+        ``hint_bot``, else ``ismcts``): its choice, its estimated chance to win (if its
+        values are chances) and the best few values. ``limit()`` is called before new
+        work starts (the client's hint rate: it raises to refuse).
 
         The bot gets the seat's :class:`Observation` (its view, and a determinization if it
         samples), never the state, and thinks off the event loop like a bot seat. One
         answer per seat and version: asking again while it thinks waits for the same one."""
-        kind = hint_bot(table.game.id)
-        if kind is None:
-            raise ProtocolError("no_hint", f"{table.game.name} has no hints")
+        if not table.hints:
+            raise ProtocolError("no_hint", "this table gives no hints")
+        kind = hint_bot(table.game.id) or "ismcts"
         state = table.state
         if table.status != "playing" or state is None:
             raise ProtocolError("not_playing", "the game is over" if table.status ==
@@ -979,13 +1005,14 @@ class Hub:
         if seat not in state.to_act or not state.legal_actions(seat):
             raise ProtocolError("no_hint", "there is nothing for you to do now")
         key = (table.match, table.version, seat)
-        pending = table.hints.get(key)
+        pending = table.asked.get(key)
         if pending is None:
-            table.hints = {k: f for k, f in table.hints.items() if k[:2] == key[:2]}
+            limit()
+            table.asked = {k: f for k, f in table.asked.items() if k[:2] == key[:2]}
             cls = bot_kinds(table.game.id)[kind]
             obs = observe(state, seat, random.Random(secrets.randbits(63)), view=True,
                           sample=cls.needs_sample)
-            pending = table.hints[key] = asyncio.ensure_future(
+            pending = table.asked[key] = asyncio.ensure_future(
                 self.runner.advise(table, obs, cls.needs_sample))
             pending.add_done_callback(lambda f: f.cancelled() or f.exception())
         answer = await asyncio.shield(pending)
@@ -1059,7 +1086,7 @@ def describe_games() -> list[JsonDict]:
         info["seat_names"] = {str(n): [game.seat_name(s, n) for s in range(n)]
                               for n in range(game.min_seats, game.max_seats + 1)}
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
-        info["hints"] = found.hint_bot is not None
+        info["hints"] = True  # from its hint bot, else ismcts (a table may turn them off)
         info["renderer"] = found.web.script
         out.append(info)
     return out

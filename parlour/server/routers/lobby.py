@@ -45,6 +45,7 @@ class CreateTable(Body):
     deal: int | None = None  # a deal number, for games dealt by number (Foursquare)
     public: bool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
     turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
+    hints: bool | None = None  # seats may ask for hints (default: yes, unless compared)
 
 
 @router.get("/games")
@@ -90,6 +91,6 @@ async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: Client
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
         [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,
-        public=body.public, turn_seconds=body.turn_seconds, client=client)
+        public=body.public, turn_seconds=body.turn_seconds, client=client, hints=body.hints)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
@@ -51,13 +52,15 @@ async def play(ws: WebSocket, table_id: str, hub: HubDep, guard: GuardDep,
         return
     try:
         await ws.accept()
-        await greet(ws, table_id, hub)
+        await greet(ws, table_id, hub, lambda: guard.hint(client))
     finally:
         release()
 
 
-async def greet(ws: WebSocket, table_id: str, hub: Hub) -> None:
-    """The hello: the table must exist and the token (if any) hold one of its seats."""
+async def greet(ws: WebSocket, table_id: str, hub: Hub, hint_limit: Callable[[], None]
+                ) -> None:
+    """The hello: the table must exist and the token (if any) hold one of its seats.
+    ``hint_limit`` takes one of the client's hints (raising ``rate_limited``)."""
 
     async def refuse(err: ProtocolError, code: int) -> None:
         await ws.send_text(encode(err.to_json()))
@@ -87,14 +90,16 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub) -> None:
     except ProtocolError as err:
         await refuse(err, 4403 if err.code == "bad_token" else 4400)
         return
-    await Session(hub, table, ws, seat).run()
+    await Session(hub, table, ws, seat, hint_limit).run()
 
 
 class Session:
     """One client at one table, from its hello to its going."""
 
-    def __init__(self, hub: Hub, table: Table, ws: WebSocket, seat: Seat | None) -> None:
+    def __init__(self, hub: Hub, table: Table, ws: WebSocket, seat: Seat | None,
+                 hint_limit: Callable[[], None] = lambda: None) -> None:
         self.hub = hub
+        self.hint_limit = hint_limit  # the client's hint rate (ClientGuard.hint)
         self.table = table
         self.ws = ws
         self.conn = Connection(ws.send_text, seat, self._drop)
@@ -192,7 +197,8 @@ class Session:
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators get no hints: take a seat to "
                                                  "play")
-            conn.push(encode(await self.hub.hint(table, conn.seat, msg.version)))
+            conn.push(encode(await self.hub.hint(table, conn.seat, msg.version,
+                                                 self.hint_limit)))
         except Stale as err:
             conn.push(encode(err.to_json()))
             table.send_view(conn)
