@@ -87,6 +87,8 @@ class ReviewDesk:
     def __init__(self, hub: Hub, store: Store) -> None:
         self.hub = hub
         self.settings = hub.settings
+        if self.settings.review_budget is not None and self.settings.review_budget < 1:
+            raise ValueError("a review's budget is at least 1 iteration a decision")
         self.store = store
         self.jobs: dict[Key, Job] = {}
         self.procs: ProcessPoolExecutor | None = None
