@@ -7,6 +7,7 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage } from "./i18n.js";
+import { reviewLink, reviewPanel } from "./review.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -708,6 +709,8 @@ function tablePage(tableId) {
     }
     buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, "Download the record"));
     buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, "Replay step by step"));
+    const reviewButton = reviewLink(table, m, seat);
+    if (reviewButton) buttons.push(reviewButton);
     // The results lie over the table; "See the table" folds them to a button at the foot.
     const fold = h("button", { class: "button fold", type: "button", "aria-expanded": "true" }, "See the table");
     fold.addEventListener("click", () => {
@@ -743,6 +746,7 @@ function replayPage(tableId, match) {
   let viewSeat = 0;
   let playing = null;
   let loading = false;
+  let review = null; // the review panel (review.js)
   const board = h("section", { class: "board", "aria-label": "Replay" });
   const caption = h("p", { class: "replay-caption", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: "0", max: "0", value: "0", id: "replay-step", "aria-label": "Step" });
@@ -781,6 +785,7 @@ function replayPage(tableId, match) {
       caption.textContent = `Step ${step} of ${steps}: ${act}`;
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
+      if (review) review.stepped(step, viewSeat);
     } catch (err) {
       toast(err.message, "error");
       stop();
@@ -810,12 +815,16 @@ function replayPage(tableId, match) {
       seatSel.append(h("option", { value: "" }, "a spectator"));
       const mod = await loadRenderer(info.game);
       renderer = mod.mount(board, ctx);
+      const asked = new URLSearchParams(location.search).get("review");
+      review = reviewPanel({ info, match, api, board, steps: () => steps, seat: asked === null ? null : Number(asked),
+        async jump(to, who) { viewSeat = who; seatSel.value = String(who); stop(); await go(to); } });
+      app.append(review.el);
       await go(0);
     } catch (err) {
       board.append(h("p", { class: "error" }, err.message));
     }
   })();
-  return { destroy() { stop(); if (renderer) renderer.destroy(); } };
+  return { destroy() { stop(); if (review) review.destroy(); if (renderer) renderer.destroy(); } };
 }
 
 // ----------------------------------------------------------------------------- rules
