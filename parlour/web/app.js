@@ -8,6 +8,7 @@ import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage } from "./i18n.js";
 import { reviewLink, reviewPanel } from "./review.js";
+import { hintButton } from "./hints.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -441,6 +442,7 @@ function tablePage(tableId) {
   let online = false;
   const lifeBar = h("section", { class: "lifebar", hidden: "", "aria-live": "polite" });
   const clockEl = h("span", { class: "turn-clock", role: "timer" });
+  const hints = hintButton({ ask: () => ctx.hint(), board });
   app.append(offlineBanner, lobbyPanel, lifeBar, board, endBar);
   crumb(h("a", { href: "/", "data-nav": "" }, "Lobby"), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, `Table ${tableId}`), statusEl);
   document.body.classList.add("table-page");
@@ -508,10 +510,12 @@ function tablePage(tableId) {
         showView();
       } else if (msg.type === "hint") {
         if (renderer && renderer.hinted && latest && msg.match === latest.match && msg.version === latest.version) renderer.hinted(msg);
+        else if (renderer && !renderer.hinted) hints.hinted(msg);
       } else if (msg.type === "error") {
         pending = false;
         if (msg.code !== "stale") toast(msg.message, "error");
         if (renderer && renderer.refused) renderer.refused(msg);
+        hints.refused(msg);
       }
     },
   });
@@ -542,6 +546,7 @@ function tablePage(tableId) {
     if (wait > 0) { clearTimeout(holdTimer); holdTimer = setTimeout(showView, wait); return; }
     document.body.dataset.version = `${latest.match}:${latest.version}`;
     renderer.update(latest.view, { narration: latest.narration || null });
+    hints.update({ match: latest.match, version: latest.version, usable: Boolean(online && seat !== null && table && table.hints && latest.status === "playing" && !renderer.hinted && latest.view.legal && latest.view.legal.length) });
     holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs() : 0;
     renderEnd();
   }
@@ -676,7 +681,7 @@ function tablePage(tableId) {
       buttons.push(leave);
     }
     tickClock();
-    lifeBar.append(clockEl, ...notes);
+    lifeBar.append(clockEl, hints.el, ...notes);
     if (buttons.length) lifeBar.append(h("div", { class: "buttons" }, ...buttons));
     if (rejoinLink && seat !== null) lifeBar.append(rejoinBox(rejoinLink));
     lifeBar.hidden = false;
