@@ -48,8 +48,9 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def measure(game_id: str, deals: int, seed: int, budget: int | None,
-            advance: Any = None) -> dict[str, Any]:
-    """Play and judge ``deals`` deals; the figures per level (JSON-ready)."""
+            advance: Any = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play and judge ``deals`` deals (with the game's ``options``, default: its own);
+    the figures per level (JSON-ready)."""
     game = spec(game_id).game
     levels = levels_of(game.id)
     judge = Reviewer(game.id, budget, derive_seed(seed, "review"))
@@ -58,7 +59,7 @@ def measure(game_id: str, deals: int, seed: int, budget: int | None,
     forced = dict.fromkeys(levels, 0)
     for deal in range(deals):
         deal_seed = derive_seed(seed, "deal", deal)
-        state = game.new(deal_seed)
+        state = game.new(deal_seed, **(options or {}))
         seated = [levels[(s + deal) % len(levels)] for s in range(state.num_seats)]
         bots = [make_bot(game, kind, s, derive_seed(deal_seed, "bot", s))
                 for s, kind in enumerate(seated)]
@@ -78,6 +79,7 @@ def measure(game_id: str, deals: int, seed: int, budget: int | None,
             if advance is not None:
                 advance()
     out: dict[str, Any] = {"game": game.id, "deals": deals, "seed": seed,
+                           "options": dict(options or {}),
                            "reviewer": judge.kind, "budget": judge.budget,
                            "thresholds": judge.thresholds.to_json() if judge.thresholds
                            else None, "levels": {}}
@@ -123,15 +125,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, help="the reviewer's iterations a decision "
                         "(default: the review's, twice the hard level's)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option (Spite & Malice: payoff_size=5 for short rounds)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    options = dict(o.split("=", 1) for o in args.option if "=" in o)
     err = Console(stderr=True)
     with Progress(TextColumn(f"[bold]{args.game}[/] decisions"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err,
                   transient=True) as bar:
         task = bar.add_task("decisions", total=None)
         summary = measure(args.game, args.deals, args.seed, args.budget,
-                          lambda: bar.advance(task))
+                          lambda: bar.advance(task), options)
     if args.json:
         print(json.dumps(summary))
     else:

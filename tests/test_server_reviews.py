@@ -72,7 +72,7 @@ def test_a_review_is_stored_with_the_match_and_matches_the_command(tmp_path, pro
         assert client.get(f"{path}?seat=1").json() == {"status": "none"}
 
 
-def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path):
+def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path, monkeypatch):
     with app_client(tmp_path / "bad.sqlite3", review_budget=BUDGET,
                     review_processes=0) as client:
         tid = finished_table(client)
@@ -97,6 +97,7 @@ def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path):
 
         sm = finished_table(client, "spite-and-malice", {"target": 1},
                             [{"kind": "bot", "bot": "rule"}] * 2)
+        monkeypatch.setitem(reviews.UNSUPPORTED, "spite-and-malice", "not today")
         res = client.post(f"/api/tables/{sm}/matches/1/review", json={"seat": 0})
         assert res.status_code == 400 and res.json()["error"]["code"] == "not_reviewable"
         assert client.get(f"/api/tables/{sm}").json()["table"]["reviewable"] is False

@@ -22,8 +22,9 @@ game's policy and value but without its ``values`` hook, whose numbers are in an
 unit: where that hook answers (Spades bids, in expected points), its numbers are kept
 *beside* the chances, not used for the mark. A game whose hints come from another bot
 (Foursquare's ``solver``) is reviewed by that bot at its strongest level, which gives
-chances itself. Spite & Malice is not reviewed yet: its tree
-search without the plan hook is far too slow (minutes per decision).
+chances itself. Spite & Malice's paired playouts go by whole turns (its search's
+``playout`` hook: the rest of the turn and the next two, each as the rule bot plays it),
+so a decision takes seconds, not the minutes of a tree search by single moves.
 
 :meth:`Review.to_json` is the stored form (``schema`` :data:`SCHEMA_VERSION`), read back by
 :meth:`Review.from_json`.
@@ -103,11 +104,9 @@ THRESHOLDS: dict[str, Thresholds] = {
     "hit-the-deck": Thresholds(0.02, 0.04, 0.08),
 }
 
-#: Games the review cannot judge yet, with the reason.
-UNSUPPORTED = {
-    "spite-and-malice": N_("its search values turns by the points margin of the round, and "
-                           "the tree search in chances takes minutes per decision"),
-}
+#: Games the review cannot judge yet, with the reason (none today; Spite & Malice is
+#: judged by whole-turn playouts, its search's ``playout`` hook).
+UNSUPPORTED: dict[str, str] = {}
 
 
 def thresholds_for(game_id: str) -> Thresholds:
