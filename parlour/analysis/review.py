@@ -41,7 +41,7 @@ from parlour.bots import make_bot, observe
 from parlour.bots.base import Observation
 from parlour.bots.ismcts import ISMCTSBot
 from parlour.engine import Action, JsonDict, OptionError, Seat, State, derive_seed
-from parlour.message import N_, Code, Message, Term
+from parlour.message import Code, Message, Term
 from parlour.record import Record, replay
 from parlour.registry import spec
 
