@@ -24,7 +24,8 @@ JUDGE = reviews.judge_turn  # the real one (some tests put another in its place)
 def finished_table(client: Any, game: str = "spades", options: dict[str, Any] | None = None,
                    seats: list[dict[str, Any]] = RULE4) -> str:
     """A table of rule bots whose first match is over (Spades to 10 points: one deal)."""
-    res = create(client, seats, options=options or {"target": 10}, game=game)
+    res = create(client, seats, options={"target": 10} if options is None else options,
+                 game=game)
     tid = res["table"]["id"]
     watcher = Player(client, tid, None)
     watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
@@ -70,6 +71,27 @@ def test_a_review_is_stored_with_the_match_and_matches_the_command(tmp_path, pro
     with app_client(db, review_budget=BUDGET, review_processes=processes) as client:
         assert client.get(f"{path}?seat=0").json() == done  # kept over a restart
         assert client.get(f"{path}?seat=1").json() == {"status": "none"}
+
+
+def test_foursquare_is_reviewed_by_its_solver_whatever_the_budget(tmp_path, monkeypatch):
+    """The server's budget goes to reviewers that take one: Foursquare's solver does not
+    (its judgements are left out here: the solver at its strongest takes its time)."""
+    budgets = set()
+
+    def quick(game_id: str, budget: Any, *rest: Any) -> None:
+        budgets.add((game_id, budget))
+        return None
+
+    monkeypatch.setattr(reviews, "judge_turn", quick)
+    with app_client(tmp_path / "fs.sqlite3", review_budget=BUDGET,
+                    review_processes=0) as client:
+        tid = finished_table(client, "foursquare", {}, [{"kind": "bot", "bot": "rule"}])
+        path = f"/api/tables/{tid}/matches/1/review"
+        assert client.post(path, json={"seat": 0}).status_code == 200
+        review = wait_done(client, path, 0)["review"]
+        assert review["reviewer"] == "solver:strong" and review["budget"] == 0
+        assert review["summaries"][0]["forced"] > 0
+        assert budgets == {("foursquare", None)}
 
 
 def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path, monkeypatch):

@@ -113,6 +113,12 @@ def thresholds_for(game_id: str) -> Thresholds:
     return THRESHOLDS.get(spec(game_id).id, LICHESS)
 
 
+def reviewer_kind(game_id: str) -> str:
+    """The bot that reviews a game: its solver at its strongest where the game's hints come
+    from a solver (Foursquare), which takes no budget; else ``ismcts:hard``."""
+    return "solver:strong" if spec(game_id).hint_bot == "solver" else "ismcts:hard"
+
+
 def default_budget(game_id: str) -> int:
     """The review's default iterations per decision: twice the ``hard`` level's."""
     hooks = spec(game_id).search
@@ -249,7 +255,7 @@ class Reviewer:
                               why=Message(UNSUPPORTED[found.id]))
         if self.budget is not None and self.budget < 1:
             raise ValueError(f"the budget is at least 1 iteration, not {self.budget}")
-        self.kind = "solver:strong" if found.hint_bot == "solver" else "ismcts:hard"
+        self.kind = reviewer_kind(found.id)
         if self.kind.startswith("solver") and self.budget is not None:
             raise OptionError("{game} is reviewed by its {bot} bot, which takes no "
                               "iteration budget", game=Term("game", found.game.name),

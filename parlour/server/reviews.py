@@ -32,7 +32,7 @@ from functools import lru_cache
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Literal
 
-from parlour.analysis.review import UNSUPPORTED, Decision, Reviewer, assemble, turns
+from parlour.analysis.review import UNSUPPORTED, Decision, Reviewer, assemble, reviewer_kind, turns
 from parlour.engine import Action, JsonDict, Seat, State
 from parlour.server.limits import ClientGuard, ClientKey, TooMany
 from parlour.server.protocol import ProtocolError
@@ -168,7 +168,9 @@ class ReviewDesk:
         if self._slots is None:
             self._slots = asyncio.Semaphore(max(1, self.settings.review_processes))
         game, seat = table.game, key[2]
-        budget = self.settings.review_budget
+        # the server's budget, for a reviewer that takes one (not Foursquare's solver)
+        budget = self.settings.review_budget if reviewer_kind(game.id).startswith("ismcts") \
+            else None
         try:
             judge = Reviewer(game.id, budget, REVIEW_SEED)
             start = game.new(final.seed, table.num_seats, **table.options)
