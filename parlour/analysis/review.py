@@ -102,6 +102,12 @@ THRESHOLDS: dict[str, Thresholds] = {
     # about 30 decisions a level): hard's largest loss 0.001, easy's 0.013, normal's 0.011,
     # the rule bot's 95th percentile 0.042; lichess's 0.05 would mark nothing at all.
     "hit-the-deck": Thresholds(0.02, 0.04, 0.08),
+    # Spite & Malice's first round of a match to 50 moves the match by little a decision
+    # (4 rounds of 5-card payoff piles, 63 to 84 decisions a level): hard's largest loss
+    # 0.014, easy's 0.021, the rule bot's 0.013 (its playouts follow the rule bot, so the
+    # reviewer leans its way). The steps sit above every level's largest loss, as in Hit
+    # the Deck.
+    "spite-and-malice": Thresholds(0.025, 0.05, 0.10),
 }
 
 #: Games the review cannot judge yet, with the reason (none today; Spite & Malice is
