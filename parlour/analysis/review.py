@@ -91,12 +91,14 @@ LICHESS = Thresholds(0.05, 0.10, 0.15)
 #: ``bench/blunders.py``): the inaccuracy step sits above the reviewer's disagreement with
 #: ``ismcts:hard`` (its noise floor: the largest loss it gave hard's decisions), so a
 #: strong player is next to never marked, and the blunder step at the rule bot's rare
-#: real errors. A game not listed uses :data:`LICHESS`.
+#: real errors. A game not listed uses :data:`LICHESS` (Foursquare, whose solver's losses
+#: are near 0 or near 1: lichess's steps sit in the gap, docs/review.md).
 THRESHOLDS: dict[str, Thresholds] = {
     # Spades (4 deals, about 45 decisions a level): hard's largest loss 0.012, normal's
     # 0.041; the rule bot's 90th percentile 0.041, its 95th 0.13.
     "spades": Thresholds(0.03, 0.06, 0.10),
-    # Not measured: Spades' steps (its only choice, which due spade to take, is small).
+    # Spades' steps: its only choice, which due spade to take, lost at most 0.020 (rule)
+    # and 0.004 (hard) in 4 deals, 5 to 10 decisions a level.
     "clockwork-spades": Thresholds(0.03, 0.06, 0.10),
     # Hit the Deck's rounds to 100 spread the match over many small choices (6 deals,
     # about 30 decisions a level): hard's largest loss 0.001, easy's 0.013, normal's 0.011,
