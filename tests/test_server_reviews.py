@@ -4,6 +4,7 @@ review as ``parlour review`` gives, strict input and per-client limits."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from typing import Any
@@ -176,3 +177,38 @@ def test_a_failed_review_says_so_and_may_be_asked_again(tmp_path, monkeypatch):
         monkeypatch.setattr(reviews, "judge_turn", JUDGE)
         assert client.post(path, json={"seat": 2}).json()["status"] in ("queued", "running")
         assert wait_done(client, path, 2)["review"]["seats"] == [2]
+
+
+def test_two_requests_at_once_start_one_review(tmp_path, monkeypatch):
+    gate = threading.Event()
+
+    def held(*args: Any) -> Any:
+        gate.wait(30)
+        return JUDGE(*args)
+
+    monkeypatch.setattr(reviews, "judge_turn", held)
+    with app_client(tmp_path / "race.sqlite3", review_budget=BUDGET,
+                    review_processes=0) as client:
+        tid = finished_table(client)
+        hub, guard = client.app.state.hub, client.app.state.guard
+
+        async def both() -> list[Any]:
+            table = await hub.get(tid)
+            return list(await asyncio.gather(
+                hub.reviews.ask(table, 1, 0, "ip:192.0.2.1", guard),
+                hub.reviews.ask(table, 1, 0, "ip:192.0.2.1", guard)))
+
+        try:
+            answers = client.portal.call(both)
+            assert [a["status"] for a in answers] == ["queued", "queued"]
+            jobs = hub.reviews.jobs
+            assert list(jobs) == [(tid, 1, 0)]
+            assert client.portal.call(_reviews_running) == 1
+        finally:
+            gate.set()
+        wait_done(client, f"/api/tables/{tid}/matches/1/review", 0)
+
+
+async def _reviews_running() -> int:
+    """The review jobs running on the app's event loop (asked on that loop)."""
+    return sum(t.get_coro().__qualname__ == "ReviewDesk._run" for t in asyncio.all_tasks())

@@ -118,6 +118,20 @@ class ReviewDesk:
         if stored is not None:
             return stored
         guard.review(client)
+        self._room(client)
+        final = await self.hub.finished_state(table, match)
+        # checked again with no await before the job is taken: a request that came in
+        # meanwhile may have started it, or taken the last place
+        job = self.jobs.get(key)
+        if job is not None and job.status != "failed":
+            return job.to_json()
+        self._room(client)
+        job = self.jobs[key] = Job(client)
+        job.task = asyncio.create_task(self._run(key, job, table, final))
+        return job.to_json()
+
+    def _room(self, client: ClientKey) -> None:
+        """Refuse a new review past the server's and the client's caps."""
         waiting = [j for j in self.jobs.values() if j.status != "failed"]
         if len(waiting) >= self.settings.review_jobs:
             raise TooMany("busy", "the reviewer is busy with other matches: try again in a "
@@ -126,10 +140,6 @@ class ReviewDesk:
             raise TooMany("too_many", f"you have {self.settings.review_jobs_per_client} "
                                       f"reviews under way already: wait for one to finish",
                           30)
-        final = await self.hub.finished_state(table, match)
-        job = self.jobs[key] = Job(client)
-        job.task = asyncio.create_task(self._run(key, job, table, final))
-        return job.to_json()
 
     def _check(self, table: Table, match: int, seat: object) -> Key:
         info = table.matches.get(match)
