@@ -200,7 +200,8 @@ def test_two_requests_at_once_start_one_review(tmp_path, monkeypatch):
 
         try:
             answers = client.portal.call(both)
-            assert [a["status"] for a in answers] == ["queued", "queued"]
+            # the second answer may find the one job already running
+            assert {a["status"] for a in answers} <= {"queued", "running"}
             jobs = hub.reviews.jobs
             assert list(jobs) == [(tid, 1, 0)]
             assert client.portal.call(_reviews_running) == 1
