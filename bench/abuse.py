@@ -607,13 +607,44 @@ def bad_row(srv: Server) -> Outcome:
                    f"server up; broken table {bad.status_code}, the other {good.status_code}")
 
 
+def review_flood(srv: Server) -> Outcome:
+    """One address asks for post-game reviews of every seat of a finished match, again
+    and again (40 tries); another address then asks for one."""
+    with srv.client() as c:
+        tid = c.post("/api/tables", json={"game": "spades", "seats": RULE4,
+                                          "options": {"target": 10}}).json()["table"]["id"]
+        deadline = time.monotonic() + 60
+        while c.get(f"/api/tables/{tid}").json()["table"]["status"] != "finished":
+            if time.monotonic() > deadline:
+                return Outcome("review flood", False, "the match did not finish")
+            time.sleep(0.2)
+    path = f"/api/tables/{tid}/matches/1/review"
+    with srv.client(ATTACKER) as http:
+        got = [http.post(path, json={"seat": i % 4}) for i in range(40)]
+        started = time.monotonic()
+        lobby = http.get("/api/tables").status_code
+        answered = time.monotonic() - started
+    jobs = {r.json()["status"] for r in got if r.status_code == 200}
+    with srv.client() as http:
+        other = http.post(path, json={"seat": 3})
+    refused = sum(r.status_code in (429, 503) for r in got)
+    seats = {i % 4 for i, r in enumerate(got) if r.status_code == 200}  # reviews started
+    held = refused >= 20 and len(seats) <= 2 and other.status_code in (200, 503) \
+        and lobby == 200 and answered < 1.0
+    return Outcome("one address asks 40 reviews of a finished match", held,
+                   f"{codes(got)} ({', '.join(sorted(jobs))}; {len(seats)} reviews "
+                   f"started, the rest answered as they stand); the lobby answered in "
+                   f"{answered * 1000:.0f} ms meanwhile; another address then: "
+                   f"{other.status_code}")
+
+
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input,
-    endless_tables, search_hog, squatter, orphans, bad_row,
+    endless_tables, search_hog, squatter, orphans, bad_row, review_flood,
 ]
-OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row}
+OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}
 
 
 def main() -> int:

@@ -12,6 +12,20 @@ are what the game's review thresholds are chosen from (docs/review.md).
 
     nice -n 19 python bench/blunders.py spades --deals 4
     nice -n 19 python bench/blunders.py hit-the-deck --deals 4 --json
+
+**The yardstick** (``--yardstick``): how much of the gap between the rule bot and a player
+shown every card each level closes. Over the same deals (duplicate), each player in turn
+holds the measured seats (Spades: a partnership, seats 0 and 2; other games: seat 0)
+against rule bots, for the first deal or round, and the game's search ``value`` hook
+(the chance to win the match the standing gives, the review's unit) is read for seat 0
+at its end. The player shown everything (:class:`ShownEverything`) searches like
+``ismcts:hard`` (its budget, the game's hooks, paired playouts) but from the *true state*:
+it is a yardstick for this bench only, never a bot kind (no ``make_bot`` finds it, no table
+can seat it) and never built from an ``Observation``, since it reads what no seat may see.
+Gap closed = (level - rule) / (shown-everything - rule), with a bootstrap interval over
+the deals.
+
+    nice -n 19 python bench/blunders.py spades --yardstick --deals 8
 """
 
 from __future__ import annotations
@@ -29,8 +43,11 @@ from rich.table import Table
 from parlour.analysis.review import MARKS, Reviewer
 from parlour.arena import wilson
 from parlour.bots import bot_kinds, make_bot, observe_for
-from parlour.engine import derive_seed
+from parlour.bots.ismcts import PLAIN, paired_search
+from parlour.engine import Action, Seat, State, derive_seed
 from parlour.registry import spec
+
+SHOWN = "shown-everything"  # the yardstick's name in the tables (not a bot kind)
 
 
 def levels_of(game_id: str) -> list[str]:
@@ -48,8 +65,9 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def measure(game_id: str, deals: int, seed: int, budget: int | None,
-            advance: Any = None) -> dict[str, Any]:
-    """Play and judge ``deals`` deals; the figures per level (JSON-ready)."""
+            advance: Any = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play and judge ``deals`` deals (with the game's ``options``, default: its own);
+    the figures per level (JSON-ready)."""
     game = spec(game_id).game
     levels = levels_of(game.id)
     judge = Reviewer(game.id, budget, derive_seed(seed, "review"))
@@ -58,7 +76,7 @@ def measure(game_id: str, deals: int, seed: int, budget: int | None,
     forced = dict.fromkeys(levels, 0)
     for deal in range(deals):
         deal_seed = derive_seed(seed, "deal", deal)
-        state = game.new(deal_seed)
+        state = game.new(deal_seed, **(options or {}))
         seated = [levels[(s + deal) % len(levels)] for s in range(state.num_seats)]
         bots = [make_bot(game, kind, s, derive_seed(deal_seed, "bot", s))
                 for s, kind in enumerate(seated)]
@@ -78,6 +96,7 @@ def measure(game_id: str, deals: int, seed: int, budget: int | None,
             if advance is not None:
                 advance()
     out: dict[str, Any] = {"game": game.id, "deals": deals, "seed": seed,
+                           "options": dict(options or {}),
                            "reviewer": judge.kind, "budget": judge.budget,
                            "thresholds": judge.thresholds.to_json() if judge.thresholds
                            else None, "levels": {}}
@@ -116,6 +135,132 @@ def report(summary: dict[str, Any], console: Console) -> None:
     console.print(table)
 
 
+# ----------------------------------------------------------------------------- yardstick
+class ShownEverything:
+    """The perfect-information yardstick: ``ismcts:hard``'s paired search run on copies of
+    the true state (every hand, the stock's order), for this bench only. It is not an
+    ``Observation`` and not a bot kind: nothing at a table can reach it."""
+
+    def __init__(self, game_id: str, seat: Seat, seed: int) -> None:
+        self.hooks = spec(game_id).search or PLAIN
+        self.seat = seat
+        self.iterations = self.hooks.levels["hard"]
+        self.rng = random.Random(seed)
+        self.legal: tuple[Action, ...] = ()
+        self._state: State | None = None
+
+    def sample(self, rng: random.Random) -> State:
+        """What paired_search plays out from: the true state itself."""
+        assert self._state is not None
+        return self._state.clone()
+
+    def act_on(self, state: State) -> Action:
+        self.legal = tuple(state.legal_actions(self.seat))
+        if len(self.legal) == 1:
+            return self.legal[0]
+        self._state = state
+        try:
+            values = paired_search(self, self.rng, self.iterations,  # type: ignore[arg-type]
+                                   None, self.hooks.policy, self.hooks.rollout_limit,
+                                   self.hooks.candidates, self.hooks.playout, self.hooks.value)
+        finally:
+            self._state = None
+        return max(self.legal, key=lambda a: values.get(a, float("-inf")))
+
+
+def measured_seats(game_id: str, seats: int) -> list[Seat]:
+    return [0, 2] if game_id == "spades" and seats == 4 else [0]
+
+
+def yardstick(game_id: str, deals: int, seed: int, advance: Any = None,
+              options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Each player at the measured seats against rule bots, over the same deals: seat 0's
+    chance to win the match after the first deal (the game's ``value`` hook), per player
+    and deal (JSON-ready)."""
+    game = spec(game_id).game
+    value = (spec(game_id).search or PLAIN).value
+    players = [*levels_of(game.id), SHOWN]
+    chances: dict[str, list[float]] = {p: [] for p in players}
+    for deal in range(deals):
+        deal_seed = derive_seed(seed, "deal", deal)
+        for player in players:
+            state = game.new(deal_seed, **(options or {}))
+            mine = measured_seats(game.id, state.num_seats)
+            bots: dict[Seat, Any] = {}
+            for s in range(state.num_seats):
+                bot_seed = derive_seed(deal_seed, "bot", s)
+                if s in mine and player == SHOWN:
+                    bots[s] = ShownEverything(game.id, s, bot_seed)
+                else:
+                    bots[s] = make_bot(game, player if s in mine else "rule", s, bot_seed)
+            rng = random.Random(derive_seed(deal_seed, "observe"))
+            while state.to_act and state.round == 1:
+                seat = state.to_act[0]
+                bot = bots[seat]
+                action = (bot.act_on(state) if isinstance(bot, ShownEverything)
+                          else bot.act(observe_for(bot, state, seat, rng)))
+                state.apply(action, seat)
+                if advance is not None:
+                    advance()
+            chances[player].append(value(state, 0))
+    return {"game": game.id, "deals": deals, "seed": seed, "options": dict(options or {}),
+            "measured_seats": measured_seats(game.id, game.default_seats),
+            "chances": chances, "gap": gap_closed(chances, seed)}
+
+
+def _mean_interval(xs: list[float]) -> tuple[float, float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = (sum((x - mean) ** 2 for x in xs) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    half = 1.96 * sd / n ** 0.5
+    return mean, mean - half, mean + half
+
+
+def gap_closed(chances: dict[str, list[float]], seed: int, resamples: int = 4000
+               ) -> dict[str, Any]:
+    """Per player: the mean chance with its 95% interval, the mean paired gain over the
+    rule bot with its interval, and the share of the rule-to-shown-everything gap closed
+    with a 95% bootstrap interval over the deals (None where the gap is not positive)."""
+    rule, top = chances["rule"], chances[SHOWN]
+    n = len(rule)
+    rng = random.Random(derive_seed(seed, "bootstrap"))
+    picks = [[rng.randrange(n) for _ in range(n)] for _ in range(resamples)]
+    out: dict[str, Any] = {}
+    for player, xs in chances.items():
+        gains = [x - r for x, r in zip(xs, rule, strict=True)]
+        full = [t - r for t, r in zip(top, rule, strict=True)]
+        row: dict[str, Any] = {"chance": _mean_interval(xs), "gain": _mean_interval(gains)}
+        whole = sum(full) / n
+        row["closed"] = sum(gains) / n / whole if whole > 0 else None
+        shares = []
+        for pick in picks:
+            g = sum(full[i] for i in pick)
+            if g > 0:
+                shares.append(sum(gains[i] for i in pick) / g)
+        shares.sort()
+        row["closed_interval"] = ((shares[int(0.025 * len(shares))],
+                                   shares[int(0.975 * len(shares)) - 1]) if shares else None)
+        out[player] = row
+    return out
+
+
+def report_yardstick(summary: dict[str, Any], console: Console) -> None:
+    table = Table(title=f"{summary['game']}: {summary['deals']} deals, seats "
+                        f"{summary['measured_seats']} against rule bots; seat 0's chance to "
+                        f"win the match after the first deal")
+    for col in ("Player", "Chance", "95% interval", "Gain over rule", "95% interval",
+                "Gap closed", "95% interval"):
+        table.add_column(col, justify="left" if col == "Player" else "right", no_wrap=True)
+    for player, row in summary["gap"].items():
+        c, g = row["chance"], row["gain"]
+        closed = "-" if row["closed"] is None else f"{row['closed']:.0%}"
+        ci = row["closed_interval"]
+        table.add_row(player, f"{c[0]:.3f}", f"{c[1]:.3f}-{c[2]:.3f}", f"{g[0]:+.3f}",
+                      f"{g[1]:+.3f}-{g[2]:+.3f}", closed,
+                      "-" if ci is None else f"{ci[0]:.0%}-{ci[1]:.0%}")
+    console.print(table)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("game")
@@ -123,17 +268,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, help="the reviewer's iterations a decision "
                         "(default: the review's, twice the hard level's)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option (Spite & Malice: payoff_size=5 for short rounds)")
+    parser.add_argument("--yardstick", action="store_true", help="measure the share of "
+                        "the gap to a player shown every card each level closes")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    options = dict(o.split("=", 1) for o in args.option if "=" in o)
     err = Console(stderr=True)
     with Progress(TextColumn(f"[bold]{args.game}[/] decisions"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err,
                   transient=True) as bar:
         task = bar.add_task("decisions", total=None)
-        summary = measure(args.game, args.deals, args.seed, args.budget,
-                          lambda: bar.advance(task))
+        if args.yardstick:
+            summary = yardstick(args.game, args.deals, args.seed, lambda: bar.advance(task),
+                                options)
+        else:
+            summary = measure(args.game, args.deals, args.seed, args.budget,
+                              lambda: bar.advance(task), options)
     if args.json:
         print(json.dumps(summary))
+    elif args.yardstick:
+        report_yardstick(summary, Console(width=160))
     else:
         report(summary, Console())
     return 0

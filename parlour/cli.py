@@ -354,7 +354,8 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
     defaults = Settings(db_url="")
     for name, (kind, meaning) in TABLE_SETTINGS.items():
         life.add_argument("--" + name.replace("_", "-"), type=kind, metavar="N",
-                          help=f"{meaning} ({getattr(defaults, name):.0f})")
+                          help=f"{meaning}" + ("" if getattr(defaults, name) is None
+                                               else f" ({getattr(defaults, name):.0f})"))
     group = p.add_argument_group("limits", "each also PARLOUR_<NAME> in the environment; "
                                  "see docs/operations.md")
     for name, info in Limits.model_fields.items():

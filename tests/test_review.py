@@ -11,6 +11,7 @@ from parlour.analysis.review import (
     INACCURACY,
     MISTAKE,
     SCHEMA_VERSION,
+    UNSUPPORTED,
     Review,
     Reviewer,
     Thresholds,
@@ -142,8 +143,6 @@ def test_progress_counts_every_decision_of_the_reviewed_seat(short_match):
 def test_bad_requests_get_clear_errors(short_match):
     with pytest.raises(ValueError, match="seat 4 is not at this 4-seat table"):
         review_state(short_match, [4], budget=16)
-    with pytest.raises(OptionError, match="Spite & Malice cannot be reviewed yet"):
-        Reviewer("spite-and-malice")
     with pytest.raises(OptionError, match="takes no iteration budget"):
         Reviewer("foursquare", budget=100)
     with pytest.raises(ValueError, match="at least 1 iteration"):
@@ -153,6 +152,29 @@ def test_bad_requests_get_clear_errors(short_match):
     state = SPADES.new(1)
     with pytest.raises(ValueError, match="not legal"):
         Reviewer("spades", budget=16).judge(state, 0, SPADES.parse_action("AS"))
+
+
+def test_a_game_the_review_cannot_judge_is_refused_by_name(monkeypatch):
+    monkeypatch.setitem(UNSUPPORTED, "hit-the-deck", "its reasons")
+    with pytest.raises(OptionError, match="Hit the Deck cannot be reviewed yet: its reasons"):
+        Reviewer("hit-the-deck")
+
+
+def test_spite_and_malice_is_judged_by_whole_turn_playouts_from_its_view():
+    """Its decisions are judged in chances from what the seat saw (a determinized twin
+    gets the same judgement), by the turn playouts, at a small budget in seconds."""
+    game = get_game("spite-and-malice")
+    state = game.new(3, target=1, payoff_size=5)
+    judge = Reviewer("spite-and-malice", budget=40, seed=1)
+    seat = state.to_act[0]
+    twin = state.determinize(seat, random.Random(9))
+    action = state.legal_actions(seat)[-1]
+    one = judge.judge(state, seat, action)
+    assert one is not None and one == judge.judge(twin, seat, action)
+    assert set(one.chances) == {state.action_text(a) for a in state.legal_actions(seat)}
+    assert all(0.0 <= c <= 1.0 for c in one.chances.values())
+    assert one.best == next(iter(one.chances)) and one.loss == round(
+        max(0.0, one.best_chance - one.chance), 4)
 
 
 def test_review_command_end_to_end(tmp_path, capsys, short_match):

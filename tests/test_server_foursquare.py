@@ -114,7 +114,7 @@ def test_deal_numbers_are_checked(tmp_path):
                                        "message": "Spades is not dealt by number"}
         games = {g["id"]: g for g in client.get("/api/games").json()}
         assert games["foursquare"]["deals"] == MAX_DEAL and games["spades"]["deals"] is None
-        assert games["foursquare"]["hints"] is True and games["spades"]["hints"] is False
+        assert games["foursquare"]["hints"] is True and games["spades"]["hints"] is True
 
 
 def test_a_hint_is_the_solvers_choice_from_the_seats_view_only(tmp_path):
@@ -153,16 +153,18 @@ def test_a_hint_is_the_solvers_choice_from_the_seats_view_only(tmp_path):
             watcher.close()
 
 
-def test_no_hints_where_the_game_names_no_hint_bot(tmp_path):
+def test_no_hints_at_a_table_that_turned_them_off(tmp_path):
     with app_client(tmp_path / "nohint.sqlite3") as client:
         seats = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
         res = client.post("/api/tables", json={"game": "spades", "seats": seats,
-                                               "name": "Ann"}).json()
+                                               "name": "Ann", "hints": False}).json()
+        assert res["table"]["hints"] is False
         p = Player(client, res["table"]["id"], res["token"])
         try:
             p.view()
             p.send({"type": "hint"})
             err = p.error()
-            assert err == {"type": "error", "code": "no_hint", "message": "Spades has no hints"}
+            assert err == {"type": "error", "code": "no_hint",
+                           "message": "this table gives no hints"}
         finally:
             p.close()

@@ -65,4 +65,6 @@ def test_every_endpoint_answers_as_documented(tmp_path):
                          "POST /api/account/recovery-codes", "GET /api/account/export",
                          "POST /api/account/delete", "POST /api/account/seats/{table_id}/claim",
                          "POST /api/account/reports", "POST /api/account/mutes",
-                         "GET /api/account/mutes/{table_id}"}
+                         "GET /api/account/mutes/{table_id}",
+                         "POST /api/tables/{table_id}/matches/{match}/review",
+                         "GET /api/tables/{table_id}/matches/{match}/review"}

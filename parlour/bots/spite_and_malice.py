@@ -736,12 +736,38 @@ def value(state: SpiteAndMaliceState, seat: Seat) -> float:
     if state.outcome is not None:
         return state.reward(seat)
     other = 1 - seat
-    lead = (state.scores[seat] - state.scores[other]
-            + 0.5 * (len(state.payoff[other]) - len(state.payoff[seat])))
+    return _chance(state.scores[seat] - state.scores[other]
+                   + 0.5 * (len(state.payoff[other]) - len(state.payoff[seat])))
+
+
+def _chance(lead: float) -> float:
+    """The chance to win the match of a seat ``lead`` points ahead, counting the round."""
     return 1.0 / (1.0 + math.exp(-lead / 10.0))
+
+
+def turn_playout(state: SpiteAndMaliceState, me: Seat, rng: random.Random) -> float:
+    """The search's playout by whole turns (its ``playout`` hook, used by the paired search
+    of a post-game review, which values every legal action): the rest of the turn under
+    way, then the next :data:`HORIZON` turns, each as the rule bot plays it
+    (:func:`rule_turn`); then the chance to win the match, as :func:`value` with the
+    round's points margin estimated by :func:`leaf_value` (or counted, if the round
+    ended). Deterministic given the state (the rule bot draws no random numbers)."""
+    start = state.round
+    if state.phase != OVER and state.turn == me:
+        rule_turn(state, me)
+    for _ in range(HORIZON):
+        if state.round != start or state.phase == OVER:
+            break
+        rule_turn(state, state.turn)
+    if state.outcome is not None:
+        return state.reward(me)
+    lead = float(state.scores[me] - state.scores[1 - me])
+    if state.round == start:
+        lead += leaf_value(state, me)
+    return _chance(lead)
 
 
 SEARCH = SearchHooks(values=plan_values, levels=PLAYOUTS, value=value,
                      values_unit=N_("expected points margin of the round, by playouts of "
                                     "the next turns"),
-                     policy=fast_policy)
+                     policy=fast_policy, playout=turn_playout)

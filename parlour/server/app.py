@@ -228,6 +228,10 @@ TABLE_SETTINGS: dict[str, tuple[type, str]] = {
     "search_tables_per_client": (int, "open tables with searching bots one client may have"),
     "bot_queue": (int, "searching jobs (bot moves, hints) one table may have waiting"),
     "degrade_after": (int, "tables waiting for a worker before casual bots drop a level"),
+    "review_budget": (int, "a post-game review's iterations a decision (default: the game's)"),
+    "review_processes": (int, "worker processes for post-game reviews (0: a thread)"),
+    "review_jobs": (int, "post-game reviews waiting or running at once"),
+    "review_jobs_per_client": (int, "of those, one client's"),
 }
 
 

@@ -52,6 +52,12 @@ class Limits(BaseSettings):
     joins_per_minute: float = Field(30.0, gt=0, description="seats one client may take a "
                                                              "minute, on average")
     join_burst: int = Field(20, ge=1, description="and at once")
+    reviews_per_minute: float = Field(2.0, gt=0, description="post-game reviews one client "
+                                                             "may start a minute, on average")
+    review_burst: int = Field(4, ge=1, description="and at once")
+    hints_per_minute: float = Field(30.0, gt=0, description="hints one client may ask for a "
+                                                             "minute, on average")
+    hint_burst: int = Field(10, ge=1, description="and at once")
     sockets_per_table: int = Field(8, ge=1, description="websockets one client may hold "
                                                          "open at one table")
     sockets_per_client: int = Field(64, ge=1, description="websockets one client may hold "
@@ -203,6 +209,8 @@ class ClientGuard:
         self.recoveries = PerClient(limits.recoveries_per_hour / 3600, limits.recovery_burst,
                                     clock)
         self.reports = PerClient(limits.reports_per_hour / 3600, limits.report_burst, clock)
+        self.reviews = PerClient(limits.reviews_per_minute / 60, limits.review_burst, clock)
+        self.hints = PerClient(limits.hints_per_minute / 60, limits.hint_burst, clock)
         self.sockets: Counter[ClientKey] = Counter()
         self.table_sockets: Counter[tuple[ClientKey, str]] = Counter()
 
@@ -244,6 +252,18 @@ class ClientGuard:
         wait = max((bucket.wait(key) for key in keys), default=0.0)
         if wait:
             raise TooMany("rate_limited", message, wait)
+
+    def review(self, key: ClientKey) -> None:
+        wait = self.reviews.wait(key)
+        if wait:
+            raise TooMany("rate_limited", "you are asking for reviews too fast: wait a "
+                                          "little", wait)
+
+    def hint(self, key: ClientKey) -> None:
+        wait = self.hints.wait(key)
+        if wait:
+            raise TooMany("rate_limited", "you are asking for hints too fast: think a "
+                                          "little first", wait)
 
     def open_socket(self, key: ClientKey, table_id: str) -> Callable[[], None]:
         """Count one more websocket of ``key`` at ``table_id``; returns the function that

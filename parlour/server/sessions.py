@@ -39,10 +39,12 @@ class Seated:
     through it), and what it asks for. A :class:`Session` is a client on this process; a
     client of another process is a :class:`parlour.server.relay.RemoteSession`."""
 
-    def __init__(self, hub: Hub, table: Table, conn: Connection) -> None:
+    def __init__(self, hub: Hub, table: Table, conn: Connection,
+                 hint_limit: Callable[[], None] = lambda: None) -> None:
         self.hub = hub
         self.table = table
         self.conn = conn
+        self.hint_limit = hint_limit  # takes one of the client's hints (ClientGuard.hint)
         self.asking: set[asyncio.Task[None]] = set()  # hints being worked out for it
 
     def enter(self) -> None:
@@ -120,7 +122,8 @@ class Seated:
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators get no hints: take a seat to "
                                                  "play")
-            conn.push(encode(await self.hub.hint(table, conn.seat, msg.version)))
+            conn.push(encode(await self.hub.hint(table, conn.seat, msg.version,
+                                                 self.hint_limit)))
         except Stale as err:
             conn.push(encode(err.to_json(conn.lang)))
             table.send_view(conn)
@@ -138,8 +141,9 @@ class Session(Seated):
     """One client at one table this process owns, from its hello to its going."""
 
     def __init__(self, hub: Hub, table: Table, ws: WebSocket, seat: Seat | None,
-                 lang: str = "en") -> None:
-        super().__init__(hub, table, Connection(ws.send_text, seat, self._drop, lang))
+                 lang: str = "en", hint_limit: Callable[[], None] = lambda: None) -> None:
+        super().__init__(hub, table, Connection(ws.send_text, seat, self._drop, lang),
+                         hint_limit)
         self.ws = ws
 
     async def _drop(self) -> None:

@@ -70,6 +70,7 @@ tables_t = Table(
     Column("ended", Float),  # when it finished or closed (retention counts from it)
     Column("note", String(40)),  # why it closed: expired | abandoned | unrestorable
     Column("speed", String(8)),  # slow | normal | fast (None: normal), parlour.server.pace
+    Column("hints", Boolean, nullable=False, server_default=true()),  # seats may ask hints
 )
 
 seats_t = Table(
@@ -184,6 +185,16 @@ admin_log_t = Table(  # every operator action (parlour admin ...)
     Column("operator", String(80), nullable=False),
 )
 
+reviews_t = Table(  # post-game reviews (parlour.server.reviews), kept with their match
+    "parlour_reviews", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),  # the reviewed seat
+    Column("budget", Integer, nullable=False),  # iterations a decision (0: a solver's)
+    Column("created", Float, nullable=False),
+    Column("review", Text, nullable=False),  # Review.to_json(), as JSON
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 
@@ -249,6 +260,7 @@ class TableRow:
     note: str | None = None
     problem: str | None = None  # what in the rows makes the table unplayable, if anything
     speed: str | None = None  # how fast its bots go (parlour.server.pace); None: normal
+    hints: bool = True  # seats may ask for hints
 
 
 Op = Callable[[Connection], None]
@@ -356,7 +368,8 @@ class Store:
                 id=row.id, game=row.game, num_seats=row.num_seats,
                 options=json.dumps(row.options), created=row.created, status=row.status,
                 match=row.match, listed=row.listed, compared=row.compared,
-                turn_seconds=row.turn_seconds, creator=row.creator, speed=row.speed))
+                turn_seconds=row.turn_seconds, creator=row.creator, speed=row.speed,
+                hints=row.hints))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "token_hash": s.token_hash, "account_id": s.account_id}
@@ -432,6 +445,18 @@ class Store:
                              .values(status="finished", ended=now))
         return op
 
+    @staticmethod
+    def op_save_review(table_id: str, match: int, seat: int, budget: int, review: str) -> Op:
+        """Keep the review of ``seat`` in match ``match`` (a review made again replaces it)."""
+        def op(conn: Connection) -> None:
+            conn.execute(delete(reviews_t).where(reviews_t.c.table_id == table_id,
+                                                 reviews_t.c.match == match,
+                                                 reviews_t.c.seat == seat))
+            conn.execute(insert(reviews_t).values(table_id=table_id, match=match, seat=seat,
+                                                  budget=budget, created=time.time(),
+                                                  review=review))
+        return op
+
     # ------------------------------------------------------------------ reading
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -474,7 +499,7 @@ class Store:
             return TableRow(t.id, t.game, t.num_seats, options, t.created,
                             t.status, t.match, seats, matches, bool(t.listed),
                             bool(t.compared), t.turn_seconds, t.creator, t.ended, t.note,
-                            problem, t.speed)
+                            problem, t.speed, bool(t.hints))
 
     def prune(self, before: float) -> list[str]:
         """Delete casual tables (not ``compared``) that ended before ``before`` (a
@@ -485,7 +510,7 @@ class Store:
                                             tables_t.c.compared.is_(False),
                                             tables_t.c.ended < before).limit(500))]
             if ids:
-                for t in (actions_t, deals_t, matches_t, seats_t, leases_t):
+                for t in (actions_t, deals_t, reviews_t, matches_t, seats_t, leases_t):
                     conn.execute(delete(t).where(t.c.table_id.in_(ids)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
             return ids
@@ -497,6 +522,16 @@ class Store:
                                        actions_t.c.match == match)
                                 .order_by(actions_t.c.idx))
             return [(seat, action) for seat, action in rows]
+
+
+    def load_review(self, table_id: str, match: int, seat: int) -> tuple[int, str] | None:
+        """The stored review of ``seat`` in that match: (its budget, its JSON), or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(reviews_t.c.budget, reviews_t.c.review)
+                               .where(reviews_t.c.table_id == table_id,
+                                      reviews_t.c.match == match,
+                                      reviews_t.c.seat == seat)).first()
+            return None if row is None else (int(row[0]), str(row[1]))
 
 
 def _done(fut: asyncio.Future[None]) -> None:

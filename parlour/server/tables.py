@@ -61,6 +61,7 @@ from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pa
 from parlour.server.pages import narration, seat_names
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.rejoin import device_token, rejoin_secret
+from parlour.server.reviews import ReviewDesk, reviewable
 from parlour.server.runner import BotRunner
 from parlour.server.showcase import showcase_json
 from parlour.server.store import Fenced, Op, SeatRow, Store, StoreError, TableRow
@@ -192,6 +193,13 @@ class Settings:
         if self.leases is not None:
             return self.leases
         return self.redis_url is not None or not self.db_url.startswith("sqlite")
+    # Post-game reviews (parlour.server.reviews): iterations a decision (None: the game's
+    # default, twice its hard level's), worker processes (0: a thread), reviews waiting or
+    # running on the server at once, and of those one client's.
+    review_budget: int | None = None
+    review_processes: int = 1
+    review_jobs: int = 8
+    review_jobs_per_client: int = 2
 
 
 class Connection:
@@ -289,10 +297,11 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     reaction: OpenReaction | None = None  # the timed phase being played, if any
     next_deal: int | None = None  # the deal number asked for the next match (else random)
-    hints: dict[tuple[int, int, Seat], asyncio.Future[JsonDict]] = field(default_factory=dict)
+    asked: dict[tuple[int, int, Seat], asyncio.Future[JsonDict]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # last sign of life
     listed: bool = True  # in the lobby list (else private: reached through its invite)
     compared: bool = False  # its results are compared (rated, daily): kept, never degraded
+    hints: bool = True  # its seats may ask for hints (never at a compared table)
     turn_seconds: int = 0  # the turn timer (0: none)
     creator: Seat | None = None  # the seat of the person who opened it
     note: str | None = None  # why it closed (see CLOSED_NOTES)
@@ -410,7 +419,8 @@ class Table:
             "result": (self.matches[self.match].result
                        if self.match in self.matches else None),
             "deal": self.matches[self.match].deal if self.match in self.matches else None,
-            "hints": hint_bot(self.game.id) is not None,
+            "hints": self.hints,
+            "reviewable": reviewable(self),
             "pace": pace_json(self.bot_pause, self.speed),
         }
 
@@ -487,6 +497,7 @@ class Hub:
         self.intent_done: Callable[[float], None] = lambda seconds: None  # (a metric)
         self.on_own: list[Callable[[Table], None]] = []
         self.on_lose: list[Callable[[Table], None]] = []
+        self.reviews = ReviewDesk(self, store)
 
     # ------------------------------------------------------------------ ownership
     def _fenced(self, table: Table | None, op: Op) -> Op:
@@ -577,6 +588,7 @@ class Hub:
                 table.reaction.stop()
             self.turns.stop(table)
         await self.runner.close(list(self.tables.values()))
+        await self.reviews.close()
 
     async def get(self, table_id: str) -> Table | None:
         """The table with this id, loaded from the database if it is not live.
@@ -652,7 +664,7 @@ class Hub:
                       else row.turn_seconds,
                       creator=row.creator, note=row.note, key=self.store.rejoin_key,
                       speed=row.speed if row.speed in SPEEDS else DEFAULT_SPEED,
-                      bot_pause=self.settings.bot_pause)
+                      bot_pause=self.settings.bot_pause, hints=row.hints and not row.compared)
         table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
                          for m in row.matches.values()}
         current = row.matches.get(row.match)
@@ -775,7 +787,8 @@ class Hub:
                      name: str | None, seat: Seat | None, deal: int | None = None, *,
                      public: bool | None = None, turn_seconds: int | None = None,
                      speed: str | None = None,
-                     client: ClientKey | None = None, account_id: int | None = None
+                     client: ClientKey | None = None, account_id: int | None = None,
+                     hints: bool | None = None, compared: bool = False
                      ) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
@@ -786,18 +799,22 @@ class Hub:
         list, reached only through its invite. ``turn_seconds`` sets the turn timer (None:
         the game's default, 0: none); ``speed`` paces its bots and automatic steps (see
         :mod:`parlour.server.pace`; None: normal). ``client`` may have at most
-        ``search_tables_per_client`` open tables with searching bots."""
+        ``search_tables_per_client`` open tables with searching bots. ``hints`` lets its
+        seats ask for hints: on by default, and refused at a ``compared`` table (rated,
+        daily), where it is off."""
         # Every table waiting or playing counts, listed in the lobby or not.
         live = (t.client for t in self.tables.values() if t.status in ("waiting", "playing"))
         with self.quota.slot(live, client):
             return await self._create(game_id, options, seats, name, seat, deal,
                                       public=public, turn_seconds=turn_seconds, speed=speed,
-                                      client=client, account_id=account_id)
+                                      client=client, account_id=account_id, hints=hints,
+                                      compared=compared)
 
     async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                       name: str | None, seat: Seat | None, deal: int | None, *,
                       public: bool | None, turn_seconds: int | None, speed: str | None,
-                      client: ClientKey | None, account_id: int | None = None
+                      client: ClientKey | None, account_id: int | None = None,
+                      hints: bool | None = None, compared: bool = False
                       ) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
@@ -813,6 +830,10 @@ class Hub:
             [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
         turn_seconds = check_turn_seconds(game, turn_seconds)
         speed = check_speed(speed)
+        if hints and compared:
+            raise ProtocolError("bad_options", "hints are off at tables whose results are "
+                                               "compared")
+        hints = not compared if hints is None else hints
         if client is not None and self._searches(game, infos):
             mine = [t for t in self.tables.values() if t.is_open and t.client == client
                     and self._searches(t.game, t.seats)]
@@ -838,12 +859,13 @@ class Hub:
         table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
                       next_deal=deal, listed=public if public is not None else not friends,
                       turn_seconds=turn_seconds, creator=seat, client=client,
-                      key=self.store.rejoin_key, speed=speed, bot_pause=self.settings.bot_pause)
+                      key=self.store.rejoin_key, speed=speed, bot_pause=self.settings.bot_pause,
+                      hints=hints, compared=compared)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id)
                         for s in infos], {},
-                       listed=table.listed, turn_seconds=turn_seconds, creator=seat,
-                       speed=speed)
+                       listed=table.listed, compared=compared, turn_seconds=turn_seconds,
+                       creator=seat, speed=speed, hints=hints)
         create = Store.op_create_table(row)
         if self.leases is not None:
             create = both(create, self.leases.create_op(table.id))
@@ -1138,17 +1160,19 @@ class Hub:
             self.schedule_bots(table)
 
     # ------------------------------------------------------------------ hints
-    async def hint(self, table: Table, seat: Seat, version: int | None) -> JsonDict:
-        """The game's hint bot's advice for ``seat`` at the current version: its choice, its
-        estimated chance to win (if its values are chances) and the best few values.
+    async def hint(self, table: Table, seat: Seat, version: int | None,
+                   limit: Callable[[], None] = lambda: None) -> JsonDict:
+        """The game's hint bot's advice for ``seat`` at the current version (its spec's
+        ``hint_bot``, else ``ismcts``): its choice, its estimated chance to win (if its
+        values are chances) and the best few values. ``limit()`` is called before new
+        work starts (the client's hint rate: it raises to refuse).
 
         The bot gets the seat's :class:`Observation` (its view, and a determinization if it
         samples), never the state, and thinks off the event loop like a bot seat. One
         answer per seat and version: asking again while it thinks waits for the same one."""
-        kind = hint_bot(table.game.id)
-        if kind is None:
-            raise ProtocolError("no_hint", "{game} has no hints",
-                                game=Term("game", table.game.name))
+        if not table.hints:
+            raise ProtocolError("no_hint", "this table gives no hints")
+        kind = hint_bot(table.game.id) or "ismcts"
         state = table.state
         if table.status != "playing" or state is None:
             raise not_playing(table)
@@ -1157,13 +1181,14 @@ class Hub:
         if seat not in state.to_act or not state.legal_actions(seat):
             raise ProtocolError("no_hint", "there is nothing for you to do now")
         key = (table.match, table.version, seat)
-        pending = table.hints.get(key)
+        pending = table.asked.get(key)
         if pending is None:
-            table.hints = {k: f for k, f in table.hints.items() if k[:2] == key[:2]}
+            limit()
+            table.asked = {k: f for k, f in table.asked.items() if k[:2] == key[:2]}
             cls = bot_kinds(table.game.id)[kind]
             obs = observe(state, seat, random.Random(secrets.randbits(63)), view=True,
                           sample=cls.needs_sample)
-            pending = table.hints[key] = asyncio.ensure_future(
+            pending = table.asked[key] = asyncio.ensure_future(
                 self.runner.advise(table, obs, cls.needs_sample))
             pending.add_done_callback(lambda f: f.cancelled() or f.exception())
         answer = await asyncio.shield(pending)
@@ -1246,7 +1271,7 @@ def describe_games() -> list[JsonDict]:
         info["seat_names"] = {str(n): [game.seat_name(s, n) for s in range(n)]
                               for n in range(game.min_seats, game.max_seats + 1)}
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
-        info["hints"] = found.hint_bot is not None
+        info["hints"] = True  # from its hint bot, else ismcts (a table may turn them off)
         info["renderer"] = found.web.script
         info.update(showcase_json(gid))  # the tile's line and the presets
         info["speeds"] = list(SPEEDS)

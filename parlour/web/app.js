@@ -11,6 +11,8 @@ import { closedNote, languageSwitch, gameName } from "./words.js";
 import { displayNames, seatBadge, badgeElement, seatLine, seatLabel } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
 import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
+import { reviewLink, reviewPanel } from "./review.js";
+import { hintButton } from "./hints.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -208,6 +210,7 @@ function tablePage(tableId) {
   let online = false;
   const lifeBar = h("section", { class: "lifebar", hidden: "", "aria-live": "polite" });
   const clockEl = h("span", { class: "turn-clock", role: "timer" });
+  const hints = hintButton({ ask: () => ctx.hint(), board });
   app.append(offlineBanner, lobbyPanel, lifeBar, board, endBar);
   crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, t("Table {id}", { id: tableId })), statusEl);
   document.body.classList.add("table-page");
@@ -277,10 +280,12 @@ function tablePage(tableId) {
         showView();
       } else if (msg.type === "hint") {
         if (renderer && renderer.hinted && latest && msg.match === latest.match && msg.version === latest.version) renderer.hinted(msg);
+        else if (renderer && !renderer.hinted) hints.hinted(msg);
       } else if (msg.type === "error") {
         pending = false;
         if (msg.code !== "stale") toast(msg.message, "error");
         if (renderer && renderer.refused) renderer.refused(msg);
+        hints.refused(msg);
       }
     },
   });
@@ -311,6 +316,7 @@ function tablePage(tableId) {
     if (wait > 0) { clearTimeout(holdTimer); holdTimer = setTimeout(showView, wait); return; }
     document.body.dataset.version = `${latest.match}:${latest.version}`;
     renderer.update(latest.view, { narration: latest.narration || null });
+    hints.update({ match: latest.match, version: latest.version, usable: Boolean(online && seat !== null && table && table.hints && latest.status === "playing" && !renderer.hinted && latest.view.legal && latest.view.legal.length) });
     holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs(table) : 0;
     renderEnd();
   }
@@ -450,7 +456,7 @@ function tablePage(tableId) {
     const players = playersControl(table, seat, showView); // mute, report (signed in: account.js)
     if (players) buttons.push(players);
     tickClock();
-    lifeBar.append(clockEl, ...notes);
+    lifeBar.append(clockEl, hints.el, ...notes);
     if (buttons.length) lifeBar.append(h("div", { class: "buttons" }, ...buttons));
     if (rejoinLink && seat !== null) lifeBar.append(rejoinBox(rejoinLink));
     lifeBar.hidden = false;
@@ -483,6 +489,8 @@ function tablePage(tableId) {
     }
     buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, t("Download the record")));
     buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, t("Replay step by step")));
+    const reviewButton = reviewLink(table, m, seat);
+    if (reviewButton) buttons.push(reviewButton);
     // The results lie over the table; "See the table" folds them to a button at the foot.
     const fold = h("button", { class: "button fold", type: "button", "aria-expanded": "true" }, t("See the table"));
     fold.addEventListener("click", () => {
@@ -518,6 +526,7 @@ function replayPage(tableId, match) {
   let viewSeat = 0;
   let playing = null;
   let loading = false;
+  let review = null; // the review panel (review.js)
   const board = h("section", { class: "board", "aria-label": t("Replay") });
   const caption = h("p", { class: "replay-caption", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: "0", max: "0", value: "0", id: "replay-step", "aria-label": t("Step") });
@@ -558,6 +567,7 @@ function replayPage(tableId, match) {
         ? [info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat]), " ", h("code", {}, res.action.text)] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
+      if (review) review.stepped(step, viewSeat);
     } catch (err) {
       toast(err.message, "error");
       stop();
@@ -588,12 +598,16 @@ function replayPage(tableId, match) {
       seatSel.append(h("option", { value: "" }, t("a spectator")));
       const mod = await loadRenderer(info.game);
       renderer = mod.mount(board, ctx);
+      const asked = new URLSearchParams(location.search).get("review");
+      review = reviewPanel({ info, match, api, board, steps: () => steps, seat: asked === null ? null : Number(asked),
+        async jump(to, who) { viewSeat = who; seatSel.value = String(who); stop(); await go(to); } });
+      app.append(review.el);
       await go(0);
     } catch (err) {
       board.append(h("p", { class: "error" }, err.message));
     }
   })();
-  return { destroy() { stop(); if (renderer) renderer.destroy(); } };
+  return { destroy() { stop(); if (review) review.destroy(); if (renderer) renderer.destroy(); } };
 }
 
 // ----------------------------------------------------------------------------- rules

@@ -50,6 +50,7 @@ class CreateTable(Body):
     public: bool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
     turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
     speed: Literal["slow", "normal", "fast"] | None = None  # bots' pace (parlour.server.pace)
+    hints: bool | None = None  # seats may ask for hints (default: yes, unless compared)
 
 
 @router.get("/games")
@@ -148,6 +149,6 @@ async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: Client
         [s.model_dump() for s in body.seats], account.name if account else body.name,
         body.seat, body.deal,
         public=body.public, turn_seconds=body.turn_seconds, speed=body.speed, client=client,
-        account_id=account.id if account else None)
+        account_id=account.id if account else None, hints=body.hints)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

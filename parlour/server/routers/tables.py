@@ -26,6 +26,10 @@ class JoinTable(Body):
     seat: int | None = None
 
 
+class AskReview(Body):
+    seat: int = Field(ge=0, le=15)
+
+
 class Rejoin(Body):
     secret: str = Field(pattern=SECRET_PATTERN)
 
@@ -129,3 +133,20 @@ async def replay(match: int, table: TableDep, hub: HubDep, lang: LanguageDep, st
                  seat: int | None = None) -> dict[str, Any]:
     """A step of a finished match, its reasons and narration in the reader's language."""
     return await hub.replay(table, match, step, seat, lang)
+
+
+@router.post("/matches/{match}/review")
+async def ask_review(match: int, body: AskReview, table: TableDep, hub: HubDep,
+                     guard: GuardDep, client: ClientDep) -> dict[str, Any]:
+    """Start the post-game review of ``seat`` in a finished match (idempotent: a review
+    stored or under way is answered as it stands): ``{status, done, total}``, with
+    ``review`` once done."""
+    return await hub.reviews.ask(table, match, body.seat, client, guard)
+
+
+@router.get("/matches/{match}/review")
+async def look_review(match: int, seat: int, table: TableDep, hub: HubDep) -> dict[str, Any]:
+    """The review of ``seat`` in a finished match as it stands: ``{"status": "none"}``
+    before anyone asked, ``queued`` or ``running`` with ``done`` and ``total``
+    decisions, ``failed``, or ``done`` with the ``review``."""
+    return await hub.reviews.look(table, match, seat)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket
 
@@ -38,17 +39,19 @@ async def play(ws: WebSocket, table_id: str, hub: HubDep, guard: GuardDep,
         return
     try:
         await ws.accept()
-        await greet(ws, table_id, hub, relay)
+        await greet(ws, table_id, hub, relay, lambda: guard.hint(client))
     finally:
         release()
 
 
-async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None) -> None:
+async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
+                hint_limit: Callable[[], None] = lambda: None) -> None:
     """The hello: the table must exist and the token (if any) hold one of its seats. A
     table another process owns is relayed to it (with ``--redis``; else the client is
     told to come back: 1013, try again later). The client's language is the hello's
     ``lang`` if Parlour speaks it, else its cookie's or Accept-Language's
-    (:func:`parlour.server.language.language_of`)."""
+    (:func:`parlour.server.language.language_of`). ``hint_limit`` takes one of the
+    client's hints (raising ``rate_limited``)."""
     lang = language_of(ws)
 
     async def refuse(err: ProtocolError, code: int) -> None:
@@ -94,4 +97,4 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None) -> 
         assert relay is not None
         await relay.serve(ws, table, seat, lang)
     else:
-        await Session(hub, table, ws, seat, lang).run()
+        await Session(hub, table, ws, seat, lang, hint_limit).run()

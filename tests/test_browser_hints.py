@@ -1,0 +1,47 @@
+"""Hints at every table in a real browser: Spades (whose hints come from ismcts, the game
+names no hint bot of its own) shows a Hint button beside the turn clock during your turn;
+the answer names a legal move and marks it on the table."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_kit import open_table, page_of, shot
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_hint_at_a_spades_table_marks_the_suggested_bid_then_card(browser, base):
+    page = page_of(browser)
+    open_table(page, base, "spades", {"target": 10})
+    page.wait_for_selector(".bid-panel:not([hidden]) .bid")
+    button = page.locator(".lifebar .hint-button")
+    button.wait_for()
+    assert button.is_visible() and button.inner_text() == "Hint"
+    button.click()
+    answer = page.locator(".lifebar .hint-answer")
+    page.wait_for_function("() => /The bot suggests/.test("
+                           "document.querySelector('.lifebar .hint-answer').textContent)",
+                           timeout=30_000)
+    marked = page.locator(".board .hint-best")
+    assert marked.count() == 1
+    suggested = marked.get_attribute("data-action")
+    assert suggested and re.fullmatch(rf"The bot suggests {suggested}( \(\d+% to win\))?",
+                                      answer.inner_text())
+    legal = page.locator(".bid-panel .bid").evaluate_all("els => els.map(e => e.dataset.action)")
+    assert suggested in legal
+    shot(page, "hint-01-bid")
+    # Taking the suggestion moves the game on; the hint goes with the position it was for.
+    marked.click()
+    page.wait_for_selector(".hand .card.playable", timeout=30_000)
+    assert page.locator(".board .hint-best").count() == 0
+    assert page.inner_text(".lifebar .hint-answer") == ""
+    button.click()
+    page.wait_for_selector(".board .hint-best[data-card]", timeout=30_000)
+    card = page.locator(".board .hint-best").get_attribute("data-card")
+    playable = page.locator(".hand .card.playable").evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+    assert card in playable
+    shot(page, "hint-02-card")
+    assert not page.errors

@@ -1,0 +1,215 @@
+"""Post-game reviews over HTTP: started once, worked out off the event loop with progress,
+stored with the match (a second look and a restarted server answer at once), the same
+review as ``parlour review`` gives, strict input and per-client limits."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import pytest
+from server_kit import BOTS3, ROOMY, Player, app_client, create
+
+from parlour.analysis.review import review_record
+from parlour.record import parse_record
+from parlour.server import reviews
+from parlour.server.limits import Limits
+
+BUDGET = 16
+RULE4 = [{"kind": "bot", "bot": "rule"}] * 4
+JUDGE = reviews.judge_turn  # the real one (some tests put another in its place)
+
+
+def finished_table(client: Any, game: str = "spades", options: dict[str, Any] | None = None,
+                   seats: list[dict[str, Any]] = RULE4) -> str:
+    """A table of rule bots whose first match is over (Spades to 10 points: one deal)."""
+    res = create(client, seats, options={"target": 10} if options is None else options,
+                 game=game)
+    tid = res["table"]["id"]
+    watcher = Player(client, tid, None)
+    watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
+    watcher.close()
+    return tid
+
+
+def wait_done(client: Any, path: str, seat: int) -> dict[str, Any]:
+    seen = []
+    for _ in range(600):
+        got = client.get(f"{path}?seat={seat}").json()
+        seen.append(got["status"])
+        if got["status"] in ("done", "failed"):
+            assert got["status"] == "done", seen
+            return got
+        assert got["status"] in ("queued", "running") and 0 <= got["done"] <= got["total"]
+        time.sleep(0.05)
+    raise AssertionError(f"the review did not finish: {seen[-5:]}")
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+def test_a_review_is_stored_with_the_match_and_matches_the_command(tmp_path, processes):
+    db = tmp_path / "reviews.sqlite3"
+    with app_client(db, review_budget=BUDGET, review_processes=processes) as client:
+        tid = finished_table(client)
+        path = f"/api/tables/{tid}/matches/1/review"
+        assert client.get(f"{path}?seat=0").json() == {"status": "none"}
+        first = client.post(path, json={"seat": 0})
+        assert first.status_code == 200, first.text
+        assert first.json()["status"] in ("queued", "running")
+        again = client.post(path, json={"seat": 0})  # idempotent: the same job
+        assert again.json()["status"] in ("queued", "running", "done")
+        done = wait_done(client, path, 0)
+        review = done["review"]
+        assert done["done"] == done["total"] > 0
+        assert review["seats"] == [0] and review["budget"] == BUDGET
+        assert review["reviewer"] == "ismcts:hard" and review["review_seed"] == 0
+        record = client.get(f"/api/tables/{tid}/matches/1/record").text
+        expected = review_record(parse_record(record), [0], budget=BUDGET, seed=0)
+        assert review == expected.to_json()  # the command's review, decision for decision
+        assert client.post(path, json={"seat": 0}).json() == done  # at once, no new job
+        assert client.app.state.hub.reviews.jobs == {}
+    with app_client(db, review_budget=BUDGET, review_processes=processes) as client:
+        assert client.get(f"{path}?seat=0").json() == done  # kept over a restart
+        assert client.get(f"{path}?seat=1").json() == {"status": "none"}
+
+
+def test_foursquare_is_reviewed_by_its_solver_whatever_the_budget(tmp_path, monkeypatch):
+    """The server's budget goes to reviewers that take one: Foursquare's solver does not
+    (its judgements are left out here: the solver at its strongest takes its time)."""
+    budgets = set()
+
+    def quick(game_id: str, budget: Any, *rest: Any) -> None:
+        budgets.add((game_id, budget))
+        return None
+
+    monkeypatch.setattr(reviews, "judge_turn", quick)
+    with app_client(tmp_path / "fs.sqlite3", review_budget=BUDGET,
+                    review_processes=0) as client:
+        tid = finished_table(client, "foursquare", {}, [{"kind": "bot", "bot": "rule"}])
+        path = f"/api/tables/{tid}/matches/1/review"
+        assert client.post(path, json={"seat": 0}).status_code == 200
+        review = wait_done(client, path, 0)["review"]
+        assert review["reviewer"] == "solver:strong" and review["budget"] == 0
+        assert review["summaries"][0]["forced"] > 0
+        assert budgets == {("foursquare", None)}
+
+
+def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path, monkeypatch):
+    with app_client(tmp_path / "bad.sqlite3", review_budget=BUDGET,
+                    review_processes=0) as client:
+        tid = finished_table(client)
+        path = f"/api/tables/{tid}/matches/1/review"
+        for body in ({"seat": 4}, {"seat": -1}, {"seat": "0"}, {"seat": True}, {},
+                     {"seat": 0, "budget": 1}, {"seat": 1.0}, [0]):
+            res = client.post(path, json=body)
+            assert res.status_code == 400, (body, res.text)
+            assert set(res.json()["error"]) == {"code", "message"}
+        assert client.get(f"{path}?seat=9").json()["error"]["code"] == "bad_seat"
+        assert client.get(f"{path}?seat=x").status_code == 400
+        assert client.get(path).status_code == 400  # the seat is required
+        missing = client.post(f"/api/tables/{tid}/matches/7/review", json={"seat": 0})
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+        assert client.post("/api/tables/nosuch/matches/1/review",
+                           json={"seat": 0}).status_code == 404
+        assert client.app.state.hub.reviews.jobs == {}
+
+        playing = create(client, BOTS3)["table"]["id"]  # a person seat: it waits for them
+        res = client.post(f"/api/tables/{playing}/matches/1/review", json={"seat": 0})
+        assert res.status_code == 409 and res.json()["error"]["code"] == "not_finished"
+
+        sm = finished_table(client, "spite-and-malice", {"target": 1},
+                            [{"kind": "bot", "bot": "rule"}] * 2)
+        monkeypatch.setitem(reviews.UNSUPPORTED, "spite-and-malice", "not today")
+        res = client.post(f"/api/tables/{sm}/matches/1/review", json={"seat": 0})
+        assert res.status_code == 400 and res.json()["error"]["code"] == "not_reviewable"
+        assert client.get(f"/api/tables/{sm}").json()["table"]["reviewable"] is False
+        assert client.get(f"/api/tables/{tid}").json()["table"]["reviewable"] is True
+        assert client.app.state.hub.reviews.jobs == {}
+
+
+def test_reviews_are_limited_per_client_and_the_queue_is_bounded(tmp_path, monkeypatch):
+    gate = threading.Event()
+    def held(*args: Any) -> Any:  # the decisions wait until the test lets them go
+        gate.wait(30)
+        return JUDGE(*args)
+
+    monkeypatch.setattr(reviews, "judge_turn", held)
+    limits = Limits(**(ROOMY | {"review_burst": 3}))
+    with app_client(tmp_path / "limits.sqlite3", review_budget=BUDGET, review_processes=0,
+                    review_jobs=2, review_jobs_per_client=2, limits=limits) as client:
+        tid = finished_table(client)
+        path = f"/api/tables/{tid}/matches/1/review"
+        try:
+            assert client.post(path, json={"seat": 0}).json()["status"] == "queued"
+            assert client.post(path, json={"seat": 0}).status_code == 200  # not counted
+            assert client.post(path, json={"seat": 1}).status_code == 200
+            busy = client.post(path, json={"seat": 2})  # the server's two jobs are taken
+            assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy"
+            assert int(busy.headers["retry-after"]) >= 1
+            fast = client.post(path, json={"seat": 3})  # the burst of three is spent
+            assert fast.status_code == 429 and fast.json()["error"]["code"] == "rate_limited"
+            assert set(client.app.state.hub.reviews.jobs) == {(tid, 1, 0), (tid, 1, 1)}
+            # the server answers while the reviews wait: nothing blocks the event loop
+            assert client.get("/api/games").status_code == 200
+        finally:
+            gate.set()
+        wait_done(client, path, 0)
+        wait_done(client, path, 1)
+
+
+def test_a_failed_review_says_so_and_may_be_asked_again(tmp_path, monkeypatch):
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("the worker fell over")
+
+    monkeypatch.setattr(reviews, "judge_turn", broken)
+    with app_client(tmp_path / "fail.sqlite3", review_budget=BUDGET,
+                    review_processes=0) as client:
+        tid = finished_table(client)
+        path = f"/api/tables/{tid}/matches/1/review"
+        client.post(path, json={"seat": 2})
+        for _ in range(200):
+            got = client.get(f"{path}?seat=2").json()
+            if got["status"] == "failed":
+                break
+            time.sleep(0.02)
+        assert got["status"] == "failed"
+        monkeypatch.setattr(reviews, "judge_turn", JUDGE)
+        assert client.post(path, json={"seat": 2}).json()["status"] in ("queued", "running")
+        assert wait_done(client, path, 2)["review"]["seats"] == [2]
+
+
+def test_two_requests_at_once_start_one_review(tmp_path, monkeypatch):
+    gate = threading.Event()
+
+    def held(*args: Any) -> Any:
+        gate.wait(30)
+        return JUDGE(*args)
+
+    monkeypatch.setattr(reviews, "judge_turn", held)
+    with app_client(tmp_path / "race.sqlite3", review_budget=BUDGET,
+                    review_processes=0) as client:
+        tid = finished_table(client)
+        hub, guard = client.app.state.hub, client.app.state.guard
+
+        async def both() -> list[Any]:
+            table = await hub.get(tid)
+            return list(await asyncio.gather(
+                hub.reviews.ask(table, 1, 0, "ip:192.0.2.1", guard),
+                hub.reviews.ask(table, 1, 0, "ip:192.0.2.1", guard)))
+
+        try:
+            answers = client.portal.call(both)
+            # the second answer may find the one job already running
+            assert {a["status"] for a in answers} <= {"queued", "running"}
+            jobs = hub.reviews.jobs
+            assert list(jobs) == [(tid, 1, 0)]
+            assert client.portal.call(_reviews_running) == 1
+        finally:
+            gate.set()
+        wait_done(client, f"/api/tables/{tid}/matches/1/review", 0)
+
+
+async def _reviews_running() -> int:
+    """The review jobs running on the app's event loop (asked on that loop)."""
+    return sum(t.get_coro().__qualname__ == "ReviewDesk._run" for t in asyncio.all_tasks())
