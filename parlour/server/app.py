@@ -41,7 +41,7 @@ from parlour.server import errors
 from parlour.server.deps import page_host
 from parlour.server.errors import error
 from parlour.server.limits import ClientGuard, Limits
-from parlour.server.routers import lobby, pages, tables, websocket
+from parlour.server.routers import lobby, pages, players, tables, websocket
 from parlour.server.store import Store
 from parlour.server.tables import Hub, Settings
 
@@ -75,6 +75,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(tables.router)
     app.include_router(websocket.router)
+    app.include_router(players.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path
     # Middleware, innermost first: the body limit counts the bytes as they stream in

@@ -47,9 +47,12 @@ from parlour.games import game_ids, get_game
 from parlour.record import record_text
 from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
+from parlour.server.daily import daily_seed, day_over
 from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
 from parlour.server.pages import narration, seat_names
+from parlour.server.players import Finished, SeatKind, op_finished, op_left, seat_account
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
+from parlour.server.ratings import BOT_ELO, bot_rating
 from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.runner import BotRunner
 from parlour.server.store import Op, SeatRow, Store, StoreError, TableRow
@@ -152,6 +155,9 @@ class Settings:
     absent_close: float = 15 * 60.0  # seconds a table with people may go with none connected
     unwatched_close: float = 5 * 60.0  # seconds a table of bots may play with nobody watching
     retention: float = 14 * 24 * 3600.0  # seconds a finished casual table's records are kept
+    # The wall clock of the parlour's calendar (daily deals' days, rated-play pauses);
+    # tests set their own. No result of a game depends on it.
+    now: Callable[[], float] = field(default=time.time)
 
 
 class Connection:
@@ -244,6 +250,8 @@ class Table:
     touched: float = field(default_factory=time.monotonic)  # last sign of life
     listed: bool = True  # in the lobby list (else private: reached through its invite)
     compared: bool = False  # its results are compared (rated, daily): kept, never degraded
+    rated: bool = False  # its results change ratings (parlour/server/ratings.py)
+    daily: str | None = None  # the UTC day whose daily deal it plays (parlour/server/daily.py)
     turn_seconds: int = 0  # the turn timer (0: none)
     creator: Seat | None = None  # the seat of the person who opened it
     note: str | None = None  # why it closed (see CLOSED_NOTES)
@@ -342,6 +350,8 @@ class Table:
                       for i, s in enumerate(self.seats)],
             "listed": self.listed,
             "compared": self.compared,
+            "rated": self.rated,
+            "daily": self.daily,
             "turn_seconds": self.turn_seconds,
             "creator": self.creator,
             "degraded": self.degraded,
@@ -350,8 +360,14 @@ class Table:
             "result": (self.matches[self.match].result
                        if self.match in self.matches else None),
             "deal": self.matches[self.match].deal if self.match in self.matches else None,
-            "hints": hint_bot(self.game.id) is not None,
+            "hints": self.hints_allowed,
         }
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether seats may ask for hints: the game has a hint bot and the table's results
+        are not compared (rated and daily play go without)."""
+        return hint_bot(self.game.id) is not None and not self.compared
 
     # ------------------------------------------------------------------ views
     def view_text(self, seat: Seat | None) -> str:
@@ -510,7 +526,7 @@ class Hub:
         table = Table(row.id, game, row.num_seats, options, row.created,
                       [SeatInfo(s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
                       status=row.status, match=row.match, listed=row.listed,
-                      compared=row.compared,
+                      compared=row.compared, rated=row.rated, daily=row.daily,
                       turn_seconds=default_turn_seconds(game.id) if row.turn_seconds is None
                       else row.turn_seconds,
                       creator=row.creator, note=row.note, key=self.store.rejoin_key)
@@ -631,7 +647,9 @@ class Hub:
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                      name: str | None, seat: Seat | None, deal: int | None = None, *,
                      public: bool | None = None, turn_seconds: int | None = None,
-                     client: ClientKey | None = None) -> tuple[Table, Seat | None, str | None]:
+                     client: ClientKey | None = None, rated: bool = False,
+                     daily: str | None = None, account_id: int | None = None
+                     ) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
         first (default: a random number).
@@ -639,17 +657,23 @@ class Hub:
         A table with a seat for a friend is private unless ``public``: not in the lobby
         list, reached only through its invite. ``turn_seconds`` sets the turn timer (None:
         the game's default, 0: none). ``client`` may have at most
-        ``search_tables_per_client`` open tables with searching bots."""
+        ``search_tables_per_client`` open tables with searching bots.
+
+        A ``rated`` table (its creator signed in as ``account_id``) plays the game's full
+        rules with bots of fixed ratings; a ``daily`` one deals that day's daily deal. Both
+        are compared: kept, never degraded, without hints, never dealt by number."""
         # Every table waiting or playing counts, listed in the lobby or not.
         live = (t.client for t in self.tables.values() if t.status in ("waiting", "playing"))
         with self.quota.slot(live, client):
             return await self._create(game_id, options, seats, name, seat, deal,
-                                      public=public, turn_seconds=turn_seconds, client=client)
+                                      public=public, turn_seconds=turn_seconds, client=client,
+                                      rated=rated, daily=daily, account_id=account_id)
 
     async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                       name: str | None, seat: Seat | None, deal: int | None, *,
-                      public: bool | None, turn_seconds: int | None, client: ClientKey | None
-                      ) -> tuple[Table, Seat | None, str | None]:
+                      public: bool | None, turn_seconds: int | None, client: ClientKey | None,
+                      rated: bool = False, daily: str | None = None,
+                      account_id: int | None = None) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", f"unknown game {game_id!r}: expected one of "
                                             f"{', '.join(game_ids())}")
@@ -663,6 +687,11 @@ class Hub:
         infos = [self._seat_spec(game, spec) for spec in seats] if seats else \
             [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
         turn_seconds = check_turn_seconds(game, turn_seconds)
+        if rated:
+            check_rated(game, resolved, infos, account_id)
+        if (rated or daily is not None) and deal is not None:
+            raise ProtocolError("bad_deal", "rated matches and daily deals are not dealt by "
+                                            "number")
         if client is not None and self._searches(game, infos):
             mine = [t for t in self.tables.values() if t.is_open and t.client == client
                     and self._searches(t.game, t.seats)]
@@ -684,14 +713,19 @@ class Hub:
         else:
             seat = None
         friends = len(people) > 1
+        compared = rated or daily is not None
         table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
-                      next_deal=deal, listed=public if public is not None else not friends,
+                      next_deal=deal, listed=False if daily is not None else
+                      public if public is not None else not friends,
                       turn_seconds=turn_seconds, creator=seat, client=client,
-                      key=self.store.rejoin_key)
+                      key=self.store.rejoin_key, compared=compared, rated=rated, daily=daily)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash) for s in infos], {},
-                       listed=table.listed, turn_seconds=turn_seconds, creator=seat)
+                       listed=table.listed, turn_seconds=turn_seconds, creator=seat,
+                       compared=compared, rated=rated, daily=daily)
         await self._write(Store.op_create_table(row))
+        if account_id is not None and seat is not None:
+            await self.link_seat(table, seat, account_id)
         self.tables[table.id] = table
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
         if not table.free_seats():
@@ -784,6 +818,8 @@ class Hub:
         async with table.lock:
             if not table.is_open and table.status != "finished":
                 raise ProtocolError("not_playing", "this table is closed")
+            if table.rated and table.status == "playing":
+                await self._left_rated(table, seat)
             await self._write(Store.op_free_seat(table.id, seat))
             table.seats[seat].name = table.seats[seat].token_hash = None
             for conn in list(table.conns):
@@ -795,6 +831,17 @@ class Hub:
         table.broadcast_table()
         table.broadcast_views()
         self.schedule_bots(table)
+
+    async def _left_rated(self, table: Table, seat: Seat) -> None:
+        """The person at ``seat`` leaves a rated match before its end: if signed in, it
+        counts as their loss now (and as a leave: see ratings.PLAYBAN)."""
+        account = await asyncio.to_thread(seat_account, self.store.engine, table.id, seat)
+        if account is None:
+            return
+        await self._write(op_left(table.id, table.match, table.game.id,
+                                  [SeatKind(s.kind, s.bot) for s in table.seats], seat,
+                                  account, self.settings.now()))
+        log.info("table %s: seat %d left a rated match (counted as its loss)", table.id, seat)
 
     # ------------------------------------------------------------------ stand-ins
     def stand_in(self, table: Table, seat: Seat) -> None:
@@ -834,7 +881,9 @@ class Hub:
                 return
             match = table.match + 1
             deal = None
-            if spec(table.game.id).numbered_deals:
+            if table.daily is not None:
+                seed = daily_seed(self.store.deal_key, table.game.id, table.daily)
+            elif spec(table.game.id).numbered_deals:
                 deal = table.next_deal or self.settings.new_seed() % MAX_DEAL + 1
                 seed = deal_seed(self.store.deal_key, table.game.id, deal)
             else:
@@ -851,6 +900,8 @@ class Hub:
             self.clock.sync(table)
             self.turns.restart(table)
             log.info("table %s: match %d started", table.id, match)
+        if result is not None:
+            await self._finished(table)
         table.broadcast_table()
         table.broadcast_views()
         self.clock.start(table)
@@ -887,6 +938,9 @@ class Hub:
         if table.status != "finished":
             raise ProtocolError("not_finished", "the match is still being played"
                                 if table.status == "playing" else "the table has not started")
+        if table.daily is not None:
+            raise ProtocolError("daily_once", "a daily deal is played once: tomorrow brings "
+                                              "the next")
         if seat is None and table.has_people():
             raise ProtocolError("not_seated", "only a player at this table can deal again")
         if seat is None and not table.conns:
@@ -955,9 +1009,38 @@ class Hub:
         table.broadcast_views()
         self.clock.start(table)
         if result is not None:
+            await self._finished(table)
             table.broadcast_table()
         else:
             self.schedule_bots(table)
+
+    # ------------------------------------------------------------------ players
+    async def _finished(self, table: Table) -> None:
+        """A match just ended: remember it for the signed-in people at it (statistics,
+        ratings, daily results). A failure is logged: the match itself is saved already."""
+        state = table.state
+        if state is None or state.outcome is None:
+            return
+        done = Finished(table.id, table.match, table.game.id,
+                        [SeatKind(s.kind, s.bot) for s in table.seats], table.rated,
+                        table.daily, state)
+        try:
+            await self.store.write(op_finished(done, self.settings.now()))
+        except StoreError:
+            log.error("table %s: match %d's results could not be saved for its players",
+                      table.id, table.match)
+
+    def check_watchable(self, table: Table) -> None:
+        """A daily deal may not be watched before its day is over: a spectator would see
+        the cards someone else is about to play."""
+        if table.daily is not None and not day_over(table.daily, self.settings.now()):
+            raise ProtocolError("daily_secret", "a daily deal can be watched once its day is "
+                                                "over (UTC)")
+
+    async def link_seat(self, table: Table, seat: Seat, account_id: int | None) -> None:
+        """The signed-in person ``account_id`` holds ``seat`` (statistics and ratings follow
+        it); the accounts' join calls it too."""
+        await self._write(Store.op_link_seat(table.id, seat, account_id))
 
     # ------------------------------------------------------------------ hints
     async def hint(self, table: Table, seat: Seat, version: int | None) -> JsonDict:
@@ -974,6 +1057,9 @@ class Hub:
         if table.status != "playing" or state is None:
             raise ProtocolError("not_playing", "the game is over" if table.status ==
                                 "finished" else "the game has not started")
+        if not table.hints_allowed:
+            raise ProtocolError("no_hint", "rated matches and daily deals are played without "
+                                           "hints")
         if version is not None and version != table.version:
             raise Stale(version, table.version)
         if seat not in state.to_act or not state.legal_actions(seat):
@@ -998,6 +1084,9 @@ class Hub:
             raise ProtocolError("not_found", f"this table has no match {match}")
         if not info.finished:
             raise ProtocolError("not_finished", "a record can be had once the match is over")
+        if table.daily is not None and not day_over(table.daily, self.settings.now()):
+            raise ProtocolError("daily_secret", "the records of a daily deal open when its day "
+                                                "is over (UTC)")
         if match == table.match and table.state is not None and table.state.is_over:
             return table.state
         row = await asyncio.to_thread(self.store.load_table, table.id)
@@ -1039,6 +1128,22 @@ class Hub:
         state = await self.finished_state(table, match)
         comment = f"Parlour table {table.id}, match {match}"
         return record_text(state, table.player_names(), comment=comment)
+
+
+def check_rated(game: Game, options: dict[str, Any], seats: list[SeatInfo],
+                account_id: int | None) -> None:
+    """A rated table: opened by a signed-in person, the game's full rules (its default
+    options), and bots with fixed ratings only."""
+    if account_id is None:
+        raise ProtocolError("sign_in", "sign in to play rated matches")
+    if options != game.resolve_options({}):
+        raise ProtocolError("bad_options", "a rated match plays the game's full rules: open "
+                                           "it without options")
+    for s in seats:
+        if s.kind == "bot" and bot_rating(game.id, s.bot or "random") is None:
+            rated = ", ".join(BOT_ELO.get(game.id, {}))
+            raise ProtocolError("bad_seat", f"a {s.bot} bot has no fixed rating: rated "
+                                            f"tables take {rated or 'no bots'}")
 
 
 def bot_levels(cls: type[Bot]) -> list[str]:

@@ -14,7 +14,9 @@ from parlour.games import game_ids, get_game
 from parlour.i18n import json_catalog, normalize
 from parlour.server.deps import ClientDep, GuardDep, HubDep
 from parlour.server.errors import RESPONSES
+from parlour.server.identity import AccountDep
 from parlour.server.pages import rules_html
+from parlour.server.players import check_rated_play
 from parlour.server.protocol import ProtocolError
 from parlour.server.tables import describe_games
 
@@ -45,6 +47,7 @@ class CreateTable(Body):
     deal: int | None = None  # a deal number, for games dealt by number (Foursquare)
     public: bool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
     turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
+    rated: bool = False  # its results change ratings (signed in; see parlour/server/ratings.py)
 
 
 @router.get("/games")
@@ -84,12 +87,16 @@ async def tables(hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/tables", status_code=201)
-async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep
-                 ) -> dict[str, Any]:
+async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep,
+                 account: AccountDep) -> dict[str, Any]:
     guard.create(client)
+    if body.rated:
+        await check_rated_play(hub, account)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
         [s.model_dump() for s in body.seats], body.name, body.seat, body.deal,
-        public=body.public, turn_seconds=body.turn_seconds, client=client)
+        public=body.public, turn_seconds=body.turn_seconds, client=client,
+        rated=body.rated, account_id=account.id if account is not None and body.rated
+        else None)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

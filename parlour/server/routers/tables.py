@@ -10,6 +10,8 @@ from pydantic import Field
 
 from parlour.server.deps import ClientDep, GuardDep, HubDep, TableDep, TokenDep
 from parlour.server.errors import RESPONSES
+from parlour.server.identity import AccountDep
+from parlour.server.players import check_rated_play
 from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.routers.lobby import Body
 
@@ -32,9 +34,13 @@ async def one_table(table: TableDep) -> dict[str, Any]:
 
 @router.post("/join")
 async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
-               client: ClientDep) -> dict[str, Any]:
+               client: ClientDep, account: AccountDep) -> dict[str, Any]:
     guard.join(client)
+    if table.rated:
+        await check_rated_play(hub, account)
     seat, token = await hub.join(table, body.name, body.seat)
+    if table.rated and account is not None:
+        await hub.link_seat(table, seat, account.id)
     return {"table": table.summary(), "seat": seat, "token": token}
 
 

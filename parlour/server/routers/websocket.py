@@ -84,8 +84,10 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub) -> None:
             raise ProtocolError("bad_message", 'the first message is {"type": "hello"} '
                                                '(with the seat token, if you hold one)')
         seat = table.seat_for(hello.token)
+        if seat is None:
+            hub.check_watchable(table)
     except ProtocolError as err:
-        await refuse(err, 4403 if err.code == "bad_token" else 4400)
+        await refuse(err, 4403 if err.code in ("bad_token", "daily_secret") else 4400)
         return
     await Session(hub, table, ws, seat).run()
 
