@@ -57,4 +57,7 @@ def test_every_endpoint_answers_as_documented(tmp_path):
                          "POST /api/tables/{table_id}/join", "POST /api/tables/{table_id}/again",
                          "POST /api/tables/{table_id}/rejoin",
                          "POST /api/tables/{table_id}/rejoin-link",
-                         "GET /api/tables/{table_id}/matches/{match}/replay"}
+                         "GET /api/tables/{table_id}/matches/{match}/replay",
+                         "GET /api/players/{name}", "GET /api/leaderboards/{game_id}",
+                         "GET /api/daily", "POST /api/daily/{game_id}",
+                         "GET /api/daily/{game_id}/{day}"}

@@ -85,7 +85,7 @@ def test_rated_tables_need_a_signed_in_person_full_rules_and_rated_bots(tmp_path
     db = tmp_path / "rules.sqlite3"
     with app_client(db) as client:
         res = open_rated(client)
-        assert res.status_code == 401 and res.json()["error"]["code"] == "sign_in"
+        assert res.status_code == 403 and res.json()["error"]["code"] == "sign_in"
         _, token = sign_up(db, "Cid")
         signed_in(client, token)
         res = open_rated(client, "spades", SPADES, options={"target": 100})
@@ -113,7 +113,7 @@ def test_leaving_a_rated_match_is_its_loss_and_leaving_again_pauses_rated_play(t
     db = tmp_path / "leave.sqlite3"
     clock = [1_800_000_000.0]
     with app_client(db, now=lambda: clock[0]) as client:
-        aid, token = sign_up(db, "Dee")
+        _aid, token = sign_up(db, "Dee")
         signed_in(client, token)
         ratings = []
         for _ in range(2):
@@ -149,7 +149,7 @@ def test_a_guest_may_not_sit_at_a_rated_table_but_a_signed_in_friend_may(tmp_pat
         table_id = res.json()["table"]["id"]
         signed_in(client, None)
         guest = client.post(f"/api/tables/{table_id}/join", json={"name": "guest"})
-        assert guest.status_code == 401
+        assert guest.status_code == 403
         signed_in(client, friend)
         joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Fay"})
         assert joined.status_code == 200, joined.text

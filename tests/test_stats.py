@@ -139,7 +139,7 @@ def test_the_pause_for_leaving_grows_with_each_leave_in_a_week():
         pauses.append(until - now)
     assert pauses == sorted(pauses) and pauses[-1] == pauses[-2] == R.PLAYBAN[-1]
     old = [now - R.PLAYBAN_WINDOW - 1] * 5  # leaves older than a week are forgiven
-    assert R.pause_for(old + [now], now) is None
+    assert R.pause_for([*old, now], now) is None
     assert R.pause_for([now - 3600, now - 3500], now) is None  # 15 minutes served already
 
 

@@ -30,7 +30,7 @@ STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403
           "not_playing": 409, "method_not_allowed": 405, "too_big": 413,
           "rate_limited": 429, "internal": 500, "busy": 503, "unavailable": 503,
           "too_many": 429, "unrestorable": 410, "not_creator": 403, "still_there": 409,
-          "not_watched": 409, "closed": 409, "sign_in": 401, "paused": 403,
+          "not_watched": 409, "closed": 409, "sign_in": 403, "paused": 403,
           "daily_secret": 403, "daily_once": 409}
 
 #: The code of each status Starlette itself may refuse a request with.

@@ -1082,11 +1082,11 @@ class Hub:
         info = table.matches.get(match)
         if info is None:
             raise ProtocolError("not_found", f"this table has no match {match}")
-        if not info.finished:
-            raise ProtocolError("not_finished", "a record can be had once the match is over")
         if table.daily is not None and not day_over(table.daily, self.settings.now()):
             raise ProtocolError("daily_secret", "the records of a daily deal open when its day "
                                                 "is over (UTC)")
+        if not info.finished:
+            raise ProtocolError("not_finished", "a record can be had once the match is over")
         if match == table.match and table.state is not None and table.state.is_over:
             return table.state
         row = await asyncio.to_thread(self.store.load_table, table.id)
