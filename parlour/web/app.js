@@ -7,6 +7,7 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage } from "./i18n.js";
+import { dailyPage, leaderboardPage, playersLinks, profilePage, ratedSwitch } from "./players.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -66,6 +67,9 @@ function route() {
   else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})$/))) current = rulesPage(m[1]);
   else if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) current = location.hash.startsWith("#rejoin=") ? rejoinPage(m[1]) : tablePage(m[1]);
   else if ((m = path.match(/^\/new\/([a-z0-9-]{1,40})$/))) current = newTablePage(m[1], new URLSearchParams(location.search));
+  else if ((m = path.match(/^\/u\/([^/]{1,120})$/))) current = profilePage(playersCtx(), m[1]);
+  else if ((m = path.match(/^\/leaderboards\/([a-z0-9-]{1,40})$/))) current = leaderboardPage(playersCtx(), m[1]);
+  else if (path === "/daily") current = dailyPage(playersCtx());
   else current = lobbyPage();
 }
 
@@ -92,6 +96,9 @@ function rejoinPage(tableId) {
   return { destroy() { destroyed = true; } };
 }
 
+// What the players' pages (players.js) need of this page.
+function playersCtx() { return { app, crumb, api, navigate, keepSeat, myName, games }; }
+
 function crumb(...items) {
   clear(crumbs);
   crumbs.append(...items);
@@ -106,7 +113,8 @@ function lobbyPage() {
     h("section", { class: "lobby" },
       h("div", { class: "lobby-intro" },
         h("h1", {}, "Card tables, friends and bots"),
-        h("p", { class: "muted" }, "Open a table, fill the other seats with bots or send the invite link to friends. No account needed.")),
+        h("p", { class: "muted" }, "Open a table, fill the other seats with bots or send the invite link to friends. No account needed."),
+        playersLinks()),
       h("div", { class: "lobby-grid" },
         form,
         h("section", { class: "card-panel", "aria-labelledby": "open-title" },
@@ -185,6 +193,7 @@ async function buildCreateForm(form) {
   const publicIn = h("input", { id: "new-public", name: "public", type: "checkbox" });
   const publicWrap = h("label", { class: "field check", for: "new-public" }, publicIn, h("span", {}, "List it in the lobby"),
     h("small", { class: "muted" }, "A table with seats for friends is private unless listed: only your invite link reaches it."));
+  const rated = ratedSwitch();
   const turnIn = h("input", { id: "new-turn", name: "turn_seconds", type: "number", min: "0", max: "3600", step: "1", inputmode: "numeric", placeholder: "game's default" });
   const turnWrap = h("label", { class: "field", for: "new-turn" }, "Turn timer (seconds)", turnIn,
     h("small", { class: "muted" }, "When a player's time runs out a bot plays for them until they are back; 0 for no timer."));
@@ -196,7 +205,7 @@ async function buildCreateForm(form) {
     seatsCountWrap,
     dealWrap,
     seatsBox,
-    h("details", { class: "options" }, h("summary", {}, "Table options"), publicWrap, turnWrap, optsBox),
+    h("details", { class: "options" }, h("summary", {}, "Table options"), rated.wrap, publicWrap, turnWrap, optsBox),
     h("button", { type: "submit", class: "button primary" }, "Open the table"));
 
   function fill() {
@@ -277,6 +286,7 @@ async function buildCreateForm(form) {
       const body = { game: g.id, options, seats, name: name || null, seat: mine };
       if (deal !== null) body.deal = deal;
       if (publicIn.checked) body.public = true;
+      if (rated.input.checked) body.rated = true;
       if (turnIn.value.trim() !== "") body.turn_seconds = Number(turnIn.value.trim());
       const res = await api("POST", "/api/tables", body);
       if (res.token) keepSeat(res.table.id, res.seat, res.token);

@@ -16,9 +16,9 @@ WEB = Path(__file__).resolve().parent.parent.parent / "web"
 INDEX = WEB / "index.html"
 
 #: The page's paths: the lobby, a table, a finished match's replay, opening a table of a
-#: game, a game's rules.
-PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}|rules/[\w-]{1,40})?",
-                       re.ASCII)
+#: game, a game's rules, a person's profile, a game's leaderboard, the daily deals.
+PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}|rules/[\w-]{1,40}"
+                       r"|u/[^/\x00-\x1f\x7f]{1,40}|leaderboards/[\w-]{1,40}|daily)?", re.ASCII)
 
 router = APIRouter()
 
