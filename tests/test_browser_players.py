@@ -115,7 +115,7 @@ def test_a_rated_match_draws_the_rating_chart_and_the_leaderboard_page(browser, 
             page.wait_for_timeout(50)
     page.goto(base + "/u/Lee")
     section = ".profile-game[data-game='clockwork-spades']"
-    page.wait_for_selector(f"{section} svg.rating-chart polyline")
+    page.wait_for_selector(f"{section} svg.rating-chart polyline", state="attached")
     assert page.locator(f"{section} svg.rating-chart circle").count() == 1
     assert re.fullmatch(r"Rating \d+ \(1 rated match\)", page.inner_text(f"{section} .rating-line"))
     page.click(f"{section} a:has-text('Leaderboard')")

@@ -97,7 +97,7 @@ function ratingLine(gameId, rating) {
     return h("p", { class: "rating-line" }, t("Win rate {rate} and mean score {score} over recent rated deals", { rate: percent(rating.win_rate), score: Number(rating.mean_score.toFixed(2)) }),
       " ", h("span", { class: "muted" }, n("({n} rated deal)", "({n} rated deals)", rating.matches)));
   }
-  return h("p", { class: "rating-line" }, t("Rating"), " ", h("strong", { class: "rating-value" }, num(rating.rating)),
+  return h("p", { class: "rating-line" }, t("Rating"), " ", h("strong", { class: "rating-value" }, String(rating.rating)),
     " ", h("span", { class: "muted" }, n("({n} rated match)", "({n} rated matches)", rating.matches)));
 }
 
@@ -187,7 +187,7 @@ export function leaderboardPage(ctx, gameId) {
         h("tbody", {}, board.places.map((pl) => h("tr", {},
           h("td", {}, String(pl.rank)),
           h("td", {}, h("a", { href: `/u/${encodeURIComponent(pl.name)}`, "data-nav": "" }, pl.name)),
-          h("td", {}, four ? percent(pl.win_rate) : num(pl.rating)),
+          h("td", {}, four ? percent(pl.win_rate) : String(pl.rating)),
           h("td", {}, num(pl.matches)))))));
     } catch (err) {
       if (!gone) failed(ctx, err);
