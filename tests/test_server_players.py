@@ -156,3 +156,18 @@ def test_a_guest_may_not_sit_at_a_rated_table_but_a_signed_in_friend_may(tmp_pat
         with sqlite3.connect(db) as conn:
             assert conn.execute("SELECT account_id FROM parlour_seats WHERE table_id=? AND "
                                 "seat=1", (table_id,)).fetchone() == (fid,)
+
+
+def test_a_rated_table_closed_for_want_of_its_people_is_their_loss(tmp_path):
+    db = tmp_path / "gone.sqlite3"
+    with app_client(db, absent_close=0.0) as client:
+        _, token = sign_up(db, "Gus")
+        signed_in(client, token)
+        res = open_rated(client, "spades", SPADES)
+        assert res.status_code == 201
+        hub = client.app.state.hub
+        done = client.portal.call(hub.tidy)  # nobody has connected since it opened
+        assert done["abandoned"] == 1
+        profile = client.get("/api/players/Gus").json()
+        assert profile["recent"][0]["abandoned"]
+        assert profile["games"]["spades"]["rating"]["mu"] < R.MU

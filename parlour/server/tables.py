@@ -619,6 +619,10 @@ class Hub:
         async with table.lock:
             if not table.is_open:
                 return
+            if table.rated and table.status == "playing":  # nobody came back: their loss
+                for seat, info in enumerate(table.seats):
+                    if info.kind == "person":
+                        await self._left_rated(table, seat)
             await self._write(Store.op_close(table.id, note))
             table.status, table.note = "closed", note
             table.touched = time.monotonic()
