@@ -61,8 +61,11 @@ def test_the_daily_foursquare_deal_its_board_one_counted_try_and_the_profile(bro
     assert page.locator(".fs-hint-button:visible").count() == 0  # no hints at a daily deal
     play_foursquare(page)
     shot(page, "players-01-daily-played")
-
-    page.goto(base + "/daily")
+    # no dealing again and no record yet: back to the daily deals
+    assert page.locator(".endbar a:has-text('Download the record')").count() == 0
+    assert page.locator(".endbar button:has-text('New deal')").count() == 0
+    page.click(".endbar a.daily-back")
+    page.wait_for_url(re.compile(r"/daily$"))
     page.wait_for_selector(f"{four} .daily-mine")
     assert page.inner_text(f"{four} .daily-mine").startswith("Your counted result: ")
     assert page.inner_text(f"{four} .daily-players") == "1 player counted today"

@@ -7,7 +7,7 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage } from "./i18n.js";
-import { dailyPage, leaderboardPage, playersLinks, profilePage, ratedSwitch } from "./players.js";
+import { dailyEndButtons, dailyPage, leaderboardPage, playersLinks, profilePage, ratedSwitch } from "./players.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -704,7 +704,7 @@ function tablePage(tableId) {
     endBar.hidden = false;
     const buttons = [];
     const solitaire = table.seats.length === 1;
-    if (seat !== null || table.seats.every((s) => s.kind === "bot")) {
+    if (!table.daily && (seat !== null || table.seats.every((s) => s.kind === "bot"))) {
       // a solitaire deals a new game; "Deal again" below replays the same cards
       const again = h("button", { class: "button primary", type: "button" }, solitaire ? "New deal" : "Play again");
       again.addEventListener("click", async () => {
@@ -716,8 +716,11 @@ function tablePage(tableId) {
         buttons.push(h("a", { class: "button", href: `/new/${table.game}?deal=${table.deal}`, "data-nav": "" }, "Deal again"));
       }
     }
-    buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, "Download the record"));
-    buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, "Replay step by step"));
+    if (table.daily) buttons.push(...dailyEndButtons()); // its records open when its day is over
+    else {
+      buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, "Download the record"));
+      buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, "Replay step by step"));
+    }
     // The results lie over the table; "See the table" folds them to a button at the foot.
     const fold = h("button", { class: "button fold", type: "button", "aria-expanded": "true" }, "See the table");
     fold.addEventListener("click", () => {

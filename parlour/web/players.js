@@ -270,6 +270,11 @@ export function dailyPage(ctx) {
   return { destroy() { gone = true; } };
 }
 
+// The results of a daily deal: no dealing again, no record yet; back to the daily deals.
+export function dailyEndButtons() {
+  return [h("a", { class: "button primary daily-back", href: "/daily", "data-nav": "" }, t("Back to the daily deals"))];
+}
+
 // ----------------------------------------------------------------------------- the lobby
 // Links to the daily deals, for the lobby's intro.
 export function playersLinks() {
