@@ -70,6 +70,8 @@ def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_pat
         assert board["places"][0]["beat"] >= board["places"][-1]["beat"]
         # today: no record, no replay, no watching of a daily deal
         table_id = results["Ana"]
+        ana = client.get("/api/players/Ana").json()["recent"]
+        assert len(ana) == 1 and ana[0]["table"] == table_id and not ana[0]["replay"]
         for path in ("record", "replay"):
             got = client.get(f"/api/tables/{table_id}/matches/1/{path}")
             assert got.status_code == 403 and got.json()["error"]["code"] == "daily_secret"
@@ -89,7 +91,9 @@ def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_pat
         assert four["yesterday"]["result"] == values[0]
         best = four["yesterday"]["table"]
         assert client.get(f"/api/tables/{best}/matches/1/replay").status_code == 200
-        assert client.get("/api/players/Cy").json()["streak"] == 1
+        cy = client.get("/api/players/Cy").json()
+        assert cy["streak"] == 1
+        assert cy["recent"][0]["daily"] == today and cy["recent"][0]["replay"]
         assert client.get(f"/api/daily/foursquare/{today}").json()["over"]
 
 

@@ -57,6 +57,11 @@ def test_a_rated_match_rates_its_signed_in_person_and_fills_their_profile(tmp_pa
         api = client.get("/api/leaderboards/clockwork-spades").json()
         assert api["least"] == R.LEADERBOARD_MIN and api["places"] == []
         assert client.get("/api/players/nobody").status_code == 404
+        for page in ("/u/Ana", "/u/Ana%20Maria", "/daily", "/leaderboards/spades"):
+            got = client.get(page)
+            assert got.status_code == 200 and "text/html" in got.headers["content-type"], page
+        assert client.get("/u/a/b").status_code == 404
+        assert client.get("/u/" + "x" * 41).status_code == 404
 
 
 def test_a_casual_match_counts_in_the_figures_but_not_the_rating(tmp_path):

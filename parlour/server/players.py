@@ -32,6 +32,7 @@ from parlour.server.store import (
     rating_history_t,
     ratings_t,
     seats_t,
+    tables_t,
 )
 from parlour.stats import daily_result, match_counts, summarise
 
@@ -251,12 +252,18 @@ def profile(engine: Engine, name: str, now: float) -> JsonDict | None:
             entry["history"] = [
                 {"at": at, "value": mu if game == "foursquare" else R.Rating(mu, sg).display}
                 for at, mu, sg in reversed(list(hist))]
-        recent = conn.execute(select(player_matches_t)
+        recent = conn.execute(select(player_matches_t, tables_t.c.daily)
+                              .join(tables_t, tables_t.c.id == player_matches_t.c.table_id,
+                                    isouter=True)
                               .where(player_matches_t.c.account_id == account.id)
                               .order_by(player_matches_t.c.finished.desc()).limit(RECENT))
+        today = datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
         matches = [{"game": r.game, "table": r.table_id, "match": r.match, "seat": r.seat,
                     "finished": r.finished, "rated": bool(r.rated),
-                    "abandoned": bool(r.abandoned), "won": bool(r.won), "points": r.points}
+                    "abandoned": bool(r.abandoned), "won": bool(r.won), "points": r.points,
+                    "daily": r.daily,
+                    # a daily deal's replay opens when its day is over (daily.py)
+                    "replay": not r.abandoned and (r.daily is None or r.daily < today)}
                    for r in recent]
         days = [r[0] for r in conn.execute(
             select(daily_t.c.day).where(daily_t.c.account_id == account.id,

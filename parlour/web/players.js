@@ -152,7 +152,7 @@ export function profilePage(ctx, pathName) {
           h("td", {}, resultWord(m)),
           h("td", {}, m.points === null ? "" : num(m.points)),
           h("td", {}, m.rated ? t("rated") : ""),
-          h("td", {}, m.abandoned ? "" : h("a", { href: `/t/${m.table}/replay/${m.match}`, "data-nav": "" }, t("Replay")))));
+          h("td", {}, m.replay ? h("a", { href: `/t/${m.table}/replay/${m.match}`, "data-nav": "" }, t("Replay")) : m.daily ? t("daily deal") : "")));
         panel.append(h("h2", {}, t("Recent matches")),
           h("table", { class: "recent-matches" },
             h("thead", {}, h("tr", {}, h("th", {}, t("Game")), h("th", {}, t("Result")), h("th", {}, t("Points")), h("th", {}, ""), h("th", {}, ""))),
