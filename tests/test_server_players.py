@@ -112,6 +112,12 @@ def test_rated_tables_need_a_signed_in_person_full_rules_and_rated_bots(tmp_path
         with sqlite3.connect(db) as conn:  # kept like every compared table
             assert conn.execute("SELECT compared, rated FROM parlour_tables WHERE id=?",
                                 (res.json()["table"]["id"],)).fetchone() == (1, 1)
+        # Foursquare is rated by its own measure: the win rate and mean score of recent deals
+        last = play_out(client, res.json()["table"]["id"], res.json()["token"])
+        won = last["view"]["result"] == "won"
+        rating = client.get("/api/players/Cid").json()["games"]["foursquare"]["rating"]
+        assert rating == {"win_rate": float(won), "matches": 1,
+                          "mean_score": float(last["view"]["score"] or 0)}
 
 
 def test_leaving_a_rated_match_is_its_loss_and_leaving_again_pauses_rated_play(tmp_path):
