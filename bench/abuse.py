@@ -638,11 +638,33 @@ def review_flood(srv: Server) -> Outcome:
                    f"{other.status_code}")
 
 
+def daily_peek(srv: Server) -> Outcome:
+    """Learn today's daily deal before playing it: sit at it, then ask for its record and
+    replay, watch it without a seat, deal it again, and flood it with tries."""
+    with srv.client(ATTACKER) as c:
+        res = c.post("/api/daily/foursquare", json={"name": "peek"}).json()
+        tid = res["table"]["id"]
+        record = c.get(f"/api/tables/{tid}/matches/1/record").status_code
+        replay = c.get(f"/api/tables/{tid}/matches/1/replay?seat=0").status_code
+        again = c.post(f"/api/tables/{tid}/again",
+                       headers={"Authorization": f"Bearer {res['token']}"}).status_code
+        tries = [c.post("/api/daily/foursquare", json={"name": "peek"}) for _ in range(60)]
+    with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        watched = json.loads(ws.recv(timeout=10))
+    refused = sum(r.status_code == 429 for r in tries)
+    held = (record == replay == 403 and again == 409 and watched.get("code") == "daily_secret"
+            and refused > 0)
+    return Outcome("peek at today's daily deal (record, replay, watch, again, 60 tries)", held,
+                   f"record {record}, replay {replay}, again {again}, watch "
+                   f"{watched.get('code')}; tries: {codes(tries)}")
+
+
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input,
-    endless_tables, search_hog, squatter, orphans, bad_row, review_flood,
+    endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from parlour.bots.base import Bot
     from parlour.bots.ismcts import SearchHooks
+    from parlour.stats import GameStats
     from parlour.terminal import TableUI
 
 #: ``describe_event(event, names)``: one line of plain English for an event of a view.
@@ -95,6 +96,11 @@ class GameSpec:
     analysis: Callable[[], Study] | None = None
     #: Options that make a match short (a few deals), for the checks every game passes.
     short_match: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: The game's telling figures, read from a finished match (``parlour/stats.py``), or
+    #: None (only matches, wins and points).
+    stats: GameStats | None = None
+    #: Options that make a match one deal or round: the daily deal (``parlour/server/daily.py``).
+    one_deal: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def id(self) -> str:
@@ -122,13 +128,17 @@ def _spades() -> GameSpec:
         from parlour.terminal.spades import UI
         return UI
 
+    from parlour.stats import SPADES
+
     return GameSpec(GAME, WebRenderer("tables/spades.js", "tables/spades.css"), terminal, BOTS,
-                    SEARCH, short_match={"max_deals": 2})
+                    SEARCH, short_match={"max_deals": 2}, stats=SPADES,
+                    one_deal={"max_deals": 1})
 
 
 def _spite_and_malice() -> GameSpec:
     from parlour.bots.spite_and_malice import BOTS, SEARCH
     from parlour.games.spite_and_malice import GAME
+    from parlour.stats import SPITE_AND_MALICE
 
     def terminal() -> type[TableUI]:
         from parlour.terminal.spite_and_malice import UI
@@ -137,24 +147,28 @@ def _spite_and_malice() -> GameSpec:
     return GameSpec(GAME, WebRenderer("tables/spite_and_malice.js",
                                       "tables/spite_and_malice.css"), terminal, BOTS, SEARCH,
                     short_match={"payoff_size": 3, "target": 3, "max_rounds": 2,
-                                 "max_turns": 30})
+                                 "max_turns": 30}, stats=SPITE_AND_MALICE,
+                    one_deal={"max_rounds": 1})
 
 
 def _hit_the_deck() -> GameSpec:
     from parlour.bots.hit_the_deck import BOTS, SEARCH
     from parlour.games.hit_the_deck import GAME
+    from parlour.stats import HIT_THE_DECK
 
     def terminal() -> type[TableUI]:
         from parlour.terminal.hit_the_deck import UI
         return UI
 
     return GameSpec(GAME, WebRenderer("tables/hit_the_deck.js", "tables/hit_the_deck.css"),
-                    terminal, BOTS, SEARCH, short_match={"target": 1})
+                    terminal, BOTS, SEARCH, short_match={"target": 1}, stats=HIT_THE_DECK,
+                    one_deal={"max_rounds": 1})
 
 
 def _clockwork_spades() -> GameSpec:
     from parlour.bots.clockwork_spades import BOTS
     from parlour.games.clockwork_spades import GAME, describe_event, narrate_event
+    from parlour.stats import CLOCKWORK_SPADES
 
     def terminal() -> type[TableUI]:
         from parlour.terminal.clockwork_spades import UI
@@ -162,12 +176,14 @@ def _clockwork_spades() -> GameSpec:
 
     return GameSpec(GAME, WebRenderer("tables/clockwork_spades.js",
                                       "tables/clockwork_spades.css"), terminal, BOTS,
-                    describe_event=describe_event, narrate_event=narrate_event)
+                    describe_event=describe_event, narrate_event=narrate_event,
+                    stats=CLOCKWORK_SPADES)
 
 
 def _foursquare() -> GameSpec:
     from parlour.bots.foursquare import BOTS
     from parlour.games.foursquare import GAME, describe_event, narrate_event
+    from parlour.stats import FOURSQUARE
 
     def terminal() -> type[TableUI]:
         from parlour.terminal.foursquare import UI
@@ -180,7 +196,7 @@ def _foursquare() -> GameSpec:
     return GameSpec(GAME, WebRenderer("tables/foursquare.js", "tables/foursquare.css"),
                     terminal, BOTS, hint_bot="solver", numbered_deals=True,
                     describe_event=describe_event, narrate_event=narrate_event,
-                    analysis=analysis)
+                    analysis=analysis, stats=FOURSQUARE)
 
 
 #: Every game Parlour plays, in menu order, with the function that builds its spec: the

@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 QUICK = ("chunked_body,echoed_excerpt,create_flood,forged_forwarding,join_flood,"
          "foreign_origin,lax_input,rules_probe,password_guessing,account_input,endless_tables,"
-         "squatter,bad_row,review_flood")
+         "squatter,bad_row,review_flood,daily_peek")
 
 
 def test_the_quick_attacks_of_the_abuse_bench_hold():

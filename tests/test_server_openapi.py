@@ -67,4 +67,7 @@ def test_every_endpoint_answers_as_documented(tmp_path):
                          "POST /api/account/reports", "POST /api/account/mutes",
                          "GET /api/account/mutes/{table_id}",
                          "POST /api/tables/{table_id}/matches/{match}/review",
-                         "GET /api/tables/{table_id}/matches/{match}/review"}
+                         "GET /api/tables/{table_id}/matches/{match}/review",
+                         "GET /api/players/{name}", "GET /api/leaderboards/{game_id}",
+                         "GET /api/daily", "POST /api/daily/{game_id}",
+                         "GET /api/daily/{game_id}/{day}"}

@@ -128,7 +128,8 @@ def clean_account_name(name: str) -> str:
     ``bad_name`` if it is not one (2 to 24 letters, digits, marks, spaces and -_.')."""
     text = " ".join(unicodedata.normalize("NFC", name).split())
     if not NAME_MIN <= len(text) <= NAME_MAX:
-        raise ProtocolError("bad_name", f"a name has {NAME_MIN} to {NAME_MAX} characters")
+        raise ProtocolError("bad_name", "a name has {low} to {high} characters", low=NAME_MIN,
+                            high=NAME_MAX)
     for ch in text:
         if ch in PUNCTUATION or unicodedata.category(ch)[0] in "LMN":
             continue

@@ -65,8 +65,8 @@ def _dummy_hash() -> str:
 def check_password(password: str, name: str) -> None:
     """``bad_password`` unless ``password`` will do for ``name``."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ProtocolError("bad_password", f"a password has {PASSWORD_MIN} to "
-                                            f"{PASSWORD_MAX} characters")
+        raise ProtocolError("bad_password", "a password has {low} to {high} characters",
+                            low=PASSWORD_MIN, high=PASSWORD_MAX)
     if password.strip().casefold() == name.strip().casefold():
         raise ProtocolError("bad_password", "a password must not be your name")
 
@@ -377,7 +377,7 @@ def _operator() -> str:
 def _admin_target(conn: Connection, name: str) -> Any:
     row = _by_name(conn, name)
     if row is None:
-        raise ProtocolError("not_found", f"there is no account named {name!r}")
+        raise ProtocolError("not_found", "there is no account named {name}", name=repr(name))
     return row
 
 

@@ -34,7 +34,9 @@ STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403
           "rate_limited": 429, "internal": 500, "busy": 503, "unavailable": 503,
           "too_many": 429, "unrestorable": 410, "not_creator": 403, "still_there": 409,
           "not_watched": 409, "closed": 409, "not_signed_in": 403, "bad_login": 403,
-          "banned": 403, "bad_code": 403, "wrong_password": 403, "name_taken": 409}
+          "banned": 403, "bad_code": 403, "wrong_password": 403, "name_taken": 409,
+          "sign_in": 403, "paused": 403,
+          "daily_secret": 403, "daily_once": 409}
 
 #: The code of each status Starlette itself may refuse a request with.
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",

@@ -144,12 +144,12 @@ class ReviewDesk:
     def _check(self, table: Table, match: int, seat: object) -> Key:
         info = table.matches.get(match)
         if info is None:
-            raise ProtocolError("not_found", f"this table has no match {match}")
+            raise ProtocolError("not_found", "this table has no match {match}", match=match)
         if not info.finished:
             raise ProtocolError("not_finished", "a match can be reviewed once it is over")
         if not isinstance(seat, int) or isinstance(seat, bool) \
                 or not 0 <= seat < table.num_seats:
-            raise ProtocolError("bad_seat", f"seats are 0 to {table.num_seats - 1}")
+            raise ProtocolError("bad_seat", "seats are 0 to {last}", last=table.num_seats - 1)
         if not reviewable(table):
             raise ProtocolError("not_reviewable", f"{table.game.name} cannot be reviewed "
                                                   f"yet: {UNSUPPORTED[table.game.id]}")

@@ -34,6 +34,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -71,6 +72,8 @@ tables_t = Table(
     Column("note", String(40)),  # why it closed: expired | abandoned | unrestorable
     Column("speed", String(8)),  # slow | normal | fast (None: normal), parlour.server.pace
     Column("hints", Boolean, nullable=False, server_default=true()),  # seats may ask hints
+    Column("rated", Boolean, nullable=False, server_default=false()),  # changes ratings
+    Column("daily", String(10)),  # the UTC day (YYYY-MM-DD) whose daily deal it plays
 )
 
 seats_t = Table(
@@ -195,6 +198,59 @@ reviews_t = Table(  # post-game reviews (parlour.server.reviews), kept with thei
     Column("review", Text, nullable=False),  # Review.to_json(), as JSON
 )
 
+ratings_t = Table(  # a person's rating in a game (OpenSkill's mu and sigma; see ratings.py)
+    "parlour_ratings", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("game", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),  # Foursquare: the win rate over recent deals
+    Column("sigma", Float, nullable=False),  # Foursquare: the mean score over them
+    Column("matches", Integer, nullable=False),  # rated matches played
+    Column("updated", Float, nullable=False),
+    Index("parlour_ratings_game", "game", "matches"),
+)
+
+rating_history_t = Table(  # each change of a rating (the profile's chart)
+    "parlour_rating_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("table_id", String(16)),
+    Column("match", Integer),
+    Index("parlour_rating_history_account", "account_id", "game", "at"),
+)
+
+player_matches_t = Table(  # a signed-in person's finished (or abandoned) match: statistics
+    "parlour_player_matches", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("table_id", String(16), primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("finished", Float, nullable=False),  # when it finished (or they left it)
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    Column("abandoned", Boolean, nullable=False, server_default=false()),  # they left it
+    Column("won", Boolean, nullable=False, server_default=false()),
+    Column("points", Float),
+    Column("counts", Text),  # JSON: the match's counts for the seat (parlour/stats.py)
+    Index("parlour_player_matches_account", "account_id", "game", "finished"),
+)
+
+daily_t = Table(  # a signed-in person's counted try at a day's daily deal of a game
+    "parlour_daily", metadata,
+    Column("day", String(10), primary_key=True),
+    Column("game", String(40), primary_key=True),
+    Column("account_id", Integer, primary_key=True),
+    Column("table_id", String(16), nullable=False),
+    Column("started", Float, nullable=False),
+    Column("result", Float),  # higher is better (parlour.stats.daily_result); None: unfinished
+    Column("finished", Float),
+    Index("parlour_daily_board", "day", "game", "result"),
+    Index("parlour_daily_account", "account_id", "day"),
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 
@@ -261,6 +317,8 @@ class TableRow:
     problem: str | None = None  # what in the rows makes the table unplayable, if anything
     speed: str | None = None  # how fast its bots go (parlour.server.pace); None: normal
     hints: bool = True  # seats may ask for hints
+    rated: bool = False  # its results change ratings (parlour/server/ratings.py)
+    daily: str | None = None  # the UTC day whose daily deal it plays
 
 
 Op = Callable[[Connection], None]
@@ -369,7 +427,7 @@ class Store:
                 options=json.dumps(row.options), created=row.created, status=row.status,
                 match=row.match, listed=row.listed, compared=row.compared,
                 turn_seconds=row.turn_seconds, creator=row.creator, speed=row.speed,
-                hints=row.hints))
+                hints=row.hints, rated=row.rated, daily=row.daily))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "token_hash": s.token_hash, "account_id": s.account_id}
@@ -499,7 +557,7 @@ class Store:
             return TableRow(t.id, t.game, t.num_seats, options, t.created,
                             t.status, t.match, seats, matches, bool(t.listed),
                             bool(t.compared), t.turn_seconds, t.creator, t.ended, t.note,
-                            problem, t.speed, bool(t.hints))
+                            problem, t.speed, bool(t.hints), bool(t.rated), t.daily)
 
     def prune(self, before: float) -> list[str]:
         """Delete casual tables (not ``compared``) that ended before ``before`` (a

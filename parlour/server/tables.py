@@ -50,16 +50,19 @@ from parlour.engine import (
 )
 from parlour.games import game_ids, get_game
 from parlour.i18n import localize
-from parlour.message import Many, Message, Term
+from parlour.message import Code, Many, Message, Term
 from parlour.record import record_text
 from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
+from parlour.server.daily import daily_seed, day_over
 from parlour.server.lease import Elsewhere, Leases
 from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
 from parlour.server.names import bot_level, bot_names
 from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
 from parlour.server.pages import narration, seat_names
+from parlour.server.players import Finished, SeatKind, op_finished, op_left, seat_account
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
+from parlour.server.ratings import BOT_ELO, bot_rating
 from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.reviews import ReviewDesk, reviewable
 from parlour.server.runner import BotRunner
@@ -200,6 +203,9 @@ class Settings:
     review_processes: int = 1
     review_jobs: int = 8
     review_jobs_per_client: int = 2
+    # The wall clock of the parlour's calendar (daily deals' days, rated-play pauses);
+    # tests set their own. No result of a game depends on it.
+    now: Callable[[], float] = field(default=time.time)
 
 
 class Connection:
@@ -302,6 +308,8 @@ class Table:
     listed: bool = True  # in the lobby list (else private: reached through its invite)
     compared: bool = False  # its results are compared (rated, daily): kept, never degraded
     hints: bool = True  # its seats may ask for hints (never at a compared table)
+    rated: bool = False  # its results change ratings (parlour/server/ratings.py)
+    daily: str | None = None  # the UTC day whose daily deal it plays (parlour/server/daily.py)
     turn_seconds: int = 0  # the turn timer (0: none)
     creator: Seat | None = None  # the seat of the person who opened it
     note: str | None = None  # why it closed (see CLOSED_NOTES)
@@ -411,6 +419,8 @@ class Table:
                       for i, (s, name) in enumerate(zip(self.seats, self.names(), strict=True))],
             "listed": self.listed,
             "compared": self.compared,
+            "rated": self.rated,
+            "daily": self.daily,
             "turn_seconds": self.turn_seconds,
             "creator": self.creator,
             "degraded": self.degraded,
@@ -659,7 +669,7 @@ class Hub:
                       [SeatInfo(s.kind, s.bot, s.name, s.token_hash, s.account_id)
                        for s in row.seats],
                       status=row.status, match=row.match, listed=row.listed,
-                      compared=row.compared,
+                      compared=row.compared, rated=row.rated, daily=row.daily,
                       turn_seconds=default_turn_seconds(game.id) if row.turn_seconds is None
                       else row.turn_seconds,
                       creator=row.creator, note=row.note, key=self.store.rejoin_key,
@@ -754,6 +764,10 @@ class Hub:
         async with table.lock:
             if not table.is_open:
                 return
+            if table.rated and table.status == "playing":  # nobody came back: their loss
+                for seat, info in enumerate(table.seats):
+                    if info.kind == "person":
+                        await self._left_rated(table, seat)
             await self._write(Store.op_close(table.id, note), table)
             table.status, table.note = "closed", note
             table.touched = time.monotonic()
@@ -788,7 +802,8 @@ class Hub:
                      public: bool | None = None, turn_seconds: int | None = None,
                      speed: str | None = None,
                      client: ClientKey | None = None, account_id: int | None = None,
-                     hints: bool | None = None, compared: bool = False
+                     hints: bool | None = None, compared: bool = False, rated: bool = False,
+                     daily: str | None = None
                      ) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
@@ -801,21 +816,25 @@ class Hub:
         :mod:`parlour.server.pace`; None: normal). ``client`` may have at most
         ``search_tables_per_client`` open tables with searching bots. ``hints`` lets its
         seats ask for hints: on by default, and refused at a ``compared`` table (rated,
-        daily), where it is off."""
+        daily), where it is off.
+
+        A ``rated`` table (its creator signed in as ``account_id``) plays the game's full
+        rules with bots of fixed ratings; a ``daily`` one deals that day's daily deal. Both
+        are compared: kept, never degraded, without hints, never dealt by number."""
         # Every table waiting or playing counts, listed in the lobby or not.
         live = (t.client for t in self.tables.values() if t.status in ("waiting", "playing"))
         with self.quota.slot(live, client):
             return await self._create(game_id, options, seats, name, seat, deal,
                                       public=public, turn_seconds=turn_seconds, speed=speed,
                                       client=client, account_id=account_id, hints=hints,
-                                      compared=compared)
+                                      compared=compared, rated=rated, daily=daily)
 
     async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
                       name: str | None, seat: Seat | None, deal: int | None, *,
                       public: bool | None, turn_seconds: int | None, speed: str | None,
                       client: ClientKey | None, account_id: int | None = None,
-                      hints: bool | None = None, compared: bool = False
-                      ) -> tuple[Table, Seat | None, str | None]:
+                      hints: bool | None = None, compared: bool = False, rated: bool = False,
+                      daily: str | None = None) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                                 game=repr(game_id), expected=", ".join(game_ids()))
@@ -830,10 +849,16 @@ class Hub:
             [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
         turn_seconds = check_turn_seconds(game, turn_seconds)
         speed = check_speed(speed)
+        compared = compared or rated or daily is not None
         if hints and compared:
             raise ProtocolError("bad_options", "hints are off at tables whose results are "
                                                "compared")
         hints = not compared if hints is None else hints
+        if rated:
+            check_rated(game, resolved, infos, account_id)
+        if (rated or daily is not None) and deal is not None:
+            raise ProtocolError("bad_deal", "rated matches and daily deals are not dealt by "
+                                            "number")
         if client is not None and self._searches(game, infos):
             mine = [t for t in self.tables.values() if t.is_open and t.client == client
                     and self._searches(t.game, t.seats)]
@@ -857,15 +882,16 @@ class Hub:
             seat = None
         friends = len(people) > 1
         table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
-                      next_deal=deal, listed=public if public is not None else not friends,
+                      next_deal=deal, listed=False if daily is not None else
+                      public if public is not None else not friends,
                       turn_seconds=turn_seconds, creator=seat, client=client,
                       key=self.store.rejoin_key, speed=speed, bot_pause=self.settings.bot_pause,
-                      hints=hints, compared=compared)
+                      hints=hints, compared=compared, rated=rated, daily=daily)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id)
                         for s in infos], {},
                        listed=table.listed, compared=compared, turn_seconds=turn_seconds,
-                       creator=seat, speed=speed, hints=hints)
+                       creator=seat, speed=speed, hints=hints, rated=rated, daily=daily)
         create = Store.op_create_table(row)
         if self.leases is not None:
             create = both(create, self.leases.create_op(table.id))
@@ -972,6 +998,8 @@ class Hub:
         async with table.lock:
             if not table.is_open and table.status != "finished":
                 raise ProtocolError("not_playing", "this table is closed")
+            if table.rated and table.status == "playing":
+                await self._left_rated(table, seat)
             await self._write(Store.op_free_seat(table.id, seat), table)
             table.seats[seat].name = table.seats[seat].token_hash = None
             table.seats[seat].account_id = None
@@ -986,9 +1014,21 @@ class Hub:
         self.schedule_bots(table)
 
     async def link_seat(self, table: Table, seat: Seat, account_id: int | None) -> None:
-        """The signed-in person ``account_id`` holds ``seat`` (None: a guest does)."""
-        await self._write(Store.op_link_seat(table.id, seat, account_id))
+        """The signed-in person ``account_id`` holds ``seat`` (None: a guest does; statistics
+        and ratings follow it)."""
+        await self._write(Store.op_link_seat(table.id, seat, account_id), table)
         table.seats[seat].account_id = account_id
+
+    async def _left_rated(self, table: Table, seat: Seat) -> None:
+        """The person at ``seat`` leaves a rated match before its end: if signed in, it
+        counts as their loss now (and as a leave: see ratings.PLAYBAN)."""
+        account = await asyncio.to_thread(seat_account, self.store.engine, table.id, seat)
+        if account is None:
+            return
+        await self._write(op_left(table.id, table.match, table.game.id,
+                                  [SeatKind(s.kind, s.bot) for s in table.seats], seat,
+                                  account, self.settings.now()))
+        log.info("table %s: seat %d left a rated match (counted as its loss)", table.id, seat)
 
     # ------------------------------------------------------------------ stand-ins
     def stand_in(self, table: Table, seat: Seat) -> None:
@@ -1028,7 +1068,9 @@ class Hub:
                 return
             match = table.match + 1
             deal = None
-            if spec(table.game.id).numbered_deals:
+            if table.daily is not None:
+                seed = daily_seed(self.store.deal_key, table.game.id, table.daily)
+            elif spec(table.game.id).numbered_deals:
                 deal = table.next_deal or self.settings.new_seed() % MAX_DEAL + 1
                 seed = deal_seed(self.store.deal_key, table.game.id, deal)
             else:
@@ -1045,6 +1087,8 @@ class Hub:
             self.clock.sync(table)
             self.turns.restart(table)
             log.info("table %s: match %d started", table.id, match)
+        if result is not None:
+            await self._finished(table)
         table.broadcast_table()
         table.broadcast_views()
         self.clock.start(table)
@@ -1082,6 +1126,9 @@ class Hub:
             if table.status == "playing":
                 raise ProtocolError("not_finished", "the match is still being played")
             raise ProtocolError("not_finished", "the table has not started")
+        if table.daily is not None:
+            raise ProtocolError("daily_once", "a daily deal is played once: tomorrow brings "
+                                              "the next")
         if seat is None and table.has_people():
             raise ProtocolError("not_seated", "only a player at this table can deal again")
         if seat is None and not table.conns:
@@ -1155,9 +1202,33 @@ class Hub:
         table.broadcast_views()
         self.clock.start(table)
         if result is not None:
+            await self._finished(table)
             table.broadcast_table()
         else:
             self.schedule_bots(table)
+
+    # ------------------------------------------------------------------ players
+    async def _finished(self, table: Table) -> None:
+        """A match just ended: remember it for the signed-in people at it (statistics,
+        ratings, daily results). A failure is logged: the match itself is saved already."""
+        state = table.state
+        if state is None or state.outcome is None:
+            return
+        done = Finished(table.id, table.match, table.game.id,
+                        [SeatKind(s.kind, s.bot) for s in table.seats], table.rated,
+                        table.daily, state)
+        try:
+            await self.store.write(op_finished(done, self.settings.now()))
+        except StoreError:
+            log.error("table %s: match %d's results could not be saved for its players",
+                      table.id, table.match)
+
+    def check_watchable(self, table: Table) -> None:
+        """A daily deal may not be watched before its day is over: a spectator would see
+        the cards someone else is about to play."""
+        if table.daily is not None and not day_over(table.daily, self.settings.now()):
+            raise ProtocolError("daily_secret", "a daily deal can be watched once its day is "
+                                                "over (UTC)")
 
     # ------------------------------------------------------------------ hints
     async def hint(self, table: Table, seat: Seat, version: int | None,
@@ -1199,6 +1270,9 @@ class Hub:
         info = table.matches.get(match)
         if info is None:
             raise ProtocolError("not_found", "this table has no match {match}", match=match)
+        if table.daily is not None and not day_over(table.daily, self.settings.now()):
+            raise ProtocolError("daily_secret", "the records of a daily deal open when its day "
+                                                "is over (UTC)")
         if not info.finished:
             raise ProtocolError("not_finished", "a record can be had once the match is over")
         if match == table.match and table.state is not None and table.state.is_over:
@@ -1251,6 +1325,23 @@ def both(first: Op, second: Op) -> Op:
         first(conn)
         second(conn)
     return op
+
+
+def check_rated(game: Game, options: dict[str, Any], seats: list[SeatInfo],
+                account_id: int | None) -> None:
+    """A rated table: opened by a signed-in person, the game's full rules (its default
+    options), and bots with fixed ratings only."""
+    if account_id is None:
+        raise ProtocolError("sign_in", "sign in to play rated matches")
+    if options != game.resolve_options({}):
+        raise ProtocolError("bad_options", "a rated match plays the game's full rules: open "
+                                           "it without options")
+    for s in seats:
+        if s.kind == "bot" and bot_rating(game.id, s.bot or "random") is None:
+            rated = ", ".join(BOT_ELO.get(game.id, {}))
+            raise ProtocolError("bad_seat", "a {bot} bot has no fixed rating: rated tables take "
+                                            "{rated}", bot=Code(s.bot or ""),
+                                rated=Code(rated or "-"))
 
 
 def bot_levels(cls: type[Bot]) -> list[str]:

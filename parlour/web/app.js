@@ -13,6 +13,7 @@ import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName 
 import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 import { reviewLink, reviewPanel } from "./review.js";
 import { hintButton } from "./hints.js";
+import { dailyEndButtons, dailyPage, leaderboardPage, playersLinks, profilePage, ratedSwitch } from "./players.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -74,6 +75,9 @@ function route() {
   }
   else if (isAccountPath(path)) current = accountPage(path, { root: app, navigate, crumb });
   else if ((m = path.match(/^\/new\/([a-z0-9-]{1,40})$/))) current = newTablePage(m[1], new URLSearchParams(location.search));
+  else if ((m = path.match(/^\/u\/([^/]{1,120})$/))) current = profilePage(playersCtx(), m[1]);
+  else if ((m = path.match(/^\/leaderboards\/([a-z0-9-]{1,40})$/))) current = leaderboardPage(playersCtx(), m[1]);
+  else if (path === "/daily") current = dailyPage(playersCtx());
   else current = lobbyPage();
 }
 
@@ -99,6 +103,9 @@ function rejoinPage(tableId) {
     .finally(() => { if (!destroyed) route(); });
   return { destroy() { destroyed = true; } };
 }
+
+// What the players' pages (players.js) need of this page.
+function playersCtx() { return { app, crumb, api, navigate, keepSeat, myName, games }; }
 
 function crumb(...items) {
   clear(crumbs);
@@ -475,7 +482,7 @@ function tablePage(tableId) {
     endBar.hidden = false;
     const buttons = [];
     const solitaire = table.seats.length === 1;
-    if (seat !== null || table.seats.every((s) => s.kind === "bot")) {
+    if (!table.daily && (seat !== null || table.seats.every((s) => s.kind === "bot"))) {
       // a solitaire deals a new game; "Deal again" below replays the same cards
       const again = h("button", { class: "button primary", type: "button" }, solitaire ? t("New deal") : t("Play again"));
       again.addEventListener("click", async () => {
@@ -487,8 +494,11 @@ function tablePage(tableId) {
         buttons.push(h("a", { class: "button", href: `/new/${table.game}?deal=${table.deal}`, "data-nav": "" }, t("Deal again")));
       }
     }
-    buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, t("Download the record")));
-    buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, t("Replay step by step")));
+    if (table.daily) buttons.push(...dailyEndButtons()); // its records open when its day is over
+    else {
+      buttons.push(h("a", { class: "button", href: `/api/tables/${table.id}/matches/${m}/record`, download: "" }, t("Download the record")));
+      buttons.push(h("a", { class: "button", href: `/t/${table.id}/replay/${m}`, "data-nav": "" }, t("Replay step by step")));
+    }
     const reviewButton = reviewLink(table, m, seat);
     if (reviewButton) buttons.push(reviewButton);
     // The results lie over the table; "See the table" folds them to a button at the foot.

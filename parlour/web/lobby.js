@@ -10,6 +10,7 @@ import { h, toast, clear } from "./dom.js";
 import { t, n, num } from "./i18n.js";
 import { seatLine } from "./names.js";
 import { gamePicture } from "./pictures.js";
+import { playersLinks, ratedSwitch } from "./players.js";
 
 const NAME_KEY = "parlour.name";
 const GAME_KEY = "parlour.lobbyGame";
@@ -87,7 +88,8 @@ export function lobbyPage(env) {
       h("div", { class: "lobby-intro" },
         h("div", {},
           h("h1", {}, t("Card tables, friends and bots")),
-          h("p", { class: "muted" }, t("Choose a game, fill the other seats with bots or send the invite link to friends. No account needed."))),
+          h("p", { class: "muted" }, t("Choose a game, fill the other seats with bots or send the invite link to friends. No account needed.")),
+          playersLinks()),
         name.el),
       tiles,
       h("div", { class: "lobby-grid" },
@@ -245,6 +247,7 @@ function buildCreateForm(env, form, g, nameIn) {
   const publicWrap = h("label", { class: "field check", for: "new-public" }, publicIn, h("span", {}, t("List it in the lobby")),
     h("small", { class: "muted" }, t("A table with seats for friends is private unless listed: only your invite link reaches it.")));
   const turnIn = h("input", { id: "new-turn", name: "turn_seconds", type: "number", min: "0", max: "3600", step: "1", inputmode: "numeric", placeholder: t("the game's own") });
+  const rated = ratedSwitch();
   const turnWrap = h("label", { class: "field", for: "new-turn" }, t("Seconds for each turn"), turnIn,
     h("small", { class: "muted" }, t("When a player's time runs out a bot plays for them until they are back; 0 for no timer.")));
 
@@ -271,7 +274,7 @@ function buildCreateForm(env, form, g, nameIn) {
     seatsCountWrap,
     seatsBox,
     speedWrap,
-    h("details", { class: "options" }, h("summary", {}, t("More options")), dealWrap, publicWrap, turnWrap, rules),
+    h("details", { class: "options" }, h("summary", {}, t("More options")), rated.wrap, dealWrap, publicWrap, turnWrap, rules),
     h("button", { type: "submit", class: "button primary" }, t("Open the table")));
 
   function applyPreset(pr) {
@@ -341,6 +344,7 @@ function buildCreateForm(env, form, g, nameIn) {
       const body = { game: g.id, options, seats, name: mine !== null ? name : null, seat: mine, speed: speedSel.value };
       if (deal !== null) body.deal = deal;
       if (publicIn.checked) body.public = true;
+      if (rated.input.checked) body.rated = true;
       if (turnIn.value.trim() !== "") body.turn_seconds = Number(turnIn.value.trim());
       const res = await env.api("POST", "/api/tables", body);
       if (res.token) env.keepSeat(res.table.id, res.seat, res.token);

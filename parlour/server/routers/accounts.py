@@ -310,7 +310,7 @@ async def _seat_of(hub: Hub, body: SeatAt, account: Account) -> tuple[Table, int
     if table is None:
         raise ProtocolError("not_found", "there is no table with that id")
     if body.seat >= table.num_seats:
-        raise ProtocolError("bad_seat", f"seats are 0 to {table.num_seats - 1}")
+        raise ProtocolError("bad_seat", "seats are 0 to {last}", last=table.num_seats - 1)
     info = table.seats[body.seat]
     if info.kind != "person" or info.token_hash is None:
         raise ProtocolError("bad_seat", "nobody sits there")

@@ -19,6 +19,7 @@ from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
 from parlour.server.pages import LANG_COOKIE, reader_language, rules_html
+from parlour.server.players import check_rated_play
 from parlour.server.protocol import ProtocolError
 from parlour.server.tables import describe_games
 
@@ -51,6 +52,7 @@ class CreateTable(Body):
     turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
     speed: Literal["slow", "normal", "fast"] | None = None  # bots' pace (parlour.server.pace)
     hints: bool | None = None  # seats may ask for hints (default: yes, unless compared)
+    rated: bool = False  # its results change ratings (signed in; see parlour/server/ratings.py)
 
 
 @router.get("/games")
@@ -144,11 +146,13 @@ async def tables(hub: HubDep, relay: RelayDep) -> dict[str, Any]:
 async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep,
                  relay: RelayDep, account: AccountDep) -> dict[str, Any]:
     await guard.shared("create", client, relay.wait if relay is not None else None)
+    if body.rated:
+        await check_rated_play(hub, account)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
         [s.model_dump() for s in body.seats], account.name if account else body.name,
         body.seat, body.deal,
         public=body.public, turn_seconds=body.turn_seconds, speed=body.speed, client=client,
-        account_id=account.id if account else None, hints=body.hints)
+        account_id=account.id if account else None, hints=body.hints, rated=body.rated)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}

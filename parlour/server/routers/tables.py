@@ -13,6 +13,7 @@ from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, TableDep,
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
 from parlour.server.language import LanguageDep
+from parlour.server.players import check_rated_play
 from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.relay import Mirror, Relay
 from parlour.server.routers.lobby import Body
@@ -60,6 +61,8 @@ async def one_table(table: TableDep, relay: RelayDep) -> dict[str, Any]:
 async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
                client: ClientDep, relay: RelayDep, account: AccountDep) -> dict[str, Any]:
     await guard.shared("join", client, relay.wait if relay is not None else None)
+    if table.rated:
+        await check_rated_play(hub, account)
     name = account.name if account else body.name  # a signed-in person plays as themselves
     account_id = account.id if account else None
     if owned(table) is not None:

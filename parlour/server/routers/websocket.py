@@ -90,8 +90,10 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
                                                '(with the seat token, if you hold one)')
         lang = chosen(hello.lang) or lang
         seat = table.seat_for(hello.token)
+        if seat is None:
+            hub.check_watchable(table)
     except ProtocolError as err:
-        await refuse(err, 4403 if err.code == "bad_token" else 4400)
+        await refuse(err, 4403 if err.code in ("bad_token", "daily_secret") else 4400)
         return
     if isinstance(table, Mirror):
         assert relay is not None

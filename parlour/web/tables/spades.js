@@ -46,7 +46,7 @@ function drawPlates(st) {
         partner ? h("span", { class: "tag" }, t("partner")) : null),
       h("div", { class: "stats" },
         h("span", {}, t("Bid"), " ", h("b", {}, bidText(bid))),
-        h("span", {}, t("Won"), " ", h("b", {}, String(view.tricks[seat])))),
+        h("span", {}, p("tricks", "Won"), " ", h("b", {}, String(view.tricks[seat])))),
     ];
     if (posOf(seat) !== 0) {
       const held = view.hand_sizes[seat];
@@ -232,7 +232,7 @@ function drawSide(st) {
       h("dl", { class: "team-facts" },
         h("dt", {}, t("Bags")), h("dd", {}, String(view.bags[team]), h("span", { class: "muted" }, ` / ${view.options.bag_limit}`)),
         h("dt", {}, t("Bid")), h("dd", {}, bid),
-        h("dt", {}, t("Won")), h("dd", {}, String(won))));
+        h("dt", {}, p("tricks", "Won")), h("dd", {}, String(won))));
   });
   side.append(h("h2", { class: "side-title" }, t("Deal {deal}", { deal: view.deal }), h("span", { class: "muted" }, " · ", t("playing to {target}", { target: view.options.target }))),
     h("div", { class: "teams" }, ...teams));

@@ -1,0 +1,128 @@
+"""Daily deals: every game has one deal (or round) a day, the same cards for everyone.
+
+The day is the UTC date. A daily deal's seed comes from the server's secret deal key and
+the day (:func:`daily_seed`), in its own namespace: no deal number reaches it, so nobody
+can deal today's cards at another table. Its table has fixed seats (the person and
+:data:`DAILY_BOT` bots), the game's one-deal options (``spec(game).one_deal``), no hints,
+and no spectators or records until the day is over (:func:`day_over`).
+
+Anyone may play; a signed-in person's first try of a game's deal that day is the counted
+one (a row of ``parlour_daily``, claimed when the table opens, so abandoning a bad start
+does not buy another try). Results compare duplicate-style: everyone's result on the same
+cards, higher is better (:func:`parlour.stats.daily_result`), and each person's share of
+the others they beat.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from sqlalchemy import Engine, exc, insert, select
+
+from parlour.engine import JsonDict, derive_seed
+from parlour.server.players import find_account
+from parlour.server.store import Op, accounts_t, daily_t
+
+DAILY_BOT = "rule"  # the level of the fixed bot seats
+#: Seats at each game's daily deal: the person first, then bots.
+DAILY_SEATS = {"spades": 4, "spite-and-malice": 2, "hit-the-deck": 3,
+               "clockwork-spades": 2, "foursquare": 1}
+BOARD = 100  # places a daily leaderboard lists
+
+
+def day_of(now: float) -> str:
+    """The UTC day of the time ``now`` (Unix seconds), as YYYY-MM-DD."""
+    return datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
+
+
+def previous_day(day: str) -> str:
+    return (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
+
+
+def day_over(day: str, now: float) -> bool:
+    """Whether the UTC day ``day`` has ended at ``now``."""
+    return day < day_of(now)
+
+
+def check_day(text: str) -> str | None:
+    """A YYYY-MM-DD day, or None for anything else."""
+    try:
+        return datetime.date.fromisoformat(text).isoformat() if len(text) == 10 else None
+    except ValueError:
+        return None
+
+
+def daily_seed(key: str, game_id: str, day: str) -> int:
+    """The seed of ``game_id``'s daily deal on ``day``, on the server whose key is ``key``."""
+    return derive_seed(key, "daily", game_id, day)
+
+
+def daily_seats() -> dict[str, list[dict[str, Any]]]:
+    return {game: [{"kind": "person"}] + [{"kind": "bot", "bot": DAILY_BOT}] * (n - 1)
+            for game, n in DAILY_SEATS.items()}
+
+
+def op_claim(day: str, game_id: str, account_id: int, table_id: str, now: float) -> Op:
+    """The person's counted try of the day's deal (raises IntegrityError if they have one:
+    the store's writer reports it as a failed write)."""
+    def op(conn: Any) -> None:
+        conn.execute(insert(daily_t).values(day=day, game=game_id, account_id=account_id,
+                                            table_id=table_id, started=now))
+    return op
+
+
+def has_try(engine: Engine, day: str, game_id: str, account_id: int) -> bool:
+    with engine.connect() as conn:
+        return conn.execute(select(daily_t.c.table_id).where(
+            daily_t.c.day == day, daily_t.c.game == game_id,
+            daily_t.c.account_id == account_id)).first() is not None
+
+
+def claim(engine: Engine, day: str, game_id: str, account_id: int, table_id: str,
+          now: float) -> bool:
+    """Claim the counted try; False if the person had one already (checked by the key)."""
+    try:
+        with engine.begin() as conn:
+            op_claim(day, game_id, account_id, table_id, now)(conn)
+        return True
+    except exc.IntegrityError:
+        return False
+
+
+def board(engine: Engine, day: str, game_id: str, now: float) -> JsonDict:
+    """The day's leaderboard of a game: the finished counted tries, best first, each with
+    its share of the others beaten; for a day that is over, where to replay the best."""
+    with engine.connect() as conn:
+        rows = list(conn.execute(
+            select(accounts_t.c.name, daily_t.c.result, daily_t.c.table_id)
+            .join(accounts_t, accounts_t.c.id == daily_t.c.account_id)
+            .where(daily_t.c.day == day, daily_t.c.game == game_id,
+                   daily_t.c.result.is_not(None), accounts_t.c.deleted.is_(None))
+            .order_by(daily_t.c.result.desc(), daily_t.c.finished, accounts_t.c.name)))
+    results = [float(r.result) for r in rows]
+    places = []
+    for r in rows[:BOARD]:
+        beaten = sum(x < r.result for x in results) + 0.5 * (results.count(r.result) - 1)
+        share = beaten / (len(results) - 1) if len(results) > 1 else 1.0
+        places.append({"rank": 1 + sum(x > r.result for x in results), "name": r.name,
+                       "result": r.result, "beat": round(share, 4)})
+    over = day_over(day, now)
+    best = {"table": rows[0].table_id, "match": 1, "result": rows[0].result} \
+        if over and rows else None
+    return {"game": game_id, "day": day, "over": over, "players": len(rows),
+            "places": places, "best": best}
+
+
+def mine(engine: Engine, day: str, account_id: int) -> dict[str, JsonDict]:
+    """The person's tries on ``day``, by game."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(daily_t.c.game, daily_t.c.table_id, daily_t.c.result)
+                            .where(daily_t.c.day == day, daily_t.c.account_id == account_id))
+        return {r.game: {"table": r.table_id, "result": r.result} for r in rows}
+
+
+def account_named(engine: Engine, name: str) -> int | None:
+    with engine.connect() as conn:
+        found = find_account(conn, name)
+        return None if found is None else int(found.id)

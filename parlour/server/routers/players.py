@@ -1,0 +1,112 @@
+"""People's play: profiles, leaderboards by rating, and the daily deals."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+from pydantic import Field
+
+from parlour.games import game_ids, get_game
+from parlour.registry import spec
+from parlour.server import daily
+from parlour.server.deps import ClientDep, GuardDep, HubDep
+from parlour.server.errors import RESPONSES
+from parlour.server.identity import AccountDep
+from parlour.server.players import leaderboard, profile
+from parlour.server.protocol import ProtocolError
+from parlour.server.ratings import LEADERBOARD_MIN
+from parlour.server.routers.lobby import Body
+
+router = APIRouter(prefix="/api", responses=RESPONSES)
+
+NameParam = Annotated[str, Path(min_length=1, max_length=40)]
+GameParam = Annotated[str, Path(min_length=1, max_length=40)]
+
+
+class PlayDaily(Body):
+    name: str | None = Field(default=None, max_length=200)  # a guest's name at the table
+
+
+def _game(game_id: str) -> str:
+    if game_id not in game_ids():
+        raise ProtocolError("not_found", "there is no game with that id")
+    return game_id
+
+
+@router.get("/players/{name}")
+async def player(name: NameParam, hub: HubDep) -> dict[str, Any]:
+    """A person's profile: ratings and their history, figures per game, recent matches,
+    their daily streak."""
+    found = await asyncio.to_thread(profile, hub.store.engine, name, hub.settings.now())
+    if found is None:
+        raise ProtocolError("not_found", "there is nobody of that name here")
+    return found
+
+
+@router.get("/leaderboards/{game_id}")
+async def board(game_id: GameParam, hub: HubDep,
+                limit: Annotated[int, Query(ge=1, le=100)] = 50) -> dict[str, Any]:
+    """The game's best rated people (at least LEADERBOARD_MIN rated matches)."""
+    gid = _game(game_id)
+    places = await asyncio.to_thread(leaderboard, hub.store.engine, gid, limit)
+    return {"game": gid, "least": LEADERBOARD_MIN, "places": places}
+
+
+@router.get("/daily")
+async def today(hub: HubDep, account: AccountDep) -> dict[str, Any]:
+    """Today's daily deals (UTC): each game's, how many have played it, your try, and
+    yesterday's best to replay."""
+    now = hub.settings.now()
+    day = daily.day_of(now)
+    yesterday = daily.previous_day(day)
+    engine = hub.store.engine
+    mine = await asyncio.to_thread(daily.mine, engine, day, account.id) if account else {}
+    games = []
+    for gid in game_ids():
+        board_now = await asyncio.to_thread(daily.board, engine, day, gid, now)
+        before = await asyncio.to_thread(daily.board, engine, yesterday, gid, now)
+        games.append({"game": gid, "name": get_game(gid).name, "players": board_now["players"],
+                      "mine": mine.get(gid), "yesterday": before["best"]})
+    return {"day": day, "yesterday": yesterday, "signed_in": account is not None,
+            "games": games}
+
+
+@router.post("/daily/{game_id}", status_code=201)
+async def play_daily(game_id: GameParam, body: PlayDaily, hub: HubDep, guard: GuardDep,
+                     client: ClientDep, account: AccountDep) -> dict[str, Any]:
+    """Sit at today's daily deal of a game. A signed-in person's first try of the day is
+    counted (``counted``); any other try, and a guest's, is played but not counted."""
+    gid = _game(game_id)
+    guard.create(client)
+    now = hub.settings.now()
+    day = daily.day_of(now)
+    engine = hub.store.engine
+    counted = account is not None and not await asyncio.to_thread(
+        daily.has_try, engine, day, gid, account.id)
+    name = account.name if account is not None else body.name
+    table, seat, token = await hub.create(
+        gid, dict(spec(gid).one_deal), daily.daily_seats()[gid], name, 0, None,
+        public=False, client=client, daily=day,
+        account_id=account.id if counted and account is not None else None)
+    if counted and account is not None:
+        counted = await asyncio.to_thread(daily.claim, engine, day, gid, account.id,
+                                          table.id, now)
+        if not counted and seat is not None:  # another try claimed the day meanwhile
+            await hub.link_seat(table, seat, None)
+    return {"table": table.summary(), "seat": seat, "token": token, "counted": counted,
+            "invite": f"/t/{table.id}"}
+
+
+@router.get("/daily/{game_id}/{day}")
+async def day_board(game_id: GameParam, day: Annotated[str, Path(max_length=10)],
+                    hub: HubDep) -> dict[str, Any]:
+    """A day's daily leaderboard of a game (today's, or an earlier day's with its best
+    result to replay)."""
+    gid = _game(game_id)
+    checked = daily.check_day(day)
+    if checked is None:
+        raise ProtocolError("not_found", "a day is written YYYY-MM-DD")
+    return await asyncio.to_thread(daily.board, hub.store.engine, checked, gid,
+                                   hub.settings.now())

@@ -1,0 +1,60 @@
+"""Helpers for the tests of people's play: sign a person in (an account row and a live
+session, as the accounts' login makes them) and play a seat to the end."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from server_kit import Player
+from sqlalchemy import create_engine, insert
+
+from parlour.server.identity import SESSION_COOKIE, session_hash
+from parlour.server.store import accounts_t, sessions_t
+
+
+def sign_up(db: Path, name: str) -> tuple[int, str]:
+    """An account named ``name`` with a live session; returns its id and the cookie."""
+    engine = create_engine(f"sqlite:///{db}")
+    token = secrets.token_urlsafe(32)
+    now = time.time()
+    try:
+        with engine.begin() as conn:
+            aid = conn.execute(insert(accounts_t).values(
+                name=name, name_key=name.casefold(), password_hash="argon2-not-used-here",
+                created=now)).inserted_primary_key[0]
+            conn.execute(insert(sessions_t).values(token_hash=session_hash(token),
+                                                   account_id=aid, created=now,
+                                                   expires=now + 3600))
+    finally:
+        engine.dispose()
+    return int(aid), token
+
+
+def signed_in(client: Any, token: str | None) -> Any:
+    """The client with the session cookie set (None: a guest again)."""
+    client.cookies.clear()
+    if token is not None:
+        client.cookies.set(SESSION_COOKIE, token)
+    return client
+
+
+def play_out(client: Any, table_id: str, token: str | None, pick: int = 0,
+             moves: int = 2000) -> dict[str, Any]:
+    """Play the seat by taking its ``pick``-th legal action (wrapping) until the match is
+    over; returns the last view message."""
+    p = Player(client, table_id, token)
+    try:
+        msg = p.view()
+        for _ in range(moves):
+            if msg["status"] != "playing":
+                return msg
+            legal = msg["view"].get("legal") or []
+            if p.seat in msg["view"].get("to_act", []) and legal:
+                p.act(legal[pick % len(legal)])
+            msg = p.view()
+        raise AssertionError("the match did not end")
+    finally:
+        p.close()

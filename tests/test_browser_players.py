@@ -1,0 +1,126 @@
+"""People's pages in a real browser (Debian's Chromium): a signed-in person plays the daily
+Foursquare deal, sees it on the daily leaderboard, cannot count a second try, and sees
+their profile's figures change; a profile draws its rating chart."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from browser_kit import page_of, shot, version, wait_moved_on
+from players_kit import sign_up
+
+from parlour.server.identity import SESSION_COOKIE
+
+pytestmark = pytest.mark.browser
+
+TURN = ".fs-frame.live .fs-cell.legal, .endbar:not([hidden])"
+
+
+def db_of(tmp_path: Path) -> Path:
+    return tmp_path / "browser.sqlite3"  # browser_kit.parlour's database
+
+
+def signed_in_page(browser, base: str, token: str):
+    page = page_of(browser, 1280, 1000)
+    page.context.add_cookies([{"name": SESSION_COOKIE, "value": token, "url": base,
+                               "httpOnly": True, "sameSite": "Lax"}])
+    return page
+
+
+def play_foursquare(page) -> None:
+    for _ in range(60):
+        page.wait_for_selector(TURN)
+        if page.locator(".endbar:not([hidden])").count():
+            return
+        before = version(page)
+        page.click(".fs-frame.live .fs-cell.legal >> nth=0")
+        wait_moved_on(page, before)
+    raise AssertionError("the deal did not end")
+
+
+def test_the_daily_foursquare_deal_its_board_one_counted_try_and_the_profile(browser, base,
+                                                                           tmp_path):
+    _, token = sign_up(db_of(tmp_path), "Sam")
+    page = signed_in_page(browser, base, token)
+
+    page.goto(base + "/u/Sam")
+    page.wait_for_selector("text=No finished matches yet.")
+    assert page.inner_text(".streak") == "Daily streak: 0 days"
+
+    page.goto(base + "/")
+    page.click("a:has-text(\"Today's daily deals\")")
+    page.wait_for_url(re.compile(r"/daily$"))
+    four = ".daily-game[data-game='foursquare']"
+    page.wait_for_selector(f"{four} .daily-play")
+    assert page.inner_text(f"{four} .daily-players") == "0 players counted today"
+    page.click(f"{four} .daily-play")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector("#toasts >> text=This try counts for today's leaderboard.")
+    assert page.locator(".fs-hint-button:visible").count() == 0  # no hints at a daily deal
+    play_foursquare(page)
+    shot(page, "players-01-daily-played")
+    # no dealing again and no record yet: back to the daily deals
+    assert page.locator(".endbar a:has-text('Download the record')").count() == 0
+    assert page.locator(".endbar button:has-text('New deal')").count() == 0
+    page.click(".endbar a.daily-back")
+    page.wait_for_url(re.compile(r"/daily$"))
+    page.wait_for_selector(f"{four} .daily-mine")
+    assert page.inner_text(f"{four} .daily-mine").startswith("Your counted result: ")
+    assert page.inner_text(f"{four} .daily-players") == "1 player counted today"
+    page.click(f"{four} .daily-show-board")
+    page.wait_for_selector(f"{four} .daily-board li")
+    entry = page.inner_text(f"{four} .daily-board li")
+    assert entry.startswith("Sam ") and "beat 100% of the others" in entry
+    shot(page, "players-02-daily-board")
+
+    # a second try is played but not counted
+    assert page.inner_text(f"{four} .daily-play") == "Play it again (not counted)"
+    page.click(f"{four} .daily-play")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector("#toasts >> text=This try is not counted: only your first of the "
+                           "day is.")
+    page.wait_for_selector(TURN)
+
+    page.goto(base + "/u/Sam")
+    section = ".profile-game[data-game='foursquare']"
+    page.wait_for_selector(section)
+    assert page.inner_text(f"{section} .figure[data-figure='matches'] dd") == "1"
+    assert page.inner_text(".streak") == "Daily streak: 1 day"
+    assert page.locator(".recent-matches tbody tr").count() == 1
+    shot(page, "players-03-profile")
+
+
+def test_a_rated_match_draws_the_rating_chart_and_the_leaderboard_page(browser, base,
+                                                                      tmp_path):
+    _, token = sign_up(db_of(tmp_path), "Lee")
+    page = signed_in_page(browser, base, token)
+    page.goto(base + "/")
+    page.select_option("#new-game", "clockwork-spades")
+    page.fill("#new-name", "Lee")
+    page.click("summary:has-text('Table options')")
+    page.check("#new-rated")
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    # play the match out through the API's view of it: the page plays what is legal
+    for _ in range(200):
+        summary = page.evaluate(f"fetch('/api/tables/{table_id}').then(r => r.json())")
+        if summary["table"]["status"] == "finished":
+            break
+        legal = page.locator("[data-action]:not([disabled])")
+        if legal.count():
+            before = version(page)
+            legal.first.click()
+            wait_moved_on(page, before)
+        else:
+            page.wait_for_timeout(50)
+    page.goto(base + "/u/Lee")
+    section = ".profile-game[data-game='clockwork-spades']"
+    page.wait_for_selector(f"{section} svg.rating-chart polyline", state="attached")
+    assert page.locator(f"{section} svg.rating-chart circle").count() == 1
+    assert re.fullmatch(r"Rating \d+ \(1 rated match\)", page.inner_text(f"{section} .rating-line"))
+    page.click(f"{section} a:has-text('Leaderboard')")
+    page.wait_for_url(re.compile(r"/leaderboards/clockwork-spades$"))
+    page.wait_for_selector("text=Nobody yet.")

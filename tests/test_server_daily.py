@@ -1,0 +1,118 @@
+"""Daily deals: the same cards for everyone that day, one counted try per account, a
+leaderboard compared duplicate-style, a streak, and nothing of today's cards reachable
+from another table, a spectator's seat or a record until the day is over."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from players_kit import play_out, sign_up, signed_in
+from server_kit import Player, app_client
+from starlette.websockets import WebSocketDisconnect
+
+from parlour.games import game_ids
+from parlour.server.daily import DAILY_SEATS, day_of
+from parlour.server.tables import MAX_DEAL
+
+DAY = 86_400.0
+NOON = 1_796_126_400.0  # 2026-12-01 12:00 UTC
+
+
+def seed_of(db, table_id: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT seed FROM parlour_matches WHERE table_id=?",
+                            (table_id,)).fetchone()[0]
+
+
+def test_every_game_deals_one_daily_deal_a_day_the_same_for_everyone(tmp_path):
+    db = tmp_path / "same.sqlite3"
+    clock = [NOON]
+    with app_client(db, now=lambda: clock[0]) as client:
+        for game in game_ids():
+            a = client.post(f"/api/daily/{game}", json={"name": "guest"})
+            b = client.post(f"/api/daily/{game}", json={"name": "other"})
+            assert a.status_code == b.status_code == 201, a.text
+            ta, tb = a.json()["table"], b.json()["table"]
+            assert ta["daily"] == day_of(NOON) and ta["compared"] and not ta["listed"]
+            assert len(ta["seats"]) == DAILY_SEATS[game] and ta["deal"] is None
+            assert not ta["hints"] and not a.json()["counted"]  # a guest is not counted
+            assert seed_of(db, ta["id"]) == seed_of(db, tb["id"])
+        clock[0] += DAY
+        c = client.post("/api/daily/foursquare", json={"name": "guest"}).json()["table"]
+        assert seed_of(db, c["id"]) != seed_of(db, ta["id"])  # the next day, the next deal
+
+
+def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_path):
+    db = tmp_path / "daily.sqlite3"
+    clock = [NOON]
+    with app_client(db, now=lambda: clock[0]) as client:
+        results = {}
+        for i, name in enumerate(["Ana", "Ben", "Cy"]):
+            _, token = sign_up(db, name)
+            signed_in(client, token)
+            res = client.post("/api/daily/foursquare", json={})
+            assert res.status_code == 201 and res.json()["counted"]
+            table_id = res.json()["table"]["id"]
+            play_out(client, table_id, res.json()["token"], pick=i)
+            results[name] = table_id
+            again = client.post("/api/daily/foursquare", json={})
+            assert again.status_code == 201 and not again.json()["counted"]
+            play_out(client, again.json()["table"]["id"], again.json()["token"], pick=i + 5)
+            mine = client.get("/api/daily").json()
+            four = next(g for g in mine["games"] if g["game"] == "foursquare")
+            assert four["mine"]["table"] == table_id  # the first try is the one that counts
+        today = day_of(NOON)
+        board = client.get(f"/api/daily/foursquare/{today}").json()
+        assert board["players"] == 3 and not board["over"] and board["best"] is None
+        values = [p["result"] for p in board["places"]]
+        assert values == sorted(values, reverse=True)
+        assert board["places"][0]["beat"] >= board["places"][-1]["beat"]
+        # today: no record, no replay, no watching of a daily deal
+        table_id = results["Ana"]
+        ana = client.get("/api/players/Ana").json()["recent"]
+        assert len(ana) == 1 and ana[0]["table"] == table_id and not ana[0]["replay"]
+        for path in ("record", "replay"):
+            got = client.get(f"/api/tables/{table_id}/matches/1/{path}")
+            assert got.status_code == 403 and got.json()["error"]["code"] == "daily_secret"
+        watcher = Player.__new__(Player)
+        with pytest.raises(WebSocketDisconnect):
+            Player.__init__(watcher, client, table_id, None)
+        # and no deal number deals it: daily tables refuse numbers, numbered tables differ
+        refused = client.post("/api/tables", json={"game": "foursquare", "name": "x",
+                                                   "seats": [{"kind": "person"}],
+                                                   "rated": True, "deal": 7})
+        assert refused.status_code == 400
+        # the next day: yesterday's records open, with its best to replay, and a streak
+        clock[0] += DAY
+        assert client.get(f"/api/tables/{table_id}/matches/1/record").status_code == 200
+        daily = client.get("/api/daily").json()
+        four = next(g for g in daily["games"] if g["game"] == "foursquare")
+        assert four["yesterday"]["result"] == values[0]
+        best = four["yesterday"]["table"]
+        assert client.get(f"/api/tables/{best}/matches/1/replay").status_code == 200
+        cy = client.get("/api/players/Cy").json()
+        assert cy["streak"] == 1
+        assert cy["recent"][0]["daily"] == today and cy["recent"][0]["replay"]
+        assert client.get(f"/api/daily/foursquare/{today}").json()["over"]
+
+
+def test_a_daily_deal_is_not_dealt_again_at_its_table(tmp_path):
+    db = tmp_path / "again.sqlite3"
+    with app_client(db, now=lambda: NOON) as client:
+        res = client.post("/api/daily/foursquare", json={"name": "guest"}).json()
+        play_out(client, res["table"]["id"], res["token"])
+        again = client.post(f"/api/tables/{res['table']['id']}/again",
+                            headers={"Authorization": f"Bearer {res['token']}"})
+        assert again.status_code == 409 and again.json()["error"]["code"] == "daily_once"
+
+
+def test_bad_days_and_games_are_refused(tmp_path):
+    with app_client(tmp_path / "bad.sqlite3", now=lambda: NOON) as client:
+        assert client.get("/api/daily/foursquare/2026-13-01").status_code == 404
+        assert client.get("/api/daily/foursquare/yesterday").status_code == 404
+        assert client.get("/api/daily/chess/2026-12-01").status_code == 404
+        assert client.post("/api/daily/chess", json={}).status_code == 404
+        assert client.post("/api/daily/foursquare", json={"name": 5}).status_code == 400
+        assert client.post("/api/daily/foursquare", json={"x": 1}).status_code == 400
+        assert MAX_DEAL  # the numbered deals are a separate namespace (docs/players.md)
