@@ -93,10 +93,16 @@ def test_a_preset_the_folded_options_and_the_speed_open_that_table(browser, base
     assert page.input_value("#opt-target") == "500"
     page.check("#preset-quick")
     page.select_option("#new-speed", "slow")
+    assert page.is_checked("#new-hints")  # hints on unless turned off (or the match is rated)
+    page.check("#new-rated")
+    assert page.is_disabled("#new-hints") and not page.is_checked("#new-hints")
+    page.uncheck("#new-rated")
+    page.uncheck("#new-hints")
     page.click("text=Open the table")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     table = table_of(base, page.url)
     assert table["options"]["target"] == 300 and table["pace"]["speed"] == "slow"
+    assert table["hints"] is False
     assert table["seats"][0]["name"] == page.evaluate("localStorage.getItem('parlour.name')")
 
 

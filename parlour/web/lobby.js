@@ -248,6 +248,10 @@ function buildCreateForm(env, form, g, nameIn) {
     h("small", { class: "muted" }, t("A table with seats for friends is private unless listed: only your invite link reaches it.")));
   const turnIn = h("input", { id: "new-turn", name: "turn_seconds", type: "number", min: "0", max: "3600", step: "1", inputmode: "numeric", placeholder: t("the game's own") });
   const rated = ratedSwitch();
+  const hintsIn = h("input", { id: "new-hints", name: "hints", type: "checkbox", checked: "" });
+  const hintsWrap = h("label", { class: "field check", for: "new-hints" }, hintsIn, h("span", {}, t("Hints")),
+    h("small", { class: "muted" }, t("Any player may ask the strong bot for a hint. Rated matches and daily deals are played without.")));
+  rated.input.addEventListener("change", () => { hintsIn.disabled = rated.input.checked; if (rated.input.checked) hintsIn.checked = false; });
   const turnWrap = h("label", { class: "field", for: "new-turn" }, t("Seconds for each turn"), turnIn,
     h("small", { class: "muted" }, t("When a player's time runs out a bot plays for them until they are back; 0 for no timer.")));
 
@@ -274,7 +278,7 @@ function buildCreateForm(env, form, g, nameIn) {
     seatsCountWrap,
     seatsBox,
     speedWrap,
-    h("details", { class: "options" }, h("summary", {}, t("More options")), rated.wrap, dealWrap, publicWrap, turnWrap, rules),
+    h("details", { class: "options" }, h("summary", {}, t("More options")), rated.wrap, hintsWrap, dealWrap, publicWrap, turnWrap, rules),
     h("button", { type: "submit", class: "button primary" }, t("Open the table")));
 
   function applyPreset(pr) {
@@ -345,6 +349,7 @@ function buildCreateForm(env, form, g, nameIn) {
       if (deal !== null) body.deal = deal;
       if (publicIn.checked) body.public = true;
       if (rated.input.checked) body.rated = true;
+      else if (!hintsIn.checked) body.hints = false;
       if (turnIn.value.trim() !== "") body.turn_seconds = Number(turnIn.value.trim());
       const res = await env.api("POST", "/api/tables", body);
       if (res.token) env.keepSeat(res.table.id, res.seat, res.token);
