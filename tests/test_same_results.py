@@ -1,9 +1,17 @@
 """Every seeded game, bot game and environment episode plays exactly as before the speed
-work (issue 20): the digests below were taken on main before any hot path was changed."""
+work (issue 20): the digests below were taken on main before any hot path was changed.
+They hold for the pure build and the compiled one alike."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from same_results import KINDS
 
+from parlour.build import PURE_VARIABLE, STAMP, compiled, source_digest, status
 from parlour.games import game_ids
 
 EXPECTED = {
@@ -28,3 +36,26 @@ def test_every_game_has_digests():
 @pytest.mark.parametrize("game_id", sorted(EXPECTED))
 def test_seeded_play_is_unchanged(game_id, kind):
     assert KINDS[kind](game_id) == EXPECTED[game_id][kind]
+
+
+def test_the_other_build_plays_the_same(tmp_path):
+    """The pure build and the compiled one (parlour/build.py) give the same digests: the
+    one this test runs on is checked above, the other runs here in a subprocess."""
+    if compiled():
+        env = {**os.environ, PURE_VARIABLE: "1"}
+    elif STAMP.exists() and STAMP.read_text() == source_digest() and not os.environ.get(
+            PURE_VARIABLE):
+        pytest.fail("a current compiled build exists but was not loaded")
+    elif STAMP.exists() and STAMP.read_text() == source_digest():
+        env = {k: v for k, v in os.environ.items() if k != PURE_VARIABLE}
+    else:
+        pytest.skip(f"no compiled build to compare with ({status()})")
+    root = Path(__file__).resolve().parent.parent
+    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
+    script = ("import json, sys; sys.path.insert(0, 'tests'); import parlour.build as b; "
+              "from same_results import digests; print(json.dumps([b.status(), digests()]))")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=600, check=True)
+    other_status, other = json.loads(proc.stdout)
+    assert other_status != status()
+    assert other == EXPECTED

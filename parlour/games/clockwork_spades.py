@@ -104,7 +104,9 @@ def card_order(card: int) -> tuple[int, int]:
 class ClockworkGame(Game):
     id = "clockwork-spades"
     name = "Clockwork Spades"
-    min_seats = max_seats = default_seats = 2
+    min_seats = 2
+    max_seats = 2
+    default_seats = 2
     num_actions = NUM_ACTIONS
     options = ()
 
@@ -304,13 +306,15 @@ class ClockworkState(State):
         "turn",
     )
 
-    def __init__(self, game: ClockworkGame, seed: int, options: dict[str, Any],
-                 stock: list[int] | None = None) -> None:
+    def __init__(self, game: Game, seed: int, options: dict[str, Any],
+                 stock: list[int] | None = None, *, blank: bool = False) -> None:
         """A new game; ``stock`` (the 39 cards, top first) replaces the shuffle in tests."""
         self.game = game
         self.seed = seed
         self.num_seats = 2
         self.options = options
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         if stock is None:
             order = list(STOCK_CARDS)
             derive_rng(seed, "stock").shuffle(order)
@@ -631,11 +635,7 @@ class ClockworkState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> ClockworkState:
-        new = object.__new__(ClockworkState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = 2
-        new.options = self.options
+        new = ClockworkState(self.game, self.seed, self.options, blank=True)
         new.stock = self.stock.copy()
         new.hands = [self.hands[0].copy(), self.hands[1].copy()]
         new.kings = [self.kings[0].copy(), self.kings[1].copy()]

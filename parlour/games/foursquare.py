@@ -237,7 +237,9 @@ FLIP_READINGS = ("designer", "seed")
 class FoursquareGame(Game):
     id = "foursquare"
     name = "Foursquare"
-    min_seats = max_seats = default_seats = 1
+    min_seats = 1
+    max_seats = 1
+    default_seats = 1
     num_actions = NUM_ACTIONS
     options = (
         Option("flip", str, "designer",
@@ -393,13 +395,15 @@ class FoursquareState(State):
         "up",
         "vals",
     )
-    game: FoursquareGame
 
-    def __init__(self, game: FoursquareGame, seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, game: Game, seed: int, options: dict[str, Any], *,
+                 blank: bool = False) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = 1
         self.options = options
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         self._seed_mode: bool = options["flip"] == "seed"
         self._deal = deal_order(seed)
         self.placed = 0
@@ -581,11 +585,7 @@ class FoursquareState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> FoursquareState:
-        new = object.__new__(FoursquareState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = 1
-        new.options = self.options
+        new = FoursquareState(self.game, self.seed, self.options, blank=True)
         new._seed_mode = self._seed_mode
         new._deal = self._deal
         new.placed = self.placed

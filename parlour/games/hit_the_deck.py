@@ -551,13 +551,15 @@ class HitTheDeckState(State):
     _slap_times: list[int]
     _slap_order: list[tuple[Seat, Action]]
 
-    def __init__(self, game: HitTheDeckGame, seed: int, seats: int, options: dict[str, Any],
-                 deck: list[int]) -> None:
+    def __init__(self, game: Game, seed: int, seats: int, options: dict[str, Any],
+                 deck: list[int], *, blank: bool = False) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = seats
         self.options = options
         self._deck = deck
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         self._max_turns = options["max_turns"]
         self._seats = _TO_ACT[seats]  # (seat,) for each seat
         self._past: tuple[tuple[tuple[Seat, Action], ...], ...] = ()
@@ -1102,12 +1104,8 @@ class HitTheDeckState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> HitTheDeckState:
-        new = object.__new__(HitTheDeckState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = self.num_seats
-        new.options = self.options
-        new._deck = self._deck
+        new = HitTheDeckState(self.game, self.seed, self.num_seats, self.options, self._deck,
+                              blank=True)
         new._max_turns = self._max_turns
         new._seats = self._seats
         new._past = self._past

@@ -88,7 +88,7 @@ def _suit_table(suit: int) -> list[tuple[int, ...]]:
     return table
 
 
-_T0, _T1, _T2, _T3 = (_suit_table(s) for s in range(4))
+_T0, _T1, _T2, _T3 = [_suit_table(s) for s in range(4)]
 _BIDS = tuple(range(NIL, BID_BASE + 14))
 _BLIND_CHOICE = (BLIND_NIL, LOOK)
 _BIT = tuple(1 << c for c in range(52))
@@ -185,7 +185,9 @@ def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[in
 class SpadesGame(Game):
     id = "spades"
     name = "Spades"
-    min_seats = max_seats = default_seats = 4
+    min_seats = 4
+    max_seats = 4
+    default_seats = 4
     num_actions = NUM_ACTIONS
     options = (
         Option("target", int, 500, "points that win the match", minimum=10, maximum=5000),
@@ -351,11 +353,14 @@ class SpadesState(State):
     _hands: list[int] | None  # the four hands as bit masks; None until first needed
     _blind_ok: Sequence[bool]  # per team: may bid blind nil this deal
 
-    def __init__(self, game: SpadesGame, seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, game: Game, seed: int, options: dict[str, Any], *,
+                 blank: bool = False) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = 4
         self.options = options
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         self._past: tuple[tuple[tuple[Seat, Action], ...], ...] = ()  # one tuple per deal
         self.scores = [0, 0]
         self.bags = [0, 0]
@@ -681,11 +686,7 @@ class SpadesState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> SpadesState:
-        new = object.__new__(SpadesState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = 4
-        new.options = self.options
+        new = SpadesState(self.game, self.seed, self.options, blank=True)
         new._past = self._past
         new._moves = self._moves.copy()
         new._hands = None if self._hands is None else self._hands.copy()

@@ -173,7 +173,9 @@ _NOTATION_HELP = Message("expected a move like h3>c1 (hand card 3 to centre pile
 class SpiteAndMaliceGame(Game):
     id = "spite-and-malice"
     name = "Spite & Malice"
-    min_seats = max_seats = default_seats = 2
+    min_seats = 2
+    max_seats = 2
+    default_seats = 2
     num_actions = NUM_ACTIONS
     options = (
         Option("target", int, 50, "points that win the match", minimum=1, maximum=500),
@@ -376,11 +378,14 @@ class SpiteAndMaliceState(State):
     stock: list[int]
     _legal: tuple[Action, ...] | None  # None: not computed since the last change
 
-    def __init__(self, game: SpiteAndMaliceGame, seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, game: Game, seed: int, options: dict[str, Any], *,
+                 blank: bool = False) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = 2
         self.options = options
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         self._past: tuple[tuple[Seat, Action], ...] = ()  # the moves of finished rounds
         self._moves: list[tuple[Seat, Action]] = []
         self._outcome: Outcome | None = None
@@ -699,11 +704,7 @@ class SpiteAndMaliceState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> SpiteAndMaliceState:
-        new = object.__new__(SpiteAndMaliceState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = 2
-        new.options = self.options
+        new = SpiteAndMaliceState(self.game, self.seed, self.options, blank=True)
         new._past = self._past
         new._moves = self._moves.copy()
         new._outcome = self._outcome
