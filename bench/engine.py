@@ -8,7 +8,11 @@ extra is installed (``pip install -e .[bench]``). Every figure is the best of se
 rounds, alternating the engines so that both see the same machine.
 
     python bench/engine.py            # a table
-    python bench/engine.py --json     # {"spades": {"parlour": ..., "openspiel": ..., "ratio": ...}}
+    python bench/engine.py --json     # {"build": ..., "spades": {"parlour": ..., "openspiel": ...,
+                                      #  "ratio": ...}, ...}
+
+``build`` says whether the compiled build of the hot modules ran (``compiled``) or the pure
+one (``PARLOUR_PURE=1`` forces it; see parlour/native.py).
 
 Hit the Deck: ``hit_the_deck`` compares Parlour's two-seat random rounds (deal to last card)
 with RLCard's two-player UNO games (``env.run`` with random agents); ``hit_the_deck_4`` is
@@ -25,6 +29,7 @@ import time
 from collections.abc import Callable
 
 from parlour.games import game_ids, get_game
+from parlour.native import status
 
 
 def rate(work: Callable[[int], None], seconds: float) -> float:
@@ -197,8 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown workload {unknown[0]!r}: choose from {', '.join(WORKLOADS)}")
     results = {n: measure(n, args.rounds, args.seconds) for n in names}
     if args.json:
-        print(json.dumps(results))
+        print(json.dumps({"build": status(), **results}))
         return 0
+    print(f"parlour build: {status()}")
     for name, res in results.items():
         unit = WORKLOADS[name][0]
         parts = [f"{k} {v:,.0f} {unit}" if k != "ratio" and v is not None

@@ -129,7 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.inner:
         inner(args.inner[0], args.inner[1], int(args.inner[2]))
         return 0
+    from parlour.native import status
+
     results: dict[str, dict[str, float | None]] = {}
+    if not args.json:
+        print(f"parlour build: {status()}", flush=True)
     for name in args.workloads:
         count = args.count or COUNTS.get(name, 40)
         row: dict[str, float | None] = {}
@@ -147,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                                for k, v in row.items())
             print(f"{name:18} instructions per unit: {parts}", flush=True)
     if args.json:
-        print(json.dumps(results))
+        print(json.dumps({"build": status(), **results}))
     return 0
 
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import engine  # noqa: E402  (bench/engine.py, beside this file)
-import rl  # noqa: E402  (bench/rl.py)
-from pyinstrument import Profiler  # noqa: E402
-from pyinstrument.renderers import ConsoleRenderer  # noqa: E402
+import engine
+import rl
+from pyinstrument import Profiler
+from pyinstrument.renderers import ConsoleRenderer
 
 
 def main(argv: list[str] | None = None) -> int:

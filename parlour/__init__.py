@@ -1,6 +1,6 @@
 """Parlour: a card-game parlour (engine, bots, records, terminal and web play)."""
 
-from parlour.build import activate
+from parlour.native import activate
 
 __version__ = "0.1.0"
 

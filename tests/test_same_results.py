@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from same_results import KINDS
 
-from parlour.build import PURE_VARIABLE, STAMP, compiled, source_digest, status
 from parlour.games import game_ids
+from parlour.native import PURE_VARIABLE, STAMP, compiled, source_digest, status
 
 EXPECTED = {
     "clockwork-spades": {"bots": "2007877cd9aef8dc", "random": "3d0be1575a10e53b",
@@ -39,7 +39,7 @@ def test_seeded_play_is_unchanged(game_id, kind):
 
 
 def test_the_other_build_plays_the_same(tmp_path):
-    """The pure build and the compiled one (parlour/build.py) give the same digests: the
+    """The pure build and the compiled one (parlour/native.py) give the same digests: the
     one this test runs on is checked above, the other runs here in a subprocess."""
     if compiled():
         env = {**os.environ, PURE_VARIABLE: "1"}
@@ -52,7 +52,7 @@ def test_the_other_build_plays_the_same(tmp_path):
         pytest.skip(f"no compiled build to compare with ({status()})")
     root = Path(__file__).resolve().parent.parent
     env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
-    script = ("import json, sys; sys.path.insert(0, 'tests'); import parlour.build as b; "
+    script = ("import json, sys; sys.path.insert(0, 'tests'); import parlour.native as b; "
               "from same_results import digests; print(json.dumps([b.status(), digests()]))")
     proc = subprocess.run([sys.executable, "-c", script], cwd=root, env=env,
                           capture_output=True, text=True, timeout=600, check=True)

@@ -8,7 +8,7 @@ here for the callers that want a game alone.
 
 from __future__ import annotations
 
-from parlour.build import extend
+from parlour.native import extend
 
 extend(__path__, "games")  # the compiled rules, when the compiled build is in use
 
