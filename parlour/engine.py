@@ -27,6 +27,8 @@ from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from mypy_extensions import mypyc_attr
+
 from parlour.message import Code, Explained, Many, Message, Param, PlayingCard, Term, plural_message
 
 __all__ = ["GAME_OVER", "Code", "Explained", "Many", "Message", "Param", "PlayingCard", "Term",
@@ -277,6 +279,9 @@ class Reaction:
 
 # --------------------------------------------------------------------------- game & state
 
+# The compiled build (parlour/native.py) makes classes native; these two stay open to
+# subclasses that are not compiled (an add-on game, a variant made in a test).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game: what it is, how it is set up, and its action notation."""
 
@@ -309,7 +314,7 @@ class Game(ABC):
     def check_options(self, options: dict[str, Any]) -> None:  # noqa: B027  (optional hook)
         """Hook for checks that span several options; raise :class:`OptionError`."""
 
-    def check_seats(self, seats: int | None) -> int:
+    def check_seats(self, seats: object) -> int:
         if seats is None:
             return self.default_seats
         if isinstance(seats, bool) or not isinstance(seats, int) or not (
@@ -323,7 +328,7 @@ class Game(ABC):
                               high=self.max_seats, value=Code(repr(seats)))
         return seats
 
-    def new(self, seed: int, seats: int | None = None, **options: Any) -> State:
+    def new(self, seed: object, seats: object = None, **options: Any) -> State:
         """A new match, dealt from ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError("the seed must be a whole number, not {seed}", seed=Code(repr(seed)))
@@ -333,7 +338,7 @@ class Game(ABC):
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> State: ...
 
     @abstractmethod
-    def action_text(self, action: Action) -> str: ...
+    def action_text(self, action: object) -> str: ...
 
     @abstractmethod
     def parse_action(self, text: str) -> Action: ...
@@ -363,6 +368,7 @@ class Game(ABC):
         return state
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One match in progress. Subclasses keep their fields in ``__slots__`` for speed."""
 
@@ -384,7 +390,7 @@ class State(ABC):
         """The legal actions of ``seat`` (default: the one seat to act). Do not mutate."""
 
     @abstractmethod
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         """Play ``action`` for ``seat``; raise :class:`IllegalAction` and change nothing
         if the rules do not allow it."""
 
@@ -450,7 +456,7 @@ class State(ABC):
     def parse_action(self, text: str) -> Action:
         return self.game.parse_action(text)
 
-    def acting_seat(self, seat: Seat | None) -> Seat:
+    def acting_seat(self, seat: object) -> Seat:
         """The seat an action is for, or :class:`IllegalAction` saying why none can act."""
         to_act = self.to_act
         if seat is None:

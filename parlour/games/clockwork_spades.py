@@ -33,6 +33,8 @@ import heapq
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from parlour.cards import (
     ACE,
     DECK,
@@ -101,6 +103,7 @@ def card_order(card: int) -> tuple[int, int]:
     return (_POS[card], suit_of(card))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class ClockworkGame(Game):
     id = "clockwork-spades"
     name = "Clockwork Spades"
@@ -116,7 +119,7 @@ class ClockworkGame(Game):
     def seat_name(self, seat: Seat, seats: int = 2) -> str:
         return SEAT_NAMES[seat] if 0 <= seat < 2 else f"seat {seat}"
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < 12:
             return f"take {action + 1}"
         raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
@@ -423,7 +426,7 @@ class ClockworkState(State):
             return self._legal
         return ()
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         turn_seat = self.seat
         if self.phase == OVER or (seat is not None and seat != turn_seat):
             self.acting_seat(seat)  # raises with the reason
@@ -591,7 +594,7 @@ class ClockworkState(State):
                   four_kings=four_kings, penalties=list(counts), winner=winner)
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and 0 <= seat < 2):
             raise ValueError(f"there is no seat {seat!r} in Clockwork Spades")
         due = self.due

@@ -25,6 +25,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from parlour.cards import ACE, TEN, TWO, card_text, cards_of, make_card, parse_card, rank_of
 from parlour.engine import (
     GAME_OVER,
@@ -234,6 +236,7 @@ def deal_order(seed: int) -> tuple[int, ...]:
 FLIP_READINGS = ("designer", "seed")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class FoursquareGame(Game):
     id = "foursquare"
     name = "Foursquare"
@@ -254,7 +257,7 @@ class FoursquareGame(Game):
     def seat_name(self, seat: Seat, seats: int = 1) -> str:
         return "player" if seat == 0 else f"seat {seat}"
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if isinstance(action, int) and not isinstance(action, bool):
             if 0 <= action < STACK:
                 return f"place at {cell_name(action)}"
@@ -466,7 +469,7 @@ class FoursquareState(State):
         self._legal_mask = place | stack << STACK
         self._legal = tuple(bits(self._legal_mask))
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         if (seat is not None and seat != 0) or self._outcome:
             self.acting_seat(seat)  # raises with the reason
         if type(action) is not int or action < 0 or not self._legal_mask >> action & 1:
@@ -526,7 +529,7 @@ class FoursquareState(State):
         return Message("{cell} is not a legal placement", cell=name)
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and seat == 0):
             raise ValueError(f"there is no seat {seat!r} in Foursquare")
         piles = self.piles()

@@ -41,6 +41,8 @@ from itertools import repeat
 from operator import and_, lshift, or_
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from parlour.engine import (
     GAME_OVER,
     Action,
@@ -333,6 +335,7 @@ def is_shout(text: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- game
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class HitTheDeckGame(Game):
     id = "hit-the-deck"
     name = "Hit the Deck"
@@ -373,7 +376,7 @@ class HitTheDeckGame(Game):
             raise OptionError("the deck needs at least one card that is not a With a Hand")
         return HitTheDeckState(self, seed, seats, options, deck)
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if type(action) is int and 0 <= action < NUM_ACTIONS:
             return ACTION_TEXT[action]
         raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
@@ -732,7 +735,7 @@ class HitTheDeckState(State):
             return SLAP_ACTIONS
         return ()
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
         if (seat is not None and seat != turn) or turn < 0 or type(action) is not int \
                 or action < 0:
@@ -752,7 +755,7 @@ class HitTheDeckState(State):
         else:
             self._swap(turn)
 
-    def _apply_other(self, action: Action, seat: Seat | None) -> None:
+    def _apply_other(self, action: object, seat: object) -> None:
         """Slaps, and every action that is refused."""
         seat = self.acting_seat(seat)  # raises when seat may not act
         if self.phase != SLAP:
@@ -1054,7 +1057,7 @@ class HitTheDeckState(State):
         """The cards played this round, in order (a With a Hand shouted shows as 38)."""
         return [(s, a) for s, a in self._moves if a <= HAND_SHOUT]
 
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         n = self.num_seats
         if seat is not None and not (type(seat) is int and 0 <= seat < n):
             raise ValueError(f"there is no seat {seat!r} in this game of Hit the Deck")

@@ -23,6 +23,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from parlour.cards import (
     FULL_MASK,
     SPADES,
@@ -182,6 +184,7 @@ def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[in
             "bag_points": overtricks + nil_bags, "penalty": penalty}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class SpadesGame(Game):
     id = "spades"
     name = "Spades"
@@ -221,7 +224,7 @@ class SpadesGame(Game):
     def seat_name(self, seat: Seat, seats: int = 4) -> str:
         return SEAT_NAMES[seat] if 0 <= seat < 4 else f"seat {seat}"
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if type(action) is not int:
             raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
                                 action=Code(quoted(action)))
@@ -461,7 +464,7 @@ class SpadesState(State):
         else:
             self._legal_mask, self._legal = _BLIND_CHOICE_MASK, _BLIND_CHOICE
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
         if seat is not None and seat != turn:
             self.acting_seat(seat)  # raises with the reason
@@ -635,7 +638,7 @@ class SpadesState(State):
                     out[seat] |= 1 << suit_of(lead)
         return out
 
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and 0 <= seat < 4):
             raise ValueError(f"there is no seat {seat!r} in Spades")
         plays = self.plays()

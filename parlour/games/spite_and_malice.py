@@ -32,6 +32,8 @@ import random
 from itertools import combinations
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from parlour.cards import ACE, KING, card_text, is_rank, parse_card, rank_of
 from parlour.engine import (
     GAME_OVER,
@@ -170,6 +172,7 @@ _NOTATION_HELP = Message("expected a move like h3>c1 (hand card 3 to centre pile
                          "card 5 to side pile 4, ending the turn)")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class SpiteAndMaliceGame(Game):
     id = "spite-and-malice"
     name = "Spite & Malice"
@@ -202,7 +205,7 @@ class SpiteAndMaliceGame(Game):
     def seat_name(self, seat: Seat, seats: int = 2) -> str:
         return SEAT_NAMES[seat] if seat in (0, 1) else f"seat {seat}"
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if isinstance(action, bool) or not isinstance(action, int) or not (
                 0 <= action < NUM_ACTIONS):
             raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
@@ -531,7 +534,7 @@ class SpiteAndMaliceState(State):
         self._legal = legal = tuple(out)
         return legal
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
         if seat is not None and (seat != turn or self.phase == OVER):
             self.acting_seat(seat)  # raises with the reason
@@ -540,7 +543,7 @@ class SpiteAndMaliceState(State):
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
-        if action not in legal or type(action) is not int:
+        if type(action) is not int or action not in legal:
             raise IllegalAction(self._why_illegal(action, turn))
         self._moves.append((turn, action))
         self._legal = None
@@ -665,7 +668,7 @@ class SpiteAndMaliceState(State):
             out += pile
         return out
 
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and 0 <= seat < 2):
             raise ValueError(f"there is no seat {seat!r} in Spite & Malice")
         over = self.phase == OVER

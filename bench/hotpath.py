@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where the time goes: a workload of bench/engine.py or bench/rl.py under pyinstrument.
 
-    python bench/profile.py spades               # bench/engine.py's Spades deals
-    python bench/profile.py rl:spades            # bench/rl.py's Spades environment steps
-    python bench/profile.py hit_the_deck --flat  # self time per function, most first
+    python bench/hotpath.py spades               # bench/engine.py's Spades deals
+    python bench/hotpath.py rl:spades            # bench/rl.py's Spades environment steps
+    python bench/hotpath.py hit_the_deck --flat  # self time per function, most first
 
 Needs the ``bench`` extra (pyinstrument). The profile is of the build that is imported
 (compiled or pure, see ``parlour.build``); compiled functions show as their callers' time.
