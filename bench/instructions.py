@@ -12,6 +12,10 @@ that counts).
 
     python bench/instructions.py spades hit_the_deck rl:spades search
     python bench/instructions.py --json spades
+    PARLOUR_PURE=1 python bench/instructions.py --engines parlour --count 10 foursquare
+
+The same seeds are played whatever the build, so the pure and the compiled build's counts
+of one workload compare exactly even with small counts.
 """
 
 from __future__ import annotations
@@ -123,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workloads", nargs="*", default=["spades", "hit_the_deck"])
     parser.add_argument("--count", type=int, help="units per run (default: per workload)")
+    parser.add_argument("--engines", help="comma-separated engines to count (default: all; "
+                        "e.g. parlour, to compare the pure and compiled builds)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--inner", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -137,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.workloads:
         count = args.count or COUNTS.get(name, 40)
         row: dict[str, float | None] = {}
-        for engine in engines(name):
+        wanted = args.engines.split(",") if args.engines else list(engines(name))
+        for engine in [e for e in engines(name) if e in wanted]:
             row[engine] = (round(per_unit(name, engine, count)) if available(name, engine)
                            else None)
         peers = [v for k, v in row.items() if k != "parlour"]

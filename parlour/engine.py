@@ -18,6 +18,7 @@ same actions reproduces a game exactly, and a clone needs no generator state of 
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import math
 import random
@@ -243,6 +244,14 @@ class Outcome:
         if not points or len(points) != len(placing):
             raise ValueError(f"not a result: {text!r}")
         return cls(points, placing)
+
+
+def _reduce_outcome(outcome: Outcome) -> tuple[type[Outcome], tuple[Any, ...]]:
+    return Outcome, (outcome.points, outcome.placing)
+
+
+# Pickled by value: a compiled frozen dataclass cannot be unpickled field by field.
+copyreg.pickle(Outcome, _reduce_outcome)
 
 
 def _num(x: float) -> str:
@@ -475,6 +484,30 @@ class State(ABC):
             raise IllegalAction("it is not {seat}'s turn ({names} to act)",
                                 seat=self.game.seat_param(seat, self.num_seats), names=names)
         return seat
+
+
+def reduce_state(state: State) -> tuple[Any, tuple[Any, ...]]:
+    """How a state is pickled (bots' searches are sent to worker processes): its game, seed,
+    seats and options, and every field. Each game registers it for its state class
+    (``copyreg.pickle(SpadesState, reduce_state)``), because a compiled class cannot be
+    unpickled the default way (without calling its ``__init__``)."""
+    fields: dict[str, Any] = {}
+    for cls in type(state).__mro__:
+        names: tuple[str, ...] = getattr(cls, "__mypyc_attrs__", ()) or getattr(
+            cls, "__slots__", ())
+        for name in names:
+            if name != "__dict__" and name not in fields and hasattr(state, name):
+                fields[name] = getattr(state, name)
+    return restore_state, (state.game, state.seed, state.num_seats, state.options, fields)
+
+
+def restore_state(game: Game, seed: int, seats: int, options: dict[str, Any],
+                  fields: dict[str, Any]) -> State:
+    """The state :func:`reduce_state` pickled: a new match, every field then set back."""
+    state = game.new(seed, seats, **options)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state
 
 
 def check_action_range(game: Game, action: object) -> int:

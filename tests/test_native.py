@@ -73,3 +73,30 @@ def test_a_failed_build_says_so_once_and_leaves_parlour_pure(monkeypatch, capsys
     assert err == ["parlour: the compiled build failed (RuntimeError: no C compiler); "
                    "Parlour runs as pure Python"] * 2
     assert build.main(["--check"]) == 1
+
+
+@pytest.mark.parametrize("game_id", ["spades", "hit-the-deck", "spite-and-malice",
+                                     "clockwork-spades", "foursquare"])
+def test_states_and_outcomes_pickle_on_this_build(game_id):
+    """Bots' searches go to worker processes pickled; a compiled state pickles by its
+    fields (engine.reduce_state), a determinized one included."""
+    import pickle
+    import random
+
+    from parlour.engine import play_random
+    from parlour.games import get_game
+
+    state, rng = get_game(game_id).new(3), random.Random(1)
+    for _ in range(30):
+        if not state.to_act:
+            break
+        seat = state.to_act[0]
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    sample = state.determinize(state.to_act[0] if state.to_act else None, random.Random(2))
+    again = pickle.loads(pickle.dumps(sample))
+    assert type(again) is type(sample) and again.history == sample.history
+    assert again.to_act == sample.to_act
+    for seat in [None, *range(sample.num_seats)]:
+        assert again.view(seat) == sample.view(seat)
+    done = play_random(get_game(game_id).new(4), random.Random(4))
+    assert pickle.loads(pickle.dumps(done)).outcome == done.outcome

@@ -29,6 +29,7 @@ their turns cannot be of a rank that was due (they would have had to play it) or
 
 from __future__ import annotations
 
+import copyreg
 import heapq
 import random
 from typing import Any
@@ -67,6 +68,7 @@ from parlour.engine import (
     derive_rng,
     position_fields,
     quoted,
+    reduce_state,
 )
 
 NUM_ACTIONS = 12  # action a takes the spade at position a + 1
@@ -748,6 +750,9 @@ class ClockworkState(State):
         return (f"<ClockworkState seed={self.seed} turn={self.turn} "
                 f"phase={PHASE_NAMES[self.phase]} penalties="
                 f"{[len(p) for p in self.penalty]}>")
+
+
+copyreg.pickle(ClockworkState, reduce_state)  # how a state is pickled (see the engine)
 
 
 def _earliest(checks: list[int], position: int, before: int) -> int:

@@ -22,6 +22,7 @@ is shared by the engine and the search bots, so both play by the same code.
 
 from __future__ import annotations
 
+import copyreg
 import random
 from typing import Any
 
@@ -51,6 +52,7 @@ from parlour.engine import (
     plural_message,
     position_fields,
     quoted,
+    reduce_state,
 )
 
 SIZE = 4  # the grid is at most SIZE x SIZE piles
@@ -672,6 +674,9 @@ class FoursquareState(State):
     def __repr__(self) -> str:
         return (f"<FoursquareState seed={self.seed} placed={self.placed} "
                 f"piles={self.occ.bit_count()} down={self.face_down()}>")
+
+
+copyreg.pickle(FoursquareState, reduce_state)  # how a state is pickled (see the engine)
 
 
 def describe_event(event: JsonDict, names: tuple[str, ...] | list[str] = ("player",)) -> str:

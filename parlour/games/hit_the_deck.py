@@ -31,6 +31,7 @@ legal actions are computed once per turn as a mask and a cached tuple.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import operator
 import random
@@ -64,6 +65,7 @@ from parlour.engine import (
     placing_by,
     position_fields,
     quoted,
+    reduce_state,
 )
 
 # ----------------------------------------------------------------------------- cards
@@ -1206,3 +1208,5 @@ class HitTheDeckState(State):
         return (f"<HitTheDeckState seed={self.seed} round={self.round} "
                 f"phase={PHASE_NAMES[self.phase]} scores={self.scores}>")
 
+
+copyreg.pickle(HitTheDeckState, reduce_state)  # how a state is pickled (see the engine)

@@ -18,6 +18,7 @@ as a mask plus a cached tuple, and ``apply`` checks legality against that mask.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import random
 from collections.abc import Sequence
@@ -58,6 +59,7 @@ from parlour.engine import (
     check_action_range,
     position_fields,
     quoted,
+    reduce_state,
 )
 from parlour.sampling import deal_by_kind
 
@@ -739,6 +741,9 @@ class SpadesState(State):
     def __repr__(self) -> str:
         return (f"<SpadesState seed={self.seed} deal={self.deal} "
                 f"phase={PHASE_NAMES[self.phase]} scores={self.scores}>")
+
+
+copyreg.pickle(SpadesState, reduce_state)  # how a state is pickled (see the engine)
 
 
 def _bid_text(bid: int | None, blind: bool) -> str | int | None:

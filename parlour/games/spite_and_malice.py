@@ -28,6 +28,7 @@ the turn starts by drawing to five, an emptied hand is refilled at once, and a r
 
 from __future__ import annotations
 
+import copyreg
 import random
 from itertools import combinations
 from typing import Any
@@ -56,6 +57,7 @@ from parlour.engine import (
     placing_by,
     position_fields,
     quoted,
+    reduce_state,
 )
 
 JOKER = 52
@@ -761,3 +763,6 @@ class SpiteAndMaliceState(State):
     def __repr__(self) -> str:
         return (f"<SpiteAndMaliceState seed={self.seed} round={self.round} "
                 f"turn={self.turns} scores={self.scores}>")
+
+
+copyreg.pickle(SpiteAndMaliceState, reduce_state)  # how a state is pickled (see the engine)
