@@ -39,6 +39,7 @@ def test_a_current_build_is_the_one_loaded():
 
 def test_a_stale_or_missing_build_is_not_used(tmp_path, monkeypatch):
     monkeypatch.setattr(native, "_status", native.status())
+    monkeypatch.delenv(native.PURE_VARIABLE, raising=False)
     path: list[str] = []
     monkeypatch.setattr(native, "STAMP", tmp_path / "SOURCES")
     assert not native.activate(path) and path == []
