@@ -148,9 +148,9 @@ def main(argv: list[str] | None = None) -> int:
             row[engine] = (round(per_unit(name, engine, count)) if available(name, engine)
                            else None)
         peers = [v for k, v in row.items() if k != "parlour"]
-        if len(peers) == 1:
-            row["ratio"] = round(peers[0] / row["parlour"], 2) if peers[0] and row[
-                "parlour"] else None
+        ours = row.get("parlour")
+        if len(peers) == 1 and ours is not None:
+            row["ratio"] = round(peers[0] / ours, 2) if peers[0] and ours else None
         results[name] = row
         if not args.json:
             parts = "   ".join(f"{k} {v:,.2f}" if k == "ratio" and v is not None
