@@ -6,7 +6,7 @@
     python bench/hotpath.py hit_the_deck --flat  # self time per function, most first
 
 Needs the ``bench`` extra (pyinstrument). The profile is of the build that is imported
-(compiled or pure, see ``parlour.build``); compiled functions show as their callers' time.
+(compiled or pure, see ``parlour.native``); compiled functions show as their callers' time.
 """
 
 from __future__ import annotations
