@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-long lint bench bench-rl bench-server screenshots clean messages messages-compile
+.PHONY: run test test-long lint compiled bench bench-rl bench-server screenshots clean messages messages-compile
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
@@ -19,7 +19,7 @@ $(VENV)/bin/python:
 
 # The web server's packages (make run).
 $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[web]'
+	$(PY) -m pip install -q -e '.[web,fast]'
 	@touch $(WEB_STAMP)
 
 # Everything the tests need: the server's packages, the learning environments and their
@@ -27,21 +27,31 @@ $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
 # pip is pointed there whether or not PIP_FIND_LINKS says so).
 LOCAL_WHEELS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q $(LOCAL_WHEELS) -e '.[dev,web,rl,train]'
+	$(PY) -m pip install -q $(LOCAL_WHEELS) -e '.[dev,web,rl,train,fast]'
 	@touch $(STAMP) $(WEB_STAMP)
 
 # The browser tests drive Debian's Chromium (never a downloaded browser).
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq chromium
 
-run: $(WEB_STAMP)
+# The compiled build of the hot modules (parlour/build.py: mypyc, into build/compiled/), made
+# again whenever one of them changes. A build that fails is reported in one line and
+# Parlour runs the same modules as pure Python (so does PARLOUR_PURE=1).
+compiled: $(WEB_STAMP)
+	$(PY) -m parlour.build
+
+run: $(WEB_STAMP) compiled
 	$(VENV)/bin/parlour serve --host $(HOST) --port $(PORT)
 
 # Every kind of check, with light counts (the `long` soaks are left out: pyproject's addopts).
-test: $(STAMP) $(CHROMIUM)
+# The tests run on the compiled build when there is one; the engine contract and the
+# same-results digests run again on the pure build.
+test: $(STAMP) $(CHROMIUM) compiled
 	$(VENV)/bin/ruff check parlour tests bench examples
 	$(VENV)/bin/mypy
 	$(PY) tests/with_services.py $(PY) -m pytest -n 2 -rf --timeout 300
+	PARLOUR_PURE=1 $(PY) -m pytest -n 2 -rf --timeout 300 tests/test_registry.py \
+		tests/test_engine.py tests/test_same_results.py
 
 # The long soaks alone: the same tests with their long counts (marker `long`).
 test-long: $(STAMP)
@@ -88,4 +98,4 @@ bench-server: $(STAMP)
 	$(PY) bench/server.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis artifacts
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis artifacts build/compiled

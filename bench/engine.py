@@ -8,7 +8,11 @@ extra is installed (``pip install -e .[bench]``). Every figure is the best of se
 rounds, alternating the engines so that both see the same machine.
 
     python bench/engine.py            # a table
-    python bench/engine.py --json     # {"spades": {"parlour": ..., "openspiel": ..., "ratio": ...}}
+    python bench/engine.py --json     # {"build": ..., "spades": {"parlour": ..., "openspiel": ...,
+                                      #  "ratio": ...}, ...}
+
+``build`` says whether the compiled build of the hot modules ran (``compiled``) or the pure
+one (``PARLOUR_PURE=1`` forces it; see parlour/native.py).
 
 Hit the Deck: ``hit_the_deck`` compares Parlour's two-seat random rounds (deal to last card)
 with RLCard's two-player UNO games (``env.run`` with random agents); ``hit_the_deck_4`` is
@@ -25,8 +29,7 @@ import time
 from collections.abc import Callable
 
 from parlour.games import game_ids, get_game
-
-Rate = Callable[[float], float]
+from parlour.native import status
 
 
 def rate(work: Callable[[int], None], seconds: float) -> float:
@@ -40,9 +43,27 @@ def rate(work: Callable[[int], None], seconds: float) -> float:
             return n / (time.perf_counter() - start)
 
 
+#: Builds a workload's unit of work (``work(i)`` plays the i-th deal, round or game), or
+#: None when the engine it needs is not installed.
+Maker = Callable[[], Callable[[int], None] | None]
+
+
+class Rated:
+    """A workload as a rate: ``Rated(make)(seconds)`` is its units per second (None for a
+    missing peer); ``.make`` builds the work itself, for a fixed count
+    (``bench/instructions.py`` counts its instructions)."""
+
+    def __init__(self, make: Maker) -> None:
+        self.make = make
+
+    def __call__(self, seconds: float) -> float | None:
+        work = self.make()
+        return None if work is None else rate(work, seconds)
+
+
 # ----------------------------------------------------------------------------- spades
-def spades_parlour(seconds: float) -> float:
-    """Deals per second: a seeded deal, four bids and thirteen tricks."""
+def spades_parlour() -> Callable[[int], None]:
+    """A seeded deal, four bids and thirteen tricks."""
     game = get_game("spades")
     rng = random.Random(1)
     choice = rng.choice
@@ -53,10 +74,10 @@ def spades_parlour(seconds: float) -> float:
         while state.deal == 1:
             apply(choice(legal()))
 
-    return rate(deal, seconds)
+    return deal
 
 
-def spades_openspiel(seconds: float) -> float | None:
+def spades_openspiel() -> Callable[[int], None] | None:
     """The same workload through pyspiel: the deal as 52 chance actions, then play."""
     try:
         import pyspiel
@@ -74,16 +95,16 @@ def spades_openspiel(seconds: float) -> float | None:
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
 
-    return rate(deal, seconds)
+    return deal
 
 
 # ----------------------------------------------------------------------------- other games
-def first_rounds(game_id: str, seats: int | None = None, **options: object) -> Rate:
+def first_rounds(game_id: str, seats: int | None = None, **options: object) -> Rated:
     """Whole first rounds (or whole games, for games of one round) per second: a seeded
     deal played by uniformly random legal actions, every seat's (slaps included), until
     the game ends or its second round begins. No peer engine has these games but for Hit
     the Deck's nearest, RLCard's UNO."""
-    def measure(seconds: float) -> float:
+    def make() -> Callable[[int], None]:
         game = get_game(game_id)
         choice = random.Random(1).choice
 
@@ -97,12 +118,12 @@ def first_rounds(game_id: str, seats: int | None = None, **options: object) -> R
                 seat = to_act[0]
                 apply(choice(legal(seat)), seat)
 
-        return rate(one_round, seconds)
+        return one_round
 
-    return measure
+    return Rated(make)
 
 
-def hit_the_deck_rlcard_uno(seconds: float) -> float | None:
+def hit_the_deck_rlcard_uno() -> Callable[[int], None] | None:
     """RLCard's UNO (two players), whole games the way an RLCard user runs them: random
     agents and ``env.run``."""
     try:
@@ -112,23 +133,24 @@ def hit_the_deck_rlcard_uno(seconds: float) -> float | None:
         return None
     env = rlcard.make("uno", config={"seed": 1})
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    return rate(lambda _: env.run(is_training=False), seconds)
+    return lambda _: env.run(is_training=False)
 
 
 # ----------------------------------------------------------------------------- workloads
 #: unit, Parlour workload, {peer name: peer workload}
-Workload = tuple[str, Rate, dict[str, Callable[[float], float | None]]]
+Workload = tuple[str, Rated, dict[str, Rated]]
 
 #: The games whose workloads differ from the default (whole first rounds, in rounds/s):
 #: game id -> {workload name: workload}.
 SPECIAL: dict[str, dict[str, Workload]] = {
-    "spades": {"spades": ("deals/s", spades_parlour, {"openspiel": spades_openspiel})},
+    "spades": {"spades": ("deals/s", Rated(spades_parlour),
+                         {"openspiel": Rated(spades_openspiel)})},
     "clockwork-spades": {"clockwork_spades": ("games/s", first_rounds("clockwork-spades"), {})},
     # Two-seat rounds are what is compared with RLCard's two-player UNO games.
     # A target of 1 point makes a game exactly one round (someone always scores).
     "hit-the-deck": {
         "hit_the_deck": ("rounds/s", first_rounds("hit-the-deck", 2, target=1),
-                         {"rlcard_uno": hit_the_deck_rlcard_uno}),
+                         {"rlcard_uno": Rated(hit_the_deck_rlcard_uno)}),
         "hit_the_deck_4": ("rounds/s", first_rounds("hit-the-deck", 4, target=1), {}),
     },
     "foursquare": {"foursquare": ("games/s", first_rounds("foursquare"), {})},
@@ -153,7 +175,7 @@ def measure(name: str, rounds: int, seconds: float) -> dict[str, float | None]:
     _, ours, peers = WORKLOADS[name]
     best: dict[str, float | None] = {"parlour": 0.0, **{p: 0.0 for p in peers}}
     for _ in range(rounds):
-        best["parlour"] = max(best["parlour"] or 0.0, ours(seconds))
+        best["parlour"] = max(best["parlour"] or 0.0, ours(seconds) or 0.0)
         for peer, work in peers.items():
             got = work(seconds)
             best[peer] = None if got is None else max(best[peer] or 0.0, got)
@@ -180,8 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown workload {unknown[0]!r}: choose from {', '.join(WORKLOADS)}")
     results = {n: measure(n, args.rounds, args.seconds) for n in names}
     if args.json:
-        print(json.dumps(results))
+        print(json.dumps({"build": status(), **results}))
         return 0
+    print(f"parlour build: {status()}")
     for name, res in results.items():
         unit = WORKLOADS[name][0]
         parts = [f"{k} {v:,.0f} {unit}" if k != "ratio" and v is not None

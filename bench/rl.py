@@ -151,9 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results = measure(args.rounds, args.seconds)
+    from parlour.native import status
+
     if args.json:
-        print(json.dumps(results))
+        print(json.dumps({"build": status(), **results}))
         return 0
+    print(f"parlour build: {status()}")
     print(f"{'workload':14} {'parlour steps/s':>16} {'peer':>10} {'peer steps/s':>13} "
           f"{'ratio':>6}")
     for name, r in results.items():

@@ -25,6 +25,7 @@ from parlour.bots.spades import value as spades_value
 from parlour.cards import cards_of
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE, SpadesState
+from parlour.native import status
 from parlour.sampling import deal_by_kind
 
 SEED = 2026
@@ -124,8 +125,9 @@ def main(argv: list[str] | None = None) -> int:
                          "openspiel": None if peer is None else round(peer, 1),
                          "ratio": None if not peer else round(ours / peer, 2)}}
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps({"build": status(), **result}))
     else:
+        print(f"parlour build: {status()}")
         r = result["spades"]
         peer_text = "not installed" if r["openspiel"] is None else f"{r['openspiel']:,.0f} it/s"
         print(f"spades ISMCTS  parlour {r['parlour']:,.0f} it/s   openspiel {peer_text}   "

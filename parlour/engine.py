@@ -18,6 +18,7 @@ same actions reproduces a game exactly, and a clone needs no generator state of 
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import math
 import random
@@ -26,6 +27,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
+
+from mypy_extensions import mypyc_attr
 
 from parlour.message import Code, Explained, Many, Message, Param, PlayingCard, Term, plural_message
 
@@ -252,6 +255,14 @@ class Outcome:
         return cls(points, placing)
 
 
+def _reduce_outcome(outcome: Outcome) -> tuple[type[Outcome], tuple[Any, ...]]:
+    return Outcome, (outcome.points, outcome.placing)
+
+
+# Pickled by value: a compiled frozen dataclass cannot be unpickled field by field.
+copyreg.pickle(Outcome, _reduce_outcome)
+
+
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
@@ -286,6 +297,9 @@ class Reaction:
 
 # --------------------------------------------------------------------------- game & state
 
+# The compiled build (parlour/native.py) makes classes native; these two stay open to
+# subclasses that are not compiled (an add-on game, a variant made in a test).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game: what it is, how it is set up, and its action notation."""
 
@@ -318,7 +332,7 @@ class Game(ABC):
     def check_options(self, options: dict[str, Any]) -> None:  # noqa: B027  (optional hook)
         """Hook for checks that span several options; raise :class:`OptionError`."""
 
-    def check_seats(self, seats: int | None) -> int:
+    def check_seats(self, seats: object) -> int:
         if seats is None:
             return self.default_seats
         if isinstance(seats, bool) or not isinstance(seats, int) or not (
@@ -332,7 +346,7 @@ class Game(ABC):
                               high=self.max_seats, value=Code(repr(seats)))
         return seats
 
-    def new(self, seed: int, seats: int | None = None, **options: Any) -> State:
+    def new(self, seed: object, seats: object = None, **options: Any) -> State:
         """A new match, dealt from ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError("the seed must be a whole number, not {seed}", seed=Code(repr(seed)))
@@ -342,7 +356,7 @@ class Game(ABC):
     def _new(self, seed: int, seats: int, options: dict[str, Any]) -> State: ...
 
     @abstractmethod
-    def action_text(self, action: Action) -> str: ...
+    def action_text(self, action: object) -> str: ...
 
     @abstractmethod
     def parse_action(self, text: str) -> Action: ...
@@ -372,6 +386,7 @@ class Game(ABC):
         return state
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One match in progress. Subclasses keep their fields in ``__slots__`` for speed."""
 
@@ -393,7 +408,7 @@ class State(ABC):
         """The legal actions of ``seat`` (default: the one seat to act). Do not mutate."""
 
     @abstractmethod
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         """Play ``action`` for ``seat``; raise :class:`IllegalAction` and change nothing
         if the rules do not allow it."""
 
@@ -459,7 +474,7 @@ class State(ABC):
     def parse_action(self, text: str) -> Action:
         return self.game.parse_action(text)
 
-    def acting_seat(self, seat: Seat | None) -> Seat:
+    def acting_seat(self, seat: object) -> Seat:
         """The seat an action is for, or :class:`IllegalAction` saying why none can act."""
         to_act = self.to_act
         if seat is None:
@@ -478,6 +493,30 @@ class State(ABC):
             raise IllegalAction("it is not {seat}'s turn ({names} to act)",
                                 seat=self.game.seat_param(seat, self.num_seats), names=names)
         return seat
+
+
+def reduce_state(state: State) -> tuple[Any, tuple[Any, ...]]:
+    """How a state is pickled (bots' searches are sent to worker processes): its game, seed,
+    seats and options, and every field. Each game registers it for its state class
+    (``copyreg.pickle(SpadesState, reduce_state)``), because a compiled class cannot be
+    unpickled the default way (without calling its ``__init__``)."""
+    fields: dict[str, Any] = {}
+    for cls in type(state).__mro__:
+        names: tuple[str, ...] = getattr(cls, "__mypyc_attrs__", ()) or getattr(
+            cls, "__slots__", ())
+        for name in names:
+            if name != "__dict__" and name not in fields and hasattr(state, name):
+                fields[name] = getattr(state, name)
+    return restore_state, (state.game, state.seed, state.num_seats, state.options, fields)
+
+
+def restore_state(game: Game, seed: int, seats: int, options: dict[str, Any],
+                  fields: dict[str, Any]) -> State:
+    """The state :func:`reduce_state` pickled: a new match, every field then set back."""
+    state = game.new(seed, seats, **options)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state
 
 
 def check_action_range(game: Game, action: object) -> int:

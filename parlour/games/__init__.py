@@ -8,6 +8,10 @@ here for the callers that want a game alone.
 
 from __future__ import annotations
 
-from parlour.registry import game_ids, get_game
+from parlour.native import extend
+
+extend(__path__, "games")  # the compiled rules, when the compiled build is in use
+
+from parlour.registry import game_ids, get_game  # noqa: E402  (after the path is set)
 
 __all__ = ["game_ids", "get_game"]

@@ -29,9 +29,12 @@ their turns cannot be of a rank that was due (they would have had to play it) or
 
 from __future__ import annotations
 
+import copyreg
 import heapq
 import random
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from parlour.cards import (
     ACE,
@@ -66,6 +69,7 @@ from parlour.engine import (
     derive_rng,
     position_fields,
     quoted,
+    reduce_state,
 )
 from parlour.message import YOU
 
@@ -103,10 +107,13 @@ def card_order(card: int) -> tuple[int, int]:
     return (_POS[card], suit_of(card))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class ClockworkGame(Game):
     id = "clockwork-spades"
     name = "Clockwork Spades"
-    min_seats = max_seats = default_seats = 2
+    min_seats = 2
+    max_seats = 2
+    default_seats = 2
     num_actions = NUM_ACTIONS
     options = ()
 
@@ -116,7 +123,7 @@ class ClockworkGame(Game):
     def seat_name(self, seat: Seat, seats: int = 2) -> str:
         return SEAT_NAMES[seat] if 0 <= seat < 2 else f"seat {seat}"
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < 12:
             return f"take {action + 1}"
         raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
@@ -306,13 +313,15 @@ class ClockworkState(State):
         "turn",
     )
 
-    def __init__(self, game: ClockworkGame, seed: int, options: dict[str, Any],
-                 stock: list[int] | None = None) -> None:
+    def __init__(self, game: Game, seed: int, options: dict[str, Any],
+                 stock: list[int] | None = None, *, blank: bool = False) -> None:
         """A new game; ``stock`` (the 39 cards, top first) replaces the shuffle in tests."""
         self.game = game
         self.seed = seed
         self.num_seats = 2
         self.options = options
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         if stock is None:
             order = list(STOCK_CARDS)
             derive_rng(seed, "stock").shuffle(order)
@@ -421,7 +430,7 @@ class ClockworkState(State):
             return self._legal
         return ()
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         turn_seat = self.seat
         if self.phase == OVER or (seat is not None and seat != turn_seat):
             self.acting_seat(seat)  # raises with the reason
@@ -589,7 +598,7 @@ class ClockworkState(State):
                   four_kings=four_kings, penalties=list(counts), winner=winner)
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and 0 <= seat < 2):
             raise ValueError(f"there is no seat {seat!r} in Clockwork Spades")
         due = self.due
@@ -633,11 +642,7 @@ class ClockworkState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> ClockworkState:
-        new = object.__new__(ClockworkState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = 2
-        new.options = self.options
+        new = ClockworkState(self.game, self.seed, self.options, blank=True)
         new.stock = self.stock.copy()
         new.hands = [self.hands[0].copy(), self.hands[1].copy()]
         new.kings = [self.kings[0].copy(), self.kings[1].copy()]
@@ -747,6 +752,9 @@ class ClockworkState(State):
         return (f"<ClockworkState seed={self.seed} turn={self.turn} "
                 f"phase={PHASE_NAMES[self.phase]} penalties="
                 f"{[len(p) for p in self.penalty]}>")
+
+
+copyreg.pickle(ClockworkState, reduce_state)  # how a state is pickled (see the engine)
 
 
 def _earliest(checks: list[int], position: int, before: int) -> int:

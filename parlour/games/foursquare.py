@@ -22,8 +22,11 @@ is shared by the engine and the search bots, so both play by the same code.
 
 from __future__ import annotations
 
+import copyreg
 import random
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from parlour.cards import ACE, TEN, TWO, card_text, cards_of, make_card, parse_card, rank_of
 from parlour.engine import (
@@ -49,6 +52,7 @@ from parlour.engine import (
     plural_message,
     position_fields,
     quoted,
+    reduce_state,
 )
 from parlour.message import N_, YOU
 
@@ -235,10 +239,13 @@ def deal_order(seed: int) -> tuple[int, ...]:
 FLIP_READINGS = ("designer", "seed")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class FoursquareGame(Game):
     id = "foursquare"
     name = "Foursquare"
-    min_seats = max_seats = default_seats = 1
+    min_seats = 1
+    max_seats = 1
+    default_seats = 1
     num_actions = NUM_ACTIONS
     options = (
         Option("flip", str, "designer",
@@ -256,7 +263,7 @@ class FoursquareGame(Game):
     def seat_name(self, seat: Seat, seats: int = 1) -> str:
         return "player" if seat == 0 else f"seat {seat}"
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if isinstance(action, int) and not isinstance(action, bool):
             if 0 <= action < STACK:
                 return f"place at {cell_name(action)}"
@@ -397,13 +404,15 @@ class FoursquareState(State):
         "up",
         "vals",
     )
-    game: FoursquareGame
 
-    def __init__(self, game: FoursquareGame, seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, game: Game, seed: int, options: dict[str, Any], *,
+                 blank: bool = False) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = 1
         self.options = options
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         self._seed_mode: bool = options["flip"] == "seed"
         self._deal = deal_order(seed)
         self.placed = 0
@@ -466,7 +475,7 @@ class FoursquareState(State):
         self._legal_mask = place | stack << STACK
         self._legal = tuple(bits(self._legal_mask))
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         if (seat is not None and seat != 0) or self._outcome:
             self.acting_seat(seat)  # raises with the reason
         if type(action) is not int or action < 0 or not self._legal_mask >> action & 1:
@@ -526,7 +535,7 @@ class FoursquareState(State):
         return Message("{cell} is not a legal placement", cell=name)
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and seat == 0):
             raise ValueError(f"there is no seat {seat!r} in Foursquare")
         piles = self.piles()
@@ -585,11 +594,7 @@ class FoursquareState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> FoursquareState:
-        new = object.__new__(FoursquareState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = 1
-        new.options = self.options
+        new = FoursquareState(self.game, self.seed, self.options, blank=True)
         new._seed_mode = self._seed_mode
         new._deal = self._deal
         new.placed = self.placed
@@ -673,6 +678,9 @@ class FoursquareState(State):
     def __repr__(self) -> str:
         return (f"<FoursquareState seed={self.seed} placed={self.placed} "
                 f"piles={self.occ.bit_count()} down={self.face_down()}>")
+
+
+copyreg.pickle(FoursquareState, reduce_state)  # how a state is pickled (see the engine)
 
 
 def describe_event(event: JsonDict,

@@ -31,6 +31,7 @@ legal actions are computed once per turn as a mask and a cached tuple.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import operator
 import random
@@ -40,6 +41,8 @@ from functools import cache
 from itertools import repeat
 from operator import and_, lshift, or_
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from parlour.engine import (
     GAME_OVER,
@@ -62,6 +65,7 @@ from parlour.engine import (
     placing_by,
     position_fields,
     quoted,
+    reduce_state,
 )
 from parlour.message import N_, Named, message_to_json
 
@@ -354,6 +358,7 @@ def is_shout(text: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- game
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class HitTheDeckGame(Game):
     id = "hit-the-deck"
     name = "Hit the Deck"
@@ -399,7 +404,7 @@ class HitTheDeckGame(Game):
             raise OptionError("the deck needs at least one card that is not a With a Hand")
         return HitTheDeckState(self, seed, seats, options, deck)
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if type(action) is int and 0 <= action < NUM_ACTIONS:
             return ACTION_TEXT[action]
         raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
@@ -577,13 +582,15 @@ class HitTheDeckState(State):
     _slap_times: list[int]
     _slap_order: list[tuple[Seat, Action]]
 
-    def __init__(self, game: HitTheDeckGame, seed: int, seats: int, options: dict[str, Any],
-                 deck: list[int]) -> None:
+    def __init__(self, game: Game, seed: int, seats: int, options: dict[str, Any],
+                 deck: list[int], *, blank: bool = False) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = seats
         self.options = options
         self._deck = deck
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         self._max_turns = options["max_turns"]
         self._seats = _TO_ACT[seats]  # (seat,) for each seat
         self._past: tuple[tuple[tuple[Seat, Action], ...], ...] = ()
@@ -756,7 +763,7 @@ class HitTheDeckState(State):
             return SLAP_ACTIONS
         return ()
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
         if (seat is not None and seat != turn) or turn < 0 or type(action) is not int \
                 or action < 0:
@@ -776,7 +783,7 @@ class HitTheDeckState(State):
         else:
             self._swap(turn)
 
-    def _apply_other(self, action: Action, seat: Seat | None) -> None:
+    def _apply_other(self, action: object, seat: object) -> None:
         """Slaps, and every action that is refused."""
         seat = self.acting_seat(seat)  # raises when seat may not act
         if self.phase != SLAP:
@@ -1078,7 +1085,7 @@ class HitTheDeckState(State):
         """The cards played this round, in order (a With a Hand shouted shows as 38)."""
         return [(s, a) for s, a in self._moves if a <= HAND_SHOUT]
 
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         n = self.num_seats
         if seat is not None and not (type(seat) is int and 0 <= seat < n):
             raise ValueError(f"there is no seat {seat!r} in this game of Hit the Deck")
@@ -1128,12 +1135,8 @@ class HitTheDeckState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> HitTheDeckState:
-        new = object.__new__(HitTheDeckState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = self.num_seats
-        new.options = self.options
-        new._deck = self._deck
+        new = HitTheDeckState(self.game, self.seed, self.num_seats, self.options, self._deck,
+                              blank=True)
         new._max_turns = self._max_turns
         new._seats = self._seats
         new._past = self._past
@@ -1231,3 +1234,5 @@ class HitTheDeckState(State):
         return (f"<HitTheDeckState seed={self.seed} round={self.round} "
                 f"phase={PHASE_NAMES[self.phase]} scores={self.scores}>")
 
+
+copyreg.pickle(HitTheDeckState, reduce_state)  # how a state is pickled (see the engine)

@@ -18,10 +18,13 @@ as a mask plus a cached tuple, and ``apply`` checks legality against that mask.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import random
 from collections.abc import Sequence
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from parlour.cards import (
     FULL_MASK,
@@ -56,6 +59,7 @@ from parlour.engine import (
     check_action_range,
     position_fields,
     quoted,
+    reduce_state,
 )
 from parlour.message import N_, message_to_json
 from parlour.sampling import deal_by_kind
@@ -89,7 +93,7 @@ def _suit_table(suit: int) -> list[tuple[int, ...]]:
     return table
 
 
-_T0, _T1, _T2, _T3 = (_suit_table(s) for s in range(4))
+_T0, _T1, _T2, _T3 = [_suit_table(s) for s in range(4)]
 _BIDS = tuple(range(NIL, BID_BASE + 14))
 _BLIND_CHOICE = (BLIND_NIL, LOOK)
 _BIT = tuple(1 << c for c in range(52))
@@ -183,10 +187,13 @@ def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[in
             "bag_points": overtricks + nil_bags, "penalty": penalty}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class SpadesGame(Game):
     id = "spades"
     name = "Spades"
-    min_seats = max_seats = default_seats = 4
+    min_seats = 4
+    max_seats = 4
+    default_seats = 4
     num_actions = NUM_ACTIONS
     options = (
         Option("target", int, 500, "points that win the match", minimum=10, maximum=5000,
@@ -225,7 +232,7 @@ class SpadesGame(Game):
     def seat_name(self, seat: Seat, seats: int = 4) -> str:
         return SEAT_NAMES[seat] if 0 <= seat < 4 else f"seat {seat}"
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if type(action) is not int:
             raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
                                 action=Code(quoted(action)))
@@ -357,11 +364,14 @@ class SpadesState(State):
     _hands: list[int] | None  # the four hands as bit masks; None until first needed
     _blind_ok: Sequence[bool]  # per team: may bid blind nil this deal
 
-    def __init__(self, game: SpadesGame, seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, game: Game, seed: int, options: dict[str, Any], *,
+                 blank: bool = False) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = 4
         self.options = options
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         self._past: tuple[tuple[tuple[Seat, Action], ...], ...] = ()  # one tuple per deal
         self.scores = [0, 0]
         self.bags = [0, 0]
@@ -462,7 +472,7 @@ class SpadesState(State):
         else:
             self._legal_mask, self._legal = _BLIND_CHOICE_MASK, _BLIND_CHOICE
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
         if seat is not None and seat != turn:
             self.acting_seat(seat)  # raises with the reason
@@ -636,7 +646,7 @@ class SpadesState(State):
                     out[seat] |= 1 << suit_of(lead)
         return out
 
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and 0 <= seat < 4):
             raise ValueError(f"there is no seat {seat!r} in Spades")
         plays = self.plays()
@@ -688,11 +698,7 @@ class SpadesState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> SpadesState:
-        new = object.__new__(SpadesState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = 4
-        new.options = self.options
+        new = SpadesState(self.game, self.seed, self.options, blank=True)
         new._past = self._past
         new._moves = self._moves.copy()
         new._hands = None if self._hands is None else self._hands.copy()
@@ -742,6 +748,9 @@ class SpadesState(State):
     def __repr__(self) -> str:
         return (f"<SpadesState seed={self.seed} deal={self.deal} "
                 f"phase={PHASE_NAMES[self.phase]} scores={self.scores}>")
+
+
+copyreg.pickle(SpadesState, reduce_state)  # how a state is pickled (see the engine)
 
 
 def _bid_text(bid: int | None, blind: bool) -> str | int | None:

@@ -28,9 +28,12 @@ the turn starts by drawing to five, an emptied hand is refilled at once, and a r
 
 from __future__ import annotations
 
+import copyreg
 import random
 from itertools import combinations
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from parlour.cards import ACE, KING, card_text, is_rank, parse_card, rank_of
 from parlour.engine import (
@@ -54,6 +57,7 @@ from parlour.engine import (
     placing_by,
     position_fields,
     quoted,
+    reduce_state,
 )
 from parlour.message import N_
 
@@ -171,10 +175,13 @@ _NOTATION_HELP = Message("expected a move like h3>c1 (hand card 3 to centre pile
                          "card 5 to side pile 4, ending the turn)")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
 class SpiteAndMaliceGame(Game):
     id = "spite-and-malice"
     name = "Spite & Malice"
-    min_seats = max_seats = default_seats = 2
+    min_seats = 2
+    max_seats = 2
+    default_seats = 2
     num_actions = NUM_ACTIONS
     options = (
         Option("target", int, 50, "points that win the match", minimum=1, maximum=500,
@@ -205,7 +212,7 @@ class SpiteAndMaliceGame(Game):
     def seat_name(self, seat: Seat, seats: int = 2) -> str:
         return SEAT_NAMES[seat] if seat in (0, 1) else f"seat {seat}"
 
-    def action_text(self, action: Action) -> str:
+    def action_text(self, action: object) -> str:
         if isinstance(action, bool) or not isinstance(action, int) or not (
                 0 <= action < NUM_ACTIONS):
             raise NotationError("unknown {game} action {action}", game=Term("game", self.name),
@@ -381,11 +388,14 @@ class SpiteAndMaliceState(State):
     stock: list[int]
     _legal: tuple[Action, ...] | None  # None: not computed since the last change
 
-    def __init__(self, game: SpiteAndMaliceGame, seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, game: Game, seed: int, options: dict[str, Any], *,
+                 blank: bool = False) -> None:
         self.game = game
         self.seed = seed
         self.num_seats = 2
         self.options = options
+        if blank:  # a clone fills in the rest (a compiled class cannot skip __init__)
+            return
         self._past: tuple[tuple[Seat, Action], ...] = ()  # the moves of finished rounds
         self._moves: list[tuple[Seat, Action]] = []
         self._outcome: Outcome | None = None
@@ -531,7 +541,7 @@ class SpiteAndMaliceState(State):
         self._legal = legal = tuple(out)
         return legal
 
-    def apply(self, action: Action, seat: Seat | None = None) -> None:
+    def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
         if seat is not None and (seat != turn or self.phase == OVER):
             self.acting_seat(seat)  # raises with the reason
@@ -540,7 +550,7 @@ class SpiteAndMaliceState(State):
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
-        if action not in legal or type(action) is not int:
+        if type(action) is not int or action not in legal:
             raise IllegalAction(self._why_illegal(action, turn))
         self._moves.append((turn, action))
         self._legal = None
@@ -665,7 +675,7 @@ class SpiteAndMaliceState(State):
             out += pile
         return out
 
-    def view(self, seat: Seat | None) -> JsonDict:
+    def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and 0 <= seat < 2):
             raise ValueError(f"there is no seat {seat!r} in Spite & Malice")
         over = self.phase == OVER
@@ -704,11 +714,7 @@ class SpiteAndMaliceState(State):
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> SpiteAndMaliceState:
-        new = object.__new__(SpiteAndMaliceState)
-        new.game = self.game
-        new.seed = self.seed
-        new.num_seats = 2
-        new.options = self.options
+        new = SpiteAndMaliceState(self.game, self.seed, self.options, blank=True)
         new._past = self._past
         new._moves = self._moves.copy()
         new._outcome = self._outcome
@@ -762,3 +768,6 @@ class SpiteAndMaliceState(State):
     def __repr__(self) -> str:
         return (f"<SpiteAndMaliceState seed={self.seed} round={self.round} "
                 f"turn={self.turns} scores={self.scores}>")
+
+
+copyreg.pickle(SpiteAndMaliceState, reduce_state)  # how a state is pickled (see the engine)

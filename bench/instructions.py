@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Engine speed as instruction counts: repeatable on a busy machine, where timings are not.
+
+Each workload of ``bench/engine.py`` (and ``rl:<name>`` of ``bench/rl.py``, ``search`` of
+``bench/search.py``) runs under ``valgrind --tool=callgrind`` for ``count`` and ``2 *
+count`` units (deals, rounds, environment steps, search iterations); the difference over the
+extra units is the instructions one unit costs, start-up and imports left out. Each peer
+runs the same way, and the ratio is the peer's instructions over Parlour's: how many times
+faster Parlour is, on instructions (a proxy for time: cache misses and branch mispredictions
+are not counted, so the timing ratio of ``bench/engine.py`` on a quiet machine is the figure
+that counts).
+
+    python bench/instructions.py spades hit_the_deck rl:spades search
+    python bench/instructions.py --json spades
+    PARLOUR_PURE=1 python bench/instructions.py --engines parlour --count 10 foursquare
+
+The same seeds are played whatever the build, so the pure and the compiled build's counts
+of one workload compare exactly even with small counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+#: Units per run by default: about a second of work each under callgrind.
+COUNTS = {"spades": 60, "spite_and_malice": 20, "hit_the_deck": 60, "hit_the_deck_4": 40,
+          "clockwork_spades": 40, "foursquare": 60, "rl:spades": 600, "rl:hit_the_deck": 600,
+          "search": 400}
+
+
+def engines(name: str) -> dict[str, Callable[[int], int] | None]:
+    """The workload's engines, Parlour first: each a function that plays ``count`` units
+    (or a little more) and returns how many it played; None for a missing peer."""
+    if name.startswith("rl:"):
+        import rl
+
+        ours, peer_name, peer_factory = rl.WORKLOADS[name[3:]]
+        peer = peer_factory()
+        return {"parlour": _episodes(ours),
+                peer_name: None if peer is None else _episodes(peer)}
+    if name == "search":
+        import search
+
+        def ours(count: int) -> int:
+            search.parlour_rate(count)
+            return count
+
+        def peer(count: int) -> int:
+            search.openspiel_rate(count)
+            return count
+
+        return {"parlour": ours, "openspiel": peer}
+    import engine
+
+    _, parlour, peers = engine.WORKLOADS[name]
+    out: dict[str, Callable[[int], int] | None] = {"parlour": _units(parlour.make)}
+    out.update({p: _units(rated.make) for p, rated in peers.items()})
+    return out
+
+
+def _units(make: Callable[[], Callable[[int], None] | None]) -> Callable[[int], int] | None:
+    def run(count: int) -> int:
+        work = make()
+        assert work is not None
+        for i in range(count):
+            work(i)
+        return count
+
+    return run
+
+
+def _episodes(make: Callable[[], Callable[[], int]]) -> Callable[[int], int]:
+    def run(count: int) -> int:
+        episode = make()
+        steps = 0
+        while steps < count:
+            steps += episode()
+        return steps
+
+    return run
+
+
+def available(name: str, engine: str) -> bool:
+    return engines(name).get(engine) is not None
+
+
+def inner(name: str, engine: str, count: int) -> None:
+    """Run in the child, under callgrind: play ``count`` units and print how many."""
+    run = engines(name)[engine]
+    assert run is not None
+    print(run(count) if count else 0)
+
+
+def instructions(name: str, engine: str, count: int) -> tuple[int, int]:
+    """Instructions and units of one run under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        proc = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+             sys.executable, __file__, "--inner", name, engine, str(count)],
+            capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+        if proc.returncode:
+            raise RuntimeError(proc.stderr[-2000:])
+        found = re.search(r"Collected : (\d+)", proc.stderr)
+        assert found, proc.stderr[-2000:]
+        return int(found[1]), int(proc.stdout.split()[-1])
+
+
+def per_unit(name: str, engine: str, count: int) -> float:
+    low, units_low = instructions(name, engine, count)
+    high, units_high = instructions(name, engine, 2 * count)
+    return (high - low) / (units_high - units_low)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("workloads", nargs="*", default=["spades", "hit_the_deck"])
+    parser.add_argument("--count", type=int, help="units per run (default: per workload)")
+    parser.add_argument("--engines", help="comma-separated engines to count (default: all; "
+                        "e.g. parlour, to compare the pure and compiled builds)")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--inner", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.inner:
+        inner(args.inner[0], args.inner[1], int(args.inner[2]))
+        return 0
+    from parlour.native import status
+
+    results: dict[str, dict[str, float | None]] = {}
+    if not args.json:
+        print(f"parlour build: {status()}", flush=True)
+    for name in args.workloads:
+        count = args.count or COUNTS.get(name, 40)
+        row: dict[str, float | None] = {}
+        wanted = args.engines.split(",") if args.engines else list(engines(name))
+        for engine in [e for e in engines(name) if e in wanted]:
+            row[engine] = (round(per_unit(name, engine, count)) if available(name, engine)
+                           else None)
+        peers = [v for k, v in row.items() if k != "parlour"]
+        ours = row.get("parlour")
+        if len(peers) == 1 and ours is not None:
+            row["ratio"] = round(peers[0] / ours, 2) if peers[0] and ours else None
+        results[name] = row
+        if not args.json:
+            parts = "   ".join(f"{k} {v:,.2f}" if k == "ratio" and v is not None
+                               else f"{k} {'missing' if v is None else f'{v:,.0f}'}"
+                               for k, v in row.items())
+            print(f"{name:18} instructions per unit: {parts}", flush=True)
+    if args.json:
+        print(json.dumps({"build": status(), **results}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

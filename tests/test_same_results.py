@@ -1,0 +1,61 @@
+"""Every seeded game, bot game and environment episode plays exactly as before the speed
+work (issue 20): the digests below were taken on main before any hot path was changed.
+They hold for the pure build and the compiled one alike."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from same_results import KINDS
+
+from parlour.games import game_ids
+from parlour.native import PURE_VARIABLE, STAMP, compiled, source_digest, status
+
+EXPECTED = {
+    "clockwork-spades": {"bots": "2007877cd9aef8dc", "random": "3d0be1575a10e53b",
+                         "rl": "4dd51ecc6f8038ca"},
+    "foursquare": {"bots": "abc8728e20472d2f", "random": "04ff2ad70c859e5d",
+                   "rl": "35b028563f76ab46"},
+    "hit-the-deck": {"bots": "c63206461d460575", "random": "f911c29929e8e923",
+                     "rl": "7035da52ff00784c"},
+    "spades": {"bots": "f574086cf9499cc3", "random": "96ee724c28545e27",
+               "rl": "d9560c216c4aac1c"},
+    "spite-and-malice": {"bots": "ecfe781815239368", "random": "7cd2a5231453d8f1",
+                         "rl": "643eb0e48b9a36bd"},
+}
+
+
+def test_every_game_has_digests():
+    assert set(EXPECTED) == set(game_ids())
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("game_id", sorted(EXPECTED))
+def test_seeded_play_is_unchanged(game_id, kind):
+    assert KINDS[kind](game_id) == EXPECTED[game_id][kind]
+
+
+def test_the_other_build_plays_the_same(tmp_path):
+    """The pure build and the compiled one (parlour/native.py) give the same digests: the
+    one this test runs on is checked above, the other runs here in a subprocess."""
+    if compiled():
+        env = {**os.environ, PURE_VARIABLE: "1"}
+    elif STAMP.exists() and STAMP.read_text() == source_digest() and not os.environ.get(
+            PURE_VARIABLE):
+        pytest.fail("a current compiled build exists but was not loaded")
+    elif STAMP.exists() and STAMP.read_text() == source_digest():
+        env = {k: v for k, v in os.environ.items() if k != PURE_VARIABLE}
+    else:
+        pytest.skip(f"no compiled build to compare with ({status()})")
+    root = Path(__file__).resolve().parent.parent
+    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
+    script = ("import json, sys; sys.path.insert(0, 'tests'); import parlour.native as b; "
+              "from same_results import digests; print(json.dumps([b.status(), digests()]))")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=600, check=True)
+    other_status, other = json.loads(proc.stdout)
+    assert other_status != status()
+    assert other == EXPECTED
