@@ -231,5 +231,8 @@ def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     ann.click("button[aria-label='Last step']")
     ann.wait_for_selector(".replay-caption:has-text('Step ')")
     ann.wait_for_selector(".htd-rounds tbody tr")
+    # the replay names Ann's seat as her table did: "You" on this device, Bo by his name
+    plates = ann.locator(".htd-plate .name").all_inner_texts()
+    assert "You" in plates and "Bo" in plates and "Ann" not in plates, plates
     shot(ann, "13-replay")
     assert not ann.errors and not bo.errors, ann.errors + bo.errors

@@ -10,7 +10,7 @@ from parlour.games import game_ids, get_game
 from parlour.games.clockwork_spades import ClockworkGame, narrate_event
 from parlour.i18n import cards_as_codes, render
 from parlour.message import YOU
-from parlour.server import pages
+from parlour.server import pages, tables
 from parlour.server.names import BOT_NAMES
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
@@ -135,15 +135,17 @@ def test_replays_carry_the_sentences_too_and_spades_has_none(client):
 def test_a_match_over_at_the_deal_is_finished_at_once(client, monkeypatch):
     """Clockwork Spades can end before anyone decides: the table must not wait for a move
     that never comes."""
-    make = ClockworkGame._new
+    class OverAtOnce(ClockworkGame):  # a plain subclass: the compiled class stays as it is
+        def _new(self, seed, seats, options):
+            state = super()._new(seed, seats, options)
+            while state.to_act:
+                state.apply(state.legal_actions()[0])
+            return state
 
-    def over_at_once(self, seed, seats, options):
-        state = make(self, seed, seats, options)
-        while state.to_act:
-            state.apply(state.legal_actions()[0])
-        return state
-
-    monkeypatch.setattr(ClockworkGame, "_new", over_at_once)
+    game = OverAtOnce()
+    real = tables.get_game
+    monkeypatch.setattr(tables, "get_game",
+                        lambda game_id: game if game_id == game.id else real(game_id))
     res = table_of(client, "clockwork-spades", BOTS2)
     table = res["table"]
     assert table["status"] == "finished" and table["result"].startswith("points ")

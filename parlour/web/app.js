@@ -529,6 +529,8 @@ function tablePage(tableId) {
 
 // ----------------------------------------------------------------------------- replay
 function replayPage(tableId, match) {
+  const held = seatFor(tableId);
+  const heldSeat = held ? held.seat : null;
   let info = null;
   let renderer = null;
   let step = 0;
@@ -553,7 +555,7 @@ function replayPage(tableId, match) {
 
   const ctx = {
     seat: 0,
-    get names() { return info ? displayNames(info, null) : []; },
+    get names() { return info ? displayNames(info, heldSeat) : []; }, // "You" for the seat this device held
     badge(s) { return info ? seatBadge(info.seats[s]) : ""; },
     get table() { return info; },
     live: false,
