@@ -46,10 +46,12 @@ run: $(WEB_STAMP) compiled
 # Every kind of check, with light counts (the `long` soaks are left out: pyproject's addopts).
 # The tests run on the compiled build when there is one; the engine contract and the
 # same-results digests run again on the pure build.
-test: $(STAMP) $(CHROMIUM) compiled
-	$(VENV)/bin/ruff check parlour tests bench examples
-	$(VENV)/bin/mypy
-	$(PY) tests/with_services.py $(PY) -m pytest -n 2 -rf --timeout 300
+test: $(STAMP) $(CHROMIUM)
+	@# the compiled build (one core) runs while ruff and mypy check the code (the other)
+	$(PY) -m parlour.build & build=$$!; \
+		$(VENV)/bin/ruff check parlour tests bench examples && $(VENV)/bin/mypy; lint=$$?; \
+		wait $$build; exit $$lint
+	$(PY) tests/with_services.py $(PY) -m pytest -n 2 -rf --timeout 300 --durations=25
 	PARLOUR_PURE=1 $(PY) -m pytest -n 2 -rf --timeout 300 tests/test_registry.py \
 		tests/test_engine.py tests/test_same_results.py
 
