@@ -68,7 +68,7 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
     hints: list[tuple[str, int]] = []
     ways: set[str] = set()
     turned_seen = 0
-    for move in range(40):
+    for move in range(41):  # 40 cards: the 41st look sees the end
         page.wait_for_selector(TURN)
         if page.locator(".endbar:not([hidden])").count():
             break

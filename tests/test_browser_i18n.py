@@ -30,8 +30,11 @@ RULE = {"kind": "bot", "bot": "rule"}
 # every language): card faces (ranks, suits and the words printed on Hit the Deck's cards:
 # a card is drawn, not written), card chips in sentences ("Q♠", read out by their
 # localized names), moves in the game's notation (<code>, in the replay's caption), key
-# names (<kbd>), the brand, and the language switch (each language listed by its own name).
-UNREAD = ".card, .card-back, .hcard, .cardref, code, kbd, .brand, #lang-switch, script, style"
+# names (<kbd>), the brand, the language switch (each language listed by its own name), and
+# Hit the Deck's colour disc (the colour's letter as the cards print it, R Y G B, beside its
+# shape; the sentence next to it names the colour in the reader's language).
+UNREAD = (".card, .card-back, .hcard, .cardref, code, kbd, .brand, #lang-switch, .ob-disc, "
+          "script, style")
 
 # Text that may show in ASCII letters in any language: names (the player's, the bots'
 # kinds, the table's id: data, not words), card and rank codes ("QS", "A", "Jkr"), the
