@@ -45,8 +45,11 @@ export function p(context, word) {
   return typeof text === "string" && text ? text : word;
 }
 
-/** A number as the reader's language writes it. */
-export function num(x) { return numbers.format(x); }
+/** A number as the reader's language writes it (with exactly `digits` decimals if given). */
+export function num(x, digits) {
+  if (digits === undefined) return numbers.format(x);
+  return new Intl.NumberFormat(catalog.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
 
 /** The reader's language as a BCP 47 tag (en, id, pt-BR). */
 export function lang() { return catalog.locale; }

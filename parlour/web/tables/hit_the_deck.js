@@ -123,7 +123,7 @@ export function handIcon(cls = "icon") {
 }
 
 const cards = (count) => n("{n} card", "{n} cards", count);
-function secs(ms) { return ms >= 1000 ? t("{seconds} s", { seconds: num(Math.round(ms / 10) / 100) }) : t("{ms} ms", { ms }); }
+function secs(ms) { return ms >= 1000 ? t("{seconds} s", { seconds: num(Math.round(ms / 10) / 100, 2) }) : t("{ms} ms", { ms }); }
 
 // ------------------------------------------------------------------------------ the table
 // What the pieces drawn from module functions read: the view and the one before, the
