@@ -205,7 +205,8 @@ def test_a_spite_and_malice_turn_in_portuguese(browser, base):
     sides = [t for t in sources[hand[0]].split() if t.startswith("s")]
     page.click(f"[data-key='{hand[0]}']")
     page.click(f"[data-key='{sides[0]}']")
-    page.wait_for_selector(".snm-log li:has-text('fim da vez')")
+    # (the bot's own turn may have ended with the same words: wait for the person's line)
+    page.wait_for_selector(".snm-log li:has-text('Você põe'):has-text('fim da vez')")
     log = page.inner_text(".snm-log")
     assert re.search(r"Você põe \S+ na pilha lateral \d: fim da vez\.", log), log
     assert "registro das jogadas" in log.lower()  # the heading (in capitals by its style)
