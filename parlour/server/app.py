@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from types import FrameType
 from typing import Any
@@ -60,6 +60,7 @@ from parlour.server.tables import Hub, Settings
 log = logging.getLogger("parlour.server")
 
 SWEEP_EVERY = 60.0  # seconds between rounds of the table life cycle (Hub.tidy)
+SHUTDOWN_STEP = 5.0  # seconds each step of stopping may take before the next one runs
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -140,13 +141,25 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         sweeping.cancel()
         if cluster is not None:
-            await cluster.stop()
-            handed = await cluster.drain()
-            log.info("handed %d tables over to the other processes", handed)
+            await shutdown_step("the lease heartbeat", cluster.stop())
+            await shutdown_step("the hand-over of the tables", cluster.drain())
         if relay is not None:
-            await relay.close()
-        await hub.close()
-        await asyncio.to_thread(store.close)
+            await shutdown_step("the relay", relay.close())
+        await shutdown_step("the tables' bots and reviews", hub.close())
+        await shutdown_step("the database", asyncio.to_thread(store.close))
+
+
+async def shutdown_step(name: str, work: Awaitable[object]) -> None:
+    """One step of the way out, given :data:`SHUTDOWN_STEP` seconds: a step that fails or
+    hangs (a peer that never answers a close) is logged and the next one runs, so that a
+    process asked to stop always stops."""
+    try:
+        async with asyncio.timeout(SHUTDOWN_STEP):
+            await work
+    except TimeoutError:
+        log.warning("stopping: %s took over %.0f s; going on without it", name, SHUTDOWN_STEP)
+    except Exception:
+        log.exception("stopping: %s failed", name)
 
 
 class Guard:
@@ -201,7 +214,8 @@ def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: A
     options: dict[str, Any] = dict(
         host=host, port=port, http=http, ws=ws, proxy_headers=False, ws_max_size=64 * 1024,
         access_log=False, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
-        ws_per_message_deflate=False, backlog=4096)
+        ws_per_message_deflate=False, backlog=4096,
+        timeout_graceful_shutdown=int(SHUTDOWN_STEP))
     return uvicorn.Config(app, **(options | extra))
 
 

@@ -21,6 +21,8 @@ from parlour.server.tables import Hub
 
 log = logging.getLogger("parlour.server")
 
+DRAIN_WAIT = 1.0  # seconds a drain waits for a table's write in flight
+
 
 class Cluster:
     """This process's part in a parlour of several processes."""
@@ -79,7 +81,14 @@ class Cluster:
         self.draining = True
         tables = list(self.hub.tables.values())
         for table in tables:
-            async with table.lock:  # no write of it is in flight past this point
-                self.hub.lose(table)
+            try:  # let a write in flight finish first (the fence would refuse it anyway)
+                async with asyncio.timeout(DRAIN_WAIT):
+                    await table.lock.acquire()
+            except TimeoutError:
+                log.warning("table %s: handed over with a write still in flight", table.id)
+            else:
+                table.lock.release()
+            self.hub.lose(table)
         await asyncio.to_thread(self.leases.release, [t.id for t in tables])
+        log.info("handed %d tables over to the other processes", len(tables))
         return len(tables)

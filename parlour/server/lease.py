@@ -45,8 +45,8 @@ from parlour.server.store import Fenced, Op, TableRow, leases_t, tables_t
 
 log = logging.getLogger("parlour.server")
 
-TTL = 3.0  # seconds a lease lasts without a heartbeat
-BEAT = 0.75  # seconds between heartbeats (and between looks for tables nobody owns)
+TTL = 2.5  # seconds a lease lasts without a heartbeat (five missed beats)
+BEAT = 0.5  # seconds between heartbeats (and between looks for tables nobody owns)
 CLAIMS_PER_BEAT = 20  # orphaned tables one process takes at most per look
 LOCK_WAIT_MS = 2000  # how long a claim waits for a lease row locked by a write in flight
 IDLE_WRITE_MS = 10_000  # a write's transaction left idle this long is ended by PostgreSQL

@@ -34,6 +34,7 @@ summaries to a Redis hash every :data:`REFRESH` seconds, and any process reads t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import itertools
 import json
@@ -59,6 +60,7 @@ log = logging.getLogger("parlour.server")
 REFRESH = 2.0  # seconds between a relaying process's "still here" for each of its clients
 STALE = 8.0  # seconds an owner keeps a relayed client it has not heard of
 CALL_TIMEOUT = 5.0  # seconds a forwarded HTTP request waits for the owner's answer
+CLOSE_WAIT = 2.0  # seconds closing a connection to Redis may take when the process stops
 LOBBY_FRESH = 3 * REFRESH  # seconds a table's lobby entry lasts without being written again
 LOBBY_KEPT = 60  # seconds the lobby's keys outlive the last process that wrote them
 MOVING = "the table is moving to another server: try again in a moment"
@@ -196,10 +198,15 @@ class Relay:
     async def close(self) -> None:
         for task in [*self._tasks, *self._background]:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=CLOSE_WAIT)
         for remote in list(self.remotes.values()):
             remote.stop()
-        await self.redis.aclose()
+        try:  # closing a socket waits for Redis to see it closed: not for ever
+            async with asyncio.timeout(CLOSE_WAIT):
+                await self.redis.aclose()
+        except TimeoutError:
+            log.warning("redis did not see this process's connections close")
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -243,7 +250,9 @@ class Relay:
                     if message is not None and message.get("type") == "message":
                         self._dispatch(str(message["channel"]), str(message["data"]))
             except asyncio.CancelledError:
-                await pubsub.aclose()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(CLOSE_WAIT):
+                        await pubsub.aclose()
                 raise
             except (RedisError, OSError) as err:
                 log.warning("lost redis (%s): reconnecting", err)
