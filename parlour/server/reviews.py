@@ -24,19 +24,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
-from multiprocessing import get_context
 from typing import TYPE_CHECKING, Literal
 
 from parlour.analysis.review import UNSUPPORTED, Decision, Reviewer, assemble, reviewer_kind, turns
 from parlour.engine import Action, JsonDict, Seat, State
 from parlour.server.limits import ClientGuard, ClientKey, TooMany
 from parlour.server.protocol import ProtocolError
-from parlour.server.runner import watch_parent
+from parlour.server.runner import end_workers, worker_processes
 from parlour.server.store import Store
 
 if TYPE_CHECKING:
@@ -217,9 +215,7 @@ class ReviewDesk:
 
     def _workers(self) -> ProcessPoolExecutor:
         if self.procs is None:
-            self.procs = ProcessPoolExecutor(self.settings.review_processes,
-                                             mp_context=get_context("spawn"),
-                                             initializer=watch_parent, initargs=(os.getpid(),))
+            self.procs = worker_processes(self.settings.review_processes)
         return self.procs
 
     async def close(self) -> None:
@@ -229,8 +225,4 @@ class ReviewDesk:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
-        if self.procs is not None:
-            procs = getattr(self.procs, "_processes", None) or {}
-            for process in list(procs.values()):
-                process.terminate()
-            self.procs.shutdown(wait=False, cancel_futures=True)
+        end_workers(self.procs)

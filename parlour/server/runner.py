@@ -145,6 +145,23 @@ class FairQueue:
             self._next()
 
 
+def worker_processes(count: int) -> ProcessPoolExecutor:
+    """A pool of ``count`` worker processes (spawned fresh, not forked from a server with
+    threads and sockets), each of which exits as soon as this process is gone."""
+    return ProcessPoolExecutor(count, mp_context=get_context("spawn"),
+                               initializer=watch_parent, initargs=(os.getpid(),))
+
+
+def end_workers(pool: ProcessPoolExecutor | None) -> None:
+    """End ``pool``'s worker processes now, a search in progress included (a pool's own
+    shutdown waits for the work in hand)."""
+    if pool is None:
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 def watch_parent(parent: int) -> None:
     """Run in each worker process as it starts: exit as soon as the server is gone."""
     def watch() -> None:
@@ -194,9 +211,7 @@ class BotRunner:
     # ------------------------------------------------------------------ workers
     def _workers(self) -> ProcessPoolExecutor:
         if self.procs is None:
-            self.procs = ProcessPoolExecutor(self.settings.bot_processes,
-                                             mp_context=get_context("spawn"),
-                                             initializer=watch_parent, initargs=(os.getpid(),))
+            self.procs = worker_processes(self.settings.bot_processes)
         return self.procs
 
     def worker_pids(self) -> list[int]:
@@ -211,11 +226,7 @@ class BotRunner:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
-        if self.procs is not None:
-            procs = getattr(self.procs, "_processes", None) or {}
-            for process in list(procs.values()):
-                process.terminate()
-            self.procs.shutdown(wait=False, cancel_futures=True)
+        end_workers(self.procs)
 
     async def _search(self, table: Table, fn: Callable[..., T], *args: Any,
                       bounded: bool = True) -> T:
