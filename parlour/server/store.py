@@ -435,32 +435,29 @@ class Store:
         return op
 
     @staticmethod
-    def op_take_seat(table_id: str, seat: int, name: str, token_hash: str,
-                     account_id: int | None = None) -> Op:
+    def _op_seat(table_id: str, seat: int, **values: object) -> Op:
+        """Set ``values`` on one seat's row."""
         def op(conn: Connection) -> None:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
-                                               seats_t.c.seat == seat)
-                         .values(name=name, token_hash=token_hash, account_id=account_id))
+                                               seats_t.c.seat == seat).values(**values))
         return op
+
+    @staticmethod
+    def op_take_seat(table_id: str, seat: int, name: str, token_hash: str,
+                     account_id: int | None = None) -> Op:
+        return Store._op_seat(table_id, seat, name=name, token_hash=token_hash,
+                              account_id=account_id)
 
     @staticmethod
     def op_link_seat(table_id: str, seat: int, account_id: int | None) -> Op:
         """The signed-in person ``account_id`` holds ``seat`` (None: a guest does); e.g. a
         guest's seat, kept when they signed up or logged in."""
-        def op(conn: Connection) -> None:
-            conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
-                                               seats_t.c.seat == seat)
-                         .values(account_id=account_id))
-        return op
+        return Store._op_seat(table_id, seat, account_id=account_id)
 
     @staticmethod
     def op_free_seat(table_id: str, seat: int) -> Op:
         """The person at ``seat`` left it (or was let go): it is free again."""
-        def op(conn: Connection) -> None:
-            conn.execute(update(seats_t).where(seats_t.c.table_id == table_id,
-                                               seats_t.c.seat == seat)
-                         .values(name=None, token_hash=None, account_id=None))
-        return op
+        return Store._op_seat(table_id, seat, name=None, token_hash=None, account_id=None)
 
     @staticmethod
     def op_close(table_id: str, note: str) -> Op:
