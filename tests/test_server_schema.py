@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 import subprocess
 import sys
 import types
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from server_kit import ROOT, Player, app_client
-from sqlalchemy import create_engine, inspect, text
+from services import pg_database
+from sqlalchemy import create_engine, inspect
 
 from parlour.cli import main
 from parlour.games import get_game
@@ -25,10 +24,6 @@ from parlour.server.schema import SchemaError
 from parlour.server.store import Store
 
 BEFORE_MIGRATIONS = "3aa7a2e"  # main as it was before migrations
-#: A PostgreSQL database the tests may create others from: the one tests/with_services.py
-#: found or started (make test), else the local server's.
-PG_ADMIN = os.environ.get("PARLOUR_TEST_PG",
-                          "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 TOKENS = [f"token-{s}" for s in range(4)]
 
 
@@ -109,17 +104,8 @@ def test_an_empty_database_is_made_at_the_newest_schema(tmp_path):
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database for one test, dropped after it."""
-    pytest.importorskip("psycopg")
-    name = f"parlour_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with pg_database() as url:
+        yield url
 
 
 def test_an_old_postgresql_database_is_refused_until_upgraded(pg_url, capsys):
