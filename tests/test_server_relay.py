@@ -115,3 +115,15 @@ def test_a_relaying_process_that_loses_redis_catches_its_clients_up(two_apps):
     again = watcher.recv_until(lambda m: m["type"] == "table")  # sent again once it is back
     assert again["table"]["id"] == table and again["table"]["status"] == "waiting"
     watcher.close()
+
+
+def test_a_refusal_forwarded_from_the_owner_reads_in_the_askers_language(two_apps):
+    one, two = two_apps
+    res = one.post("/api/tables", json={"game": "spades", "name": "Ann",
+                                        "seats": [{"kind": "person"}] * 2 + BOTS2})
+    table = res.json()["table"]["id"]
+    refused = two.post(f"/api/tables/{table}/join", json={"name": "Bea", "seat": 0},
+                       headers={"Accept-Language": "pt-BR"})  # forwarded to the owner
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["error"]["code"] == "seat_taken"
+    assert refused.json()["error"]["message"].startswith("o lugar ")

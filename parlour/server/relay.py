@@ -50,6 +50,7 @@ from redis.exceptions import RedisError
 from parlour.engine import JsonDict, Seat
 from parlour.games import game_ids, get_game
 from parlour.i18n import LANGUAGES
+from parlour.message import N_, Message, message_from_json, message_to_json
 from parlour.server.protocol import ProtocolError, encode
 from parlour.server.sessions import Seated, pass_on
 from parlour.server.store import TableRow
@@ -321,11 +322,12 @@ class Relay:
         reply: JsonDict = {"reply": data.get("id")}
         try:
             reply["ok"] = await self._run(table, str(data.get("name")), data.get("args") or {})
-        except ProtocolError as err:
-            reply["error"] = {"code": err.code, "message": err.message}
+        except ProtocolError as err:  # its message id and parameters: the asker renders it
+            reply["error"] = {"code": err.code, "text": message_to_json(err.text)}
         except Exception:
             log.exception("table %s: a forwarded request failed", table.id)
-            reply["error"] = {"code": "internal", "message": "a fault of the server"}
+            reply["error"] = {"code": "internal", "text": message_to_json(
+                Message(N_("something went wrong on the server")))}
         await self.publish(self.process_channel(str(data.get("from"))), reply)
 
     async def _run(self, table: Table, name: str, args: JsonDict) -> JsonDict:
@@ -443,7 +445,11 @@ class Relay:
             self.calls.pop(call_id, None)
         if "error" in reply:
             err = reply["error"]
-            raise ProtocolError(str(err.get("code")), str(err.get("message")))
+            try:
+                text = message_from_json(err.get("text"))
+            except ValueError:
+                text = Message(N_("something went wrong on the server"))
+            raise ProtocolError(str(err.get("code")), text)
         ok = reply.get("ok")
         return ok if isinstance(ok, dict) else {}
 
