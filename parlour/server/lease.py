@@ -4,9 +4,9 @@ Several ``parlour serve`` processes may share one PostgreSQL database. Each live
 exactly one owner at a time, the process that applies its actions, runs its bots and times
 its phases; the others forward their clients to it (:mod:`parlour.server.relay`).
 
-A lease is a row of ``parlour_leases``: the owner, a **fencing token** and when the lease
-runs out. Times are the database's clock, so processes on machines whose clocks disagree
-still agree on who holds a lease.
+A lease is a row of ``parlour_leases``: the owner, a **fencing token**, when the lease
+runs out and when its owner took it. Times are the database's clock, so processes on
+machines whose clocks disagree still agree on who holds a lease.
 
 * **Claiming** a table whose lease has run out (or that has none) sets this process as
   owner and adds one to the token, in one ``UPDATE ... WHERE expires < now``: of several
@@ -96,7 +96,8 @@ class Leases:
         in the same transaction as the table's creation (then :meth:`hold` it)."""
         def op(conn: Connection) -> None:
             conn.execute(insert(leases_t).values(table_id=table_id, owner=self.owner, token=1,
-                                                 expires=self._now() + self.ttl))
+                                                 expires=self._now() + self.ttl,
+                                                 taken=self._now()))
         return op
 
     def claim(self, table_id: str) -> int | None:
@@ -130,7 +131,10 @@ class Leases:
                 .values(owner=self.owner, expires=self._now() + self.ttl,
                         token=expression.case(
                             (leases_t.c.owner == self.owner, leases_t.c.token),
-                            else_=leases_t.c.token + 1))
+                            else_=leases_t.c.token + 1),
+                        taken=expression.case(
+                            (leases_t.c.owner == self.owner, leases_t.c.taken),
+                            else_=self._now()))
                 .returning(leases_t.c.token, leases_t.c.owner)).first()
 
     def _insert(self, table_id: str) -> bool:
@@ -142,7 +146,8 @@ class Leases:
                 if exists is None:
                     return False
                 conn.execute(insert(leases_t).values(table_id=table_id, owner=self.owner,
-                                                     token=1, expires=self._now() + self.ttl))
+                                                     token=1, expires=self._now() + self.ttl,
+                                                     taken=self._now()))
             return True
         except exc.IntegrityError:  # another process made it first: it holds it
             return False

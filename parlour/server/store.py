@@ -146,6 +146,7 @@ leases_t = Table(  # which process owns each table, and its fencing token (parlo
     Column("owner", String(64), nullable=False),  # the owning process ('' for nobody)
     Column("token", BigInteger, nullable=False),  # grows by one with each new owner
     Column("expires", Float, nullable=False),  # epoch seconds, by the database's clock
+    Column("taken", Float),  # when the owner took it (the same clock; migration 0008)
 )
 
 recovery_codes_t = Table(  # one-time codes that reset a lost password (sha256, never the code)
