@@ -64,6 +64,7 @@ def test_the_daily_foursquare_deal_its_board_one_counted_try_and_the_profile(bro
     # no dealing again and no record yet: back to the daily deals
     assert page.locator(".endbar a:has-text('Download the record')").count() == 0
     assert page.locator(".endbar button:has-text('New deal')").count() == 0
+    assert page.locator(".endbar .review-link").count() == 0  # its records are shut today
     page.click(".endbar a.daily-back")
     page.wait_for_url(re.compile(r"/daily$"))
     page.wait_for_selector(f"{four} .daily-mine")

@@ -11,7 +11,6 @@ from parlour.analysis.review import (
     INACCURACY,
     MISTAKE,
     SCHEMA_VERSION,
-    UNSUPPORTED,
     Review,
     Reviewer,
     Thresholds,
@@ -152,12 +151,6 @@ def test_bad_requests_get_clear_errors(short_match):
     state = SPADES.new(1)
     with pytest.raises(ValueError, match="not legal"):
         Reviewer("spades", budget=16).judge(state, 0, SPADES.parse_action("AS"))
-
-
-def test_a_game_the_review_cannot_judge_is_refused_by_name(monkeypatch):
-    monkeypatch.setitem(UNSUPPORTED, "hit-the-deck", "its reasons")
-    with pytest.raises(OptionError, match="Hit the Deck cannot be reviewed yet: its reasons"):
-        Reviewer("hit-the-deck")
 
 
 def test_spite_and_malice_is_judged_by_whole_turn_playouts_from_its_view():

@@ -95,7 +95,7 @@ def test_foursquare_is_reviewed_by_its_solver_whatever_the_budget(tmp_path, monk
         assert budgets == {("foursquare", None)}
 
 
-def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path, monkeypatch):
+def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path):
     with app_client(tmp_path / "bad.sqlite3", review_budget=BUDGET,
                     review_processes=0) as client:
         tid = finished_table(client)
@@ -118,13 +118,6 @@ def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path, monkeypatch)
         res = client.post(f"/api/tables/{playing}/matches/1/review", json={"seat": 0})
         assert res.status_code == 409 and res.json()["error"]["code"] == "not_finished"
 
-        sm = finished_table(client, "spite-and-malice", {"target": 1},
-                            [{"kind": "bot", "bot": "rule"}] * 2)
-        monkeypatch.setitem(reviews.UNSUPPORTED, "spite-and-malice", "not today")
-        res = client.post(f"/api/tables/{sm}/matches/1/review", json={"seat": 0})
-        assert res.status_code == 400 and res.json()["error"]["code"] == "not_reviewable"
-        assert client.get(f"/api/tables/{sm}").json()["table"]["reviewable"] is False
-        assert client.get(f"/api/tables/{tid}").json()["table"]["reviewable"] is True
         assert client.app.state.hub.reviews.jobs == {}
 
 

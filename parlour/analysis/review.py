@@ -41,7 +41,7 @@ from parlour.bots import make_bot, observe
 from parlour.bots.base import Observation
 from parlour.bots.ismcts import ISMCTSBot
 from parlour.engine import Action, JsonDict, OptionError, Seat, State, derive_seed
-from parlour.message import Code, Message, Term
+from parlour.message import Code, Term
 from parlour.record import Record, replay
 from parlour.registry import spec
 
@@ -114,9 +114,6 @@ THRESHOLDS: dict[str, Thresholds] = {
 
 #: Games the review cannot judge yet, with the reason (none today; Spite & Malice is
 #: judged by whole-turn playouts, its search's ``playout`` hook).
-UNSUPPORTED: dict[str, str] = {}
-
-
 def thresholds_for(game_id: str) -> Thresholds:
     return THRESHOLDS.get(spec(game_id).id, LICHESS)
 
@@ -257,10 +254,6 @@ class Reviewer:
     def __post_init__(self) -> None:
         found = spec(self.game_id)
         self.game_id = found.id
-        if found.id in UNSUPPORTED:
-            raise OptionError("{game} cannot be reviewed yet: {why}",
-                              game=Term("game", found.game.name),
-                              why=Message(UNSUPPORTED[found.id]))
         if self.budget is not None and self.budget < 1:
             raise ValueError(f"the budget is at least 1 iteration, not {self.budget}")
         self.kind = reviewer_kind(found.id)

@@ -27,6 +27,7 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from parlour.message import Message as Text
 from parlour.message import Param
 from parlour.server.protocol import ProtocolError
 
@@ -121,7 +122,8 @@ class TooMany(ProtocolError):
     """A per-client limit reached: HTTP 429 (503 for the server's own cap) with
     ``Retry-After``."""
 
-    def __init__(self, code: str, message: str, retry_after: float, **params: Param) -> None:
+    def __init__(self, code: str, message: Text | str, retry_after: float,
+                 **params: Param) -> None:
         super().__init__(code, message, **params)
         self.retry_after = max(1, math.ceil(retry_after))
 

@@ -50,7 +50,7 @@ from redis.exceptions import RedisError
 from parlour.engine import JsonDict, Seat
 from parlour.games import game_ids, get_game
 from parlour.i18n import LANGUAGES
-from parlour.message import N_, Message, message_from_json, message_to_json
+from parlour.message import N_, Code, Message, message_from_json, message_to_json
 from parlour.server.protocol import ProtocolError, encode
 from parlour.server.sessions import Seated, pass_on
 from parlour.server.store import TableRow
@@ -354,7 +354,7 @@ class Relay:
         elif name == "free":
             await hub.free_seat(table, seat, args.get("other"))
         else:
-            raise ProtocolError("bad_message", f"no such request {name!r}")
+            raise ProtocolError("bad_message", "no such request {name}", name=Code(name))
         return {"table": table.summary()}
 
     # ------------------------------------------------------------------ the relaying side

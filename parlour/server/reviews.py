@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
-from parlour.analysis.review import UNSUPPORTED, Decision, Reviewer, assemble, reviewer_kind, turns
+from parlour.analysis.review import Decision, Reviewer, assemble, reviewer_kind, turns
 from parlour.engine import Action, JsonDict, Seat, State
+from parlour.message import plural_message
 from parlour.server.limits import ClientGuard, ClientKey, TooMany
 from parlour.server.protocol import ProtocolError
 from parlour.server.runner import end_workers, worker_processes
@@ -58,11 +59,6 @@ def judge_turn(game_id: str, budget: int | None, state: State, seat: Seat, actio
                index: int) -> Decision | None:
     """Run in a worker: judge one decision (None for a forced one)."""
     return _reviewer(game_id, budget).judge(state, seat, action, index)
-
-
-def reviewable(table: Table) -> bool:
-    """Whether the table's game can be reviewed (Spite & Malice cannot yet)."""
-    return table.game.id not in UNSUPPORTED
 
 
 @dataclass
@@ -135,9 +131,10 @@ class ReviewDesk:
             raise TooMany("busy", "the reviewer is busy with other matches: try again in a "
                                   "few minutes", 60)
         if sum(j.client == client for j in waiting) >= self.settings.review_jobs_per_client:
-            raise TooMany("too_many", f"you have {self.settings.review_jobs_per_client} "
-                                      f"reviews under way already: wait for one to finish",
-                          30)
+            raise TooMany("too_many", plural_message(
+                "you have {n} review under way already: wait for it to finish",
+                "you have {n} reviews under way already: wait for one to finish",
+                "n", n=self.settings.review_jobs_per_client), 30)
 
     def _check(self, table: Table, match: int, seat: object) -> Key:
         info = table.matches.get(match)
@@ -148,9 +145,6 @@ class ReviewDesk:
         if not isinstance(seat, int) or isinstance(seat, bool) \
                 or not 0 <= seat < table.num_seats:
             raise ProtocolError("bad_seat", "seats are 0 to {last}", last=table.num_seats - 1)
-        if not reviewable(table):
-            raise ProtocolError("not_reviewable", f"{table.game.name} cannot be reviewed "
-                                                  f"yet: {UNSUPPORTED[table.game.id]}")
         return table.id, match, seat
 
     async def _load(self, key: Key) -> JsonDict | None:

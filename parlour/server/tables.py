@@ -64,7 +64,7 @@ from parlour.server.players import Finished, SeatKind, op_finished, op_left, sea
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
 from parlour.server.ratings import BOT_ELO, bot_rating
 from parlour.server.rejoin import device_token, rejoin_secret
-from parlour.server.reviews import ReviewDesk, reviewable
+from parlour.server.reviews import ReviewDesk
 from parlour.server.runner import BotRunner
 from parlour.server.showcase import showcase_json
 from parlour.server.store import Fenced, Op, SeatRow, Store, StoreError, TableRow
@@ -430,7 +430,6 @@ class Table:
                        if self.match in self.matches else None),
             "deal": self.matches[self.match].deal if self.match in self.matches else None,
             "hints": self.hints,
-            "reviewable": reviewable(self),
             "pace": pace_json(self.bot_pause, self.speed),
         }
 

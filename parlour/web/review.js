@@ -34,7 +34,7 @@ const percent = (x) => new Intl.NumberFormat(lang(), { style: "percent", maximum
 // The results screen's button: the replay of the match with the review of `seat` open
 // (seat 0 for someone who watched: the replay page lets them choose another).
 export function reviewLink(table, match, seat) {
-  if (!table || !table.reviewable) return null;
+  if (!table || table.daily) return null; // a daily deal's records open when its day is over
   const label = seat === null ? t("Review the game") : t("Review my game");
   return h("a", { class: "button review-link", href: `/t/${table.id}/replay/${match}?review=${seat === null ? 0 : seat}`, "data-nav": "" }, label);
 }
@@ -51,11 +51,6 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
   const start = h("button", { class: "button primary review-start", type: "button" }, t("Review this seat's play"));
   el.append(title, h("p", { class: "review-about" }, t("The strongest bot judges every decision of the seat from what that seat could see then, as a chance to win the match.")),
     h("div", { class: "review-ask" }, h("label", { for: "review-seat" }, t("Seat")), seatSel, start), body);
-  if (!info.reviewable) {
-    start.disabled = true;
-    seatSel.disabled = true;
-    body.append(h("p", {}, t("This game cannot be reviewed yet.")));
-  }
 
   let timer = null;
   let gone = false;
@@ -189,7 +184,7 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
   }
 
   start.addEventListener("click", () => ask(Number(seatSel.value), false));
-  if (first !== null && info.reviewable && info.seats.some((s) => s.seat === first)) ask(first, false);
+  if (first !== null && info.seats.some((s) => s.seat === first)) ask(first, false);
   return {
     el,
     stepped,
