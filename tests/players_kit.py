@@ -11,6 +11,7 @@ from typing import Any
 from server_kit import Player
 from sqlalchemy import create_engine, insert
 
+from parlour.server.account_names import name_key
 from parlour.server.identity import SESSION_COOKIE, session_hash
 from parlour.server.store import accounts_t, sessions_t
 
@@ -23,7 +24,7 @@ def sign_up(db: Path, name: str) -> tuple[int, str]:
     try:
         with engine.begin() as conn:
             aid = conn.execute(insert(accounts_t).values(
-                name=name, name_key=name.casefold(), password_hash="argon2-not-used-here",
+                name=name, name_key=name_key(name), password_hash="argon2-not-used-here",
                 created=now)).inserted_primary_key[0]
             conn.execute(insert(sessions_t).values(token_hash=session_hash(token),
                                                    account_id=aid, created=now,

@@ -182,3 +182,16 @@ def test_a_rated_table_closed_for_want_of_its_people_is_their_loss(tmp_path):
         profile = client.get("/api/players/Gus").json()
         assert profile["recent"][0]["abandoned"]
         assert profile["games"]["spades"]["rating"]["mu"] < R.MU
+
+
+def test_a_profile_is_found_by_its_name_key_in_any_case_or_look_alike(tmp_path):
+    db = tmp_path / "names.sqlite3"
+    with app_client(db) as client:
+        sign_up(db, "Élodie")
+        sign_up(db, "Ana")
+        for spelling in ("Élodie", "ÉLODIE", "élodie", "E\u0301lodie"):
+            res = client.get(f"/api/players/{spelling}")
+            assert res.status_code == 200 and res.json()["name"] == "Élodie", spelling
+        for spelling in ("ANA", "\u0410na", "\uff21\uff4e\uff41"):  # Cyrillic А, full width
+            assert client.get(f"/api/players/{spelling}").json()["name"] == "Ana", spelling
+        assert client.get("/api/players/Anna").status_code == 404

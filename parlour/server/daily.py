@@ -21,7 +21,6 @@ from typing import Any
 from sqlalchemy import Engine, exc, insert, select
 
 from parlour.engine import JsonDict, derive_seed
-from parlour.server.players import find_account
 from parlour.server.store import Op, accounts_t, daily_t
 
 DAILY_BOT = "rule"  # the level of the fixed bot seats
@@ -121,8 +120,3 @@ def mine(engine: Engine, day: str, account_id: int) -> dict[str, JsonDict]:
                             .where(daily_t.c.day == day, daily_t.c.account_id == account_id))
         return {r.game: {"table": r.table_id, "result": r.result} for r in rows}
 
-
-def account_named(engine: Engine, name: str) -> int | None:
-    with engine.connect() as conn:
-        found = find_account(conn, name)
-        return None if found is None else int(found.id)

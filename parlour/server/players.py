@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, insert, select, update
 
 from parlour.engine import JsonDict, State
 from parlour.registry import spec
 from parlour.server import ratings as R
+from parlour.server.account_names import name_key
 from parlour.server.protocol import ProtocolError
 from parlour.server.store import (
     Op,
@@ -207,9 +208,10 @@ def rated_pause(engine: Engine, account_id: int, now: float) -> float | None:
 
 # ----------------------------------------------------------------------------- reading
 def find_account(conn: Connection, name: str) -> Any:
-    """The live account with this name (any case), or None."""
+    """The live account with this name, found by its key (any case, any look-alike
+    spelling: :func:`parlour.server.account_names.name_key`), or None."""
     return conn.execute(select(accounts_t.c.id, accounts_t.c.name)
-                        .where(func.lower(accounts_t.c.name) == name.lower(),
+                        .where(accounts_t.c.name_key == name_key(name),
                                accounts_t.c.deleted.is_(None))).first()
 
 
