@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from players_kit import play_out, sign_up, signed_in
-from server_kit import Player, app_client
+from server_kit import AppClient, Player, app_client
 
 from parlour.server import ratings as R
+from parlour.server.accounts import admin_rename
 from parlour.server.players import leaderboard
-from parlour.server.store import Store
+from parlour.server.store import Store, metadata
 
 CLOCKWORK = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}]
 SPADES = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
@@ -195,3 +197,67 @@ def test_a_profile_is_found_by_its_name_key_in_any_case_or_look_alike(tmp_path):
         for spelling in ("ANA", "\u0410na", "\uff21\uff4e\uff41"):  # Cyrillic А, full width
             assert client.get(f"/api/players/{spelling}").json()["name"] == "Ana", spelling
         assert client.get("/api/players/Anna").status_code == 404
+
+
+#: Every column that names an account, and what deleting that account does to its rows.
+ACCOUNT_COLUMNS = {
+    ("parlour_sessions", "account_id"): "gone",
+    ("parlour_recovery_codes", "account_id"): "gone",
+    ("parlour_mutes", "account_id"): "gone",
+    ("parlour_mutes", "muted_account"): "gone",
+    ("parlour_reports", "reporter_id"): "gone",
+    ("parlour_reports", "account_id"): "anonymised",  # others' reports: the name goes
+    ("parlour_seats", "account_id"): "anonymised",  # the seat's name goes
+    ("parlour_player_matches", "account_id"): "kept",  # under the anonymised account
+    ("parlour_ratings", "account_id"): "kept",
+    ("parlour_rating_history", "account_id"): "kept",
+    ("parlour_daily", "account_id"): "kept",
+    ("parlour_admin_log", "account_id"): "kept",  # the operators' record
+}
+PASSWORD = "correct horse battery"
+
+
+def test_export_holds_everything_kept_about_a_person(tmp_path):
+    found = {(t.name, c.name) for t in metadata.sorted_tables for c in t.columns
+             if c.name in ("account_id", "reporter_id", "muted_account")}
+    assert found == set(ACCOUNT_COLUMNS), "a new column names accounts: export and delete it"
+    db = tmp_path / "export.sqlite3"
+    with app_client(db, now=lambda: 1_800_000_000.0) as ida:
+        bo = AppClient(ida.app)
+        assert ida.post("/api/account/signup", json={"name": "Ida", "password": PASSWORD}
+                        ).status_code == 201
+        assert bo.post("/api/account/signup", json={"name": "Bo", "password": PASSWORD}
+                       ).status_code == 201
+        made = ida.post("/api/tables", json={"game": "spades", "name": "Ida", "seats": [
+            {"kind": "person"}, {"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 2})
+        shared = made.json()["table"]["id"]
+        assert bo.post(f"/api/tables/{shared}/join", json={"name": "Bo"}).status_code == 200
+        for one, seat in ((ida, 1), (bo, 0)):  # each mutes and reports the other
+            assert one.post("/api/account/mutes", json={"table": shared, "seat": seat}
+                            ).status_code == 200
+            assert one.post("/api/account/reports", json={"table": shared, "seat": seat,
+                                                          "reason": "other"}).status_code == 201
+        rated = open_rated(ida, "spades", SPADES).json()  # left at once: a rated loss
+        assert ida.post(f"/api/tables/{rated['table']['id']}/leave", headers={
+            "Authorization": f"Bearer {rated['token']}"}).status_code == 200
+        assert ida.post("/api/daily/foursquare", json={}).json()["counted"]
+        hub = ida.app.state.hub
+        with hub.store.engine.begin() as conn:
+            Store.op_save_review(rated["table"]["id"], 1, 0, 10, "{}")(conn)
+        admin_rename(hub.store.engine, "Ida", "Ida Rose")
+
+        data = ida.get("/api/account/export").json()
+        assert data["account"]["name"] == "Ida Rose" and data["recovery_codes_left"] == 8
+        assert len(data["sessions"]) == 1 and len(data["seats"]) == 2  # the rated seat was left
+        assert [(r["seat"], r["name"]) for r in data["reports_made"]] == [(1, "Bo")]
+        assert [m["seat"] for m in data["mutes"]] == [None]  # Bo's account, everywhere
+        assert [a["action"] for a in data["operator_actions"]] == ["rename"]
+        assert [(m["game"], m["abandoned"]) for m in data["matches"]] == [("spades", True)]
+        assert [r["game"] for r in data["ratings"]] == ["spades"]
+        assert [r["game"] for r in data["rating_history"]] == ["spades"]
+        assert [(d["game"], d["result"]) for d in data["daily"]] == [("foursquare", None)]
+        assert [(r["table"], r["seat"]) for r in data["reviews"]] == [(rated["table"]["id"], 0)]
+        assert data["rated_pause"] == {"left_rated_matches": [1_800_000_000.0],
+                                       "until": None}  # the first leave only warns
+        assert "hash" not in json.dumps(data)
+

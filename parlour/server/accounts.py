@@ -16,7 +16,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Engine, delete, exc, func, insert, select, up
 
 from parlour.server.account_names import clean_account_name, name_key
 from parlour.server.identity import Account, session_hash
+from parlour.server.players import export_play
 from parlour.server.protocol import ProtocolError
 from parlour.server.store import (
     Store,
@@ -239,14 +240,16 @@ def codes_left(store: Store, account_id: int) -> int:
                                 .where(recovery_codes_t.c.account_id == account_id)).scalar_one())
 
 
-def seats_of(conn: Connection, account_id: int) -> list[dict[str, Any]]:
-    """The seats ``account_id`` holds, newest table first."""
+def seats_of(conn: Connection, account_id: int, limit: int | None = 200
+             ) -> list[dict[str, Any]]:
+    """The seats ``account_id`` holds, newest table first (the newest ``limit``; None:
+    all of them)."""
     rows = conn.execute(
         select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.name, tables_t.c.game,
                tables_t.c.status, tables_t.c.created)
         .join(tables_t, tables_t.c.id == seats_t.c.table_id)
         .where(seats_t.c.account_id == account_id)
-        .order_by(tables_t.c.created.desc()).limit(200))
+        .order_by(tables_t.c.created.desc()).limit(limit))
     return [{"table": r.table_id, "seat": r.seat, "name": r.name, "game": r.game,
              "game_name": _game_name(r.game), "status": r.status, "created": r.created}
             for r in rows]
@@ -263,25 +266,23 @@ def account_seats(store: Store, account_id: int) -> list[dict[str, Any]]:
         return seats_of(conn, account_id)
 
 
-#: Sections of "export my data" besides the account's own: name -> the rows of it for an
-#: account (other parts of the server, such as ratings, add theirs here).
-EXPORTS: dict[str, Callable[[Connection, int], Any]] = {}
-
-
-def export(store: Store, account_id: int) -> dict[str, Any]:
-    """Everything the parlour keeps about an account, as JSON (no hashes: they are no
-    one's data and would only help a guesser)."""
+def export(store: Store, account_id: int, now: float | None = None) -> dict[str, Any]:
+    """Everything the parlour keeps about an account, as JSON: the account, its sessions'
+    times, how many recovery codes are left, every seat it holds, the reports it made, its
+    mutes, what the operators did to it, and its play (:func:`players.export_play`). No
+    hashes: they are no one's data and would only help a guesser."""
+    now = time.time() if now is None else now
     with store.engine.connect() as conn:
         row = conn.execute(select(accounts_t).where(accounts_t.c.id == account_id)).one()
-        data: dict[str, Any] = {
+        return {
             "account": {"id": row.id, "name": row.name, "created": row.created,
-                        "role": row.role},
+                        "role": row.role, "banned": row.banned},
             "sessions": [{"created": r.created, "expires": r.expires} for r in conn.execute(
                 select(sessions_t).where(sessions_t.c.account_id == account_id))],
             "recovery_codes_left": int(conn.execute(
                 select(func.count()).select_from(recovery_codes_t)
                 .where(recovery_codes_t.c.account_id == account_id)).scalar_one()),
-            "seats": seats_of(conn, account_id),
+            "seats": seats_of(conn, account_id, limit=None),
             "reports_made": [{"table": r.table_id, "seat": r.seat, "name": r.name,
                               "reason": r.reason, "note": r.note, "created": r.created}
                              for r in conn.execute(select(reports_t).where(
@@ -289,10 +290,12 @@ def export(store: Store, account_id: int) -> dict[str, Any]:
             "mutes": [{"account": r.muted_account, "table": r.table_id, "seat": r.seat,
                        "created": r.created} for r in conn.execute(
                 select(mutes_t).where(mutes_t.c.account_id == account_id))],
+            "operator_actions": [{"at": r.at, "action": r.action, "detail": r.detail}
+                                 for r in conn.execute(select(admin_log_t).where(
+                                     admin_log_t.c.account_id == account_id)
+                                     .order_by(admin_log_t.c.id))],
+            **export_play(conn, account_id, now),
         }
-        for name, rows in EXPORTS.items():
-            data[name] = rows(conn, account_id)
-    return data
 
 
 def delete_account(store: Store, account: Account, password: str,

@@ -32,6 +32,7 @@ from parlour.server.store import (
     player_matches_t,
     rating_history_t,
     ratings_t,
+    reviews_t,
     seats_t,
     tables_t,
 )
@@ -191,19 +192,62 @@ def op_left(table_id: str, match: int, game_id: str, seats: Sequence[SeatKind], 
     return op
 
 
-def leaves(engine: Engine, account_id: int) -> list[float]:
-    """When the person left rated matches (the last week's)."""
-    with engine.connect() as conn:
-        rows = conn.execute(select(player_matches_t.c.finished)
-                            .where(player_matches_t.c.account_id == account_id,
-                                   player_matches_t.c.abandoned.is_(True))
-                            .order_by(player_matches_t.c.finished.desc()).limit(50))
-        return [float(r[0]) for r in rows]
+def leaves(conn: Connection, account_id: int) -> list[float]:
+    """When the person left rated matches (the latest 50: more than any pause counts)."""
+    rows = conn.execute(select(player_matches_t.c.finished)
+                        .where(player_matches_t.c.account_id == account_id,
+                               player_matches_t.c.abandoned.is_(True))
+                        .order_by(player_matches_t.c.finished.desc()).limit(50))
+    return [float(r[0]) for r in rows]
 
 
 def rated_pause(engine: Engine, account_id: int, now: float) -> float | None:
     """Until when the person may not play rated matches (None: they may)."""
-    return R.pause_for(leaves(engine, account_id), now)
+    with engine.connect() as conn:
+        return R.pause_for(leaves(conn, account_id), now)
+
+
+def export_play(conn: Connection, account_id: int, now: float) -> JsonDict:
+    """What "export my data" holds of the person's play (``accounts.export``): every match
+    written for them with its counts (their statistics), their ratings and every change of
+    them, their daily tries, the reviews stored of their play in those matches, and their pause
+    from rated play."""
+    pm = player_matches_t
+    matches = [{"game": r.game, "table": r.table_id, "match": r.match, "seat": r.seat,
+                "finished": r.finished, "rated": bool(r.rated),
+                "abandoned": bool(r.abandoned), "won": bool(r.won), "points": r.points,
+                "counts": json.loads(r.counts) if r.counts else None}
+               for r in conn.execute(select(pm).where(pm.c.account_id == account_id)
+                                     .order_by(pm.c.finished))]
+    ratings = [{"game": r.game, "mu": r.mu, "sigma": r.sigma, "matches": r.matches,
+                "updated": r.updated}
+               for r in conn.execute(select(ratings_t)
+                                     .where(ratings_t.c.account_id == account_id)
+                                     .order_by(ratings_t.c.game))]
+    rh = rating_history_t
+    history = [{"game": r.game, "at": r.at, "mu": r.mu, "sigma": r.sigma,
+                "table": r.table_id, "match": r.match}
+               for r in conn.execute(select(rh).where(rh.c.account_id == account_id)
+                                     .order_by(rh.c.at, rh.c.id))]
+    tries = [{"day": r.day, "game": r.game, "table": r.table_id, "started": r.started,
+              "result": r.result, "finished": r.finished}
+             for r in conn.execute(select(daily_t).where(daily_t.c.account_id == account_id)
+                                   .order_by(daily_t.c.day, daily_t.c.game))]
+    reviews = [{"table": r.table_id, "match": r.match, "seat": r.seat, "created": r.created,
+                "review": f"/api/tables/{r.table_id}/matches/{r.match}/review?seat={r.seat}"}
+               for r in conn.execute(
+                   select(reviews_t.c.table_id, reviews_t.c.match, reviews_t.c.seat,
+                          reviews_t.c.created)
+                   .join(pm, and_(pm.c.table_id == reviews_t.c.table_id,
+                                  pm.c.match == reviews_t.c.match,
+                                  pm.c.seat == reviews_t.c.seat))
+                   .where(pm.c.account_id == account_id)
+                   .order_by(reviews_t.c.created))]
+    left = leaves(conn, account_id)
+    return {"matches": matches, "ratings": ratings, "rating_history": history,
+            "daily": tries, "reviews": reviews,
+            "rated_pause": {"left_rated_matches": sorted(left),
+                            "until": R.pause_for(left, now)}}
 
 
 # ----------------------------------------------------------------------------- reading

@@ -263,7 +263,7 @@ async def new_codes(body: PasswordOnly, account: AccountDep, hub: HubDep, guard:
 async def export(account: AccountDep, hub: HubDep) -> Response:
     """Everything kept about the account, as a JSON file."""
     account = signed_in(account)
-    data = await blocking(accounts.export, hub.store, account.id)
+    data = await blocking(accounts.export, hub.store, account.id, hub.settings.now())
     return Response(json.dumps(data, indent=2, ensure_ascii=False),
                     media_type="application/json",
                     headers={"Content-Disposition": 'attachment; filename="parlour-account.json"',
