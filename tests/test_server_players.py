@@ -217,7 +217,7 @@ ACCOUNT_COLUMNS = {
 PASSWORD = "correct horse battery"
 
 
-def test_export_holds_everything_kept_about_a_person(tmp_path):
+def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
     found = {(t.name, c.name) for t in metadata.sorted_tables for c in t.columns
              if c.name in ("account_id", "reporter_id", "muted_account")}
     assert found == set(ACCOUNT_COLUMNS), "a new column names accounts: export and delete it"
@@ -247,6 +247,7 @@ def test_export_holds_everything_kept_about_a_person(tmp_path):
         admin_rename(hub.store.engine, "Ida", "Ida Rose")
 
         data = ida.get("/api/account/export").json()
+        aid = data["account"]["id"]
         assert data["account"]["name"] == "Ida Rose" and data["recovery_codes_left"] == 8
         assert len(data["sessions"]) == 1 and len(data["seats"]) == 2  # the rated seat was left
         assert [(r["seat"], r["name"]) for r in data["reports_made"]] == [(1, "Bo")]
@@ -261,3 +262,15 @@ def test_export_holds_everything_kept_about_a_person(tmp_path):
                                        "until": None}  # the first leave only warns
         assert "hash" not in json.dumps(data)
 
+        assert ida.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+        assert ida.get("/api/players/Ida Rose").status_code == 404
+    with sqlite3.connect(db) as conn:
+        for (table, column), fate in ACCOUNT_COLUMNS.items():
+            count = conn.execute(f"SELECT count(*) FROM {table} WHERE {column} = ?",
+                                 (aid,)).fetchone()[0]
+            assert (count == 0) == (fate == "gone"), (table, column, count)
+        names = conn.execute("SELECT name FROM parlour_seats WHERE account_id = ? UNION ALL "
+                             "SELECT name FROM parlour_reports WHERE account_id = ? UNION ALL "
+                             "SELECT name FROM parlour_accounts WHERE id = ?",
+                             (aid, aid, aid)).fetchall()
+        assert {n for (n,) in names} == {"Deleted player"}

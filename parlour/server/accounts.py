@@ -302,7 +302,8 @@ def delete_account(store: Store, account: Account, password: str,
                    now: float | None = None) -> None:
     """Delete ``account``: its name, password, sessions, codes, mutes and reports go; the
     row stays, anonymised, so the matches it played (and others' results in them) keep
-    adding up. Its seats keep the account's id, under the name "Deleted player"."""
+    adding up. Its seats, and others' reports of it, keep the account's id under the name
+    "Deleted player"."""
     now = time.time() if now is None else now
     with store.engine.begin() as conn:
         _checked(conn, account, password)
@@ -315,8 +316,9 @@ def delete_account(store: Store, account: Account, password: str,
                               (reports_t, reports_t.c.reporter_id)):
             conn.execute(delete(table).where(column == account.id))
         conn.execute(delete(mutes_t).where(mutes_t.c.muted_account == account.id))
-        conn.execute(update(seats_t).where(seats_t.c.account_id == account.id)
-                     .values(name=DELETED_NAME))
+        for table, column in ((seats_t, seats_t.c.account_id),
+                              (reports_t, reports_t.c.account_id)):
+            conn.execute(update(table).where(column == account.id).values(name=DELETED_NAME))
     log.info("account %d deleted itself", account.id)
 
 
