@@ -9,10 +9,13 @@ import sqlite3
 import pytest
 from players_kit import play_out, sign_up, signed_in
 from server_kit import Player, app_client
+from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.games import game_ids
+from parlour.server import daily
 from parlour.server.daily import DAILY_SEATS, day_of
+from parlour.server.store import Store, accounts_t, daily_t
 from parlour.server.tables import MAX_DEAL
 
 DAY = 86_400.0
@@ -116,3 +119,33 @@ def test_bad_days_and_games_are_refused(tmp_path):
         assert client.post("/api/daily/foursquare", json={"name": 5}).status_code == 400
         assert client.post("/api/daily/foursquare", json={"x": 1}).status_code == 400
         assert MAX_DEAL  # the numbered deals are a separate namespace (docs/players.md)
+
+
+def test_a_crowded_day_ranks_everyone_and_lists_the_best_hundred(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'crowd.sqlite3'}")
+    day = day_of(NOON)
+    scores = [i // 3 for i in range(150)]  # ties in threes
+    try:
+        with store.engine.begin() as conn:
+            for i, score in enumerate(scores):
+                aid = conn.execute(insert(accounts_t).values(
+                    name=f"P{i:03}", name_key=f"p{i:03}", password_hash="!", created=0.0,
+                    deleted=1.0 if i == 0 else None)).inserted_primary_key[0]
+                conn.execute(insert(daily_t).values(day=day, game="spades", account_id=aid,
+                                                    table_id=f"t{i}", started=0.0,
+                                                    result=float(score), finished=float(i)))
+        got = daily.board(store.engine, day, "spades", NOON)
+        live = scores[1:]  # the deleted account is left out
+        assert got["players"] == len(live) == daily.players(store.engine, day)["spades"]
+        assert len(got["places"]) == daily.BOARD and got["best"] is None
+        for place in got["places"]:
+            mine = place["result"]
+            assert place["rank"] == 1 + sum(x > mine for x in live)
+            beaten = sum(x < mine for x in live) + 0.5 * (live.count(mine) - 1)
+            assert place["beat"] == round(beaten / (len(live) - 1), 4)
+        assert [p["name"] for p in got["places"][:3]] == ["P147", "P148", "P149"]
+        best = daily.best(store.engine, day, "spades", NOON + DAY)
+        assert best == {"table": "t147", "match": 1, "result": 49.0}
+        assert daily.best(store.engine, day, "spades", NOON) is None  # not before it ends
+    finally:
+        store.close()

@@ -16,9 +16,10 @@ the others they beat.
 from __future__ import annotations
 
 import datetime
+from bisect import bisect_left, bisect_right
 from typing import Any
 
-from sqlalchemy import Engine, exc, insert, select
+from sqlalchemy import ColumnElement, Engine, and_, exc, func, insert, select
 
 from parlour.engine import JsonDict, derive_seed
 from parlour.server.store import Op, accounts_t, daily_t
@@ -89,28 +90,67 @@ def claim(engine: Engine, day: str, game_id: str, account_id: int, table_id: str
         return False
 
 
+_JOINED = daily_t.join(accounts_t, accounts_t.c.id == daily_t.c.account_id)
+#: The order of a daily leaderboard: best result first, then the earlier finish.
+_BEST_FIRST = (daily_t.c.result.desc(), daily_t.c.finished, accounts_t.c.name)
+
+
+def _counted(day: str, game_id: str | None = None) -> ColumnElement[bool]:
+    """The finished counted tries of ``day`` (of one game, or of every game), by live
+    accounts."""
+    where = [daily_t.c.day == day, daily_t.c.result.is_not(None),
+             accounts_t.c.deleted.is_(None)]
+    if game_id is not None:
+        where.append(daily_t.c.game == game_id)
+    return and_(*where)
+
+
+def _replay(row: Any) -> JsonDict:
+    return {"table": row.table_id, "match": 1, "result": row.result}
+
+
 def board(engine: Engine, day: str, game_id: str, now: float) -> JsonDict:
-    """The day's leaderboard of a game: the finished counted tries, best first, each with
-    its share of the others beaten; for a day that is over, where to replay the best."""
+    """The day's leaderboard of a game: the finished counted tries, best first (the first
+    :data:`BOARD`), each with its share of the others beaten; for a day that is over, where
+    to replay the best."""
     with engine.connect() as conn:
+        results = sorted(float(r) for r in conn.execute(
+            select(daily_t.c.result).select_from(_JOINED).where(_counted(day, game_id)))
+            .scalars())
         rows = list(conn.execute(
             select(accounts_t.c.name, daily_t.c.result, daily_t.c.table_id)
-            .join(accounts_t, accounts_t.c.id == daily_t.c.account_id)
-            .where(daily_t.c.day == day, daily_t.c.game == game_id,
-                   daily_t.c.result.is_not(None), accounts_t.c.deleted.is_(None))
-            .order_by(daily_t.c.result.desc(), daily_t.c.finished, accounts_t.c.name)))
-    results = [float(r.result) for r in rows]
+            .select_from(_JOINED).where(_counted(day, game_id)).order_by(*_BEST_FIRST)
+            .limit(BOARD)))
+    total = len(results)
     places = []
-    for r in rows[:BOARD]:
-        beaten = sum(x < r.result for x in results) + 0.5 * (results.count(r.result) - 1)
-        share = beaten / (len(results) - 1) if len(results) > 1 else 1.0
-        places.append({"rank": 1 + sum(x > r.result for x in results), "name": r.name,
-                       "result": r.result, "beat": round(share, 4)})
-    over = day_over(day, now)
-    best = {"table": rows[0].table_id, "match": 1, "result": rows[0].result} \
-        if over and rows else None
-    return {"game": game_id, "day": day, "over": over, "players": len(rows),
+    for r in rows:
+        below = bisect_left(results, r.result)
+        above = total - bisect_right(results, r.result)
+        beaten = below + 0.5 * (total - below - above - 1)  # ties count half
+        places.append({"rank": 1 + above, "name": r.name, "result": r.result,
+                       "beat": round(beaten / (total - 1), 4) if total > 1 else 1.0})
+    best = _replay(rows[0]) if day_over(day, now) and rows else None
+    return {"game": game_id, "day": day, "over": day_over(day, now), "players": total,
             "places": places, "best": best}
+
+
+def players(engine: Engine, day: str) -> dict[str, int]:
+    """How many people have a finished counted try of each game on ``day``."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(daily_t.c.game, func.count()).select_from(_JOINED)
+                            .where(_counted(day)).group_by(daily_t.c.game))
+        return {game: int(count) for game, count in rows}
+
+
+def best(engine: Engine, day: str, game_id: str, now: float) -> JsonDict | None:
+    """Where to replay the day's best try of a game, once the day is over (else None)."""
+    if not day_over(day, now):
+        return None
+    with engine.connect() as conn:
+        row = conn.execute(select(daily_t.c.result, daily_t.c.table_id).select_from(_JOINED)
+                           .where(_counted(day, game_id)).order_by(*_BEST_FIRST)
+                           .limit(1)).first()
+    return None if row is None else _replay(row)
 
 
 def mine(engine: Engine, day: str, account_id: int) -> dict[str, JsonDict]:

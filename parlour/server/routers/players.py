@@ -63,12 +63,12 @@ async def today(hub: HubDep, account: AccountDep) -> dict[str, Any]:
     yesterday = daily.previous_day(day)
     engine = hub.store.engine
     mine = await asyncio.to_thread(daily.mine, engine, day, account.id) if account else {}
+    played = await asyncio.to_thread(daily.players, engine, day)
     games = []
     for gid in game_ids():
-        board_now = await asyncio.to_thread(daily.board, engine, day, gid, now)
-        before = await asyncio.to_thread(daily.board, engine, yesterday, gid, now)
-        games.append({"game": gid, "name": get_game(gid).name, "players": board_now["players"],
-                      "mine": mine.get(gid), "yesterday": before["best"]})
+        before = await asyncio.to_thread(daily.best, engine, yesterday, gid, now)
+        games.append({"game": gid, "name": get_game(gid).name, "players": played.get(gid, 0),
+                      "mine": mine.get(gid), "yesterday": before})
     return {"day": day, "yesterday": yesterday, "signed_in": account is not None,
             "games": games}
 
