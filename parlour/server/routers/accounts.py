@@ -188,6 +188,15 @@ def login_keys(client: str, name: str) -> list[str]:
     return [client, f"account:{name_key(name)[:160]}"]
 
 
+def password_attempt(account: Account | None, guard: ClientGuard, client: str) -> Account:
+    """The signed-in account of a request that checks its password (a new password, new
+    codes, deletion): counted against the log-in limits of the address and the account."""
+    account = signed_in(account)
+    ClientGuard.take(guard.logins, login_keys(client, account.name),
+                     N_("too many password attempts: wait a little"))
+    return account
+
+
 @router.get("")
 async def whoami(account: AccountDep, hub: HubDep) -> dict[str, Any]:
     """The signed-in account (None for a guest), its seats and recovery codes left."""
@@ -240,9 +249,7 @@ async def log_out(request: Request, response: Response, hub: HubDep) -> dict[str
 async def change_password(body: NewPassword, request: Request, account: AccountDep,
                           hub: HubDep, guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A new password (the current one first); the account's other sessions end."""
-    account = signed_in(account)
-    ClientGuard.take(guard.logins, login_keys(client, account.name),
-                     N_("too many password attempts: wait a little"))
+    account = password_attempt(account, guard, client)
     await hashing(accounts.change_password, hub.store, account, session_token(request),
                    body.current, body.password)
     return {"account": me(account)}
@@ -252,9 +259,7 @@ async def change_password(body: NewPassword, request: Request, account: AccountD
 async def new_codes(body: PasswordOnly, account: AccountDep, hub: HubDep, guard: GuardDep,
                     client: ClientDep) -> dict[str, Any]:
     """New recovery codes, shown once (the old ones stop working)."""
-    account = signed_in(account)
-    ClientGuard.take(guard.logins, login_keys(client, account.name),
-                     N_("too many password attempts: wait a little"))
+    account = password_attempt(account, guard, client)
     codes = await hashing(accounts.renew_codes, hub.store, account, body.password)
     return {"recovery_codes": codes}
 
@@ -275,9 +280,7 @@ async def delete(body: PasswordOnly, request: Request, response: Response,
                  account: AccountDep, hub: HubDep, guard: GuardDep, client: ClientDep
                  ) -> dict[str, Any]:
     """Delete the account (the password first); see docs/accounts.md for what stays."""
-    account = signed_in(account)
-    ClientGuard.take(guard.logins, login_keys(client, account.name),
-                     N_("too many password attempts: wait a little"))
+    account = password_attempt(account, guard, client)
     await hashing(accounts.delete_account, hub.store, account, body.password)
     for table in hub.tables.values():
         for info in table.seats:
