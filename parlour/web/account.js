@@ -7,6 +7,7 @@
 
 import { h, toast, clear } from "./dom.js";
 import { t, n } from "./i18n.js";
+import { seatLabel } from "./words.js";
 
 const SEATS_KEY = "parlour.seats";
 const PATHS = ["/signin", "/signup", "/recover", "/account"];
@@ -369,7 +370,8 @@ export function playersControl(table, mySeat, namesChanged) {
   function draw(muted) {
     clear(list);
     for (const { s, i } of others) {
-      const shown = muted.has(i) ? t("Muted player ({seat})", { seat: s.label }) : `${s.name} (${s.label})`;
+      const seat = seatLabel(s.label);
+      const shown = muted.has(i) ? t("Muted player ({seat})", { seat }) : t("{name} ({seat})", { name: s.name, seat });
       const muteBtn = h("button", { type: "button", class: "button small-button" }, muted.has(i) ? t("Unmute") : t("Mute"));
       muteBtn.addEventListener("click", async () => {
         muteBtn.disabled = true;

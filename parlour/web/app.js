@@ -7,8 +7,8 @@
 import { h, toast, clear, icon } from "./dom.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage, lang, t, n, num } from "./i18n.js";
-import { closedNote, languageSwitch, gameName } from "./words.js";
-import { displayNames, seatBadge, badgeElement, seatLine, seatLabel } from "./names.js";
+import { closedNote, languageSwitch, gameName, seatLabel } from "./words.js";
+import { displayNames, seatBadge, badgeElement, seatLine } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
 import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 import { reviewLink, reviewPanel } from "./review.js";
@@ -345,10 +345,10 @@ function tablePage(tableId) {
       h("p", { class: "muted" }, t("The game starts as soon as every seat is taken. Send this link to the friends you want at the table:")),
       h("div", { class: "invite" }, linkIn, copy),
       h("ul", { class: "seat-list" }, ...table.seats.map((s, i) => h("li", { class: s.taken ? "taken" : "free" },
-        h("strong", {}, seatLabel(s)), " ", seatLine(s, i, seat)))));
+        h("strong", {}, seatLabel(s.label)), " ", seatLine(s, i, seat)))));
     if (seat === null && free.length) {
       const nameIn = h("input", { id: "join-name", maxlength: "24", value: myName(), autocomplete: "nickname", required: "" });
-      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, seatLabel(s))));
+      const seatSel = h("select", { id: "join-seat" }, ...free.map((s) => h("option", { value: String(s.seat) }, seatLabel(s.label))));
       const form = h("form", { class: "join" },
         h("label", { class: "field", for: "join-name" }, t("Your name"), nameIn),
         h("label", { class: "field", for: "join-seat" }, t("Seat"), seatSel),
@@ -379,7 +379,7 @@ function tablePage(tableId) {
     if (!turn || !table) { clockEl.textContent = ""; return; }
     const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
     const mine = turn.seats.includes(seat);
-    const others = turn.seats.filter((s) => s !== seat).map((s) => table.seats[s].name || seatLabel(table.seats[s])).join(t(" and "));
+    const others = turn.seats.filter((s) => s !== seat).map((s) => table.seats[s].name || seatLabel(table.seats[s].label)).join(t(" and "));
     clockEl.textContent = !others ? t("Your turn: {left} s", { left })
       : mine ? t("Your turn and {others}'s: {left} s", { others, left }) : t("{others}'s turn: {left} s", { others, left });
     clockEl.classList.toggle("low", left <= 10);
@@ -418,7 +418,7 @@ function tablePage(tableId) {
         back.addEventListener("click", () => link.send({ type: "sync" }));
         buttons.push(back);
       } else {
-        const who = s.name || seatLabel(s);
+        const who = s.name || seatLabel(s.label);
         notes.push(h("p", { class: "muted" }, s.taken ? t("A bot is playing for {who} while they are away.", { who }) : t("A bot is playing for {who}: the seat is free.", { who })));
         if (seat !== null && seat === table.creator && s.taken) {
           const free = h("button", { class: "button", type: "button" }, t("Free {seat}'s seat", { seat: who }));
@@ -429,7 +429,7 @@ function tablePage(tableId) {
     });
     const freeNow = table.seats.filter((s) => !s.taken && s.kind === "person");
     if (seat === null && (table.status === "playing" || table.status === "finished") && freeNow.length) {
-      const sit = h("button", { class: "button primary", type: "button" }, t("Sit at {seat}", { seat: seatLabel(freeNow[0]) }));
+      const sit = h("button", { class: "button primary", type: "button" }, t("Sit at {seat}", { seat: seatLabel(freeNow[0].label) }));
       sit.addEventListener("click", async () => {
         const name = myName() || (prompt(t("Your name")) || "").trim();
         if (!name) return;
@@ -576,7 +576,7 @@ function replayPage(tableId, match) {
       slider.max = String(steps); slider.value = String(step);
       // the move in the game's notation, the same in every language: shown as code
       caption.replaceChildren(t("Step {step} of {steps}:", { step, steps }), " ", ...(res.action
-        ? [info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat]), " ", h("code", {}, res.action.text)] : [t("the deal")]));
+        ? [info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat].label), " ", h("code", {}, res.action.text)] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
       if (review) review.stepped(step, viewSeat);
@@ -606,7 +606,7 @@ function replayPage(tableId, match) {
       info = (await api("GET", `/api/tables/${tableId}`)).table;
       document.title = [t("Replay"), gameName(info.game_name), "Parlour"].join(" · ");
       addRulesButton(info.game, gameName(info.game_name));
-      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, seatLabel(s)));
+      for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, seatLabel(s.label)));
       seatSel.append(h("option", { value: "" }, t("a spectator")));
       const mod = await loadRenderer(info.game);
       renderer = mod.mount(board, ctx);

@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { t, p } from "./i18n.js";
+import { seatLabel } from "./words.js";
 import { isMuted } from "./account.js";
 
 /** The level a bot plays at, as a word of the reader's language. */
@@ -17,7 +18,7 @@ export function levelWord(level) {
 export function displayNames(table, mySeat) {
   return table.seats.map((s, i) => {
     if (i === mySeat) return t("You");
-    if (s.name && s.kind === "person" && isMuted(table.id, i)) return seatLabel(s); // muted for this reader (account.js)
+    if (s.name && s.kind === "person" && isMuted(table.id, i)) return seatLabel(s.label); // muted for this reader (account.js)
     return s.name || t("free seat");
   });
 }
@@ -38,12 +39,4 @@ export function seatLine(s, i, mySeat) {
   const name = i === mySeat ? t("You") : s.name || t("free seat");
   const badge = seatBadge(s);
   return badge ? t("{name} - {badge}", { name, badge }) : name;
-}
-
-/** Where a seat is at the table: its label in the reader's language ("South", "Selatan"),
- *  or "Seat 2" for a game that only numbers its seats (the server's "seat 1", from 0). */
-export function seatLabel(s) {
-  const m = /^seat (\d+)$/.exec(s.label || "");
-  if (m) return t("Seat {number}", { number: Number(m[1]) + 1 });
-  return p("seat", s.label);
 }

@@ -5,10 +5,12 @@
 import { h } from "./dom.js";
 import { t, p, lang, languages, chooseLanguage } from "./i18n.js";
 
-// A seat's label in the reader's language: "North" -> "Utara"; "seat 2" -> "kursi 2".
+// Where a seat is at the table (the server's label, a summary's seats[i].label or a view's
+// seat_names[i]) in the reader's language: "North" -> "Utara"; a game that only numbers its
+// seats counts them from 1 for people: the server's "seat 1" (from 0) -> "Kursi 2".
 export function seatLabel(label) {
   const m = /^seat (\d+)$/.exec(label || "");
-  return m ? t("seat {number}", { number: Number(m[1]) }) : p("seat", label);
+  return m ? t("Seat {number}", { number: Number(m[1]) + 1 }) : p("seat", label);
 }
 
 // A game's name as the reader's language writes it (most keep their English names).
