@@ -2,51 +2,22 @@
 // the sign-in, sign-up and recovery forms (/signin, /signup, /recover), the account page
 // (/account), and taking a seat your account holds on a device that has no token for it.
 // The session is an HttpOnly cookie the page never sees; guest seat tokens live in
-// localStorage "parlour.seats" (app.js), and are sent at sign-up and log-in so that the
+// localStorage "parlour.seats" (seats.js), and are sent at sign-up and log-in so that the
 // account keeps them.
 
 import { h, toast, clear } from "./dom.js";
 import { t, n } from "./i18n.js";
+import { api } from "./api.js";
+import { keepSeat, forgetSeats, heldSeats } from "./seats.js";
 import { seatLabel } from "./words.js";
 
-const SEATS_KEY = "parlour.seats";
 const PATHS = ["/signin", "/signup", "/recover", "/account"];
 let me = { account: null, seats: [] }; // GET /api/account
 const claimed = new Set(); // tables whose seat this page tried to take back already
 
-async function call(method, path, body) {
-  const headers = { "Accept": "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error((data.error && data.error.message) || t("The server said {status}", { status: res.status }));
-  return data;
-}
-
-function storedSeats() {
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(SEATS_KEY) || "{}") || {}; } catch { all = {}; }
-  return Object.entries(all).filter(([, held]) => held && typeof held.token === "string")
-    .slice(0, 50).map(([table, held]) => ({ table, token: held.token }));
-}
-
-function keepSeat(tableId, seat, token) {
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(SEATS_KEY) || "{}") || {}; } catch { all = {}; }
-  all[tableId] = { seat, token };
-  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
-}
-
-function forgetSeats(tableIds) {
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(SEATS_KEY) || "{}") || {}; } catch { return; }
-  for (const id of tableIds) delete all[id];
-  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
-}
-
 /** Ask the server who is signed in (and which seats they hold); redraw the header. */
 export async function loadAccount() {
-  try { me = await call("GET", "/api/account"); } catch { me = { account: null, seats: [] }; }
+  try { me = await api("GET", "/api/account"); } catch { me = { account: null, seats: [] }; }
   if (!me.seats) me.seats = [];
   renderControl();
   return me;
@@ -70,7 +41,7 @@ export function claimPage(root, tableId, done) {
   loadAccount()
     .then(() => {
       if (!me.seats.some((s) => s.table === tableId)) return null;
-      return call("POST", `/api/account/seats/${encodeURIComponent(tableId)}/claim`)
+      return api("POST", `/api/account/seats/${encodeURIComponent(tableId)}/claim`)
         .then((res) => { keepSeat(tableId, res.seat, res.token); toast(t("Your seat is on this device now.")); });
     })
     .catch((err) => toast(t("{reason} You are watching instead.", { reason: err.message }), "error"))
@@ -101,7 +72,7 @@ function renderControl() {
 
 async function signOut(then) {
   try {
-    await call("POST", "/api/account/logout");
+    await api("POST", "/api/account/logout");
   } catch (err) {
     toast(err.message, "error");
     return;
@@ -164,7 +135,7 @@ function signInPage(section, navigate) {
     ev.preventDefault();
     busy(form, true);
     try {
-      const res = await call("POST", "/api/account/login", { name: name.value, password: password.value, seats: storedSeats() });
+      const res = await api("POST", "/api/account/login", { name: name.value, password: password.value, seats: heldSeats() });
       await welcomed(res);
       toast(t("Signed in as {name}.", { name: res.account.name }));
       navigate("/");
@@ -195,7 +166,7 @@ function signUpPage(section, navigate) {
     if (password.value !== again.value) { showError(problem, new Error(t("The two passwords differ."))); return; }
     busy(form, true);
     try {
-      const res = await call("POST", "/api/account/signup", { name: name.value, password: password.value, seats: storedSeats() });
+      const res = await api("POST", "/api/account/signup", { name: name.value, password: password.value, seats: heldSeats() });
       await welcomed(res);
       clear(section);
       section.append(codesPanel(res.recovery_codes, t("Welcome, {name}!", { name: res.account.name }), () => navigate("/")));
@@ -237,7 +208,7 @@ function recoverPage(section, navigate) {
     ev.preventDefault();
     busy(form, true);
     try {
-      const res = await call("POST", "/api/account/recover", { name: name.value, code: code.value, password: password.value, seats: storedSeats() });
+      const res = await api("POST", "/api/account/recover", { name: name.value, code: code.value, password: password.value, seats: heldSeats() });
       await welcomed(res);
       toast(t("Your password is changed, and you are signed in."));
       navigate("/account");
@@ -277,7 +248,7 @@ function myAccountPage(section, navigate) {
     ev.preventDefault();
     busy(pwForm, true);
     try {
-      await call("POST", "/api/account/password", { current: current.value, password: fresh.value });
+      await api("POST", "/api/account/password", { current: current.value, password: fresh.value });
       current.value = fresh.value = "";
       pwProblem.hidden = true;
       toast(t("Your password is changed."));
@@ -296,7 +267,7 @@ function myAccountPage(section, navigate) {
     ev.preventDefault();
     busy(codesForm, true);
     try {
-      const res = await call("POST", "/api/account/recovery-codes", { password: codesPassword.value });
+      const res = await api("POST", "/api/account/recovery-codes", { password: codesPassword.value });
       codesForm.replaceWith(codesPanel(res.recovery_codes, t("Your new recovery codes"), () => { loadAccount().then(() => navigate("/account", true)); }));
     } catch (err) { showError(codesProblem, err); busy(codesForm, false); }
   });
@@ -314,7 +285,7 @@ function myAccountPage(section, navigate) {
     ev.preventDefault();
     busy(delForm, true);
     try {
-      await call("POST", "/api/account/delete", { password: delPassword.value });
+      await api("POST", "/api/account/delete", { password: delPassword.value });
       forgetSeats(me.seats.map((s) => s.table));
       await loadAccount();
       toast(t("Your account is deleted."));
@@ -346,7 +317,7 @@ async function loadMutes(tableId) {
   if (!mutes.has(tableId)) {
     mutes.set(tableId, new Set());
     try {
-      const res = await call("GET", `/api/account/mutes/${encodeURIComponent(tableId)}`);
+      const res = await api("GET", `/api/account/mutes/${encodeURIComponent(tableId)}`);
       mutes.set(tableId, new Set(res.muted));
     } catch { /* not signed in any more: nothing muted */ }
   }
@@ -376,7 +347,7 @@ export function playersControl(table, mySeat, namesChanged) {
       muteBtn.addEventListener("click", async () => {
         muteBtn.disabled = true;
         try {
-          const res = await call("POST", "/api/account/mutes", { table: table.id, seat: i, muted: !muted.has(i) });
+          const res = await api("POST", "/api/account/mutes", { table: table.id, seat: i, muted: !muted.has(i) });
           mutes.set(table.id, new Set(res.muted));
           draw(mutes.get(table.id));
           namesChanged();
@@ -393,7 +364,7 @@ export function playersControl(table, mySeat, namesChanged) {
         ev.preventDefault();
         send.disabled = true;
         try {
-          await call("POST", "/api/account/reports", { table: table.id, seat: i, reason: reason.value, note: note.value || null });
+          await api("POST", "/api/account/reports", { table: table.id, seat: i, reason: reason.value, note: note.value || null });
           toast(t("Thank you: the parlour's operators will read your report."));
           form.replaceWith(h("span", { class: "muted" }, t("Reported")));
         } catch (err) { toast(err.message, "error"); send.disabled = false; }

@@ -5,6 +5,8 @@
 // Everything shown at a table comes from the view the server sent for this seat.
 
 import { h, toast, clear, icon } from "./dom.js";
+import { api } from "./api.js";
+import { seatFor, keepSeat, forgetSeats } from "./seats.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage, lang, t, n, num } from "./i18n.js";
 import { closedNote, languageSwitch, gameName, seatLabel } from "./words.js";
@@ -17,34 +19,6 @@ import { dailyEndButtons, dailyPage, leaderboardPage, playersLinks, profilePage,
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
-const SEATS_KEY = "parlour.seats";
-
-// ----------------------------------------------------------------------------- storage
-function loadSeats() {
-  try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}"); } catch { return {}; }
-}
-function seatFor(tableId) { return loadSeats()[tableId] || null; }
-function keepSeat(tableId, seat, token) {
-  const all = loadSeats();
-  all[tableId] = { seat, token };
-  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
-}
-function forgetSeat(tableId) {
-  const all = loadSeats();
-  delete all[tableId];
-  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
-}
-
-// ----------------------------------------------------------------------------- API
-async function api(method, path, body, token) {
-  const headers = { "Accept": "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers["Authorization"] = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error((data.error && data.error.message) || t("the server said {status}", { status: String(res.status) }));
-  return data;
-}
 
 let gamesCache = null;
 async function games() {
@@ -264,7 +238,7 @@ function tablePage(tableId) {
       statusEl.textContent = state === "connected" ? "" : state === "reconnecting" ? t("reconnecting…") : "";
       statusEl.className = `conn conn-${state}`;
       if (state === "refused") {
-        if (code === 4403) { forgetSeat(tableId); toast(t("Your seat token is no longer valid: watching instead."), "error"); }
+        if (code === 4403) { forgetSeats([tableId]); toast(t("Your seat token is no longer valid: watching instead."), "error"); }
         clear(board);
         board.append(h("p", { class: "error" }, code === 4404 ? t("There is no table with that id.") : code === 4410 ? t("This table is closed: it could not be restored.") : t("This page could not join the table.")));
         if (code === 4403) setTimeout(() => { if (!destroyed) route(); }, 1200);
@@ -277,7 +251,7 @@ function tablePage(tableId) {
         showTable();
       } else if (msg.type === "table") {
         table = msg.table;
-        if (seat !== null && !table.seats[seat].taken) { seat = null; forgetSeat(tableId); } // we left
+        if (seat !== null && !table.seats[seat].taken) { seat = null; forgetSeats([tableId]); } // we left
         showTable();
       } else if (msg.type === "view") {
         if (latest && msg.match === latest.match && msg.version < latest.version) return;
@@ -456,7 +430,7 @@ function tablePage(tableId) {
       const leave = h("button", { class: "button", type: "button" }, t("Leave my seat"));
       leave.addEventListener("click", async () => {
         if (!confirm(t("Leave your seat? Someone else may take it; a bot plays it meanwhile."))) return;
-        if (await post("/leave")) { forgetSeat(tableId); route(); }
+        if (await post("/leave")) { forgetSeats([tableId]); route(); }
       });
       buttons.push(leave);
     }
