@@ -101,6 +101,23 @@ function busy(form, on) {
   for (const b of form.querySelectorAll("button")) b.disabled = on;
 }
 
+// A form of these pages: on submit its buttons wait while send() talks to the server; a
+// refusal (send() throwing) is shown in `problem`, and the form may be sent again.
+function onSubmit(form, problem, send) {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    busy(form, true);
+    try {
+      await send();
+      problem.hidden = true;
+    } catch (err) {
+      showError(problem, err);
+    } finally {
+      busy(form, false);
+    }
+  });
+}
+
 /** The page for one of PATHS: { destroy() }. */
 export function accountPage(path, ctx) {
   const { root, navigate, crumb } = ctx;
@@ -131,18 +148,11 @@ function signInPage(section, navigate) {
     h("button", { type: "submit", class: "button primary" }, t("Sign in")),
     h("p", { class: "small" }, h("a", { href: "/recover", "data-nav": "" }, t("Lost your password? Use a recovery code"))),
     h("p", { class: "small" }, h("a", { href: "/signup", "data-nav": "" }, t("No account yet? Sign up"))));
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    busy(form, true);
-    try {
-      const res = await api("POST", "/api/account/login", { name: name.value, password: password.value, seats: heldSeats() });
-      await welcomed(res);
-      toast(t("Signed in as {name}.", { name: res.account.name }));
-      navigate("/");
-    } catch (err) {
-      showError(problem, err);
-      busy(form, false);
-    }
+  onSubmit(form, problem, async () => {
+    const res = await api("POST", "/api/account/login", { name: name.value, password: password.value, seats: heldSeats() });
+    await welcomed(res);
+    toast(t("Signed in as {name}.", { name: res.account.name }));
+    navigate("/");
   });
   section.append(form);
   name.focus();
@@ -161,19 +171,12 @@ function signUpPage(section, navigate) {
     field(t("Password"), password, t("At least 8 characters.")),
     field(t("Password again"), again), problem,
     h("button", { type: "submit", class: "button primary" }, t("Sign up")));
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    if (password.value !== again.value) { showError(problem, new Error(t("The two passwords differ."))); return; }
-    busy(form, true);
-    try {
-      const res = await api("POST", "/api/account/signup", { name: name.value, password: password.value, seats: heldSeats() });
-      await welcomed(res);
-      clear(section);
-      section.append(codesPanel(res.recovery_codes, t("Welcome, {name}!", { name: res.account.name }), () => navigate("/")));
-    } catch (err) {
-      showError(problem, err);
-      busy(form, false);
-    }
+  onSubmit(form, problem, async () => {
+    if (password.value !== again.value) throw new Error(t("The two passwords differ."));
+    const res = await api("POST", "/api/account/signup", { name: name.value, password: password.value, seats: heldSeats() });
+    await welcomed(res);
+    clear(section);
+    section.append(codesPanel(res.recovery_codes, t("Welcome, {name}!", { name: res.account.name }), () => navigate("/")));
   });
   section.append(form);
   name.focus();
@@ -204,18 +207,11 @@ function recoverPage(section, navigate) {
     field(t("Name"), name), field(t("Recovery code"), code, t("One of the codes you were given when you signed up; it works once.")),
     field(t("New password"), password), problem,
     h("button", { type: "submit", class: "button primary" }, t("Reset the password")));
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    busy(form, true);
-    try {
-      const res = await api("POST", "/api/account/recover", { name: name.value, code: code.value, password: password.value, seats: heldSeats() });
-      await welcomed(res);
-      toast(t("Your password is changed, and you are signed in."));
-      navigate("/account");
-    } catch (err) {
-      showError(problem, err);
-      busy(form, false);
-    }
+  onSubmit(form, problem, async () => {
+    const res = await api("POST", "/api/account/recover", { name: name.value, code: code.value, password: password.value, seats: heldSeats() });
+    await welcomed(res);
+    toast(t("Your password is changed, and you are signed in."));
+    navigate("/account");
   });
   section.append(form);
   name.focus();
@@ -244,16 +240,10 @@ function myAccountPage(section, navigate) {
     h("h2", {}, t("Change the password")),
     field(t("Current password"), current), field(t("New password"), fresh, t("Your other devices are signed out.")), pwProblem,
     h("button", { type: "submit", class: "button" }, t("Change the password")));
-  pwForm.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    busy(pwForm, true);
-    try {
-      await api("POST", "/api/account/password", { current: current.value, password: fresh.value });
-      current.value = fresh.value = "";
-      pwProblem.hidden = true;
-      toast(t("Your password is changed."));
-    } catch (err) { showError(pwProblem, err); }
-    busy(pwForm, false);
+  onSubmit(pwForm, pwProblem, async () => {
+    await api("POST", "/api/account/password", { current: current.value, password: fresh.value });
+    current.value = fresh.value = "";
+    toast(t("Your password is changed."));
   });
 
   const codesPassword = passwordInput("account-codes-password", "current-password");
@@ -263,13 +253,9 @@ function myAccountPage(section, navigate) {
     h("p", {}, n("You have {n} unused recovery code.", "You have {n} unused recovery codes.", me.recovery_codes_left || 0)),
     field(t("Password"), codesPassword, t("New codes replace the old ones.")), codesProblem,
     h("button", { type: "submit", class: "button" }, t("Make new codes")));
-  codesForm.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    busy(codesForm, true);
-    try {
-      const res = await api("POST", "/api/account/recovery-codes", { password: codesPassword.value });
-      codesForm.replaceWith(codesPanel(res.recovery_codes, t("Your new recovery codes"), () => { loadAccount().then(() => navigate("/account", true)); }));
-    } catch (err) { showError(codesProblem, err); busy(codesForm, false); }
+  onSubmit(codesForm, codesProblem, async () => {
+    const res = await api("POST", "/api/account/recovery-codes", { password: codesPassword.value });
+    codesForm.replaceWith(codesPanel(res.recovery_codes, t("Your new recovery codes"), () => { loadAccount().then(() => navigate("/account", true)); }));
   });
 
   const delPassword = passwordInput("account-delete-password", "current-password");
@@ -281,16 +267,12 @@ function myAccountPage(section, navigate) {
     field(t("Password"), delPassword),
     h("label", { class: "field check", for: "account-delete-sure" }, sure, h("span", {}, t("Yes, delete my account"))), delProblem,
     h("button", { type: "submit", class: "button" }, t("Delete the account")));
-  delForm.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    busy(delForm, true);
-    try {
-      await api("POST", "/api/account/delete", { password: delPassword.value });
-      forgetSeats(me.seats.map((s) => s.table));
-      await loadAccount();
-      toast(t("Your account is deleted."));
-      navigate("/");
-    } catch (err) { showError(delProblem, err); busy(delForm, false); }
+  onSubmit(delForm, delProblem, async () => {
+    await api("POST", "/api/account/delete", { password: delPassword.value });
+    forgetSeats(me.seats.map((s) => s.table));
+    await loadAccount();
+    toast(t("Your account is deleted."));
+    navigate("/");
   });
 
   const out = h("button", { type: "button", class: "button" }, t("Sign out"));
