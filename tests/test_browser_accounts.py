@@ -30,6 +30,20 @@ def sign_up(page, base, name):
     return [c.strip() for c in page.locator(".recovery-codes code").all_inner_texts()]
 
 
+def signed_up(page, base, name):
+    """A new account whose recovery codes were seen and put away (back in the lobby)."""
+    sign_up(page, base, name)
+    page.click("text=I have kept them")
+    page.wait_for_url(base + "/")
+
+
+def watches(page, table_url):
+    """The page opens the table as a spectator: no seat of its own there."""
+    page.goto(table_url)
+    page.wait_for_selector(".bid-panel, .hand", state="attached")
+    assert page.locator(".lifebar:has-text('Leave my seat')").count() == 0
+
+
 def sign_in(page, base, name, password=PASSWORD):
     page.goto(base + "/signin")
     page.fill("#signin-name", name)
@@ -64,9 +78,7 @@ def test_a_guest_signs_up_keeps_the_seat_and_takes_it_back_on_another_device(bro
     shot(first, "account-page")
 
     second = page_of(browser)  # another device: no seat token, no cookie
-    second.goto(table_url)
-    second.wait_for_selector(".bid-panel, .hand", state="attached")
-    assert second.locator(".lifebar:has-text('Leave my seat')").count() == 0  # a spectator
+    watches(second, table_url)
     sign_in(second, base, "samantha")  # any case
     second.goto(table_url)
     second.wait_for_selector(".lifebar:has-text('Leave my seat')")
@@ -81,15 +93,12 @@ def test_a_guest_signs_up_keeps_the_seat_and_takes_it_back_on_another_device(bro
     second.click("#account-control >> text=Sign out")
     second.wait_for_selector("#account-control >> text=Sign in")
     assert table_id not in (second.evaluate("localStorage.getItem('parlour.seats')") or "")
-    second.goto(table_url)
-    second.wait_for_selector(".bid-panel, .hand", state="attached")
-    assert second.locator(".lifebar:has-text('Leave my seat')").count() == 0
+    watches(second, table_url)
 
 
 def test_a_device_signed_in_earlier_takes_a_seat_opened_since(browser, base):
     laptop = page_of(browser)
-    sign_up(laptop, base, "Ravi")
-    laptop.click("text=I have kept them")
+    signed_up(laptop, base, "Ravi")
     phone = page_of(browser, 390, 844)
     sign_in(phone, base, "Ravi")  # signed in on the phone before the table exists
     phone.goto(base + "/")
@@ -99,16 +108,13 @@ def test_a_device_signed_in_earlier_takes_a_seat_opened_since(browser, base):
     phone.wait_for_selector(".lifebar:has-text('Leave my seat')")
     expect(phone.locator(".hand .card")).to_have_count(13)
     watcher = page_of(browser)  # signed in, holding no seat there: watches, no error
-    sign_up(watcher, base, "Tess")
-    watcher.goto(table_url)
-    watcher.wait_for_selector(".bid-panel, .hand", state="attached")
-    assert watcher.locator(".lifebar:has-text('Leave my seat')").count() == 0
+    signed_up(watcher, base, "Tess")
+    watches(watcher, table_url)
 
 
 def test_sign_in_errors_and_a_password_change(browser, base):
     page = page_of(browser)
-    sign_up(page, base, "Dara")
-    page.click("text=I have kept them")
+    signed_up(page, base, "Dara")
     other = page_of(browser)
     other.expect_errors(r"status of 403")  # the refused log-in, as Chromium logs it
     other.goto(base + "/signin")
@@ -130,8 +136,7 @@ def test_sign_in_errors_and_a_password_change(browser, base):
 
 def test_mute_and_report_a_player_at_the_table(browser, base):
     ana = page_of(browser)
-    sign_up(ana, base, "Ana")
-    ana.click("text=I have kept them")
+    signed_up(ana, base, "Ana")
     # Ana (signed in) opens a table for two people and two bots, as the page would.
     made = ana.evaluate("""async (seats) => {
       const res = await fetch('/api/tables', {method: 'POST',
