@@ -105,16 +105,25 @@ def wait_moved_on(page: Any, before: str) -> None:
 
 
 def open_table(page: Any, base: str, game: str, options: dict[str, Any] | None = None,
-               name: str = "Sam") -> str:
-    """Open a table from the lobby (you and a rule bot, or the game's default seats);
-    returns the table's URL."""
+               name: str = "Sam", seats: dict[int, str] | None = None,
+               fields: dict[str, Any] | None = None, rated: bool = False) -> str:
+    """Open a table from the lobby's form: you at seat 0 and the game's default seats, but
+    ``seats`` (seat -> the form's choice: "person", "bot:ismcts:hard"...), the game's
+    ``options``, other folded ``fields`` by id ("new-deal", "new-turn") and the rated
+    switch; returns the table's URL."""
     page.goto(base + "/")
     page.click(f".game-tile[data-game='{game}']")
     page.fill("#new-name", name)
-    if options:
-        page.click("summary")
-        for key, value in options.items():
+    for seat, who in (seats or {}).items():
+        page.select_option(f"#seat-{seat}", who)
+    if options or fields or rated:
+        page.click("details.options summary")
+        for key, value in (options or {}).items():
             page.fill(f"#opt-{key}", str(value))
+        for key, value in (fields or {}).items():
+            page.fill(f"#{key}", str(value))
+        if rated:
+            page.check("#new-rated")
     page.click("text=Open the table")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     return page.url

@@ -23,7 +23,7 @@ import re
 import time
 
 import pytest
-from browser_kit import SHOTS, page_of, version
+from browser_kit import SHOTS, open_table, page_of, version
 from browser_kit import shot as kit_shot
 from browser_kit import wait_moved_on as moved_on
 from playwright.sync_api import Error as PlaywrightError
@@ -121,15 +121,7 @@ def base(tmp_path):
 
 def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     ann = page_of(browser, 1280, 900)
-    ann.goto(base + "/")
-    ann.click(".game-tile[data-game='hit-the-deck']")
-    ann.fill("#new-name", "Ann")
-    ann.select_option("#seat-2", "person")
-    ann.click("summary")
-    for name, value in OPTIONS.items():
-        ann.fill(f"#opt-{name}", value)
-    shot(ann, "01-lobby")
-    ann.click("text=Open the table")
+    open_table(ann, base, "hit-the-deck", OPTIONS, name="Ann", seats={2: "person"})
     ann.wait_for_selector("#invite")
     invite = ann.input_value("#invite")
 

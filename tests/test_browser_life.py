@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_kit import page_of, shot
+from browser_kit import open_table, page_of, shot
 
 pytestmark = pytest.mark.browser
 
@@ -15,13 +15,7 @@ pytestmark = pytest.mark.browser
 def test_turn_timer_leaving_and_taking_a_free_seat(browser, base):
     page = page_of(browser)  # its errors fail the test (conftest.py)
     page.on("dialog", lambda d: d.accept())  # "leave your seat?"
-    page.goto(base + "/")
-    page.click(".game-tile[data-game='spades']")
-    page.fill("#new-name", "Sam")
-    page.click("summary")
-    page.fill("#new-turn", "45")
-    page.click("text=Open the table")
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    open_table(page, base, "spades", fields={"new-turn": 45})
     page.wait_for_selector(".turn-clock:has-text('Your turn')")
     left = int(re.search(r"(\d+) s", page.text_content(".turn-clock")).group(1))
     assert 35 <= left <= 45

@@ -8,7 +8,7 @@ import re
 
 import httpx
 import pytest
-from browser_kit import page_of, shot
+from browser_kit import open_table, page_of, shot
 from server_kit import server_thread
 
 from parlour.games import game_ids
@@ -130,12 +130,7 @@ def test_choices_are_lists_and_the_options_fit_their_panel(browser, base):
 
 def test_hit_the_deck_names_every_seat_with_badges_and_the_narration_says_you(browser, base):
     page = page_of(browser, 1280, 800)
-    page.goto(base + "/")
-    page.click(".game-tile[data-game='hit-the-deck']")
-    page.fill("#new-name", "Ana")
-    page.select_option("#seat-3", "bot:ismcts:hard")
-    page.click("text=Open the table")
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    open_table(page, base, "hit-the-deck", name="Ana", seats={3: "bot:ismcts:hard"})
     page.wait_for_selector(".htd-plate")
     plates = page.locator(".htd-plate")
     assert plates.count() == 4

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_kit import page_of, shot, version, wait_moved_on
+from browser_kit import open_table, page_of, shot, version, wait_moved_on
 from players_kit import sign_up
 
 from parlour.server.identity import SESSION_COOKIE
@@ -16,6 +16,7 @@ from parlour.server.identity import SESSION_COOKIE
 pytestmark = pytest.mark.browser
 
 TURN = ".fs-frame.live .fs-cell.legal, .endbar:not([hidden])"
+LEGAL = "[data-action]:not([disabled])"
 
 
 def db_of(tmp_path: Path) -> Path:
@@ -97,25 +98,20 @@ def test_a_rated_match_draws_the_rating_chart_and_the_leaderboard_page(browser, 
                                                                       tmp_path):
     _, token = sign_up(db_of(tmp_path), "Lee")
     page = signed_in_page(browser, base, token)
-    page.goto(base + "/")
-    page.click(".game-tile[data-game='clockwork-spades']")
-    page.click("details.options summary")
-    page.check("#new-rated")
-    page.click("text=Open the table")
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    open_table(page, base, "clockwork-spades", name="Lee", rated=True)
     table_id = page.url.rsplit("/", 1)[1]
-    # play the match out through the API's view of it: the page plays what is legal
+    # play the match out: the page plays what is legal until the results show
     for _ in range(200):
-        summary = page.evaluate(f"fetch('/api/tables/{table_id}').then(r => r.json())")
-        if summary["table"]["status"] == "finished":
+        page.wait_for_selector(f"{LEGAL}, .endbar:not([hidden])")
+        if page.locator(".endbar:not([hidden])").count():
             break
-        legal = page.locator("[data-action]:not([disabled])")
-        if legal.count():
-            before = version(page)
-            legal.first.click()
-            wait_moved_on(page, before)
-        else:
-            page.wait_for_timeout(50)
+        before = version(page)
+        page.locator(LEGAL).first.click()
+        wait_moved_on(page, before)
+    else:
+        raise AssertionError("the match did not end")
+    summary = page.evaluate(f"fetch('/api/tables/{table_id}').then(r => r.json())")
+    assert summary["table"]["status"] == "finished"
     page.goto(base + "/u/Lee")
     section = ".profile-game[data-game='clockwork-spades']"
     page.wait_for_selector(f"{section} svg.rating-chart polyline", state="attached")
