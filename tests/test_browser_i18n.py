@@ -6,19 +6,26 @@
   that skipped the catalogs cannot hide.
 * A Spades trick in Indonesian and a Spite & Malice turn in Brazilian Portuguese: the
   narration and an illegal move's reason read in that language.
+* The same pseudo-locale check over the lobby, the daily deals, a leaderboard, a profile,
+  the account page and the sign-in, sign-up and recovery forms.
 * The language switch in the header: a choice reloads the page in it and is remembered.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
+import sqlite3
+import time
 from typing import Any
 
 import pseudo_locale
 import pytest
 from browser_kit import page_of, shot, version, wait_moved_on
+from players_kit import sign_up
 
+from parlour.server.identity import SESSION_COOKIE
 from parlour.server.names import BOT_NAMES
 
 pytestmark = pytest.mark.browser
@@ -229,3 +236,40 @@ def test_the_language_switch_reloads_the_page_in_the_chosen_language(browser, ba
     page.wait_for_selector("#lang-switch")
     assert page.evaluate("document.documentElement.lang") == "pt-BR"
     assert page.locator("#lang-switch").input_value() == "pt-BR"
+
+
+def test_the_pseudo_locale_reaches_the_players_and_account_pages(browser, base, qps, tmp_path):
+    db = tmp_path / "browser.sqlite3"  # browser_kit.parlour's database
+    aid, token = sign_up(db, NAME)
+    now = time.time()
+    day = datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
+    counts = json.dumps({"bids_made": 1, "bids": 1, "nils_made": 0, "nils_failed": 0,
+                         "bags": 2, "deals": 3})
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO parlour_player_matches (account_id, table_id, match, game, "
+                     "seat, finished, rated, abandoned, won, points, counts) VALUES "
+                     "(?, 'gone', 1, 'spades', 0, ?, 1, 0, 1, 310, ?)", (aid, now, counts))
+        conn.execute("INSERT INTO parlour_ratings (account_id, game, mu, sigma, matches, "
+                     "updated) VALUES (?, 'spades', 27, 6, 5, ?)", (aid, now))
+        for step, mu in enumerate((25.5, 27.0)):
+            conn.execute("INSERT INTO parlour_rating_history (account_id, game, at, mu, sigma) "
+                         "VALUES (?, 'spades', ?, ?, 6)", (aid, now - 10 + step, mu))
+        conn.execute("INSERT INTO parlour_daily (day, game, account_id, table_id, started, "
+                     "result, finished) VALUES (?, 'spades', ?, 'gone', ?, 12, ?)",
+                     (day, aid, now, now))
+    page = page_of(browser, 1280, 900)
+    page.context.add_cookies([{"name": "parlour_lang", "value": qps, "url": base},
+                              {"name": SESSION_COOKIE, "value": token, "url": base}])
+    page.context.add_init_script(f"localStorage.setItem('parlour.lang', {json.dumps(qps)})")
+    names = {NAME, "Parlour", "gone"}
+    pages = {"/": ".game-tile", "/daily": ".daily-game", "/leaderboards/spades": ".board td",
+             "/u/" + NAME: ".profile-game .figures", "/account": ".account-seats",
+             "/signin": "#signin-name", "/signup": "#signup-name", "/recover": "#recover-code"}
+    for path, ready in pages.items():
+        page.goto(base + path)
+        page.wait_for_selector(ready)
+        if path == "/daily":
+            page.click(".daily-game[data-game='spades'] .daily-show-board")
+            page.wait_for_selector(".daily-board li")
+        assert page.evaluate("document.documentElement.lang") == qps
+        assert undecorated(page, names) == [], path

@@ -9,6 +9,7 @@
 import { h, toast, clear } from "./dom.js";
 import { t, n, num } from "./i18n.js";
 import { seatLine } from "./names.js";
+import { gameName, seatLabel } from "./words.js";
 import { gamePicture } from "./pictures.js";
 import { playersLinks, ratedSwitch } from "./players.js";
 
@@ -110,7 +111,7 @@ export function lobbyPage(env) {
     for (const g of all) {
       const b = h("button", { type: "button", class: "game-tile", "data-game": g.id, "aria-pressed": "false" },
         gamePicture(g.id),
-        h("span", { class: "tile-name" }, g.name),
+        h("span", { class: "tile-name" }, gameName(g.name)),
         h("span", { class: "tile-line" }, g.tagline ? t(g.tagline) : ""),
         h("span", { class: "tile-meta" }, playersText(g), " · ", minutesText(g.presets[0].minutes)));
       b.addEventListener("click", () => choose(g, true));
@@ -270,9 +271,9 @@ function buildCreateForm(env, form, g, nameIn) {
   }
   const rules = g.options.length ? h("fieldset", { class: "rules-options" }, h("legend", {}, t("Rules")), optsBox) : null;
 
-  const rulesLink = h("a", { class: "small rules-link", href: `/rules/${g.id}`, "data-nav": "" }, t("How to play {game}", { game: g.name }));
+  const rulesLink = h("a", { class: "small rules-link", href: `/rules/${g.id}`, "data-nav": "" }, t("How to play {game}", { game: gameName(g.name) }));
   form.append(
-    h("h2", { id: "create-title", tabindex: "-1" }, t("Open a table: {game}", { game: g.name })),
+    h("h2", { id: "create-title", tabindex: "-1" }, t("Open a table: {game}", { game: gameName(g.name) })),
     h("p", { class: "rules-line" }, rulesLink),
     presetBox,
     seatsCountWrap,
@@ -291,7 +292,7 @@ function buildCreateForm(env, form, g, nameIn) {
     seatsBox.append(h("legend", {}, t("Seats")));
     const choices = botChoices(g);
     for (let s = 0; s < count; s++) {
-      const where = /^seat \d+$/.test(labels[s] || "") || !labels[s] ? t("Seat {number}", { number: s + 1 }) : labels[s];
+      const where = seatLabel(labels[s] || `seat ${s}`);
       const sel = h("select", { id: `seat-${s}`, name: `seat-${s}`, "aria-label": t("Who sits at {seat}", { seat: where }) },
         h("option", { value: "you" }, t("You")),
         g.seats[1] > 1 ? h("option", { value: "person" }, t("A friend (invite link)")) : null,
@@ -378,7 +379,7 @@ export function newTablePage(env, gameId, params) {
       const options = {};
       for (const opt of g.options) if (params.has(opt.name)) options[opt.name] = params.get(opt.name);
       const deal = params.has("deal") ? Number(params.get("deal")) : null;
-      const what = deal ? t("{game}, deal #{deal}", { game: g.name, deal: String(deal) }) : g.name;
+      const what = deal ? t("{game}, deal #{deal}", { game: gameName(g.name), deal: String(deal) }) : gameName(g.name);
       document.title = `${what} · Parlour`;
       const start = async (name) => {
         keepName(name);

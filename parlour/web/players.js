@@ -7,6 +7,7 @@
 
 import { h, clear, toast, loadStyle } from "./dom.js";
 import { t, n, p, num } from "./i18n.js";
+import { gameName } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -31,9 +32,9 @@ const FIGURES = {
   placed_per_deal: [() => t("Cards placed per deal"), fixed(1)],
 };
 
-function gameName(all, id) {
+function nameOf(all, id) {
   const g = all.find((x) => x.id === id);
-  return g ? g.name : id;
+  return g ? gameName(g.name) : id;
 }
 
 function homeCrumb(ctx, ...rest) {
@@ -140,15 +141,15 @@ export function profilePage(ctx, pathName) {
       for (const id of ids) {
         const game = me.games[id];
         const section = h("section", { class: "profile-game", "data-game": id },
-          h("h2", {}, gameName(all, id)), ratingLine(id, game.rating));
-        if (game.history && game.history.length) section.append(ratingChart(game.history, t("{game}: rating over time", { game: gameName(all, id) })));
+          h("h2", {}, nameOf(all, id)), ratingLine(id, game.rating));
+        if (game.history && game.history.length) section.append(ratingChart(game.history, t("{game}: rating over time", { game: nameOf(all, id) })));
         section.append(figureList(game.figures),
           h("a", { href: `/leaderboards/${id}`, "data-nav": "" }, t("Leaderboard")));
         panel.append(section);
       }
       if (me.recent.length) {
         const rows = me.recent.map((m) => h("tr", {},
-          h("td", {}, gameName(all, m.game)),
+          h("td", {}, nameOf(all, m.game)),
           h("td", {}, resultWord(m)),
           h("td", {}, m.points === null ? "" : num(m.points)),
           h("td", {}, m.rated ? t("rated") : ""),
@@ -174,7 +175,7 @@ export function leaderboardPage(ctx, gameId) {
     try {
       const [board, all] = await Promise.all([ctx.api("GET", `/api/leaderboards/${gameId}`), ctx.games()]);
       if (gone) return;
-      const title = t("{game}: leaderboard", { game: gameName(all, gameId) });
+      const title = t("{game}: leaderboard", { game: nameOf(all, gameId) });
       homeCrumb(ctx, h("span", {}, title));
       document.title = title;
       clear(panel);
@@ -259,7 +260,7 @@ export function dailyPage(ctx) {
             t("Replay yesterday's best ({v})", { v: g.yesterday.result })))
           : null;
         grid.append(h("section", { class: "daily-game", "data-game": g.game },
-          h("h2", {}, g.name),
+          h("h2", {}, gameName(g.name)),
           h("p", { class: "muted daily-players" }, n("{n} player counted today", "{n} players counted today", g.players)),
           mine, h("div", { class: "daily-actions" }, playButton, boardButton), boardBox, yesterday));
       }
