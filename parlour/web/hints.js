@@ -4,12 +4,10 @@
 // as a "hint" message, which marks the suggested card or move on the table. A renderer with
 // hints of its own (Foursquare: hinted(msg)) keeps them, and this button stays hidden.
 import { h, loadStyle } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t, percent } from "./i18n.js";
 import { richText } from "./tables/cards.js";
 
 await loadStyle("/static/hints.css");
-
-const percent = (x) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(x);
 
 // `ask()` sends the question (false if it could not); `board` holds the table's cards.
 export function hintButton({ ask, board }) {

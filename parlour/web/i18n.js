@@ -51,6 +51,12 @@ export function num(x, digits) {
   return new Intl.NumberFormat(catalog.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }
 
+/** A share (0.25) as a percentage the reader's language writes ("25%"), with at most
+ *  `digits` decimals. */
+export function percent(share, digits = 0) {
+  return new Intl.NumberFormat(catalog.locale, { style: "percent", maximumFractionDigits: digits }).format(share);
+}
+
 /** The reader's language as a BCP 47 tag (en, id, pt-BR). */
 export function lang() { return catalog.locale; }
 

@@ -6,13 +6,13 @@
 // and returns {destroy()}. Every string goes through i18n.js.
 
 import { h, clear, toast, loadStyle } from "./dom.js";
-import { t, n, p, num } from "./i18n.js";
+import { t, n, p, num, percent as pct } from "./i18n.js";
 import { gameName } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
 // How each figure of parlour/stats.py is named and written.
-const percent = (v) => t("{pct}%", { pct: Math.round(v * 1000) / 10 });
+const percent = (v) => pct(v, 1);
 const whole = (v) => num(Math.round(v));
 const fixed = (digits) => (v) => num(Number(v.toFixed(digits)));
 const FIGURES = {

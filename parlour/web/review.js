@@ -5,7 +5,7 @@
 // move on the cards. app.js keeps two hooks: reviewLink() on the results screen and
 // reviewPanel() on the replay page (whose go() calls panel.stepped after each step).
 import { h, clear, toast, loadStyle } from "./dom.js";
-import { t, n, lang } from "./i18n.js";
+import { t, n, percent } from "./i18n.js";
 import { richText } from "./tables/cards.js";
 
 await loadStyle("/static/review.css");
@@ -28,8 +28,6 @@ function svg(tag, attrs = {}, ...children) {
   for (const child of children) el.append(child);
   return el;
 }
-
-const percent = (x) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(x);
 
 // The results screen's button: the replay of the match with the review of `seat` open
 // (seat 0 for someone who watched: the replay page lets them choose another).
