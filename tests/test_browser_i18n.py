@@ -59,6 +59,9 @@ COLLECT = """(unread) => {
     const el = node.parentElement;
     if (node.textContent.trim() && el && shown(el)) out.push(node.textContent.trim());
   }
+  for (const select of document.body.querySelectorAll("select")) {  // every choice it offers
+    if (shown(select)) for (const o of select.options) out.push(o.textContent.trim());
+  }
   for (const el of document.body.querySelectorAll("[aria-label], [title], [placeholder]")) {
     if (!shown(el)) continue;
     for (const a of ["aria-label", "title", "placeholder"]) {

@@ -7,6 +7,7 @@
 import { h, clear, toast, loadStyle } from "./dom.js";
 import { t, n, percent } from "./i18n.js";
 import { richText } from "./tables/cards.js";
+import { seatLabel } from "./words.js";
 
 await loadStyle("/static/review.css");
 
@@ -45,7 +46,7 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
   const title = h("h2", { id: "review-title" }, t("Review"));
   const body = h("div", { class: "review-body", "aria-live": "polite" });
   const seatSel = h("select", { id: "review-seat", "aria-label": t("Whose play to review") });
-  for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, s.label));
+  for (const s of info.seats) seatSel.append(h("option", { value: String(s.seat) }, seatLabel(s.label)));
   const start = h("button", { class: "button primary review-start", type: "button" }, t("Review this seat's play"));
   el.append(title, h("p", { class: "review-about" }, t("The strongest bot judges every decision of the seat from what that seat could see then, as a chance to win the match.")),
     h("div", { class: "review-ask" }, h("label", { for: "review-seat" }, t("Seat")), seatSel, start), body);
