@@ -97,6 +97,25 @@ def table_for(game: str, browser: Any, base: str,
     return tables[game]
 
 
+# The top bar's controls: each must show whole, on top (a phone's narrow bar once hid the
+# Rules button under the language switch).
+TOP_BAR = ("#crumbs a", ".top-switch", ".rules-button", ".lang-switch")
+COVERED = """(sels) => {
+  const out = [];
+  for (const sel of sels) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (!el.getClientRects().length) continue;  // not drawn (hidden)
+      const r = el.getBoundingClientRect();
+      const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+      if (!top || !(el === top || el.contains(top))) {
+        out.push(`${sel} under ${top ? top.className || top.tagName : "nothing"}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
 def check_fits(page: Any, game: str, size: str) -> None:
     ready, needed = GAMES[game]
     page.wait_for_selector(ready)
@@ -106,6 +125,8 @@ def check_fits(page: Any, game: str, size: str) -> None:
         page.screenshot(path=str(Path(DOC_SHOTS) / f"{game}-{size}.jpg"), type="jpeg", quality=82)
     outside = page.evaluate(OUTSIDE, list(needed))
     assert not outside, f"{game} at {size}: outside the viewport: {outside}"
+    covered = page.evaluate(COVERED, list(TOP_BAR))
+    assert not covered, f"{game} at {size}: hidden in the top bar: {covered}"
     s = page.evaluate(SCROLL)
     assert s["h"] <= s["vh"] and s["w"] <= s["vw"], f"{game} at {size}: the page scrolls: {s}"
     assert s["mainH"] <= s["mainVisible"], f"{game} at {size}: the table scrolls: {s}"
