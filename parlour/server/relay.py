@@ -45,6 +45,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from fastapi import WebSocket
+from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
 from parlour.engine import JsonDict, Seat
@@ -62,6 +63,7 @@ REFRESH = 2.0  # seconds between a relaying process's "still here" for each of i
 STALE = 8.0  # seconds an owner keeps a relayed client it has not heard of
 CALL_TIMEOUT = 5.0  # seconds a forwarded HTTP request waits for the owner's answer
 CLOSE_WAIT = 2.0  # seconds closing a connection to Redis may take when the process stops
+SUBSCRIBE_WAIT = 1.0  # seconds taking a table waits for Redis to confirm its channel
 LOBBY_FRESH = 3 * REFRESH  # seconds a table's lobby entry lasts without being written again
 LOBBY_KEPT = 60  # seconds the lobby's keys outlive the last process that wrote them
 MOVING = "the table is moving to another server: try again in a moment"
@@ -160,6 +162,7 @@ class Relay:
         self.inbox = self.process_channel(process)
         self.channels: set[str] = {self.inbox}
         self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()
+        self._confirming: dict[str, list[asyncio.Future[None]]] = {}  # until subscribed
         self.clients: dict[str, tuple[Connection, str, Seat | None, str | None]] = {}
         self.remotes: dict[str, RemoteSession] = {}
         self.calls: dict[int, asyncio.Future[JsonDict]] = {}
@@ -214,8 +217,18 @@ class Relay:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _owned(self, table: Table) -> None:
-        self._changes.put_nowait((True, self.table_channel(table.id)))
+    async def _owned(self, table: Table) -> None:
+        """Listen to the table's channel; returns once Redis has confirmed it (or after
+        :data:`SUBSCRIBE_WAIT`), so that whatever is published there from then on is read."""
+        channel = self.table_channel(table.id)
+        heard = asyncio.get_running_loop().create_future()
+        self._confirming.setdefault(channel, []).append(heard)
+        self._changes.put_nowait((True, channel))
+        try:
+            async with asyncio.timeout(SUBSCRIBE_WAIT):
+                await heard
+        except TimeoutError:
+            log.warning("table %s: redis did not confirm its channel in time", table.id)
         self._spawn(self.list_tables())
 
     def _lost(self, table: Table) -> None:
@@ -226,30 +239,35 @@ class Relay:
                 remote.stop()  # quietly: its process hands it to the next owner
         self._spawn(self._unlist([table.id]))
 
+    def _confirmed(self, channel: str) -> None:
+        for heard in self._confirming.pop(channel, []):
+            if not heard.done():
+                heard.set_result(None)
+
     # ------------------------------------------------------------------ reading
     async def _read(self) -> None:
-        """Read every channel this process listens to; (un)subscribe between reads (one
-        task owns the pub/sub connection). Reconnects after Redis comes back."""
+        """Read every channel this process listens to, and (un)subscribe as tables come
+        and go, over one pub/sub connection: one task blocks on reading it (no polling: an
+        idle process sleeps), another sends the (un)subscriptions as they are asked for.
+        Reconnects after Redis comes back."""
         first = True
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.redis.pubsub()
             try:
                 await pubsub.subscribe(*self.channels)
                 if not first:  # messages may have been lost: every client catches up
                     self._spawn(self.refresh(sync=True))
                 first = False
-                while True:
-                    while not self._changes.empty():
-                        add, channel = self._changes.get_nowait()
-                        if add and channel not in self.channels:
-                            self.channels.add(channel)
-                            await pubsub.subscribe(channel)
-                        elif not add and channel in self.channels:
-                            self.channels.discard(channel)
-                            await pubsub.unsubscribe(channel)
-                    message = await pubsub.get_message(timeout=0.02)
-                    if message is not None and message.get("type") == "message":
-                        self._dispatch(str(message["channel"]), str(message["data"]))
+                tasks = [asyncio.create_task(self._listen(pubsub)),
+                         asyncio.create_task(self._follow(pubsub))]
+                try:
+                    done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for task in tasks:
+                        task.cancel()
+                    await asyncio.gather(*tasks, return_exceptions=True)
+                for task in done:
+                    task.result()  # its error: reconnect
             except asyncio.CancelledError:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(CLOSE_WAIT):
@@ -259,6 +277,32 @@ class Relay:
                 log.warning("lost redis (%s): reconnecting", err)
                 await pubsub.aclose()
                 await asyncio.sleep(0.5)
+
+    async def _listen(self, pubsub: PubSub) -> None:
+        """Wait for each message (blocking, no timeout) and act on it."""
+        while True:
+            message = await pubsub.get_message(timeout=None)
+            if message is None:
+                continue
+            kind, channel = message.get("type"), str(message.get("channel"))
+            if kind == "message":
+                self._dispatch(channel, str(message["data"]))
+            elif kind == "subscribe":
+                self._confirmed(channel)
+
+    async def _follow(self, pubsub: PubSub) -> None:
+        """Send each (un)subscription as it is asked for: only sends (their confirmations
+        come to :meth:`_listen`), so it shares the connection with the reader."""
+        while True:
+            add, channel = await self._changes.get()
+            if add and channel not in self.channels:
+                self.channels.add(channel)
+                await pubsub.subscribe(channel)
+            elif add:
+                self._confirmed(channel)  # listened to already
+            elif channel in self.channels:
+                self.channels.discard(channel)
+                await pubsub.unsubscribe(channel)
 
     def _dispatch(self, channel: str, text: str) -> None:
         try:

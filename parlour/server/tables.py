@@ -504,7 +504,7 @@ class Hub:
         self.leases: Leases | None = None
         self.actions = 0  # actions applied (a metric)
         self.intent_done: Callable[[float], None] = lambda seconds: None  # (a metric)
-        self.on_own: list[Callable[[Table], None]] = []
+        self.on_own: list[Callable[[Table], Awaitable[None]]] = []
         self.on_lose: list[Callable[[Table], None]] = []
         self.reviews = ReviewDesk(self, store)
 
@@ -526,10 +526,11 @@ class Hub:
         """Whether ``table_id`` is being loaded now (its lease taken, not yet in memory)."""
         return table_id in self._loading
 
-    def owning(self, table: Table) -> None:
-        """This process has just started owning ``table`` (made it or took its lease)."""
+    async def owning(self, table: Table) -> None:
+        """This process has just started owning ``table`` (made it or took its lease):
+        returns once the hooks are done (the relay listens to the table's channel)."""
         for hook in self.on_own:
-            hook(table)
+            await hook(table)
 
     def lose(self, table: Table) -> None:
         """This process no longer owns ``table`` (its lease moved, or it handed it over):
@@ -636,10 +637,10 @@ class Hub:
                 raise ProtocolError("unrestorable", "this table is closed: it could not be "
                                                     "restored") from None
             self.tables[table_id] = table
-            self.owning(table)
             self.clock.start(table)  # a timed phase reopens with a full window
             self.turns.restart(table)  # and a turn has a full turn's time again
             self.schedule_bots(table)
+            await self.owning(table)
             fut.set_result(table)
             return table
         except BaseException as err:
@@ -898,7 +899,7 @@ class Hub:
         if self.leases is not None:
             self.leases.hold(table.id)
         self.tables[table.id] = table
-        self.owning(table)
+        await self.owning(table)
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
         if not table.free_seats():
             await self._start_or_retry(table)
