@@ -7,9 +7,10 @@ owner over Redis pub/sub, and relays back what the owner sends.
 Channels (``<prefix>`` is ``parlour:`` unless set):
 
 * ``<prefix>t:<table>``, the table's inbox, read by its owner: a client's arrival and
-  "still here" (``seat``), its messages (``msg``, the client's text as it sent it), its
-  going (``bye``), and calls for the HTTP requests that change a table (``call``: join,
-  again, leave, free, summary).
+  "still here" (``seat``, with its client hash, under which the owner limits its hints),
+  its messages (``msg``, the client's text as it sent it), its going (``bye``), and calls
+  for the HTTP requests that change a table (``call``: join, again, leave, free,
+  summary).
 * ``<prefix>p:<process>``, each process's inbox: messages for one of its clients (``cid``,
   with the text the owner built for it, or the close code), and answers to its calls.
 
@@ -29,19 +30,21 @@ again in a moment. The owner forgets a relayed client it has not heard of for
 
 The lobby list is shared the same way: each owner writes its listed open tables'
 summaries to a Redis hash every :data:`REFRESH` seconds, and any process reads them all.
+The per-client limits every process counts live here too (:mod:`.shared_limits`: made on
+the relay's connection, this process's sockets renewed at each refresh).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
+import functools
 import itertools
 import json
 import logging
 import time
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis.asyncio as aioredis
 from fastapi import WebSocket
@@ -52,8 +55,10 @@ from parlour.engine import JsonDict, Seat
 from parlour.games import game_ids, get_game
 from parlour.i18n import LANGUAGES
 from parlour.message import N_, Code, Message, message_from_json, message_to_json
+from parlour.server.limits import HASHED, ClientGuard, ClientKey, client_hash
 from parlour.server.protocol import ProtocolError, encode
-from parlour.server.sessions import Seated, pass_on
+from parlour.server.sessions import Seated, no_limit, pass_on
+from parlour.server.shared_limits import SharedLimits
 from parlour.server.store import TableRow
 from parlour.server.tables import Connection, Hub, MatchInfo, SeatInfo, Table
 
@@ -67,24 +72,6 @@ SUBSCRIBE_WAIT = 1.0  # seconds taking a table waits for Redis to confirm its ch
 LOBBY_FRESH = 3 * REFRESH  # seconds a table's lobby entry lasts without being written again
 LOBBY_KEPT = 60  # seconds the lobby's keys outlive the last process that wrote them
 MOVING = "the table is moving to another server: try again in a moment"
-
-#: A token bucket in Redis, by Redis's clock (one clock for every process): takes a token
-#: for KEYS[1] if there is one; returns the seconds to wait for one (0: taken).
-BUCKET = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
-local tokens = tonumber(b[1]) or burst
-local stamp = tonumber(b[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
-redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
-return tostring(wait)
-"""
-
 
 class Mirror(Table):
     """A table owned by another process, as this one read it from the database: enough to
@@ -107,12 +94,26 @@ def mirror(hub: Hub, row: TableRow) -> Mirror:
     return table
 
 
+class Relayed(NamedTuple):
+    """A client of this process at a table another process owns."""
+
+    conn: Connection
+    table_id: str
+    seat: Seat | None
+    digest: str | None  # its seat token's hash
+    client: str  # its client hash (parlour.server.limits.client_hash): its hint limit
+
+
 class RemoteSession(Seated):
-    """A client of another process, at a table this process owns."""
+    """A client of another process, at a table this process owns (its hints are limited
+    per client by its ``client`` hash, in this process and in Redis)."""
 
     def __init__(self, relay: Relay, table: Table, cid: str, process: str,
-                 seat: Seat | None, lang: str = "en") -> None:
-        super().__init__(relay.hub, table, Connection(self._send, seat, self._close, lang))
+                 seat: Seat | None, lang: str = "en", client: str | None = None) -> None:
+        hint_limit = no_limit if client is None else \
+            functools.partial(relay.guard.take, "hint", HASHED + client)
+        super().__init__(relay.hub, table, Connection(self._send, seat, self._close, lang),
+                         hint_limit)
         self.relay = relay
         self.cid = cid
         self.channel = relay.process_channel(process)
@@ -153,17 +154,20 @@ class RemoteSession(Seated):
 class Relay:
     """This process's link to the others, over Redis."""
 
-    def __init__(self, hub: Hub, url: str, process: str, prefix: str = "parlour:") -> None:
+    def __init__(self, hub: Hub, guard: ClientGuard, url: str, process: str,
+                 prefix: str = "parlour:") -> None:
         self.hub = hub
+        self.guard = guard
         self.me = process
         self.prefix = prefix
         self.redis = aioredis.Redis.from_url(url, decode_responses=True,
                                              client_name=f"parlour-{process}")
+        self.limits = guard.shared = SharedLimits(self.redis, prefix, process)
         self.inbox = self.process_channel(process)
         self.channels: set[str] = {self.inbox}
         self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()
         self._confirming: dict[str, list[asyncio.Future[None]]] = {}  # until subscribed
-        self.clients: dict[str, tuple[Connection, str, Seat | None, str | None]] = {}
+        self.clients: dict[str, Relayed] = {}
         self.remotes: dict[str, RemoteSession] = {}
         self.calls: dict[int, asyncio.Future[JsonDict]] = {}
         self._ids = itertools.count(1)
@@ -338,10 +342,11 @@ class Relay:
             remote.stop()
             remote = None
         if remote is None:
-            lang = data.get("lang")
+            lang, client = data.get("lang"), data.get("client")
             remote = RemoteSession(self, table, cid, str(data.get("from")),
                                    self._seat(table, data),
-                                   lang if isinstance(lang, str) and lang in LANGUAGES else "en")
+                                   lang if isinstance(lang, str) and lang in LANGUAGES else "en",
+                                   client if isinstance(client, str) else None)
             self.remotes[cid] = remote
             remote.start()
         elif data.get("sync") is True:  # its process lost messages: the current state
@@ -411,16 +416,16 @@ class Relay:
         found = self.clients.get(str(data.get("cid")))
         if found is None:
             return
-        conn = found[0]
+        conn = found.conn
         if isinstance(data.get("close"), int):
             conn.kick(data["close"])
         elif isinstance(data.get("text"), str):
             conn.push(data["text"])
 
-    async def serve(self, ws: WebSocket, table: Mirror, seat: Seat | None,
+    async def serve(self, ws: WebSocket, table: Mirror, seat: Seat | None, client: ClientKey,
                     lang: str = "en") -> None:
         """Relay one client of a table another process owns, from its hello to its going
-        (the owner speaks to it in ``lang``)."""
+        (the owner speaks to it in ``lang``, and limits its hints as ``client``'s)."""
         cid = f"{self.me}/{next(self._ids)}"
         digest = table.seats[seat].token_hash if seat is not None else None
 
@@ -428,9 +433,10 @@ class Relay:
             await ws.close(code=conn.close_code or 4408)
 
         conn = Connection(ws.send_text, seat, close, lang)
-        self.clients[cid] = (conn, table.id, seat, digest)
+        relayed = self.clients[cid] = Relayed(conn, table.id, seat, digest, client_hash(client))
         pump = asyncio.create_task(conn.pump())
-        here = {"cid": cid, "from": self.me, "seat": seat, "hash": digest, "lang": lang}
+        here = {"cid": cid, "from": self.me, "seat": seat, "hash": digest, "lang": lang,
+                "client": relayed.client}
 
         async def forward(raw: str | bytes | None, at: float) -> None:
             text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw or ""
@@ -510,33 +516,21 @@ class Relay:
 
     async def refresh(self, sync: bool = False) -> None:
         """Say "still here" for each relayed client (a new owner greets it), forget the
-        relayed clients nobody spoke for, and list this process's open tables. With
-        ``sync`` (after Redis came back), each client's owner sends it the current view
-        again."""
-        for cid, (_, table_id, seat, digest) in list(self.clients.items()):
-            if not await self.publish(self.table_channel(table_id), {
-                    "op": "seat", "cid": cid, "from": self.me, "seat": seat, "hash": digest,
-                    "sync": sync}):
-                self._adopt(table_id)
+        relayed clients nobody spoke for, keep this process's open sockets counted (the
+        shared socket caps) and list its open tables. With ``sync`` (after Redis came
+        back), each client's owner sends it the current view again."""
+        for cid, one in list(self.clients.items()):
+            if not await self.publish(self.table_channel(one.table_id), {
+                    "op": "seat", "cid": cid, "from": self.me, "seat": one.seat,
+                    "hash": one.digest, "client": one.client, "sync": sync}):
+                self._adopt(one.table_id)
         now = time.monotonic()
         for cid, remote in list(self.remotes.items()):
             if now - remote.seen > STALE:
                 del self.remotes[cid]
                 remote.stop()
+        await self.limits.renew()
         await self.list_tables()
-
-    # ------------------------------------------------------------------ per-client limits
-    async def wait(self, kind: str, client: str, per_minute: float, burst: int) -> float:
-        """Take a token from ``client``'s bucket ``kind``, shared by every process: 0, or
-        the seconds until there is one. The client is kept under its hash (no address is
-        written to Redis). With Redis out of reach, the process's own limits stand."""
-        key = f"{self.prefix}limit:{kind}:{hashlib.sha256(client.encode()).hexdigest()[:32]}"
-        try:
-            waited = await self.redis.eval(BUCKET, 1, key, per_minute / 60, burst)
-        except RedisError as err:
-            log.warning("redis refused a limit check: %s", err)
-            return 0.0
-        return float(waited)
 
     # ------------------------------------------------------------------ the lobby
     @property

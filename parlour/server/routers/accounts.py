@@ -27,7 +27,6 @@ from parlour.server.accounts import SESSION_SECONDS, SignedIn
 from parlour.server.deps import ClientDep, GuardDep, HubDep, check_origin
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import SESSION_COOKIE, Account, AccountDep
-from parlour.server.limits import ClientGuard
 from parlour.server.protocol import ProtocolError
 from parlour.server.rejoin import device_token
 from parlour.server.routers.lobby import Body
@@ -203,7 +202,7 @@ async def whoami(account: AccountDep, hub: HubDep) -> dict[str, Any]:
 async def sign_up(body: SignUp, request: Request, response: Response, hub: HubDep,
                   guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A new account; the answer shows its recovery codes, once."""
-    ClientGuard.take(guard.signups, [client], N_("too many new accounts from here: wait a while"))
+    await guard.take("signup", client)
     done = await hashing(accounts.sign_up, hub.store, body.name, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
@@ -211,8 +210,7 @@ async def sign_up(body: SignUp, request: Request, response: Response, hub: HubDe
 @router.post("/login")
 async def log_in(body: LogIn, request: Request, response: Response, hub: HubDep,
                  guard: GuardDep, client: ClientDep) -> dict[str, Any]:
-    ClientGuard.take(guard.logins, login_keys(client, body.name),
-                     N_("too many log-in attempts: wait a little"))
+    await guard.take("login", *login_keys(client, body.name))
     done = await hashing(accounts.log_in, hub.store, body.name, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
@@ -221,8 +219,7 @@ async def log_in(body: LogIn, request: Request, response: Response, hub: HubDep,
 async def recover(body: Recover, request: Request, response: Response, hub: HubDep,
                   guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A lost password reset with one recovery code (spent); every other session ends."""
-    ClientGuard.take(guard.recoveries, login_keys(client, body.name),
-                     N_("too many recovery attempts: wait a while"))
+    await guard.take("recovery", *login_keys(client, body.name))
     done = await hashing(accounts.recover, hub.store, body.name, body.code, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
@@ -241,8 +238,8 @@ async def change_password(body: NewPassword, request: Request, account: AccountD
                           hub: HubDep, guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A new password (the current one first); the account's other sessions end."""
     account = signed_in(account)
-    ClientGuard.take(guard.logins, login_keys(client, account.name),
-                     N_("too many password attempts: wait a little"))
+    await guard.take("login", *login_keys(client, account.name),
+                     message=N_("too many password attempts: wait a little"))
     await hashing(accounts.change_password, hub.store, account, session_token(request),
                    body.current, body.password)
     return {"account": me(account)}
@@ -253,8 +250,8 @@ async def new_codes(body: PasswordOnly, account: AccountDep, hub: HubDep, guard:
                     client: ClientDep) -> dict[str, Any]:
     """New recovery codes, shown once (the old ones stop working)."""
     account = signed_in(account)
-    ClientGuard.take(guard.logins, login_keys(client, account.name),
-                     N_("too many password attempts: wait a little"))
+    await guard.take("login", *login_keys(client, account.name),
+                     message=N_("too many password attempts: wait a little"))
     codes = await hashing(accounts.renew_codes, hub.store, account, body.password)
     return {"recovery_codes": codes}
 
@@ -276,8 +273,8 @@ async def delete(body: PasswordOnly, request: Request, response: Response,
                  ) -> dict[str, Any]:
     """Delete the account (the password first); see docs/accounts.md for what stays."""
     account = signed_in(account)
-    ClientGuard.take(guard.logins, login_keys(client, account.name),
-                     N_("too many password attempts: wait a little"))
+    await guard.take("login", *login_keys(client, account.name),
+                     message=N_("too many password attempts: wait a little"))
     await hashing(accounts.delete_account, hub.store, account, body.password)
     for table in hub.tables.values():
         for info in table.seats:
@@ -293,7 +290,7 @@ async def claim(table_id: str, account: AccountDep, hub: HubDep, guard: GuardDep
     """Your seat at this table, on this device: a token of the seat your account holds
     (the same kind a rejoin link is traded for; limited like taking seats)."""
     account = signed_in(account)
-    guard.join(client)
+    await guard.take("join", client)
     table = await hub.get(table_id)
     if table is None:
         raise ProtocolError("not_found", "there is no table with that id")
@@ -324,8 +321,7 @@ async def report(body: Report, account: AccountDep, hub: HubDep, guard: GuardDep
                  ) -> dict[str, Any]:
     """Report the player at a seat to the parlour's operators."""
     account = signed_in(account)
-    ClientGuard.take(guard.reports, [f"account:{account.id}"],
-                     N_("you have sent many reports: wait a while"))
+    await guard.take("report", f"account:{account.id}")
     table, holder = await _seat_of(hub, body, account)
     note = " ".join(body.note.split()) if body.note else None
     await blocking(accounts.report, hub.store, account, table.id, body.seat,
@@ -339,7 +335,7 @@ async def mute(body: Mute, account: AccountDep, hub: HubDep, guard: GuardDep
     """Mute (``muted``: false, unmute) the player at a seat, for you only (limited per
     account like taking seats)."""
     account = signed_in(account)
-    guard.join(f"account:{account.id}")
+    await guard.take("join", f"account:{account.id}")
     table, holder = await _seat_of(hub, body, account)
     await blocking(accounts.mute, hub.store, account, table.id, body.seat, holder, body.muted)
     return {"muted": await _muted(hub, account, table)}
