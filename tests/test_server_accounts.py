@@ -199,8 +199,9 @@ def test_log_in_is_limited_per_address_and_per_account(tmp_path):
         assert SESSION_COOKIE not in client.cookies  # even the right password waits
         guard = client.app.state.guard
         # the account's name is counted too: from any address, its bucket is empty
-        assert guard.logins.wait(f"account:{name_key('ana')}") > 0
-        assert guard.logins.wait("ip:192.0.2.9") == 0  # another address, another name: free
+        logins = guard.buckets["login"]
+        assert logins.wait(f"account:{name_key('ana')}") > 0
+        assert logins.wait("ip:192.0.2.9") == 0  # another address, another name: free
 
 
 def test_sign_up_and_recovery_are_limited_per_address(tmp_path):

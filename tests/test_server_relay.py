@@ -3,6 +3,7 @@ table owned by the first, played through the second (parlour.server.relay)."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -127,3 +128,36 @@ def test_a_refusal_forwarded_from_the_owner_reads_in_the_askers_language(two_app
     assert refused.status_code == 409, refused.text
     assert refused.json()["error"]["code"] == "seat_taken"
     assert refused.json()["error"]["message"].startswith("o lugar ")
+
+
+def test_a_message_published_as_soon_as_a_table_is_taken_over_reaches_its_new_owner(
+        two_apps):
+    import redis
+
+    one, two = two_apps
+    res = one.post("/api/tables", json={"game": "spades", "name": "Ann",
+                                        "seats": [{"kind": "person"}] * 4})
+    table = res.json()["table"]["id"]
+    two.app.state.cluster.draining = True  # takes no table on its own (its heartbeat)
+    one.portal.call(one.app.state.cluster.stop)  # as on SIGTERM: the heartbeat first,
+    one.portal.call(one.app.state.cluster.drain)  # then the lease is handed over
+    prefix = two.app.state.relay.prefix
+    listener = redis.Redis.from_url(redis_or_skip(), decode_responses=True)
+    inbox = listener.pubsub(ignore_subscribe_messages=True)
+    inbox.subscribe(f"{prefix}p:test")
+
+    async def take_over_and_publish() -> int:
+        assert await two.app.state.hub.get(table) is not None
+        # published at once, blocking the owner's loop: nothing of it runs meanwhile
+        return int(listener.publish(f"{prefix}t:{table}", json.dumps(
+            {"op": "seat", "cid": "test/1", "from": "test", "seat": None, "hash": None})))
+
+    # the new owner listens to the table's channel before the takeover returns
+    assert two.portal.call(take_over_and_publish) == 1
+    deadline = time.monotonic() + 10
+    while (message := inbox.get_message(timeout=1)) is None:
+        assert time.monotonic() < deadline
+    greeting = json.loads(json.loads(message["data"])["text"])  # the owner's welcome
+    assert greeting["type"] == "welcome" and greeting["table"]["id"] == table
+    inbox.close()
+    listener.close()

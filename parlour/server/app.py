@@ -117,7 +117,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     relay = None
     if settings.redis_url is not None:
         assert leases is not None
-        relay = Relay(hub, settings.redis_url, leases.owner, settings.redis_prefix)
+        relay = Relay(hub, app.state.guard, settings.redis_url, leases.owner,
+                      settings.redis_prefix)
         await relay.start()
     app.state.relay = relay
     app.state.metrics = Metrics(hub, cluster, relay)

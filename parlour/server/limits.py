@@ -8,28 +8,35 @@ A client is known by a :data:`ClientKey`: its address, ``ip:203.0.113.7`` (IPv6 
 ``account:<id>``. The address is the TCP peer's, or the one a configured trusted proxy
 forwards (``--trusted-proxies``); a forwarding header from anyone else is ignored.
 
-Rates are token buckets per client (:class:`PerClient`); counts (open tables, open
-websockets) are checked and taken in one step with no ``await`` between, so concurrent
-requests cannot all slip under a cap.
+Rates are token buckets per client (:class:`PerClient`). Open websockets are counted in
+memory, checked and taken in one step with no ``await`` between, so concurrent requests
+cannot all slip under a cap. With several processes (``--redis``) the buckets and the
+socket counts are then checked again in Redis, where every process counts
+(:mod:`parlour.server.shared_limits`). Open tables are counted in the database, by the
+transaction that creates one (:class:`TableQuota`), so that cap holds for every process
+sharing the database.
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import math
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from sqlalchemy import ColumnElement, Connection, func, select
 
+from parlour.message import N_, Param
 from parlour.message import Message as Text
-from parlour.message import Param
 from parlour.server.protocol import ProtocolError
+from parlour.server.shared_limits import Refusal, SharedLimits
+from parlour.server.store import Op, tables_t
 
 ClientKey = str
 
@@ -166,125 +173,181 @@ class PerClient:
             del self.buckets[k]
 
 
+HASHED = "hash:"  # the key of a client known by its hash only (relayed from another process)
+
+
+def client_hash(client: ClientKey) -> str:
+    """A client as it is kept outside this process (Redis' keys and messages, the rows of
+    the tables it opened): a hash of its key, never its address in the clear."""
+    if client.startswith(HASHED):
+        return client[len(HASHED):]
+    return hashlib.sha256(client.encode()).hexdigest()[:32]
+
+
+#: The transaction-scoped advisory lock that makes PostgreSQL take creates one at a time,
+#: each counting the open tables after the one before it committed.
+QUOTA_LOCK = 0x7061726C6F7572  # "parlour"
+OPEN = ("waiting", "playing")
+
+
 class TableQuota:
-    """The open-table caps: ``open_tables`` for the server, ``open_tables_per_client`` for
-    each client. A slot is checked and held in one step (no ``await`` between), and held
-    until the new table is counted among the open ones, so concurrent creates cannot pass
-    the caps."""
+    """The open-table caps: ``open_tables`` for the server; for each client,
+    ``open_tables_per_client``, and ``searching`` of them with searching bots. They are
+    counted in the database, by the transaction that creates the table (:meth:`capped`),
+    so they hold for every process sharing it, concurrent creates cannot pass them, and a
+    table stops counting the moment the database says it finished or closed."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, searching: int) -> None:
         self.limits = limits
-        self.pending: Counter[ClientKey | None] = Counter()
+        self.searching = searching
 
-    @contextmanager
-    def slot(self, open_owners: Iterable[ClientKey | None], owner: ClientKey | None
-             ) -> Iterator[None]:
-        """Hold a slot for ``owner``'s new table, given the owners of the open tables."""
-        owners = Counter(open_owners)
-        total = sum(owners.values()) + sum(self.pending.values())
-        if total >= self.limits.open_tables:
-            raise TooMany("busy", "the parlour is full: try again later", 60)
-        if owner is not None and owners[owner] + self.pending[owner] \
-                >= self.limits.open_tables_per_client:
-            raise TooMany("rate_limited", "you have {n} tables open already: finish or leave "
-                                          "one first", 60, n=self.limits.open_tables_per_client)
-        self.pending[owner] += 1
-        try:
-            yield
-        finally:
-            self.pending[owner] -= 1
-            if not self.pending[owner]:
-                del self.pending[owner]
+    def capped(self, create: Op, client: str | None, searches: bool) -> Capped:
+        """``create`` (a new table's write, by ``client``: its :func:`client_hash`), done
+        only within the caps; after the write, its ``refusal`` says if it was not."""
+        return Capped(self, create, client, searches)
+
+    def refusal(self, conn: Connection, client: str | None, searches: bool
+                ) -> TooMany | None:
+        """Whether one more table by ``client`` would pass a cap, counted in ``conn``'s
+        transaction."""
+        def count(*where: ColumnElement[bool]) -> int:
+            return int(conn.scalar(select(func.count()).select_from(tables_t)
+                                   .where(tables_t.c.status.in_(OPEN), *where)) or 0)
+
+        if count() >= self.limits.open_tables:
+            return TooMany("busy", "the parlour is full: try again later", 60)
+        if client is None:
+            return None
+        if count(tables_t.c.client == client) >= self.limits.open_tables_per_client:
+            return TooMany("rate_limited", "you have {n} tables open already: finish or leave "
+                                           "one first", 60, n=self.limits.open_tables_per_client)
+        if searches:
+            mine = count(tables_t.c.client == client, tables_t.c.searches.is_(True))
+            if mine >= self.searching:
+                return TooMany("too_many", "you have {n} open tables with searching bots "
+                                           "already, the most one player may have: finish one "
+                                           "first", 60, n=mine)
+        return None
+
+
+@dataclass
+class Capped:
+    """A table's creation within the open-table caps (:meth:`TableQuota.capped`)."""
+
+    quota: TableQuota
+    create: Op
+    client: str | None
+    searches: bool
+    refusal: TooMany | None = None  # set by the write: the cap it would have passed
+
+    def __call__(self, conn: Connection) -> None:
+        if conn.dialect.name == "postgresql":
+            conn.execute(select(func.pg_advisory_xact_lock(QUOTA_LOCK)))
+        # A refused create writes nothing and raises nothing, so that the other writes
+        # committed with it (group commit) are not rolled back for it.
+        self.refusal = self.quota.refusal(conn, self.client, self.searches)
+        if self.refusal is None:
+            self.create(conn)
+
+
+#: The per-client token buckets, and what a client is told when one is empty (a caller
+#: may say it its own way).
+Kind = Literal["create", "join", "review", "hint", "login", "signup", "recovery", "report"]
+TOO_FAST: dict[Kind, str] = {
+    "create": N_("you are opening tables too fast: wait a little"),
+    "join": N_("you are taking seats too fast: wait a little"),
+    "review": N_("you are asking for reviews too fast: wait a little"),
+    "hint": N_("you are asking for hints too fast: think a little first"),
+    "login": N_("too many log-in attempts: wait a little"),
+    "signup": N_("too many new accounts from here: wait a while"),
+    "recovery": N_("too many recovery attempts: wait a while"),
+    "report": N_("you have sent many reports: wait a while"),
+}
 
 
 class ClientGuard:
-    """The per-client limits of the HTTP API and the websocket, for one app."""
+    """The per-client limits of the HTTP API and the websocket, for one app: this
+    process's own, and, with several processes (``--redis``), the ones they share
+    (``shared``, :mod:`parlour.server.shared_limits`), checked after this process's."""
 
     SOCKET_RETRY = 10.0  # seconds to wait before retrying a refused websocket
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
-        self.creates = PerClient(limits.creates_per_minute / 60, limits.create_burst, clock)
-        self.joins = PerClient(limits.joins_per_minute / 60, limits.join_burst, clock)
-        self.logins = PerClient(limits.logins_per_minute / 60, limits.login_burst, clock)
-        self.signups = PerClient(limits.signups_per_hour / 3600, limits.signup_burst, clock)
-        self.recoveries = PerClient(limits.recoveries_per_hour / 3600, limits.recovery_burst,
-                                    clock)
-        self.reports = PerClient(limits.reports_per_hour / 3600, limits.report_burst, clock)
-        self.reviews = PerClient(limits.reviews_per_minute / 60, limits.review_burst, clock)
-        self.hints = PerClient(limits.hints_per_minute / 60, limits.hint_burst, clock)
+
+        def per_minute(rate: float, burst: int) -> PerClient:
+            return PerClient(rate / 60, burst, clock)
+
+        self.buckets: dict[Kind, PerClient] = {
+            "create": per_minute(limits.creates_per_minute, limits.create_burst),
+            "join": per_minute(limits.joins_per_minute, limits.join_burst),
+            "review": per_minute(limits.reviews_per_minute, limits.review_burst),
+            "hint": per_minute(limits.hints_per_minute, limits.hint_burst),
+            "login": per_minute(limits.logins_per_minute, limits.login_burst),
+            "signup": per_minute(limits.signups_per_hour / 60, limits.signup_burst),
+            "recovery": per_minute(limits.recoveries_per_hour / 60, limits.recovery_burst),
+            "report": per_minute(limits.reports_per_hour / 60, limits.report_burst),
+        }
+        self.shared: SharedLimits | None = None  # set by the app's lifespan with --redis
         self.sockets: Counter[ClientKey] = Counter()
         self.table_sockets: Counter[tuple[ClientKey, str]] = Counter()
 
-    def create(self, key: ClientKey) -> None:
-        wait = self.creates.wait(key)
-        if wait:
-            raise TooMany("rate_limited", "you are opening tables too fast: wait a little",
-                          wait)
-
-    def join(self, key: ClientKey) -> None:
-        wait = self.joins.wait(key)
-        if wait:
-            raise TooMany("rate_limited", "you are taking seats too fast: wait a little", wait)
-
-    async def shared(self, kind: str, key: ClientKey,
-                     wait: Callable[[str, str, float, int], Awaitable[float]] | None) -> None:
-        """``create`` or ``join`` for ``key`` (this process's bucket), then the same bucket
-        shared by every process (``wait``: :meth:`parlour.server.relay.Relay.wait`), if
-        there are several."""
-        if kind == "create":
-            self.create(key)
-            rate, burst = self.limits.creates_per_minute, self.limits.create_burst
-        else:
-            self.join(key)
-            rate, burst = self.limits.joins_per_minute, self.limits.join_burst
-        if wait is not None:
-            seconds = await wait(kind, key, rate, burst)
-            if seconds:
-                if kind == "create":
-                    raise TooMany("rate_limited", "you are opening tables too fast: wait a "
-                                  "little", seconds)
-                raise TooMany("rate_limited", "you are taking seats too fast: wait a little",
-                              seconds)
-
-    @staticmethod
-    def take(bucket: PerClient, keys: Iterable[ClientKey], message: str) -> None:
-        """Take a token of ``bucket`` for each of ``keys`` (an address and an account, say):
+    async def take(self, kind: Kind, *keys: ClientKey, message: str | None = None) -> None:
+        """Take a token of the ``kind`` bucket for each of ``keys`` (an address and an
+        account, say), from this process's buckets and then from the shared ones:
         ``rate_limited`` with the longest wait if any of them has none left."""
-        wait = max((bucket.wait(key) for key in keys), default=0.0)
+        bucket = self.buckets[kind]
+        wait = max(bucket.wait(key) for key in keys)
+        if not wait and self.shared is not None:
+            for key in keys:
+                wait = max(wait, await self.shared.wait(kind, client_hash(key), bucket.rate,
+                                                        bucket.burst))
         if wait:
-            raise TooMany("rate_limited", message, wait)
+            raise TooMany("rate_limited", message or TOO_FAST[kind], wait)
 
-    def review(self, key: ClientKey) -> None:
-        wait = self.reviews.wait(key)
-        if wait:
-            raise TooMany("rate_limited", "you are asking for reviews too fast: wait a "
-                                          "little", wait)
+    def _too_many_sockets(self, cap: Refusal) -> TooMany:
+        if cap == "client":
+            return TooMany("rate_limited", "you have {n} connections open already",
+                           self.SOCKET_RETRY, n=self.limits.sockets_per_client)
+        return TooMany("rate_limited", "you have {n} connections to this table already",
+                       self.SOCKET_RETRY, n=self.limits.sockets_per_table)
 
-    def hint(self, key: ClientKey) -> None:
-        wait = self.hints.wait(key)
-        if wait:
-            raise TooMany("rate_limited", "you are asking for hints too fast: think a "
-                                          "little first", wait)
-
-    def open_socket(self, key: ClientKey, table_id: str) -> Callable[[], None]:
-        """Count one more websocket of ``key`` at ``table_id``; returns the function that
-        counts it out when it closes (call it once)."""
+    async def open_socket(self, key: ClientKey, table_id: str
+                          ) -> Callable[[], Awaitable[None]]:
+        """Count one more websocket of ``key`` at ``table_id``, here and then on every
+        process; returns the coroutine function that counts it out when it closes (await
+        it once)."""
         if self.sockets[key] >= self.limits.sockets_per_client:
-            raise TooMany("rate_limited", "you have {n} connections open already",
-                          self.SOCKET_RETRY, n=self.limits.sockets_per_client)
+            raise self._too_many_sockets("client")
         if self.table_sockets[key, table_id] >= self.limits.sockets_per_table:
-            raise TooMany("rate_limited", "you have {n} connections to this table already",
-                          self.SOCKET_RETRY, n=self.limits.sockets_per_table)
+            raise self._too_many_sockets("table")
         self.sockets[key] += 1
         self.table_sockets[key, table_id] += 1
 
-        def release() -> None:
+        def count_out() -> None:
             self.sockets[key] -= 1
             if not self.sockets[key]:
                 del self.sockets[key]
             self.table_sockets[key, table_id] -= 1
             if not self.table_sockets[key, table_id]:
                 del self.table_sockets[key, table_id]
+
+        shared, member = self.shared, None
+        if shared is not None:
+            try:
+                cap, member = await shared.open_socket(client_hash(key), table_id,
+                                                       self.limits.sockets_per_table,
+                                                       self.limits.sockets_per_client)
+            except BaseException:  # cancelled (the client went): not counted here either
+                count_out()
+                raise
+            if cap is not None:
+                count_out()
+                raise self._too_many_sockets(cap)
+
+        async def release() -> None:
+            count_out()
+            if shared is not None and member is not None:
+                await shared.close_socket(member)
 
         return release

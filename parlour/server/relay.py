@@ -7,9 +7,10 @@ owner over Redis pub/sub, and relays back what the owner sends.
 Channels (``<prefix>`` is ``parlour:`` unless set):
 
 * ``<prefix>t:<table>``, the table's inbox, read by its owner: a client's arrival and
-  "still here" (``seat``), its messages (``msg``, the client's text as it sent it), its
-  going (``bye``), and calls for the HTTP requests that change a table (``call``: join,
-  again, leave, free, summary).
+  "still here" (``seat``, with its client hash, under which the owner limits its hints),
+  its messages (``msg``, the client's text as it sent it), its going (``bye``), and calls
+  for the HTTP requests that change a table (``call``: join, again, leave, free,
+  summary).
 * ``<prefix>p:<process>``, each process's inbox: messages for one of its clients (``cid``,
   with the text the owner built for it, or the close code), and answers to its calls.
 
@@ -29,30 +30,35 @@ again in a moment. The owner forgets a relayed client it has not heard of for
 
 The lobby list is shared the same way: each owner writes its listed open tables'
 summaries to a Redis hash every :data:`REFRESH` seconds, and any process reads them all.
+The per-client limits every process counts live here too (:mod:`.shared_limits`: made on
+the relay's connection, this process's sockets renewed at each refresh).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
+import functools
 import itertools
 import json
 import logging
 import time
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis.asyncio as aioredis
 from fastapi import WebSocket
+from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
 from parlour.engine import JsonDict, Seat
 from parlour.games import game_ids, get_game
 from parlour.i18n import LANGUAGES
 from parlour.message import N_, Code, Message, message_from_json, message_to_json
+from parlour.server.limits import HASHED, ClientGuard, ClientKey, client_hash
 from parlour.server.protocol import ProtocolError, encode
-from parlour.server.sessions import Seated, pass_on
+from parlour.server.sessions import Seated, no_limit, pass_on
+from parlour.server.shared_limits import SharedLimits
 from parlour.server.store import TableRow
 from parlour.server.tables import Connection, Hub, MatchInfo, SeatInfo, Table
 
@@ -62,27 +68,10 @@ REFRESH = 2.0  # seconds between a relaying process's "still here" for each of i
 STALE = 8.0  # seconds an owner keeps a relayed client it has not heard of
 CALL_TIMEOUT = 5.0  # seconds a forwarded HTTP request waits for the owner's answer
 CLOSE_WAIT = 2.0  # seconds closing a connection to Redis may take when the process stops
+SUBSCRIBE_WAIT = 1.0  # seconds taking a table waits for Redis to confirm its channel
 LOBBY_FRESH = 3 * REFRESH  # seconds a table's lobby entry lasts without being written again
 LOBBY_KEPT = 60  # seconds the lobby's keys outlive the last process that wrote them
 MOVING = "the table is moving to another server: try again in a moment"
-
-#: A token bucket in Redis, by Redis's clock (one clock for every process): takes a token
-#: for KEYS[1] if there is one; returns the seconds to wait for one (0: taken).
-BUCKET = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
-local tokens = tonumber(b[1]) or burst
-local stamp = tonumber(b[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
-redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
-return tostring(wait)
-"""
-
 
 class Mirror(Table):
     """A table owned by another process, as this one read it from the database: enough to
@@ -105,12 +94,26 @@ def mirror(hub: Hub, row: TableRow) -> Mirror:
     return table
 
 
+class Relayed(NamedTuple):
+    """A client of this process at a table another process owns."""
+
+    conn: Connection
+    table_id: str
+    seat: Seat | None
+    digest: str | None  # its seat token's hash
+    client: str  # its client hash (parlour.server.limits.client_hash): its hint limit
+
+
 class RemoteSession(Seated):
-    """A client of another process, at a table this process owns."""
+    """A client of another process, at a table this process owns (its hints are limited
+    per client by its ``client`` hash, in this process and in Redis)."""
 
     def __init__(self, relay: Relay, table: Table, cid: str, process: str,
-                 seat: Seat | None, lang: str = "en") -> None:
-        super().__init__(relay.hub, table, Connection(self._send, seat, self._close, lang))
+                 seat: Seat | None, lang: str = "en", client: str | None = None) -> None:
+        hint_limit = no_limit if client is None else \
+            functools.partial(relay.guard.take, "hint", HASHED + client)
+        super().__init__(relay.hub, table, Connection(self._send, seat, self._close, lang),
+                         hint_limit)
         self.relay = relay
         self.cid = cid
         self.channel = relay.process_channel(process)
@@ -151,16 +154,20 @@ class RemoteSession(Seated):
 class Relay:
     """This process's link to the others, over Redis."""
 
-    def __init__(self, hub: Hub, url: str, process: str, prefix: str = "parlour:") -> None:
+    def __init__(self, hub: Hub, guard: ClientGuard, url: str, process: str,
+                 prefix: str = "parlour:") -> None:
         self.hub = hub
+        self.guard = guard
         self.me = process
         self.prefix = prefix
         self.redis = aioredis.Redis.from_url(url, decode_responses=True,
                                              client_name=f"parlour-{process}")
+        self.limits = guard.shared = SharedLimits(self.redis, prefix, process)
         self.inbox = self.process_channel(process)
         self.channels: set[str] = {self.inbox}
         self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()
-        self.clients: dict[str, tuple[Connection, str, Seat | None, str | None]] = {}
+        self._confirming: dict[str, list[asyncio.Future[None]]] = {}  # until subscribed
+        self.clients: dict[str, Relayed] = {}
         self.remotes: dict[str, RemoteSession] = {}
         self.calls: dict[int, asyncio.Future[JsonDict]] = {}
         self._ids = itertools.count(1)
@@ -214,8 +221,18 @@ class Relay:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _owned(self, table: Table) -> None:
-        self._changes.put_nowait((True, self.table_channel(table.id)))
+    async def _owned(self, table: Table) -> None:
+        """Listen to the table's channel; returns once Redis has confirmed it (or after
+        :data:`SUBSCRIBE_WAIT`), so that whatever is published there from then on is read."""
+        channel = self.table_channel(table.id)
+        heard = asyncio.get_running_loop().create_future()
+        self._confirming.setdefault(channel, []).append(heard)
+        self._changes.put_nowait((True, channel))
+        try:
+            async with asyncio.timeout(SUBSCRIBE_WAIT):
+                await heard
+        except TimeoutError:
+            log.warning("table %s: redis did not confirm its channel in time", table.id)
         self._spawn(self.list_tables())
 
     def _lost(self, table: Table) -> None:
@@ -226,30 +243,35 @@ class Relay:
                 remote.stop()  # quietly: its process hands it to the next owner
         self._spawn(self._unlist([table.id]))
 
+    def _confirmed(self, channel: str) -> None:
+        for heard in self._confirming.pop(channel, []):
+            if not heard.done():
+                heard.set_result(None)
+
     # ------------------------------------------------------------------ reading
     async def _read(self) -> None:
-        """Read every channel this process listens to; (un)subscribe between reads (one
-        task owns the pub/sub connection). Reconnects after Redis comes back."""
+        """Read every channel this process listens to, and (un)subscribe as tables come
+        and go, over one pub/sub connection: one task blocks on reading it (no polling: an
+        idle process sleeps), another sends the (un)subscriptions as they are asked for.
+        Reconnects after Redis comes back."""
         first = True
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.redis.pubsub()
             try:
                 await pubsub.subscribe(*self.channels)
                 if not first:  # messages may have been lost: every client catches up
                     self._spawn(self.refresh(sync=True))
                 first = False
-                while True:
-                    while not self._changes.empty():
-                        add, channel = self._changes.get_nowait()
-                        if add and channel not in self.channels:
-                            self.channels.add(channel)
-                            await pubsub.subscribe(channel)
-                        elif not add and channel in self.channels:
-                            self.channels.discard(channel)
-                            await pubsub.unsubscribe(channel)
-                    message = await pubsub.get_message(timeout=0.02)
-                    if message is not None and message.get("type") == "message":
-                        self._dispatch(str(message["channel"]), str(message["data"]))
+                tasks = [asyncio.create_task(self._listen(pubsub)),
+                         asyncio.create_task(self._follow(pubsub))]
+                try:
+                    done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for task in tasks:
+                        task.cancel()
+                    await asyncio.gather(*tasks, return_exceptions=True)
+                for task in done:
+                    task.result()  # its error: reconnect
             except asyncio.CancelledError:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(CLOSE_WAIT):
@@ -259,6 +281,32 @@ class Relay:
                 log.warning("lost redis (%s): reconnecting", err)
                 await pubsub.aclose()
                 await asyncio.sleep(0.5)
+
+    async def _listen(self, pubsub: PubSub) -> None:
+        """Wait for each message (blocking, no timeout) and act on it."""
+        while True:
+            message = await pubsub.get_message(timeout=None)
+            if message is None:
+                continue
+            kind, channel = message.get("type"), str(message.get("channel"))
+            if kind == "message":
+                self._dispatch(channel, str(message["data"]))
+            elif kind == "subscribe":
+                self._confirmed(channel)
+
+    async def _follow(self, pubsub: PubSub) -> None:
+        """Send each (un)subscription as it is asked for: only sends (their confirmations
+        come to :meth:`_listen`), so it shares the connection with the reader."""
+        while True:
+            add, channel = await self._changes.get()
+            if add and channel not in self.channels:
+                self.channels.add(channel)
+                await pubsub.subscribe(channel)
+            elif add:
+                self._confirmed(channel)  # listened to already
+            elif channel in self.channels:
+                self.channels.discard(channel)
+                await pubsub.unsubscribe(channel)
 
     def _dispatch(self, channel: str, text: str) -> None:
         try:
@@ -294,10 +342,11 @@ class Relay:
             remote.stop()
             remote = None
         if remote is None:
-            lang = data.get("lang")
+            lang, client = data.get("lang"), data.get("client")
             remote = RemoteSession(self, table, cid, str(data.get("from")),
                                    self._seat(table, data),
-                                   lang if isinstance(lang, str) and lang in LANGUAGES else "en")
+                                   lang if isinstance(lang, str) and lang in LANGUAGES else "en",
+                                   client if isinstance(client, str) else None)
             self.remotes[cid] = remote
             remote.start()
         elif data.get("sync") is True:  # its process lost messages: the current state
@@ -367,16 +416,16 @@ class Relay:
         found = self.clients.get(str(data.get("cid")))
         if found is None:
             return
-        conn = found[0]
+        conn = found.conn
         if isinstance(data.get("close"), int):
             conn.kick(data["close"])
         elif isinstance(data.get("text"), str):
             conn.push(data["text"])
 
-    async def serve(self, ws: WebSocket, table: Mirror, seat: Seat | None,
+    async def serve(self, ws: WebSocket, table: Mirror, seat: Seat | None, client: ClientKey,
                     lang: str = "en") -> None:
         """Relay one client of a table another process owns, from its hello to its going
-        (the owner speaks to it in ``lang``)."""
+        (the owner speaks to it in ``lang``, and limits its hints as ``client``'s)."""
         cid = f"{self.me}/{next(self._ids)}"
         digest = table.seats[seat].token_hash if seat is not None else None
 
@@ -384,9 +433,10 @@ class Relay:
             await ws.close(code=conn.close_code or 4408)
 
         conn = Connection(ws.send_text, seat, close, lang)
-        self.clients[cid] = (conn, table.id, seat, digest)
+        relayed = self.clients[cid] = Relayed(conn, table.id, seat, digest, client_hash(client))
         pump = asyncio.create_task(conn.pump())
-        here = {"cid": cid, "from": self.me, "seat": seat, "hash": digest, "lang": lang}
+        here = {"cid": cid, "from": self.me, "seat": seat, "hash": digest, "lang": lang,
+                "client": relayed.client}
 
         async def forward(raw: str | bytes | None, at: float) -> None:
             text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw or ""
@@ -466,33 +516,21 @@ class Relay:
 
     async def refresh(self, sync: bool = False) -> None:
         """Say "still here" for each relayed client (a new owner greets it), forget the
-        relayed clients nobody spoke for, and list this process's open tables. With
-        ``sync`` (after Redis came back), each client's owner sends it the current view
-        again."""
-        for cid, (_, table_id, seat, digest) in list(self.clients.items()):
-            if not await self.publish(self.table_channel(table_id), {
-                    "op": "seat", "cid": cid, "from": self.me, "seat": seat, "hash": digest,
-                    "sync": sync}):
-                self._adopt(table_id)
+        relayed clients nobody spoke for, keep this process's open sockets counted (the
+        shared socket caps) and list its open tables. With ``sync`` (after Redis came
+        back), each client's owner sends it the current view again."""
+        for cid, one in list(self.clients.items()):
+            if not await self.publish(self.table_channel(one.table_id), {
+                    "op": "seat", "cid": cid, "from": self.me, "seat": one.seat,
+                    "hash": one.digest, "client": one.client, "sync": sync}):
+                self._adopt(one.table_id)
         now = time.monotonic()
         for cid, remote in list(self.remotes.items()):
             if now - remote.seen > STALE:
                 del self.remotes[cid]
                 remote.stop()
+        await self.limits.renew()
         await self.list_tables()
-
-    # ------------------------------------------------------------------ per-client limits
-    async def wait(self, kind: str, client: str, per_minute: float, burst: int) -> float:
-        """Take a token from ``client``'s bucket ``kind``, shared by every process: 0, or
-        the seconds until there is one. The client is kept under its hash (no address is
-        written to Redis). With Redis out of reach, the process's own limits stand."""
-        key = f"{self.prefix}limit:{kind}:{hashlib.sha256(client.encode()).hexdigest()[:32]}"
-        try:
-            waited = await self.redis.eval(BUCKET, 1, key, per_minute / 60, burst)
-        except RedisError as err:
-            log.warning("redis refused a limit check: %s", err)
-            return 0.0
-        return float(waited)
 
     # ------------------------------------------------------------------ the lobby
     @property

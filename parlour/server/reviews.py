@@ -111,7 +111,7 @@ class ReviewDesk:
         stored = await self._load(key)
         if stored is not None:
             return stored
-        guard.review(client)
+        await guard.take("review", client)
         self._room(client)
         final = await self.hub.finished_state(table, match)
         # checked again with no await before the job is taken: a request that came in

@@ -34,17 +34,21 @@ log = logging.getLogger("parlour.server")
 MAX_REFUSED = 40  # messages refused for speed before the connection is closed
 
 
+async def no_limit() -> None:
+    """The hint limit of a client that has none."""
+
+
 class Seated:
     """One client at one table as the table's owner sees it: its connection (views go out
     through it), and what it asks for. A :class:`Session` is a client on this process; a
     client of another process is a :class:`parlour.server.relay.RemoteSession`."""
 
     def __init__(self, hub: Hub, table: Table, conn: Connection,
-                 hint_limit: Callable[[], None] = lambda: None) -> None:
+                 hint_limit: Callable[[], Awaitable[None]] = no_limit) -> None:
         self.hub = hub
         self.table = table
         self.conn = conn
-        self.hint_limit = hint_limit  # takes one of the client's hints (ClientGuard.hint)
+        self.hint_limit = hint_limit  # takes one of the client's hints (ClientGuard.take)
         self.asking: set[asyncio.Task[None]] = set()  # hints being worked out for it
 
     def enter(self) -> None:
@@ -141,7 +145,8 @@ class Session(Seated):
     """One client at one table this process owns, from its hello to its going."""
 
     def __init__(self, hub: Hub, table: Table, ws: WebSocket, seat: Seat | None,
-                 lang: str = "en", hint_limit: Callable[[], None] = lambda: None) -> None:
+                 lang: str = "en", hint_limit: Callable[[], Awaitable[None]] = no_limit
+                 ) -> None:
         super().__init__(hub, table, Connection(ws.send_text, seat, self._drop, lang),
                          hint_limit)
         self.ws = ws

@@ -74,6 +74,10 @@ tables_t = Table(
     Column("hints", Boolean, nullable=False, server_default=true()),  # seats may ask hints
     Column("rated", Boolean, nullable=False, server_default=false()),  # changes ratings
     Column("daily", String(10)),  # the UTC day (YYYY-MM-DD) whose daily deal it plays
+    # Counted by the open-table caps (parlour.server.limits.TableQuota; migration 0009):
+    Column("client", String(32)),  # a hash of the key of the client that opened it
+    Column("searches", Boolean, nullable=False, server_default=false()),  # searching bots
+    Index("parlour_tables_open", "status", "client"),
 )
 
 seats_t = Table(
@@ -320,6 +324,8 @@ class TableRow:
     hints: bool = True  # seats may ask for hints
     rated: bool = False  # its results change ratings (parlour/server/ratings.py)
     daily: str | None = None  # the UTC day whose daily deal it plays
+    client: str | None = None  # a hash of the key of the client that opened it
+    searches: bool = False  # a searching bot sits at it
 
 
 Op = Callable[[Connection], None]
@@ -428,7 +434,8 @@ class Store:
                 options=json.dumps(row.options), created=row.created, status=row.status,
                 match=row.match, listed=row.listed, compared=row.compared,
                 turn_seconds=row.turn_seconds, creator=row.creator, speed=row.speed,
-                hints=row.hints, rated=row.rated, daily=row.daily))
+                hints=row.hints, rated=row.rated, daily=row.daily, client=row.client,
+                searches=row.searches))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "token_hash": s.token_hash, "account_id": s.account_id}

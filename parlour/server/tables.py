@@ -56,7 +56,7 @@ from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
 from parlour.server.daily import daily_seed, day_over
 from parlour.server.lease import Elsewhere, Leases
-from parlour.server.limits import ClientKey, Limits, TableQuota, TooMany
+from parlour.server.limits import ClientKey, Limits, TableQuota, client_hash
 from parlour.server.names import bot_level, bot_names
 from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
 from parlour.server.pages import narration, seat_names
@@ -313,7 +313,6 @@ class Table:
     turn_seconds: int = 0  # the turn timer (0: none)
     creator: Seat | None = None  # the seat of the person who opened it
     note: str | None = None  # why it closed (see CLOSED_NOTES)
-    client: ClientKey | None = None  # who opened it (per-client limits; not kept over a restart)
     degraded: bool = False  # its bots play a level lower while the parlour is busy
     people_seen: float = field(default_factory=time.monotonic)  # a person was connected
     watched: float = field(default_factory=time.monotonic)  # anyone was connected
@@ -498,13 +497,13 @@ class Hub:
         self.unrestorable: dict[str, str] = {}  # table id -> what stopped its replay
         self._retrying: set[asyncio.Task[None]] = set()  # deals the database refused
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
-        self.quota = TableQuota(settings.limits)
+        self.quota = TableQuota(settings.limits, settings.search_tables_per_client)
         # With several processes on one database (parlour.server.lease): the leases, and
         # what to do when this process starts or stops owning a table (the relay's hooks).
         self.leases: Leases | None = None
         self.actions = 0  # actions applied (a metric)
         self.intent_done: Callable[[float], None] = lambda seconds: None  # (a metric)
-        self.on_own: list[Callable[[Table], None]] = []
+        self.on_own: list[Callable[[Table], Awaitable[None]]] = []
         self.on_lose: list[Callable[[Table], None]] = []
         self.reviews = ReviewDesk(self, store)
 
@@ -526,10 +525,11 @@ class Hub:
         """Whether ``table_id`` is being loaded now (its lease taken, not yet in memory)."""
         return table_id in self._loading
 
-    def owning(self, table: Table) -> None:
-        """This process has just started owning ``table`` (made it or took its lease)."""
+    async def owning(self, table: Table) -> None:
+        """This process has just started owning ``table`` (made it or took its lease):
+        returns once the hooks are done (the relay listens to the table's channel)."""
         for hook in self.on_own:
-            hook(table)
+            await hook(table)
 
     def lose(self, table: Table) -> None:
         """This process no longer owns ``table`` (its lease moved, or it handed it over):
@@ -636,10 +636,10 @@ class Hub:
                 raise ProtocolError("unrestorable", "this table is closed: it could not be "
                                                     "restored") from None
             self.tables[table_id] = table
-            self.owning(table)
             self.clock.start(table)  # a timed phase reopens with a full window
             self.turns.restart(table)  # and a turn has a full turn's time again
             self.schedule_bots(table)
+            await self.owning(table)
             fut.set_result(table)
             return table
         except BaseException as err:
@@ -812,28 +812,14 @@ class Hub:
         A table with a seat for a friend is private unless ``public``: not in the lobby
         list, reached only through its invite. ``turn_seconds`` sets the turn timer (None:
         the game's default, 0: none); ``speed`` paces its bots and automatic steps (see
-        :mod:`parlour.server.pace`; None: normal). ``client`` may have at most
-        ``search_tables_per_client`` open tables with searching bots. ``hints`` lets its
-        seats ask for hints: on by default, and refused at a ``compared`` table (rated,
-        daily), where it is off.
+        :mod:`parlour.server.pace`; None: normal). ``hints`` lets its seats ask for hints: on
+        by default, and refused at a ``compared`` table (rated, daily), where it is off. The
+        caps (:class:`~parlour.server.limits.TableQuota`) are counted by the write that
+        creates the table.
 
         A ``rated`` table (its creator signed in as ``account_id``) plays the game's full
         rules with bots of fixed ratings; a ``daily`` one deals that day's daily deal. Both
         are compared: kept, never degraded, without hints, never dealt by number."""
-        # Every table waiting or playing counts, listed in the lobby or not.
-        live = (t.client for t in self.tables.values() if t.status in ("waiting", "playing"))
-        with self.quota.slot(live, client):
-            return await self._create(game_id, options, seats, name, seat, deal,
-                                      public=public, turn_seconds=turn_seconds, speed=speed,
-                                      client=client, account_id=account_id, hints=hints,
-                                      compared=compared, rated=rated, daily=daily)
-
-    async def _create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]],
-                      name: str | None, seat: Seat | None, deal: int | None, *,
-                      public: bool | None, turn_seconds: int | None, speed: str | None,
-                      client: ClientKey | None, account_id: int | None = None,
-                      hints: bool | None = None, compared: bool = False, rated: bool = False,
-                      daily: str | None = None) -> tuple[Table, Seat | None, str | None]:
         if game_id not in game_ids():
             raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                                 game=repr(game_id), expected=", ".join(game_ids()))
@@ -858,13 +844,6 @@ class Hub:
         if (rated or daily is not None) and deal is not None:
             raise ProtocolError("bad_deal", "rated matches and daily deals are not dealt by "
                                             "number")
-        if client is not None and self._searches(game, infos):
-            mine = [t for t in self.tables.values() if t.is_open and t.client == client
-                    and self._searches(t.game, t.seats)]
-            if len(mine) >= self.settings.search_tables_per_client:
-                raise TooMany("too_many", "you have {n} open tables with searching bots "
-                                          "already, the most one player may have: finish one "
-                                          "first", retry_after=60, n=len(mine))
         people = [i for i, s in enumerate(infos) if s.kind == "person"]
         token = None
         if people:
@@ -883,22 +862,27 @@ class Hub:
         table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
                       next_deal=deal, listed=False if daily is not None else
                       public if public is not None else not friends,
-                      turn_seconds=turn_seconds, creator=seat, client=client,
+                      turn_seconds=turn_seconds, creator=seat,
                       key=self.store.rejoin_key, speed=speed, bot_pause=self.settings.bot_pause,
                       hints=hints, compared=compared, rated=rated, daily=daily)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id)
                         for s in infos], {},
                        listed=table.listed, compared=compared, turn_seconds=turn_seconds,
-                       creator=seat, speed=speed, hints=hints, rated=rated, daily=daily)
+                       creator=seat, speed=speed, hints=hints, rated=rated, daily=daily,
+                       client=None if client is None else client_hash(client),
+                       searches=self._searches(game, infos))
         create = Store.op_create_table(row)
         if self.leases is not None:
             create = both(create, self.leases.create_op(table.id))
-        await self._write(create)
+        capped = self.quota.capped(create, row.client, row.searches)
+        await self._write(capped)
+        if capped.refusal is not None:
+            raise capped.refusal
         if self.leases is not None:
             self.leases.hold(table.id)
         self.tables[table.id] = table
-        self.owning(table)
+        await self.owning(table)
         log.info("table %s created: %s, %d seats", table.id, game.id, num_seats)
         if not table.free_seats():
             await self._start_or_retry(table)
@@ -1231,31 +1215,25 @@ class Hub:
 
     # ------------------------------------------------------------------ hints
     async def hint(self, table: Table, seat: Seat, version: int | None,
-                   limit: Callable[[], None] = lambda: None) -> JsonDict:
+                   limit: Callable[[], Awaitable[None]] | None = None) -> JsonDict:
         """The game's hint bot's advice for ``seat`` at the current version (its spec's
         ``hint_bot``, else ``ismcts``): its choice, its estimated chance to win (if its
-        values are chances) and the best few values. ``limit()`` is called before new
+        values are chances) and the best few values. ``limit()`` is awaited before new
         work starts (the client's hint rate: it raises to refuse).
 
         The bot gets the seat's :class:`Observation` (its view, and a determinization if it
         samples), never the state, and thinks off the event loop like a bot seat. One
         answer per seat and version: asking again while it thinks waits for the same one."""
-        if not table.hints:
-            raise ProtocolError("no_hint", "this table gives no hints")
-        kind = hint_bot(table.game.id) or "ismcts"
-        state = table.state
-        if table.status != "playing" or state is None:
-            raise not_playing(table)
-        if version is not None and version != table.version:
-            raise Stale(version, table.version)
-        if seat not in state.to_act or not state.legal_actions(seat):
-            raise ProtocolError("no_hint", "there is nothing for you to do now")
-        key = (table.match, table.version, seat)
+        key = self._hint_key(table, seat, version)
+        if key not in table.asked and limit is not None:
+            await limit()
+            key = self._hint_key(table, seat, version)  # the table may have moved on
         pending = table.asked.get(key)
         if pending is None:
-            limit()
+            state = table.state
+            assert state is not None
             table.asked = {k: f for k, f in table.asked.items() if k[:2] == key[:2]}
-            cls = bot_kinds(table.game.id)[kind]
+            cls = bot_kinds(table.game.id)[hint_bot(table.game.id) or "ismcts"]
             obs = observe(state, seat, random.Random(secrets.randbits(63)), view=True,
                           sample=cls.needs_sample)
             pending = table.asked[key] = asyncio.ensure_future(
@@ -1263,6 +1241,20 @@ class Hub:
             pending.add_done_callback(lambda f: f.cancelled() or f.exception())
         answer = await asyncio.shield(pending)
         return {"type": "hint", "match": key[0], "version": key[1], **answer}
+
+    @staticmethod
+    def _hint_key(table: Table, seat: Seat, version: int | None) -> tuple[int, int, Seat]:
+        """The hint ``seat`` may ask for now (match, version, seat), or the refusal."""
+        if not table.hints:
+            raise ProtocolError("no_hint", "this table gives no hints")
+        state = table.state
+        if table.status != "playing" or state is None:
+            raise not_playing(table)
+        if version is not None and version != table.version:
+            raise Stale(version, table.version)
+        if seat not in state.to_act or not state.legal_actions(seat):
+            raise ProtocolError("no_hint", "there is nothing for you to do now")
+        return table.match, table.version, seat
 
     # ------------------------------------------------------------------ records
     async def finished_state(self, table: Table, match: int) -> State:

@@ -188,12 +188,13 @@ def login_keys(client: str, name: str) -> list[str]:
     return [client, f"account:{name_key(name)[:160]}"]
 
 
-def password_attempt(account: Account | None, guard: ClientGuard, client: str) -> Account:
+async def password_attempt(account: Account | None, guard: ClientGuard,
+                           client: str) -> Account:
     """The signed-in account of a request that checks its password (a new password, new
     codes, deletion): counted against the log-in limits of the address and the account."""
     account = signed_in(account)
-    ClientGuard.take(guard.logins, login_keys(client, account.name),
-                     N_("too many password attempts: wait a little"))
+    await guard.take("login", *login_keys(client, account.name),
+                     message=N_("too many password attempts: wait a little"))
     return account
 
 
@@ -212,7 +213,7 @@ async def whoami(account: AccountDep, hub: HubDep) -> dict[str, Any]:
 async def sign_up(body: SignUp, request: Request, response: Response, hub: HubDep,
                   guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A new account; the answer shows its recovery codes, once."""
-    ClientGuard.take(guard.signups, [client], N_("too many new accounts from here: wait a while"))
+    await guard.take("signup", client)
     done = await hashing(accounts.sign_up, hub.store, body.name, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
@@ -220,8 +221,7 @@ async def sign_up(body: SignUp, request: Request, response: Response, hub: HubDe
 @router.post("/login")
 async def log_in(body: LogIn, request: Request, response: Response, hub: HubDep,
                  guard: GuardDep, client: ClientDep) -> dict[str, Any]:
-    ClientGuard.take(guard.logins, login_keys(client, body.name),
-                     N_("too many log-in attempts: wait a little"))
+    await guard.take("login", *login_keys(client, body.name))
     done = await hashing(accounts.log_in, hub.store, body.name, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
@@ -230,8 +230,7 @@ async def log_in(body: LogIn, request: Request, response: Response, hub: HubDep,
 async def recover(body: Recover, request: Request, response: Response, hub: HubDep,
                   guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A lost password reset with one recovery code (spent); every other session ends."""
-    ClientGuard.take(guard.recoveries, login_keys(client, body.name),
-                     N_("too many recovery attempts: wait a while"))
+    await guard.take("recovery", *login_keys(client, body.name))
     done = await hashing(accounts.recover, hub.store, body.name, body.code, body.password)
     return await welcome(request, response, hub, done, body.seats)
 
@@ -249,7 +248,7 @@ async def log_out(request: Request, response: Response, hub: HubDep) -> dict[str
 async def change_password(body: NewPassword, request: Request, account: AccountDep,
                           hub: HubDep, guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A new password (the current one first); the account's other sessions end."""
-    account = password_attempt(account, guard, client)
+    account = await password_attempt(account, guard, client)
     await hashing(accounts.change_password, hub.store, account, session_token(request),
                    body.current, body.password)
     return {"account": me(account)}
@@ -259,7 +258,7 @@ async def change_password(body: NewPassword, request: Request, account: AccountD
 async def new_codes(body: PasswordOnly, account: AccountDep, hub: HubDep, guard: GuardDep,
                     client: ClientDep) -> dict[str, Any]:
     """New recovery codes, shown once (the old ones stop working)."""
-    account = password_attempt(account, guard, client)
+    account = await password_attempt(account, guard, client)
     codes = await hashing(accounts.renew_codes, hub.store, account, body.password)
     return {"recovery_codes": codes}
 
@@ -280,7 +279,7 @@ async def delete(body: PasswordOnly, request: Request, response: Response,
                  account: AccountDep, hub: HubDep, guard: GuardDep, client: ClientDep
                  ) -> dict[str, Any]:
     """Delete the account (the password first); see docs/accounts.md for what stays."""
-    account = password_attempt(account, guard, client)
+    account = await password_attempt(account, guard, client)
     await hashing(accounts.delete_account, hub.store, account, body.password)
     for table in hub.tables.values():
         for info in table.seats:
@@ -296,7 +295,7 @@ async def claim(table_id: str, account: AccountDep, hub: HubDep, guard: GuardDep
     """Your seat at this table, on this device: a token of the seat your account holds
     (the same kind a rejoin link is traded for; limited like taking seats)."""
     account = signed_in(account)
-    guard.join(client)
+    await guard.take("join", client)
     table = await hub.get(table_id)
     if table is None:
         raise ProtocolError("not_found", "there is no table with that id")
@@ -327,8 +326,7 @@ async def report(body: Report, account: AccountDep, hub: HubDep, guard: GuardDep
                  ) -> dict[str, Any]:
     """Report the player at a seat to the parlour's operators."""
     account = signed_in(account)
-    ClientGuard.take(guard.reports, [f"account:{account.id}"],
-                     N_("you have sent many reports: wait a while"))
+    await guard.take("report", f"account:{account.id}")
     table, holder = await _seat_of(hub, body, account)
     note = " ".join(body.note.split()) if body.note else None
     await blocking(accounts.report, hub.store, account, table.id, body.seat,
@@ -342,7 +340,7 @@ async def mute(body: Mute, account: AccountDep, hub: HubDep, guard: GuardDep
     """Mute (``muted``: false, unmute) the player at a seat, for you only (limited per
     account like taking seats)."""
     account = signed_in(account)
-    guard.join(f"account:{account.id}")
+    await guard.take("join", f"account:{account.id}")
     table, holder = await _seat_of(hub, body, account)
     await blocking(accounts.mute, hub.store, account, table.id, body.seat, holder, body.muted)
     return {"muted": await _muted(hub, account, table)}

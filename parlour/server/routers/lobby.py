@@ -144,8 +144,8 @@ async def tables(hub: HubDep, relay: RelayDep) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201)
 async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: ClientDep,
-                 relay: RelayDep, account: AccountDep) -> dict[str, Any]:
-    await guard.shared("create", client, relay.wait if relay is not None else None)
+                 account: AccountDep) -> dict[str, Any]:
+    await guard.take("create", client)
     if body.rated:
         await check_rated_play(hub, account)
     table, seat, token = await hub.create(

@@ -79,7 +79,7 @@ async def play_daily(game_id: GameParam, body: PlayDaily, hub: HubDep, guard: Gu
     """Sit at today's daily deal of a game. A signed-in person's first try of the day is
     counted (``counted``); any other try, and a guest's, is played but not counted."""
     gid = _game(game_id)
-    guard.create(client)
+    await guard.take("create", client)
     now = hub.settings.now()
     day = daily.day_of(now)
     engine = hub.store.engine

@@ -60,7 +60,7 @@ async def one_table(table: TableDep, relay: RelayDep) -> dict[str, Any]:
 @router.post("/join")
 async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
                client: ClientDep, relay: RelayDep, account: AccountDep) -> dict[str, Any]:
-    await guard.shared("join", client, relay.wait if relay is not None else None)
+    await guard.take("join", client)
     if table.rated:
         await check_rated_play(hub, account)
     name = account.name if account else body.name  # a signed-in person plays as themselves
@@ -85,10 +85,10 @@ async def rejoin_link(table: TableDep, token: TokenDep) -> dict[str, Any]:
 
 
 @router.post("/rejoin")
-async def rejoin(body: Rejoin, table: TableDep, guard: GuardDep, client: ClientDep,
-                 relay: RelayDep) -> dict[str, Any]:
+async def rejoin(body: Rejoin, table: TableDep, guard: GuardDep, client: ClientDep
+                 ) -> dict[str, Any]:
     """Trade a rejoin secret for a token of its seat (limited per client like joining)."""
-    await guard.shared("join", client, relay.wait if relay is not None else None)
+    await guard.take("join", client)
     seat, token = table.trade_rejoin(body.secret)
     return {"table": table.summary(), "seat": seat, "token": token}
 

@@ -5,8 +5,8 @@ seat token, if it holds one), then sends intents and gets views; see ``docs/prot
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket
 
@@ -14,6 +14,7 @@ from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, check_ori
 from parlour.server.errors import refusal
 from parlour.server.language import chosen, language_of
 from parlour.server.lease import Elsewhere
+from parlour.server.limits import ClientGuard, ClientKey
 from parlour.server.protocol import Hello, ProtocolError, encode, parse_message
 from parlour.server.relay import Mirror, Relay, mirror
 from parlour.server.sessions import Session
@@ -33,25 +34,25 @@ async def play(ws: WebSocket, table_id: str, hub: HubDep, guard: GuardDep,
     A refused handshake gets an HTTP answer in the error shape (403, 429)."""
     try:
         check_origin(ws, hub.settings.limits)
-        release = guard.open_socket(client, table_id)
+        release = await guard.open_socket(client, table_id)
     except ProtocolError as err:
         await ws.send_denial_response(refusal(err, language_of(ws)))
         return
     try:
         await ws.accept()
-        await greet(ws, table_id, hub, relay, lambda: guard.hint(client))
+        await greet(ws, table_id, hub, relay, guard, client)
     finally:
-        release()
+        await release()
 
 
 async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
-                hint_limit: Callable[[], None] = lambda: None) -> None:
+                guard: ClientGuard, client: ClientKey) -> None:
     """The hello: the table must exist and the token (if any) hold one of its seats. A
     table another process owns is relayed to it (with ``--redis``; else the client is
     told to come back: 1013, try again later). The client's language is the hello's
     ``lang`` if Parlour speaks it, else its cookie's or Accept-Language's
-    (:func:`parlour.server.language.language_of`). ``hint_limit`` takes one of the
-    client's hints (raising ``rate_limited``)."""
+    (:func:`parlour.server.language.language_of`). The ``guard`` limits the hints of
+    ``client``."""
     lang = language_of(ws)
 
     async def refuse(err: ProtocolError, code: int) -> None:
@@ -97,6 +98,7 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
         return
     if isinstance(table, Mirror):
         assert relay is not None
-        await relay.serve(ws, table, seat, lang)
+        await relay.serve(ws, table, seat, client, lang)
     else:
-        await Session(hub, table, ws, seat, lang, hint_limit).run()
+        await Session(hub, table, ws, seat, lang,
+                      functools.partial(guard.take, "hint", client)).run()
