@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_kit import Player
-from sqlalchemy import create_engine, insert
+from server_kit import Player, connect
+from sqlalchemy import insert
 
 from parlour.server.identity import SESSION_COOKIE, session_hash
 from parlour.server.store import accounts_t, sessions_t
@@ -17,19 +17,14 @@ from parlour.server.store import accounts_t, sessions_t
 
 def sign_up(db: Path, name: str) -> tuple[int, str]:
     """An account named ``name`` with a live session; returns its id and the cookie."""
-    engine = create_engine(f"sqlite:///{db}")
     token = secrets.token_urlsafe(32)
     now = time.time()
-    try:
-        with engine.begin() as conn:
-            aid = conn.execute(insert(accounts_t).values(
-                name=name, name_key=name.casefold(), password_hash="argon2-not-used-here",
-                created=now)).inserted_primary_key[0]
-            conn.execute(insert(sessions_t).values(token_hash=session_hash(token),
-                                                   account_id=aid, created=now,
-                                                   expires=now + 3600))
-    finally:
-        engine.dispose()
+    with connect(db) as conn:
+        aid = conn.execute(insert(accounts_t).values(
+            name=name, name_key=name.casefold(), password_hash="argon2-not-used-here",
+            created=now)).inserted_primary_key[0]
+        conn.execute(insert(sessions_t).values(token_hash=session_hash(token),
+                                               account_id=aid, created=now, expires=now + 3600))
     return int(aid), token
 
 

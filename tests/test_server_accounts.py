@@ -11,7 +11,19 @@ import logging
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from server_kit import BOTS3, PEOPLE4, ROOMY, AppClient, app_client, create, join, settings_for
+from server_kit import (
+    BOTS3,
+    PEOPLE4,
+    ROOMY,
+    AppClient,
+    app_client,
+    connect,
+    create,
+    db_url_for,
+    join,
+    settings_for,
+    stored_bytes,
+)
 from sqlalchemy import select, update
 
 from parlour.cli import main
@@ -21,7 +33,6 @@ from parlour.server.identity import SESSION_COOKIE, session_hash
 from parlour.server.limits import Limits
 from parlour.server.protocol import ProtocolError
 from parlour.server.store import (
-    Store,
     accounts_t,
     admin_log_t,
     recovery_codes_t,
@@ -59,12 +70,8 @@ def device(client):
 
 
 def rows(db, table):
-    store = Store(f"sqlite:///{db}")
-    try:
-        with store.engine.connect() as conn:
-            return conn.execute(select(table)).all()
-    finally:
-        store.close()
+    with connect(db) as conn:
+        return conn.execute(select(table)).all()
 
 
 def test_sign_up_signs_in_with_a_safe_cookie_and_stores_only_hashes(tmp_path, caplog):
@@ -91,8 +98,7 @@ def test_sign_up_signs_in_with_a_safe_cookie_and_stores_only_hashes(tmp_path, ca
     assert session.token_hash == session_hash(token) != token
     stored = {r.code_hash for r in rows(db, recovery_codes_t)}
     assert len(stored) == 8 and not stored & {c.replace("-", "") for c in codes}
-    dump = (db.read_bytes() + (db.with_suffix(".sqlite3-wal").read_bytes()
-                               if db.with_suffix(".sqlite3-wal").exists() else b""))
+    dump = stored_bytes(db)
     assert PASSWORD.encode() not in dump and token.encode() not in dump
     assert not any(c.replace("-", "").encode() in dump for c in codes)
     logged = "\n".join(r.getMessage() for r in caplog.records)
@@ -438,7 +444,7 @@ def test_report_and_mute_a_player(tmp_path):
 
 def test_parlour_admin_renames_bans_and_unbans_and_logs_it(tmp_path, capsys):
     db = tmp_path / "a.sqlite3"
-    url = f"sqlite:///{db}"
+    url = db_url_for(db)
     with app_client(db) as client:
         sign_up(client, "Ana")
         sign_up(device(client), "Bea")

@@ -4,11 +4,9 @@ from another table, a spectator's seat or a record until the day is over."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 from players_kit import play_out, sign_up, signed_in
-from server_kit import Player, app_client
+from server_kit import Player, app_client, seed_of
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.games import game_ids
@@ -17,12 +15,6 @@ from parlour.server.tables import MAX_DEAL
 
 DAY = 86_400.0
 NOON = 1_796_126_400.0  # 2026-12-01 12:00 UTC
-
-
-def seed_of(db, table_id: str) -> int:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT seed FROM parlour_matches WHERE table_id=?",
-                            (table_id,)).fetchone()[0]
 
 
 def test_every_game_deals_one_daily_deal_a_day_the_same_for_everyone(tmp_path):
