@@ -20,6 +20,24 @@ settings.register_profile(
 settings.load_profile("parlour")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _light_password_hashes():
+    """The servers a test runs in its own process hash passwords with Argon2id at its
+    lightest (one pass over 1 MiB: a millisecond) instead of the production cost (three
+    passes over 64 MiB: 0.3 s of CPU for each sign-up, log-in and password change, on each
+    database). What the tests check is what is stored and when a
+    password is accepted, which the cost leaves alone; the servers bench/abuse.py starts
+    (tests/test_bench_abuse.py) hash at the production cost."""
+    from argon2 import PasswordHasher
+
+    from parlour.server import accounts
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024,
+                                                         parallelism=1))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _english_environment(monkeypatch):
     """Every test starts in English whatever the developer's locale (the terminal and the
