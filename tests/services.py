@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,7 @@ class StandIns:
 
     def __init__(self, prefix: str = "parlour_test_worker") -> None:
         self._prefix = prefix
-        self._made = ExitStack()
+        self._made: list[AbstractContextManager[str]] = []
         self._free: list[str] = []
         self._held: list[dict[Path, str]] = []
 
@@ -102,7 +103,9 @@ class StandIns:
             url = self._free.pop()
             empty(url)
         else:
-            url = self._made.enter_context(pg_database(self._prefix))
+            made = pg_database(self._prefix)
+            url = made.__enter__()
+            self._made.append(made)
             Store(url).close()  # the newest schema
         self._held[-1][path] = url
         return url
@@ -117,7 +120,9 @@ class StandIns:
             self._free.extend(self._held.pop().values())
 
     def close(self) -> None:
-        self._made.close()
+        """Drop every database, all at once (each drop waits for a checkpoint)."""
+        with ThreadPoolExecutor() as pool:
+            list(pool.map(lambda made: made.__exit__(None, None, None), self._made))
 
 
 def empty(url: str) -> None:
