@@ -514,3 +514,23 @@ def test_log_in_limits_count_an_account_across_addresses_and_tls_behind_a_proxy(
                                    "X-Forwarded-Proto": "https"})
         assert res.status_code == 200  # another account from there is free
         assert "Secure" in res.headers["set-cookie"]  # TLS ended at the proxy
+
+
+def test_text_holding_a_nul_is_refused_before_it_reaches_the_database(tmp_path):
+    """PostgreSQL's text cannot hold a NUL: a name looked up or a note stored with one
+    failed there (500). Every request body, and a profile's name, refuses it as bad."""
+    with app_client(tmp_path / "a.sqlite3") as client:
+        sign_up(client)
+        table_id = create(client, PEOPLE4)["table"]["id"]
+        for path, body in [
+                ("/api/account/login", {"name": "Ana\x00", "password": PASSWORD}),
+                ("/api/account/recover", {"name": "\x00", "code": "x", "password": PASSWORD}),
+                ("/api/account/reports", {"table": table_id, "seat": 1, "reason": "other",
+                                          "note": "a\x00b"}),
+                ("/api/tables", {"game": "spades", "seats": BOTS3, "name": "Ann",
+                                 "options": {"\x00": 1}})]:
+            res = client.post(path, json=body)
+            assert res.status_code == 400, (path, res.text)
+            assert res.json()["error"]["code"] == "bad_request" and "NUL" in res.text
+        assert client.get("/api/players/Ana%00").status_code == 400
+        assert whoami(client)["account"]["name"] == "Ana"
