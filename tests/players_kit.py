@@ -39,12 +39,17 @@ def signed_in(client: Any, token: str | None) -> Any:
 def play_out(client: Any, table_id: str, token: str | None, pick: int = 0,
              moves: int = 2000) -> dict[str, Any]:
     """Play the seat by taking its ``pick``-th legal action (wrapping) until the match is
-    over; returns the last view message."""
+    over; returns the last view message. A finished match's results for its people are
+    saved once the table says it is finished (after the last view, or in the welcome of a
+    seat that comes after): that is waited for."""
     p = Player(client, table_id, token)
     try:
         msg = p.view()
         for _ in range(moves):
             if msg["status"] != "playing":
+                if msg["status"] == "finished" and p.welcome["table"]["status"] != "finished":
+                    p.recv_until(lambda m: m["type"] == "table"
+                                 and m["table"]["status"] == "finished")
                 return msg
             legal = msg["view"].get("legal") or []
             if p.seat in msg["view"].get("to_act", []) and legal:
