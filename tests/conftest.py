@@ -20,6 +20,24 @@ settings.register_profile(
 settings.load_profile("parlour")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _light_password_hashes():
+    """The servers a test runs in its own process hash passwords with Argon2id at its
+    lightest (one pass over 1 MiB: a millisecond) instead of the production cost (three
+    passes over 64 MiB: 0.3 s of CPU for each sign-up, log-in and password change, on each
+    database). What the tests check is what is stored and when a
+    password is accepted, which the cost leaves alone; the servers bench/abuse.py starts
+    (tests/test_bench_abuse.py) hash at the production cost."""
+    from argon2 import PasswordHasher
+
+    from parlour.server import accounts
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024,
+                                                         parallelism=1))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _english_environment(monkeypatch):
     """Every test starts in English whatever the developer's locale (the terminal and the
@@ -58,54 +76,75 @@ def _pages_clean(request):
         check_pages_clean()
 
 
-# The store and server tests that run twice, on SQLite and on PostgreSQL (issue 19): each
-# of their tests gets the ``database`` fixture, parametrized. On PostgreSQL every app and
-# server process a test starts shares one database of the test worker's, emptied before
-# each test (server_kit reads its URL).
-BOTH_DATABASES = {"test_server_ws", "test_server_lobby", "test_server_rejoin",
-                  "test_server_timed", "test_server_games", "test_server_slow_clients",
-                  "test_server_bots_fair", "test_server_pages", "test_server_edge"}
+# Every store and server test (tests/test_server_*.py) that uses a database runs twice, on
+# SQLite and on PostgreSQL (issue 19): the ``database`` fixture, parametrized per module so
+# that a module's shared server starts once per database (such a fixture asks for
+# ``database``). A test uses a database when it makes files (``tmp_path`` or
+# ``tmp_path_factory``): server_kit names each server's database by a file, which on
+# PostgreSQL stands for a database of the test worker's own (services.StandIns). A test may
+# keep to one database with ``@pytest.mark.databases("postgresql")``, saying why.
+# These modules are about one database by nature and run as they are:
+ONE_DATABASE = {
+    "test_server_backup",  # SQLite's online backup file; pg_dump restored into an empty database
+    "test_server_schema",  # an old SQLite file upgrading itself; old and empty PostgreSQL ones
+    "test_server_relay",  # several processes on PostgreSQL and Redis (SQLite has no leases)
+    "test_server_failover",  # likewise, with owners killed and paused
+}
+DATABASES = ("sqlite", "postgresql")
+FILES = {"tmp_path", "tmp_path_factory"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "databases(*kinds): the only databases the test "
+                                       "runs on (tests/conftest.py)")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if metafunc.module.__name__ in BOTH_DATABASES and "database" in metafunc.fixturenames:
-        metafunc.parametrize("database", ["sqlite", "postgresql"], indirect=True)
+    name = metafunc.module.__name__
+    if not name.startswith("test_server_") or name in ONE_DATABASE \
+            or not FILES & set(metafunc.fixturenames):
+        return
+    marker = metafunc.definition.get_closest_marker("databases")
+    kinds = marker.args if marker is not None else DATABASES
+    metafunc.parametrize("database", kinds, indirect=True, scope="module")
 
 
 @pytest.fixture(scope="session")
-def worker_pg():
-    """A PostgreSQL database of this test worker's own, at the newest schema."""
-    from services import pg_database
+def stand_ins():
+    """This test worker's PostgreSQL databases (services.StandIns), dropped at the end."""
+    from services import StandIns
 
-    from parlour.server.store import Store
+    databases = StandIns()
+    try:
+        yield databases
+    finally:
+        databases.close()
 
-    with pg_database("parlour_test_worker") as url:
-        Store(url).close()
-        yield url
 
-
-@pytest.fixture(autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def database(request):
-    """``sqlite`` (each test's own files, as server_kit makes them) or ``postgresql``."""
+    """``sqlite`` (each test's own files, as server_kit names them) or ``postgresql`` (a
+    database of the worker's for each file: server_kit.DATABASES)."""
     kind = getattr(request, "param", "sqlite")
     if kind != "postgresql":
         yield kind
         return
     import server_kit
-    from sqlalchemy import create_engine, text
 
-    url = request.getfixturevalue("worker_pg")
-    engine = create_engine(url)
-    try:
-        with engine.begin() as conn:
-            names = [r[0] for r in conn.execute(text(
-                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
-                "AND tablename LIKE 'parlour_%' AND tablename <> 'parlour_secrets'"))]
-            conn.execute(text(f"TRUNCATE {', '.join(names)} RESTART IDENTITY CASCADE"))
-    finally:
-        engine.dispose()
-    server_kit.DATABASE_URL = url
-    try:
-        yield kind
-    finally:
-        server_kit.DATABASE_URL = None
+    stand_ins = request.getfixturevalue("stand_ins")
+    with stand_ins.scope():  # what the module's shared fixtures ask for
+        server_kit.DATABASES = stand_ins
+        try:
+            yield kind
+        finally:
+            server_kit.DATABASES = None
+
+
+@pytest.fixture(autouse=True)
+def _database_of_the_test(request):
+    """On PostgreSQL, the databases a test asks for are its own until it ends."""
+    if request.getfixturevalue("database") != "postgresql":
+        yield
+        return
+    with request.getfixturevalue("stand_ins").scope():
+        yield

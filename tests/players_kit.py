@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_kit import Player
-from sqlalchemy import create_engine, insert
+from server_kit import Player, connect
+from sqlalchemy import insert
 
 from parlour.server.account_names import name_key
 from parlour.server.identity import SESSION_COOKIE, session_hash
@@ -18,19 +18,14 @@ from parlour.server.store import accounts_t, sessions_t
 
 def sign_up(db: Path, name: str) -> tuple[int, str]:
     """An account named ``name`` with a live session; returns its id and the cookie."""
-    engine = create_engine(f"sqlite:///{db}")
     token = secrets.token_urlsafe(32)
     now = time.time()
-    try:
-        with engine.begin() as conn:
-            aid = conn.execute(insert(accounts_t).values(
-                name=name, name_key=name_key(name), password_hash="argon2-not-used-here",
-                created=now)).inserted_primary_key[0]
-            conn.execute(insert(sessions_t).values(token_hash=session_hash(token),
-                                                   account_id=aid, created=now,
-                                                   expires=now + 3600))
-    finally:
-        engine.dispose()
+    with connect(db) as conn:
+        aid = conn.execute(insert(accounts_t).values(
+            name=name, name_key=name_key(name), password_hash="argon2-not-used-here",
+            created=now)).inserted_primary_key[0]
+        conn.execute(insert(sessions_t).values(token_hash=session_hash(token),
+                                               account_id=aid, created=now, expires=now + 3600))
     return int(aid), token
 
 
@@ -45,12 +40,17 @@ def signed_in(client: Any, token: str | None) -> Any:
 def play_out(client: Any, table_id: str, token: str | None, pick: int = 0,
              moves: int = 2000) -> dict[str, Any]:
     """Play the seat by taking its ``pick``-th legal action (wrapping) until the match is
-    over; returns the last view message."""
+    over; returns the last view message. A finished match's results for its people are
+    saved once the table says it is finished (after the last view, or in the welcome of a
+    seat that comes after): that is waited for."""
     p = Player(client, table_id, token)
     try:
         msg = p.view()
         for _ in range(moves):
             if msg["status"] != "playing":
+                if msg["status"] == "finished" and p.welcome["table"]["status"] != "finished":
+                    p.recv_until(lambda m: m["type"] == "table"
+                                 and m["table"]["status"] == "finished")
                 return msg
             legal = msg["view"].get("legal") or []
             if p.seat in msg["view"].get("to_act", []) and legal:

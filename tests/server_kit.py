@@ -19,9 +19,13 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
+from services import StandIns
+from sqlalchemy import Connection, create_engine, select
+from sqlalchemy.pool import NullPool
 
 from parlour.server.app import create_app, server_config
 from parlour.server.limits import Limits
+from parlour.server.store import actions_t, matches_t, metadata
 from parlour.server.tables import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,13 +42,59 @@ ROOMY_FLAGS = [arg for name, value in ROOMY.items()
                for arg in ("--" + name.replace("_", "-"), str(value))]
 
 
-#: The database of the test running now, when it runs on PostgreSQL (tests/conftest.py's
-#: ``database`` fixture): every app and server it starts use it instead of a SQLite file.
-DATABASE_URL: str | None = None
+#: When the test running now runs on PostgreSQL (tests/conftest.py's ``database``): the
+#: databases that stand in for the SQLite files it names.
+DATABASES: StandIns | None = None
 
 
 def db_url_for(db: Path) -> str:
-    return DATABASE_URL or f"sqlite:///{db}"
+    """The database of the server whose SQLite file would be ``db``."""
+    return DATABASES.url_for(db) if DATABASES is not None else f"sqlite:///{db}"
+
+
+@contextmanager
+def connect(db: Path) -> Iterator[Connection]:
+    """A connection to the database of ``db`` (:func:`db_url_for`), in a transaction
+    committed at the end: what a test reads or changes behind the server's back."""
+    engine = create_engine(db_url_for(db), poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def seed_of(db: Path, table_id: str, match: int = 1) -> int:
+    """The seed of a table's match, as its database holds it."""
+    with connect(db) as conn:
+        return int(conn.execute(select(matches_t.c.seed).where(
+            matches_t.c.table_id == table_id, matches_t.c.match == match)).scalar_one())
+
+
+def seed_and_log(db: Path, table_id: str, match: int = 1) -> tuple[int, list[tuple[int, str]]]:
+    """A table's match as its database holds it: the seed, and the actions in order as
+    (seat, action)."""
+    with connect(db) as conn:
+        log = [(seat, action) for seat, action in conn.execute(
+            select(actions_t.c.seat, actions_t.c.action)
+            .where(actions_t.c.table_id == table_id, actions_t.c.match == match)
+            .order_by(actions_t.c.idx))]
+    return seed_of(db, table_id, match), log
+
+
+def stored_bytes(db: Path) -> bytes:
+    """Everything the database of ``db`` keeps, to look for what must never be stored:
+    every row of every table as text and, on SQLite, the file and its write-ahead log as
+    they lie on disk (where a deleted row may linger)."""
+    with connect(db) as conn:
+        rows = [repr(tuple(row)) for table in metadata.sorted_tables
+                for row in conn.execute(select(table))]
+    kept = "\n".join(rows).encode()
+    if DATABASES is None:
+        for path in (db, db.with_name(db.name + "-wal")):
+            if path.exists():
+                kept += path.read_bytes()
+    return kept
 
 
 def settings_for(db: Path, **settings: Any) -> Settings:
@@ -178,7 +228,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_up(base: str, timeout: float = 20.0) -> None:
+def wait_up(base: str, timeout: float = 60.0) -> None:
+    """Wait for the server at ``base`` to answer (a loaded machine starts one slowly)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -216,7 +267,11 @@ class ServerProcess:
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
             preexec_fn=None if max_files is None else lambda: limit_files(max_files))
         if wait:
-            wait_up(self.base)
+            try:
+                wait_up(self.base)
+            except BaseException:
+                self.stop()  # a server that comes up late must not serve the next test
+                raise
 
     def log_text(self) -> str:
         return self.log_path.read_text()

@@ -11,7 +11,19 @@ import logging
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from server_kit import BOTS3, PEOPLE4, ROOMY, AppClient, app_client, create, join, settings_for
+from server_kit import (
+    BOTS3,
+    PEOPLE4,
+    ROOMY,
+    AppClient,
+    app_client,
+    connect,
+    create,
+    db_url_for,
+    join,
+    settings_for,
+    stored_bytes,
+)
 from sqlalchemy import select, update
 
 from parlour.cli import main
@@ -21,7 +33,6 @@ from parlour.server.identity import SESSION_COOKIE, session_hash
 from parlour.server.limits import Limits
 from parlour.server.protocol import ProtocolError
 from parlour.server.store import (
-    Store,
     accounts_t,
     admin_log_t,
     recovery_codes_t,
@@ -59,12 +70,8 @@ def device(client):
 
 
 def rows(db, table):
-    store = Store(f"sqlite:///{db}")
-    try:
-        with store.engine.connect() as conn:
-            return conn.execute(select(table)).all()
-    finally:
-        store.close()
+    with connect(db) as conn:
+        return conn.execute(select(table)).all()
 
 
 def test_sign_up_signs_in_with_a_safe_cookie_and_stores_only_hashes(tmp_path, caplog):
@@ -91,8 +98,7 @@ def test_sign_up_signs_in_with_a_safe_cookie_and_stores_only_hashes(tmp_path, ca
     assert session.token_hash == session_hash(token) != token
     stored = {r.code_hash for r in rows(db, recovery_codes_t)}
     assert len(stored) == 8 and not stored & {c.replace("-", "") for c in codes}
-    dump = (db.read_bytes() + (db.with_suffix(".sqlite3-wal").read_bytes()
-                               if db.with_suffix(".sqlite3-wal").exists() else b""))
+    dump = stored_bytes(db)
     assert PASSWORD.encode() not in dump and token.encode() not in dump
     assert not any(c.replace("-", "").encode() in dump for c in codes)
     logged = "\n".join(r.getMessage() for r in caplog.records)
@@ -439,7 +445,7 @@ def test_report_and_mute_a_player(tmp_path):
 
 def test_parlour_admin_renames_bans_and_unbans_and_logs_it(tmp_path, capsys):
     db = tmp_path / "a.sqlite3"
-    url = f"sqlite:///{db}"
+    url = db_url_for(db)
     with app_client(db) as client:
         sign_up(client, "Ana")
         sign_up(device(client), "Bea")
@@ -509,3 +515,23 @@ def test_log_in_limits_count_an_account_across_addresses_and_tls_behind_a_proxy(
                                    "X-Forwarded-Proto": "https"})
         assert res.status_code == 200  # another account from there is free
         assert "Secure" in res.headers["set-cookie"]  # TLS ended at the proxy
+
+
+def test_text_holding_a_nul_is_refused_before_it_reaches_the_database(tmp_path):
+    """PostgreSQL's text cannot hold a NUL: a name looked up or a note stored with one
+    failed there (500). Every request body, and a profile's name, refuses it as bad."""
+    with app_client(tmp_path / "a.sqlite3") as client:
+        sign_up(client)
+        table_id = create(client, PEOPLE4)["table"]["id"]
+        for path, body in [
+                ("/api/account/login", {"name": "Ana\x00", "password": PASSWORD}),
+                ("/api/account/recover", {"name": "\x00", "code": "x", "password": PASSWORD}),
+                ("/api/account/reports", {"table": table_id, "seat": 1, "reason": "other",
+                                          "note": "a\x00b"}),
+                ("/api/tables", {"game": "spades", "seats": BOTS3, "name": "Ann",
+                                 "options": {"\x00": 1}})]:
+            res = client.post(path, json=body)
+            assert res.status_code == 400, (path, res.text)
+            assert res.json()["error"]["code"] == "bad_request" and "NUL" in res.text
+        assert client.get("/api/players/Ana%00").status_code == 400
+        assert whoami(client)["account"]["name"] == "Ana"

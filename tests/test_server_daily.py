@@ -4,11 +4,9 @@ from another table, a spectator's seat or a record until the day is over."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 from players_kit import play_out, sign_up, signed_in
-from server_kit import Player, app_client
+from server_kit import Player, app_client, db_url_for, seed_of
 from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 
@@ -20,12 +18,6 @@ from parlour.server.tables import MAX_DEAL
 
 DAY = 86_400.0
 NOON = 1_796_126_400.0  # 2026-12-01 12:00 UTC
-
-
-def seed_of(db, table_id: str) -> int:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT seed FROM parlour_matches WHERE table_id=?",
-                            (table_id,)).fetchone()[0]
 
 
 def test_every_game_deals_one_daily_deal_a_day_the_same_for_everyone(tmp_path):
@@ -122,7 +114,7 @@ def test_bad_days_and_games_are_refused(tmp_path):
 
 
 def test_a_crowded_day_ranks_everyone_and_lists_the_best_hundred(tmp_path):
-    store = Store(f"sqlite:///{tmp_path / 'crowd.sqlite3'}")
+    store = Store(db_url_for(tmp_path / "crowd.sqlite3"))
     day = day_of(NOON)
     scores = [i // 3 for i in range(150)]  # ties in threes
     try:

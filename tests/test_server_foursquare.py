@@ -5,9 +5,8 @@ hints from the solver over the websocket."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
-from server_kit import CARD, Player, app_client, create, numbers
+from server_kit import CARD, Player, app_client, create, numbers, seed_of
 
 from parlour.cards import card_text
 from parlour.games import get_game
@@ -15,12 +14,6 @@ from parlour.games.foursquare import deal_order
 from parlour.server.tables import MAX_DEAL
 
 ME = [{"kind": "person"}]
-
-
-def seed_of(db, table_id: str, match: int = 1) -> int:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT seed FROM parlour_matches WHERE table_id=? AND match=?",
-                            (table_id, match)).fetchone()[0]
 
 
 def play_first_legal(client, deal: int | None, moves: int = 40) -> tuple[dict, list[dict]]:

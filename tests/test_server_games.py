@@ -15,7 +15,7 @@ ACTIONS = 150  # enough to cross several turns and rounds of any game
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
+def client(tmp_path_factory, database):
     with app_client(tmp_path_factory.mktemp("games") / "games.sqlite3") as c:
         yield c
 

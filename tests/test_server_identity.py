@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from server_kit import db_url_for
 from sqlalchemy import insert, update
 
 from parlour.server.identity import account_for_session, session_hash
@@ -11,7 +12,7 @@ from parlour.server.store import Store, accounts_t, sessions_t
 
 
 def test_a_live_session_signs_in_its_account_and_nothing_else_does(tmp_path):
-    store = Store(f"sqlite:///{tmp_path / 'id.sqlite3'}")
+    store = Store(db_url_for(tmp_path / "id.sqlite3"))
     try:
         now = time.time()
         with store.engine.begin() as conn:

@@ -16,13 +16,22 @@ from __future__ import annotations
 import json
 import random
 import re
-import sqlite3
 import threading
 import time
 from collections import Counter
 
 import pytest
-from server_kit import CARD, Player, app_client, create, join, numbers, strings
+from server_kit import (
+    CARD,
+    Player,
+    app_client,
+    create,
+    join,
+    numbers,
+    seed_and_log,
+    seed_of,
+    strings,
+)
 from soak import soak
 
 from parlour.cards import card_text
@@ -59,15 +68,6 @@ def play_all(players: list[Player], play, seed: int) -> None:
         p.close()
 
 
-def truth(db, table_id: str) -> tuple[int, list[tuple[int, str]]]:
-    with sqlite3.connect(db) as conn:
-        seed = conn.execute("SELECT seed FROM parlour_matches WHERE table_id=? AND match=1",
-                            (table_id,)).fetchone()[0]
-        log = conn.execute("SELECT seat, action FROM parlour_actions WHERE table_id=? "
-                           "AND match=1 ORDER BY idx", (table_id,)).fetchall()
-    return seed, log
-
-
 @pytest.mark.parametrize("matches", soak(6, 20))
 def test_no_message_leaks_another_seats_cards(tmp_path, matches):
     db = tmp_path / "leak.sqlite3"
@@ -84,7 +84,7 @@ def test_no_message_leaks_another_seats_cards(tmp_path, matches):
             players = [Player(client, tid, res["token"]), Player(client, tid, b["token"]),
                        Player(client, tid, None)]
             play_all(players, play_out, m)
-            seed, log = truth(db, tid)
+            seed, log = seed_and_log(db, tid)
             state = game.new(seed, 4, **res["table"]["options"])
             hands_at = [[card_text(c) for c in state.hand(s)] for s in range(4)]
             hands_by_version = [hands_at]
@@ -149,7 +149,7 @@ def play_match(client, game: str, layout: list[dict], options: dict, seed: int
 
 def states_by_version(game_id: str, db, table: dict) -> list:
     game = get_game(game_id)
-    seed, log = truth(db, table["id"])
+    seed, log = seed_and_log(db, table["id"])
     state = game.new(seed, len(table["seats"]), **table["options"])
     states = [state.clone()]
     for seat, text in log:
@@ -302,7 +302,7 @@ def test_hit_the_deck_messages_hold_nothing_a_seat_may_not_see(tmp_path):
             players = [Player(client, tid, res["token"]), Player(client, tid, b["token"]),
                        Player(client, tid, None)]
             play_all(players, play_out_htd, m)
-            seed, log = truth(db, tid)
+            seed, log = seed_and_log(db, tid)
             wanted: dict[int, list[tuple[Player, dict]]] = {}
             for p in players:
                 for msg in p.messages:
@@ -370,7 +370,7 @@ def test_foursquare_messages_name_no_stock_card_before_it_is_drawn(tmp_path):
                 play_out(watcher, random.Random(m))
                 watcher.close()
                 players = [watcher]
-            seed, _ = truth(db, table["id"])
+            seed = seed_of(db, table["id"])
             states = states_by_version("foursquare", db, table)
             order = [card_text(c) for c in states[0].deal()]
             rng = random.Random(m)

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_kit import app_client, create
-from services import pg_database
+from server_kit import app_client, connect, create, db_url_for
 from sqlalchemy import select
 
 from parlour.server.lease import Leases
@@ -19,13 +17,9 @@ from parlour.server.store import Fenced, SeatRow, Store, TableRow, actions_t, le
 BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'leases.sqlite3'}"
-    else:
-        with pg_database("scale_leases") as url:
-            yield url
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return db_url_for(tmp_path / "leases.sqlite3")
 
 
 def new_table(store: Store, leases: Leases, table_id: str = "t1") -> None:
@@ -103,35 +97,32 @@ def wait_for(check, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-d
         time.sleep(0.05)
 
 
+@pytest.mark.databases("postgresql")  # several processes share only a PostgreSQL database
 def test_a_second_process_leaves_the_first_ones_tables_alone_then_takes_them_over(
         tmp_path):
     """Today's harm (issue 19): a second server on the same database rebuilt every
     unfinished table and ran its bots too. Now it leaves them to their owner, and takes
     them over (by replay, bots and all) once the owner hands them over."""
-    with pg_database("scale_leases") as url:
-        with app_client(tmp_path / "unused", db_url=url, bot_pause=0.05) as one:
-            table = create(one, BOTS4)["table"]["id"]
-            hub_one = one.app.state.hub
-            wait_for(lambda: hub_one.tables[table].version >= 3)
-            with app_client(tmp_path / "unused", db_url=url, bot_pause=0.05) as two:
-                hub_two = two.app.state.hub
-                assert table not in hub_two.tables  # restore() left it to its owner
-                res = two.get(f"/api/tables/{table}")
-                assert res.status_code == 503 and res.json()["error"]["code"] == "unavailable"
-                time.sleep(1.5)  # heartbeats: the second still does not take it
-                assert table not in hub_two.tables
-                at = hub_one.tables[table].version
-                one.__exit__(None, None, None)  # the first stops: it hands its leases over
-                wait_for(lambda: table in hub_two.tables, timeout=5)
-                moved = hub_two.tables[table]
-                assert moved.version >= at
-                wait_for(lambda: moved.version >= at + 4)
-        store = Store(url)
-        try:
-            with store.engine.connect() as conn:
-                idx = [r[0] for r in conn.execute(select(actions_t.c.idx)
-                                                  .where(actions_t.c.table_id == table)
-                                                  .order_by(actions_t.c.idx))]
-        finally:
-            store.close()
-        assert idx == list(range(len(idx))) and len(idx) >= at + 4
+    db = tmp_path / "shared.sqlite3"
+    with app_client(db, bot_pause=0.05) as one:
+        table = create(one, BOTS4)["table"]["id"]
+        hub_one = one.app.state.hub
+        wait_for(lambda: hub_one.tables[table].version >= 3)
+        with app_client(db, bot_pause=0.05) as two:
+            hub_two = two.app.state.hub
+            assert table not in hub_two.tables  # restore() left it to its owner
+            res = two.get(f"/api/tables/{table}")
+            assert res.status_code == 503 and res.json()["error"]["code"] == "unavailable"
+            time.sleep(1.5)  # heartbeats: the second still does not take it
+            assert table not in hub_two.tables
+            at = hub_one.tables[table].version
+            one.__exit__(None, None, None)  # the first stops: it hands its leases over
+            wait_for(lambda: table in hub_two.tables, timeout=5)
+            moved = hub_two.tables[table]
+            assert moved.version >= at
+            wait_for(lambda: moved.version >= at + 4)
+    with connect(db) as conn:
+        idx = [r[0] for r in conn.execute(select(actions_t.c.idx)
+                                          .where(actions_t.c.table_id == table)
+                                          .order_by(actions_t.c.idx))]
+    assert idx == list(range(len(idx))) and len(idx) >= at + 4

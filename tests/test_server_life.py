@@ -5,12 +5,16 @@ refuses writes, and tables whose rows cannot be replayed."""
 from __future__ import annotations
 
 import gc
-import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from server_kit import BOTS3, PEOPLE4, Player, app_client, create, join
+from server_kit import BOTS3, PEOPLE4, Player, app_client, connect, create, join
+from sqlalchemy import select, text, update
+
+from parlour.server.store import tables_t
 
 BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
 
@@ -116,8 +120,8 @@ def test_finished_casual_tables_are_deleted_after_their_retention(tmp_path):
         watcher = Player(client, kept, None)
         watcher.recv_until(finished)
         watcher.close()
-        with sqlite3.connect(tmp_path / "r.sqlite3") as db:  # a compared (rated) table
-            db.execute("UPDATE parlour_tables SET compared = 1 WHERE id = ?", (kept,))
+        with connect(tmp_path / "r.sqlite3") as conn:  # a compared (rated) table
+            conn.execute(update(tables_t).where(tables_t.c.id == kept).values(compared=True))
         assert tid not in {t["id"] for t in client.get("/api/tables").json()["tables"]}
         assert client.get(f"/api/tables/{tid}/matches/1/record").status_code == 200
         assert tidy(client)["deleted"] == 0  # within its retention
@@ -213,14 +217,30 @@ def test_the_creator_frees_the_seat_of_a_friend_who_has_gone(tmp_path):
 
 
 # ----------------------------------------------------------------------------- faults
-def refuse_writes(db, on: bool) -> None:
-    with sqlite3.connect(db) as conn:
-        for table in ("parlour_actions", "parlour_tables"):
-            if on:
-                conn.execute(f"CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} "
-                             f"BEGIN SELECT RAISE(ABORT, 'disk full'); END")
-            else:
-                conn.execute(f"DROP TRIGGER refuse_{table}")
+@contextmanager
+def refused_inserts(db, *tables: str) -> Iterator[None]:
+    """The database refuses every insert into ``tables`` (as a full disk would) until the
+    block ends."""
+    with connect(db) as conn:
+        postgres = conn.dialect.name == "postgresql"
+        if postgres:
+            conn.execute(text("CREATE OR REPLACE FUNCTION refuse() RETURNS trigger "
+                              "LANGUAGE plpgsql AS 'BEGIN RAISE EXCEPTION ''disk full''; END'"))
+        for table in tables:
+            conn.execute(text(
+                f"CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} FOR EACH ROW "
+                f"EXECUTE FUNCTION refuse()" if postgres else
+                f"CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} "
+                f"BEGIN SELECT RAISE(ABORT, 'disk full'); END"))
+    try:
+        yield
+    finally:
+        with connect(db) as conn:
+            for table in tables:
+                conn.execute(text(f"DROP TRIGGER refuse_{table}"
+                                  + (f" ON {table}" if postgres else "")))
+            if postgres:
+                conn.execute(text("DROP FUNCTION refuse()"))
 
 
 def test_bots_resume_once_the_database_takes_writes_again(tmp_path, caplog):
@@ -229,14 +249,13 @@ def test_bots_resume_once_the_database_takes_writes_again(tmp_path, caplog):
         tid = create(client, BOTS4)["table"]["id"]
         watcher = Player(client, tid, None)
         watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2)
-        refuse_writes(db, True)
-        refused = client.post("/api/tables", json={"game": "spades", "seats": BOTS4})
-        assert refused.status_code == 503
-        assert refused.json()["error"]["code"] == "unavailable"
-        time.sleep(1.0)  # the bots try, are refused, and wait
-        stuck = hub_of(client).tables[tid].version
-        assert "refused" in caplog.text
-        refuse_writes(db, False)
+        with refused_inserts(db, "parlour_actions", "parlour_tables"):
+            refused = client.post("/api/tables", json={"game": "spades", "seats": BOTS4})
+            assert refused.status_code == 503
+            assert refused.json()["error"]["code"] == "unavailable"
+            time.sleep(1.0)  # the bots try, are refused, and wait
+            stuck = hub_of(client).tables[tid].version
+            assert "refused" in caplog.text
         resumed = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] > stuck + 2)
         assert resumed["version"] > stuck
         assert client.post("/api/tables", json={"game": "spades",
@@ -271,9 +290,9 @@ def test_an_unreplayable_table_is_closed_and_the_rest_start(tmp_path, caplog):
             south.close()
             west.close()
             tables[name] = tid
-    with sqlite3.connect(db) as conn:
+    with connect(db) as conn:
         for name, sql in BREAKS.items():
-            conn.execute(sql, {"t": tables[name]})
+            conn.execute(text(sql), {"t": tables[name]})
     with app_client(db) as client:
         healthy = client.get(f"/api/tables/{tables['healthy']}").json()["table"]
         assert healthy["status"] == "playing" and healthy["version"] == 2
@@ -287,8 +306,8 @@ def test_an_unreplayable_table_is_closed_and_the_rest_start(tmp_path, caplog):
             assert ws.receive_json()["code"] == "unrestorable"
     gc.collect()  # a failed load's future, dropped, logs its exception unless it was taken
     assert "Traceback" not in caplog.text and "never retrieved" not in caplog.text
-    with sqlite3.connect(db) as conn:
-        rows = dict(conn.execute("SELECT id, status FROM parlour_tables").fetchall())
+    with connect(db) as conn:
+        rows = dict(conn.execute(select(tables_t.c.id, tables_t.c.status)).all())
     assert all(rows[tables[name]] == "closed" for name in BREAKS)
     assert rows[tables["healthy"]] == "playing"
 
@@ -299,15 +318,12 @@ def test_a_deal_the_database_refused_is_dealt_once_it_takes_writes(tmp_path):
     db = tmp_path / "s.sqlite3"
     with app_client(db) as client:
         create(client, BOTS3)  # the schema exists
-        with sqlite3.connect(db) as conn:
-            conn.execute("CREATE TRIGGER refuse_deal BEFORE INSERT ON parlour_matches "
-                         "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
-        res = client.post("/api/tables", json={"game": "spades", "seats": BOTS3, "name": "A"})
-        assert res.status_code == 201 and res.json()["token"]
-        tid = res.json()["table"]["id"]
-        assert res.json()["table"]["status"] == "waiting"
-        with sqlite3.connect(db) as conn:
-            conn.execute("DROP TRIGGER refuse_deal")
+        with refused_inserts(db, "parlour_matches"):
+            res = client.post("/api/tables", json={"game": "spades", "seats": BOTS3,
+                                                   "name": "A"})
+            assert res.status_code == 201 and res.json()["token"]
+            tid = res.json()["table"]["id"]
+            assert res.json()["table"]["status"] == "waiting"
         south = Player(client, tid, res.json()["token"])
         dealt = south.recv_until(lambda m: m["type"] == "view")
         assert dealt["status"] == "playing" and dealt["view"]["seat"] == 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from server_kit import BOTS3, Player, app_client, create
-from services import pg_database
 
 
 def metric(text: str, name: str) -> float:
@@ -14,8 +14,9 @@ def metric(text: str, name: str) -> float:
     return float(found.group(1))
 
 
+@pytest.mark.databases("postgresql")  # draining hands leases over: none on SQLite
 def test_health_says_ok_then_draining_so_the_balancer_sends_no_one_new(tmp_path):
-    with pg_database("scale_ops") as url, app_client(tmp_path / "h", db_url=url) as client:
+    with app_client(tmp_path / "h.sqlite3") as client:
         res = client.get("/health")
         assert res.status_code == 200 and res.json()["status"] == "ok"
         assert metric(client.get("/metrics").text, "parlour_draining") == 0
@@ -44,5 +45,5 @@ def test_metrics_count_tables_connections_actions_and_intent_to_view(tmp_path):
         assert metric(text, "parlour_actions_total") >= 1
         assert metric(text, "parlour_intent_to_view_seconds_count") == 1
         assert metric(text, "parlour_bot_queue_depth") == 0
-        assert metric(text, "parlour_lease_moves_total") == 0  # one process on SQLite
+        assert metric(text, "parlour_lease_moves_total") == 0  # one process: no table moved
         player.close()

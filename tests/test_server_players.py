@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from players_kit import play_out, sign_up, signed_in
-from server_kit import AppClient, Player, app_client
+from server_kit import AppClient, Player, app_client, connect
+from sqlalchemy import select, text
 
 from parlour.server import ratings as R
 from parlour.server.accounts import admin_rename
 from parlour.server.players import leaderboard
-from parlour.server.store import Store, metadata
+from parlour.server.store import Store, metadata, seats_t, tables_t
 
 CLOCKWORK = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}]
 SPADES = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
@@ -49,12 +49,9 @@ def test_a_rated_match_rates_its_signed_in_person_and_fills_their_profile(tmp_pa
         replay = client.get(f"/api/tables/{first['table']}/matches/1/replay")
         assert replay.status_code == 200
         # the leaderboard lists people with enough rated matches only
-        store = Store(f"sqlite:///{db}")
-        try:
-            assert leaderboard(store.engine, "clockwork-spades", least=4) == []
-            board = leaderboard(store.engine, "clockwork-spades", least=3)
-        finally:
-            store.close()
+        engine = client.app.state.hub.store.engine
+        assert leaderboard(engine, "clockwork-spades", least=4) == []
+        board = leaderboard(engine, "clockwork-spades", least=3)
         assert [p["name"] for p in board] == ["Ana"]
         api = client.get("/api/leaderboards/clockwork-spades").json()
         assert api["least"] == R.LEADERBOARD_MIN and api["places"] == []
@@ -76,12 +73,8 @@ def test_a_casual_match_counts_in_the_figures_but_not_the_rating(tmp_path):
         assert res.status_code == 201 and not res.json()["table"]["rated"]
         # a casual table does not know its person's account unless the accounts' join says so
         table_id = res.json()["table"]["id"]
-        store = Store(f"sqlite:///{db}")
-        try:
-            import asyncio
-            asyncio.run(store.write(Store.op_link_seat(table_id, 0, aid)))
-        finally:
-            store.close()
+        with connect(db) as conn:
+            Store.op_link_seat(table_id, 0, aid)(conn)
         play_out(client, table_id, res.json()["token"])
         profile = client.get("/api/players/Bea").json()
         assert profile["games"]["foursquare"]["figures"]["matches"] == 1
@@ -111,9 +104,9 @@ def test_rated_tables_need_a_signed_in_person_full_rules_and_rated_bots(tmp_path
             assert p.error()["code"] == "no_hint"
         finally:
             p.close()
-        with sqlite3.connect(db) as conn:  # kept like every compared table
-            assert conn.execute("SELECT compared, rated FROM parlour_tables WHERE id=?",
-                                (res.json()["table"]["id"],)).fetchone() == (1, 1)
+        with connect(db) as conn:  # kept like every compared table
+            assert conn.execute(select(tables_t.c.compared, tables_t.c.rated).where(
+                tables_t.c.id == res.json()["table"]["id"])).one() == (True, True)
         # Foursquare is rated by its own measure: the win rate and mean score of recent deals
         last = play_out(client, res.json()["table"]["id"], res.json()["token"])
         won = last["view"]["result"] == "won"
@@ -166,9 +159,9 @@ def test_a_guest_may_not_sit_at_a_rated_table_but_a_signed_in_friend_may(tmp_pat
         signed_in(client, friend)
         joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Fay"})
         assert joined.status_code == 200, joined.text
-        with sqlite3.connect(db) as conn:
-            assert conn.execute("SELECT account_id FROM parlour_seats WHERE table_id=? AND "
-                                "seat=1", (table_id,)).fetchone() == (fid,)
+        with connect(db) as conn:
+            assert conn.execute(select(seats_t.c.account_id).where(
+                seats_t.c.table_id == table_id, seats_t.c.seat == 1)).one() == (fid,)
 
 
 def test_a_rated_table_closed_for_want_of_its_people_is_their_loss(tmp_path):
@@ -264,13 +257,13 @@ def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
 
         assert ida.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
         assert ida.get("/api/players/Ida Rose").status_code == 404
-    with sqlite3.connect(db) as conn:
+    with connect(db) as conn:
         for (table, column), fate in ACCOUNT_COLUMNS.items():
-            count = conn.execute(f"SELECT count(*) FROM {table} WHERE {column} = ?",
-                                 (aid,)).fetchone()[0]
+            count = conn.execute(text(f"SELECT count(*) FROM {table} WHERE {column} = :aid"),
+                                 {"aid": aid}).scalar_one()
             assert (count == 0) == (fate == "gone"), (table, column, count)
-        names = conn.execute("SELECT name FROM parlour_seats WHERE account_id = ? UNION ALL "
-                             "SELECT name FROM parlour_reports WHERE account_id = ? UNION ALL "
-                             "SELECT name FROM parlour_accounts WHERE id = ?",
-                             (aid, aid, aid)).fetchall()
+        names = conn.execute(text(
+            "SELECT name FROM parlour_seats WHERE account_id = :aid UNION ALL "
+            "SELECT name FROM parlour_reports WHERE account_id = :aid UNION ALL "
+            "SELECT name FROM parlour_accounts WHERE id = :aid"), {"aid": aid}).all()
         assert {n for (n,) in names} == {"Deleted player"}

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import threading
 import time
 from typing import Any
 
 import httpx
-from server_kit import BOTS3, ServerProcess, create, free_port
+from server_kit import BOTS3, ServerProcess, create, free_port, seed_and_log
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -82,15 +81,6 @@ def until(condition, seconds: float = 20.0) -> bool:
     return False
 
 
-def read_log(db, table_id: str) -> tuple[int, list[tuple[int, str]]]:
-    with sqlite3.connect(db) as conn:
-        seed = conn.execute("SELECT seed FROM parlour_matches WHERE table_id=? AND match=1",
-                            (table_id,)).fetchone()[0]
-        log = conn.execute("SELECT seat, action FROM parlour_actions WHERE table_id=? AND "
-                           "match=1 ORDER BY idx", (table_id,)).fetchall()
-    return seed, [(s, a) for s, a in log]
-
-
 def check_views(seed: int, options: dict[str, Any], log: list[tuple[int, str]],
                 client: Client) -> None:
     """Every view the client got is the replay of the log at that version."""
@@ -127,7 +117,7 @@ def test_sigkill_mid_play_then_restart_resumes_every_table(tmp_path):
     for c in [*clients, player]:
         c.join(10)
 
-    before = {t["id"]: read_log(db, t["id"]) for t in tables}
+    before = {t["id"]: seed_and_log(db, t["id"]) for t in tables}
     for t, c in zip(tables, clients, strict=True):
         seed, log = before[t["id"]]
         assert len(log) >= c.acknowledged, "an acknowledged action was lost"
@@ -155,14 +145,14 @@ def test_sigkill_mid_play_then_restart_resumes_every_table(tmp_path):
     restored = dict(re.findall(r"table (\S+) restored: spades, match 1, (\d+) actions",
                                second.log_text()))
     for t, c in zip(tables, clients2, strict=True):
-        seed, log = read_log(db, t["id"])
+        seed, log = seed_and_log(db, t["id"])
         old = before[t["id"]][1]
         assert int(restored[t["id"]]) == len(old), "the table was not rebuilt as it was"
         assert log[:len(old)] == old, "history was rewritten by the restart"
         check_views(seed, t["options"], log, c)
         if t["id"] != person["table"]["id"]:
             assert len(log) > len(old) + 10, "the bots did not carry on"
-    seed, log = read_log(db, person["table"]["id"])
+    seed, log = seed_and_log(db, person["table"]["id"])
     assert player2.seat == 0 and player2.views, "the player could not reconnect"
     assert player2.views[0][0] >= len(before[person["table"]["id"]][1])
     assert player2.acted == 3 and len(log) > len(before[person["table"]["id"]][1])

@@ -62,7 +62,7 @@ class Errors(logging.Handler):
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory):
+def shared(tmp_path_factory, database):
     errors = Errors()
     logging.getLogger().addHandler(errors)
     with app_client(tmp_path_factory.mktemp("stateful") / "ws.sqlite3") as client:

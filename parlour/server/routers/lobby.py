@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from functools import cache
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from parlour.engine import OptionError
 from parlour.games import game_ids, get_game
@@ -29,10 +30,32 @@ LISTED = 200  # tables the lobby list shows at most
 
 
 class Body(BaseModel):
-    """A request body: strict JSON types (a bool is not a number, "1" is not a seat) and
-    no field the request does not take."""
+    """A request body: strict JSON types (a bool is not a number, "1" is not a seat), no
+    field the request does not take, and no NUL character in any text (no field needs
+    one, and PostgreSQL's text cannot hold one: a name looked up or a note stored with
+    one failed there)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
+
+    @field_validator("*")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        if any("\x00" in text for text in _texts(value)):
+            raise ValueError("text may not hold a NUL character")
+        return value
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """The strings in a field's value (nested bodies check their own)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(key)
+            yield from _texts(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _texts(item)
 
 
 class SeatSpec(Body):

@@ -21,7 +21,7 @@ from parlour.server.routers.lobby import Body
 
 router = APIRouter(prefix="/api", responses=RESPONSES)
 
-NameParam = Annotated[str, Path(min_length=1, max_length=40)]
+NameParam = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[^\x00]+$")]  # see Body
 GameParam = Annotated[str, Path(min_length=1, max_length=40)]
 
 
