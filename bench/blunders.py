@@ -43,7 +43,8 @@ from rich.table import Table
 from parlour.analysis.review import MARKS, Reviewer
 from parlour.arena import wilson
 from parlour.bots import bot_kinds, make_bot, observe_for
-from parlour.bots.ismcts import PLAIN, paired_search
+from parlour.bots.ismcts import PLAIN
+from parlour.bots.search import paired_search
 from parlour.engine import Action, Seat, State, derive_seed
 from parlour.registry import spec
 

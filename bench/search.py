@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Search speed: ISMCTS iterations per second from a fixed Spades first-trick position.
 
-Parlour's ISMCTS (``parlour.bots.ismcts.search``, random rollouts to the end of the deal,
+Parlour's ISMCTS (``parlour.bots.search.search``, random rollouts to the end of the deal,
 valued by the Spades bot's ``value`` hook)
 against OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts``, random-rollout
 evaluator, observation strings as keys since OpenSpiel's Spades has no information-state
@@ -20,7 +20,7 @@ import sys
 import time
 
 from parlour.bots import observe
-from parlour.bots.ismcts import search
+from parlour.bots.search import search
 from parlour.bots.spades import value as spades_value
 from parlour.cards import cards_of
 from parlour.games import get_game

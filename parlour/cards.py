@@ -15,24 +15,25 @@ output always uses ``10``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 Card = int
 
-SUITS = "CDHS"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: Final = "CDHS"
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS: Final = ("\u2663", "\u2666", "\u2665", "\u2660")
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
 
-DECK: tuple[Card, ...] = tuple(range(52))
-FULL_MASK = (1 << 52) - 1
-SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
-_FIRST_SPADE = 13 * SPADES
+DECK: Final[tuple[Card, ...]] = tuple(range(52))
+FULL_MASK: Final = (1 << 52) - 1
+SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
+_FIRST_SPADE: Final = 13 * SPADES
 
-_TEXT = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)
-_BY_TEXT = {t: c for c, t in enumerate(_TEXT)}
-_RANK_INPUT = {r: i for i, r in enumerate(RANKS)} | {"T": TEN}
+_TEXT: Final = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)
+_BY_TEXT: Final = {t: c for c, t in enumerate(_TEXT)}
+_RANK_INPUT: Final = {r: i for i, r in enumerate(RANKS)} | {"T": TEN}
 
 
 # The card predicates: every rule that asks what a card is asks one of these.

@@ -26,7 +26,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -38,9 +38,10 @@ __all__ = ["GAME_OVER", "Code", "Explained", "Many", "Message", "Param", "Playin
 Seat = int
 Action = int
 JsonDict = dict[str, Any]
+T = TypeVar("T")
 
 #: The reason every game gives for any action once it is over.
-GAME_OVER = Message("the game is over")
+GAME_OVER: Final = Message("the game is over")
 
 
 class IllegalAction(Explained):
@@ -67,13 +68,31 @@ def derive_rng(*parts: object) -> random.Random:
     return random.Random(derive_seed(*parts))
 
 
+def shuffle(items: list[T], rng: random.Random) -> None:
+    """``rng.shuffle(items)``, draw for draw: the same calls to ``rng.getrandbits`` and the
+    same order, so seeded deals stay what they were. Written out because the compiled build
+    runs this loop natively, where ``random.shuffle`` and its ``_randbelow`` are interpreted
+    Python. A generator of another class (whose draws may differ) shuffles its own way."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        # CPython's _randbelow_with_getrandbits(i + 1): k bits, drawn again while too big
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 # --------------------------------------------------------------------------- options
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-_NONE = {"none", "off", "null", ""}
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
-MAX_DIGITS = 18  # digits a whole number in notation may have
+_TRUE: Final = {"1", "true", "yes", "on"}
+_FALSE: Final = {"0", "false", "no", "off"}
+_NONE: Final = {"none", "off", "null", ""}
+_NUMBER: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+MAX_DIGITS: Final = 18  # digits a whole number in notation may have
 
 
 def quoted(value: object, limit: int = 40) -> str:
@@ -404,8 +423,8 @@ class State(ABC):
         phase, none once the game is over."""
 
     @abstractmethod
-    def legal_actions(self, seat: Seat | None = None) -> Sequence[Action]:
-        """The legal actions of ``seat`` (default: the one seat to act). Do not mutate."""
+    def legal_actions(self, seat: Seat | None = None) -> tuple[Action, ...]:
+        """The legal actions of ``seat`` (default: the one seat to act): a cached tuple."""
 
     @abstractmethod
     def apply(self, action: object, seat: object = None) -> None:

@@ -30,6 +30,7 @@ MODULES = (
     "parlour.games.spite_and_malice",
     "parlour.games.clockwork_spades",
     "parlour.games.foursquare",
+    "parlour.bots.search",
 )
 PACKAGE = Path(__file__).resolve().parent
 BUILD = PACKAGE.parent / "build" / "compiled"
@@ -75,7 +76,8 @@ def activate(package_path: list[str]) -> bool:
 
 
 def extend(subpackage_path: list[str], name: str) -> None:
-    """Put the compiled build first on a subpackage's path too (``parlour.games``)."""
+    """Put the compiled build first on a subpackage's path too (``parlour.games``,
+    ``parlour.bots``)."""
     if _status == "compiled":
         subpackage_path.insert(0, str(LIB / "parlour" / name))
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from parlour.engine import shuffle
+
 MayHold = Callable[[int, int], bool]
 
 
@@ -28,7 +30,7 @@ def deal_unknown(pool: Sequence[int], sizes: Sequence[int], rng: random.Random,
     if sum(sizes) != len(pool):
         raise ValueError(f"cannot deal {len(pool)} cards into hands of {list(sizes)}")
     cards = list(pool)
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     if may_hold is None:
         hands, start = [], 0
         for n in sizes:
@@ -59,7 +61,7 @@ def deal_by_kind(pool: Sequence[int], sizes: Sequence[int], rng: random.Random,
             by_kind[kind] = [s for s in seats if allowed[s] >> kind & 1]
     options = {c: by_kind[kind_of(c)] for c in pool}
     cards = list(pool)
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     for _ in range(20):
         hands = _greedy(cards, sizes, options, rng)
         if hands is not None:
@@ -92,7 +94,7 @@ def _matching(cards: list[int], sizes: Sequence[int], options: dict[int, list[in
 
     def place(card: int, seen: set[int]) -> bool:
         candidates = [i for i, s in enumerate(slots) if s in options[card]]
-        rng.shuffle(candidates)
+        shuffle(candidates, rng)
         for i in candidates:
             if i in seen:
                 continue

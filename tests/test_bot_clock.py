@@ -16,7 +16,8 @@ import pytest
 
 from parlour.bots import hint, make_bot, observe, observe_for
 from parlour.bots.base import Observation
-from parlour.bots.ismcts import ISMCTSBot, paired_search, search
+from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.search import paired_search, search
 from parlour.games import game_ids, get_game
 from parlour.games.spades import BID_BASE
 from parlour.server.tables import Hub, Settings

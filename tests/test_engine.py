@@ -16,6 +16,7 @@ from parlour.engine import (
     play_random,
     position_fields,
     quoted,
+    shuffle,
 )
 from parlour.games import game_ids, get_game
 
@@ -31,6 +32,28 @@ def test_derived_seeds_are_stable_and_distinct():
     assert derive_seed(7, "deal", 1) == derive_seed(7, "deal", 1)
     assert derive_seed(7, "deal", 1) != derive_seed(7, "deal", 2)
     assert derive_rng(3, "x").random() == derive_rng(3, "x").random()
+
+
+def test_shuffle_draws_what_random_shuffle_draws():
+    """engine.shuffle (which the compiled build runs natively) makes random.shuffle's order
+    from the same draws, so seeded deals are unchanged, and leaves the generator where
+    random.shuffle leaves it; another generator class shuffles its own way."""
+    for seed in range(60):
+        for n in (0, 1, 2, 3, 5, 17, 40, 52, 104):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            shuffle(a, ours)
+            theirs.shuffle(b)
+            assert a == b
+            assert ours.getrandbits(64) == theirs.getrandbits(64)
+
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    items = [1, 2, 3]
+    shuffle(items, Reversing(1))
+    assert items == [3, 2, 1]
 
 
 def test_option_coercion_and_errors():

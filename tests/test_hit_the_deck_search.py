@@ -19,7 +19,8 @@ from parlour.bots.hit_the_deck import (
     standing_table,
     value,
 )
-from parlour.bots.ismcts import ISMCTSBot, paired_search, search
+from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.search import paired_search, search
 from parlour.games import get_game
 from parlour.games.hit_the_deck import (
     ACCEPTS,

@@ -32,9 +32,10 @@ def test_parlour_pure_runs_the_sources():
 def test_a_current_build_is_the_one_loaded():
     if not (native.STAMP.exists() and native.STAMP.read_text() == native.source_digest()):
         pytest.skip("no current compiled build here")
-    out = run_python("import parlour.native as n, parlour.games.spades as s;"
-                     "print(n.status(), s.__file__)")
-    assert out.startswith("compiled ") and out.endswith(".so")
+    out = run_python("import parlour.native as n, parlour.games.spades as s, "
+                     "parlour.bots.search as b; print(n.status(), s.__file__, b.__file__)")
+    status, spades, search = out.split(" ")
+    assert status == "compiled" and spades.endswith(".so") and search.endswith(".so")
 
 
 def test_a_stale_or_missing_build_is_not_used(tmp_path, monkeypatch):

@@ -9,7 +9,8 @@ from stateful import RandomPlay, run_machine
 
 from parlour.arena import elo_difference, kind_scores, seatings, tournament
 from parlour.bots import hint, make_bot, observe
-from parlour.bots.ismcts import ISMCTSBot, search
+from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.search import search
 from parlour.engine import State
 from parlour.games import get_game
 from parlour.games.spades import BID_BASE

@@ -7,7 +7,8 @@ import random
 
 from parlour.arena import play_game
 from parlour.bots import hint, make_bot, observe, observe_for
-from parlour.bots.ismcts import ISMCTSBot, search
+from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.search import search
 from parlour.bots.spite_and_malice import (
     PAYOFF,
     RULE_WEIGHTS,

@@ -15,7 +15,7 @@ slap) are not judged and not counted. A seat's accuracy is its share of fine dec
 with its mean loss beside.
 
 The reviewer is ``ismcts`` at the ``hard`` level with its budget replaced by the review's,
-searching by paired playouts (:func:`parlour.bots.ismcts.paired_search`: every action
+searching by paired playouts (:func:`parlour.bots.search.paired_search`: every action
 played out from the same determinizations, so a poor action's chance rests on as many
 playouts as it takes to show it poor, not on the tree's one or two visits), with the
 game's policy and value but without its ``values`` hook, whose numbers are in another

@@ -13,10 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots.base import Bot, Observation, RandomBot, observe, observe_for
-from parlour.bots.ismcts import ISMCTSBot
 from parlour.engine import Action, Code, Game, OptionError, Seat, State
 from parlour.message import N_
+from parlour.native import extend
 from parlour.registry import spec
+
+extend(__path__, "bots")  # the compiled searches (search.py), when the compiled build is in use
+
+from parlour.bots.ismcts import ISMCTSBot  # noqa: E402  (after the path is set)
 
 __all__ = ["Bot", "Hint", "Observation", "RandomBot", "bot_kinds", "hint", "hint_bot", "make_bot",
            "observe", "observe_for"]

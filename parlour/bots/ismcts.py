@@ -1,22 +1,8 @@
-"""Information Set Monte Carlo Tree Search, generic over the engine contract.
+"""The ISMCTS bot: searches by Information Set Monte Carlo Tree Search
+(:func:`parlour.bots.search.search`) or, where a game asks, by paired playouts
+(:func:`parlour.bots.search.paired_search`), with each game's helpers
+(:class:`SearchHooks`, ``SEARCH`` in the game's bot module).
 
-This is single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Each iteration
-
-1. samples a *determinization* from the bot's observation: a full state consistent with
-   what its seat has seen (``obs.sample``), never the true state;
-2. walks down one shared tree of action sequences, choosing among the actions legal in
-   that determinization by UCB1 where a child's exploration term counts how often it was
-   *available* (not how often its parent was visited), since different determinizations
-   offer different actions;
-3. adds one new node, then plays the rest of the current round (deal) with a fast rollout
-   policy (uniform random unless the game supplies a cheaper heuristic);
-4. scores the result for every seat with the game's ``value`` hook (the match result if
-   the game ended, else the bot module's judgement of the match score: Spades weighs the
-   score lead and the bags, not the deal's points alone; without a hook the engine's
-   ``state.value(seat)``) and backs it up, each node keeping the value
-   of the seat whose move led to it. Partners share a value, so a partnership cooperates.
-
-Seats that act at once (a simultaneous phase) are treated one after another in seat order.
 The move played is the root child visited most often. Strength is an iteration budget per
 level, and the budget alone stops a search, so a seeded bot plays the same moves on any
 machine. Only whoever runs the bot may add a wall-clock cap (``Bot.time_cap``: the web
@@ -32,192 +18,24 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
-from parlour.bots.base import Bot, Observation, stopwatch
+from parlour.bots.base import Bot, Observation
+from parlour.bots.search import (
+    Candidates,
+    Playout,
+    Policy,
+    Value,
+    paired_search,
+    random_policy,
+    search,
+    state_value,
+)
 from parlour.engine import Action, Game, Seat, State
 from parlour.message import N_
 from parlour.registry import spec
 
-Policy = Callable[[State, Seat, random.Random], Action]
-Candidates = Callable[[State, Seat, Sequence[Action]], Sequence[Action]]
-Playout = Callable[[State, Seat, random.Random], float]
-#: How well a seat stands in a state a playout stopped in, 0 to 1 (a game's ``value`` hook).
-Value = Callable[[State, Seat], float]
-
 #: Iterations per move by level; a game's :class:`SearchHooks` may set its own (its states
 #: differ in cost).
 LEVELS = {"easy": 200, "normal": 1500, "hard": 6000}
-
-
-class Node:
-    __slots__ = ("avail", "children", "total", "visits")
-
-    def __init__(self) -> None:
-        self.children: dict[Action, Node] = {}
-        self.visits = 0
-        self.avail = 1
-        self.total = 0.0
-
-
-def random_policy(state: State, seat: Seat, rng: random.Random) -> Action:
-    return rng.choice(state.legal_actions(seat))
-
-
-def state_value(state: State, seat: Seat) -> float:
-    """The engine's judgement: the reward once the game is over, else 0.5."""
-    return state.value(seat)
-
-
-def search(obs: Observation, rng: random.Random, iterations: int,
-           seconds: float | None = None, policy: Policy = random_policy, exploration: float = 0.7,
-           rollout_limit: int = 1_000_000,
-           candidates: Candidates | None = None,
-           value: Value = state_value) -> dict[Action, Node]:
-    """Run ISMCTS from ``obs``; return the root's children (visits and total value).
-    A rollout ends with the round, or after ``rollout_limit`` actions (then the state's
-    ``value`` judges the position). ``candidates`` narrows the legal actions the tree
-    may try (dominated moves dropped, a wide choice collapsed to one representative).
-    ``seconds``, if given, also stops the search after that much wall-clock time."""
-    root = Node()
-    out_of_time = stopwatch(seconds)
-    log, sqrt = math.log, math.sqrt
-    uniform, rand = policy is random_policy, rng.random
-    for i in range(iterations):
-        if i & 15 == 15 and out_of_time():
-            break
-        state = obs.sample(rng)
-        start_round = state.round
-        node = root
-        path: list[tuple[Node, Seat]] = []
-        # Selection and expansion.
-        while True:
-            to_act = state.to_act
-            if not to_act or state.round != start_round:
-                break
-            seat = to_act[0]
-            legal = state.legal_actions(seat)
-            if candidates is not None:
-                legal = candidates(state, seat, legal)
-            children = node.children
-            best, best_score = -1, -1.0
-            untried = []
-            for a in legal:
-                child = children.get(a)
-                if child is None:
-                    untried.append(a)
-                    continue
-                child.avail += 1
-                score = child.total / child.visits + exploration * sqrt(
-                    log(child.avail) / child.visits)
-                if score > best_score:
-                    best, best_score = a, score
-            if untried:
-                action = untried[0] if len(untried) == 1 else rng.choice(untried)
-                child = children[action] = Node()
-                state.apply(action, seat)
-                path.append((child, seat))
-                break
-            node = children[best]
-            state.apply(best, seat)
-            path.append((node, seat))
-        # Rollout to the end of the round (or the limit).
-        for _ in range(rollout_limit):
-            to_act = state.to_act
-            if not to_act or state.round != start_round:
-                break
-            seat = to_act[0]
-            if uniform:
-                legal = state.legal_actions(seat)
-                state.apply(legal[int(rand() * len(legal))], seat)
-            else:
-                state.apply(policy(state, seat, rng), seat)
-        values = [value(state, s) for s in range(state.num_seats)]
-        for node, seat in path:
-            node.visits += 1
-            node.total += values[seat]
-    return root.children
-
-
-def playout(state: State, seat: Seat, rng: random.Random, policy: Policy = random_policy,
-            limit: int = 1_000_000, value: Value = state_value) -> float:
-    """Play ``state`` on with ``policy`` to the end of the round (or ``limit`` actions) and
-    return ``seat``'s value there."""
-    start = state.round
-    for _ in range(limit):
-        to_act = state.to_act
-        if not to_act or state.round != start:
-            break
-        seat_to_act = to_act[0]
-        state.apply(policy(state, seat_to_act, rng), seat_to_act)
-    return value(state, seat)
-
-
-def paired_search(obs: Observation, rng: random.Random, iterations: int,
-                  seconds: float | None = None, policy: Policy = random_policy,
-                  rollout_limit: int = 1_000_000, candidates: Candidates | None = None,
-                  play_out: Playout | None = None,
-                  value: Value = state_value) -> dict[Action, float]:
-    """Determinized Monte Carlo with common samples: every candidate move is played out
-    from the *same* determinizations (and the same policy randomness), so two moves'
-    values differ by the move, not by the luck of their samples. Where moves differ by
-    little against a large luck of the draw, this separates them with far fewer playouts
-    than a tree, which gives each move its own samples.
-
-    ``iterations`` counts playouts. At 64, 128, 256, ... samples a move is dropped once
-    its paired difference to the leader is more than three standard errors below zero,
-    so the playouts go to the moves still in doubt (and a clear choice ends early).
-    ``seconds``, if given, also stops the search after that much wall-clock time.
-    Returns each candidate's mean value (no sampled state leaves this function)."""
-    seat = obs.seat
-    out_of_time = stopwatch(seconds)
-    moves: tuple[Action, ...] = ()
-    results: list[list[float]] = []  # per move, its value on each sample it was tried on
-    live: list[int] = []
-    samples = done = 0
-    checkpoint = 64
-    while done < iterations:
-        if samples and out_of_time():
-            break
-        state = obs.sample(rng)
-        if not samples:
-            moves = tuple(candidates(state, seat, obs.legal) if candidates else obs.legal)
-            if len(moves) == 1:
-                return {moves[0]: 0.5}
-            results = [[] for _ in moves]
-            live = list(range(len(moves)))
-        luck = rng.getrandbits(63)
-        for i in live:
-            child = state.clone()
-            child.apply(moves[i], seat)
-            if play_out is not None:
-                results[i].append(play_out(child, seat, random.Random(luck)))
-            else:
-                results[i].append(playout(child, seat, random.Random(luck), policy,
-                                          rollout_limit, value))
-        samples += 1
-        done += len(live)
-        if samples == checkpoint:
-            checkpoint *= 2
-            live = _still_in_doubt(results, live)
-            if len(live) == 1:
-                break
-    return {a: sum(r) / len(r) for a, r in zip(moves, results, strict=True)}
-
-
-def _still_in_doubt(results: list[list[float]], live: list[int], z: float = 3.0) -> list[int]:
-    """The live moves whose paired difference to the leader is not clearly negative."""
-    n = len(results[live[0]])
-    leader = max(live, key=lambda i: sum(results[i]))
-    best = results[leader]
-    keep = []
-    for i in live:
-        if i != leader:
-            diffs = [a - b for a, b in zip(results[i], best, strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean + z * math.sqrt(var / n) < 0:
-                continue
-        keep.append(i)
-    return keep
 
 
 class ISMCTSBot(Bot):

@@ -70,6 +70,7 @@ from parlour.engine import (
     position_fields,
     quoted,
     reduce_state,
+    shuffle,
 )
 from parlour.message import YOU
 
@@ -324,7 +325,7 @@ class ClockworkState(State):
             return
         if stock is None:
             order = list(STOCK_CARDS)
-            derive_rng(seed, "stock").shuffle(order)
+            shuffle(order, derive_rng(seed, "stock"))
         else:
             if sorted(stock) != list(STOCK_CARDS):
                 raise ValueError("a stock is the 39 cards that are not spades, each once")
@@ -689,7 +690,7 @@ class ClockworkState(State):
         hands = self._sample_hands(hidden, pool, rng)
         chosen = {c for h in hands.values() for c in h}
         rest = [c for c in pool if c not in chosen]
-        rng.shuffle(rest)
+        shuffle(rest, rng)
         new.stock = ([KING_OF_SPADES] if self.stock and self.stock[0] == KING_OF_SPADES
                      else []) + rest
         for s, h in hands.items():
@@ -707,7 +708,7 @@ class ClockworkState(State):
         epoch), so the first complete choice is consistent; backtracking makes the search
         complete (the true hands always fit)."""
         order = [c for c in pool if not _IS_KING[c]]
-        rng.shuffle(order)
+        shuffle(order, rng)
         slots = [s for s in hidden for _ in self.hands[s]]
         if not slots:
             return {s: [] for s in hidden}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copyreg
 import random
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -53,23 +53,24 @@ from parlour.engine import (
     position_fields,
     quoted,
     reduce_state,
+    shuffle,
 )
 from parlour.message import N_, YOU
 
-SIZE = 4  # the grid is at most SIZE x SIZE piles
-HEIGHT = 4  # a pile holds at most HEIGHT cards
-MAX_DOWN = 4  # more face-down tops than this after a placement loses
-FRAME = 2 * SIZE - 1  # 7: room for the grid to grow SIZE - 1 cells any way from the centre
-CELLS = FRAME * FRAME
-CENTRE = CELLS // 2  # d4
-STACK = CELLS  # stack on cell c is action STACK + c
-NUM_ACTIONS = 2 * CELLS
-COLUMNS = "abcdefg"
+SIZE: Final = 4  # the grid is at most SIZE x SIZE piles
+HEIGHT: Final = 4  # a pile holds at most HEIGHT cards
+MAX_DOWN: Final = 4  # more face-down tops than this after a placement loses
+FRAME: Final = 2 * SIZE - 1  # 7: room for the grid to grow SIZE - 1 cells any way from the centre
+CELLS: Final = FRAME * FRAME
+CENTRE: Final = CELLS // 2  # d4
+STACK: Final = CELLS  # stack on cell c is action STACK + c
+NUM_ACTIONS: Final = 2 * CELLS
+COLUMNS: Final = "abcdefg"
 
 #: The 40 cards: ace to ten of each suit, as :mod:`parlour.cards` numbers them.
-DECK: tuple[int, ...] = tuple(sorted(make_card(r, s) for s in range(4)
-                                     for r in (*range(TWO, TEN + 1), ACE)))
-NUM_CARDS = len(DECK)
+DECK: Final[tuple[int, ...]] = tuple(sorted(make_card(r, s) for s in range(4)
+                                            for r in (*range(TWO, TEN + 1), ACE)))
+NUM_CARDS: Final = len(DECK)
 
 
 def card_value(card: int) -> int:
@@ -78,17 +79,17 @@ def card_value(card: int) -> int:
     return 1 if rank == ACE else rank + 2
 
 
-VALUE = {c: card_value(c) for c in DECK}
+VALUE: Final = {c: card_value(c) for c in DECK}
 
-ROW_OF = tuple(c // FRAME for c in range(CELLS))
-COL_OF = tuple(c % FRAME for c in range(CELLS))
-FULL_MASK = (1 << CELLS) - 1
-ROW_MASK = tuple(sum(1 << (r * FRAME + c) for c in range(FRAME)) for r in range(FRAME))
-COL_MASK = tuple(sum(1 << (r * FRAME + c) for r in range(FRAME)) for c in range(FRAME))
-ROW_OTHERS = tuple(ROW_MASK[ROW_OF[c]] & ~(1 << c) for c in range(CELLS))
-COL_OTHERS = tuple(COL_MASK[COL_OF[c]] & ~(1 << c) for c in range(CELLS))
-_NOT_LAST_COL = FULL_MASK & ~COL_MASK[FRAME - 1]
-_NOT_FIRST_COL = FULL_MASK & ~COL_MASK[0]
+ROW_OF: Final = tuple(c // FRAME for c in range(CELLS))
+COL_OF: Final = tuple(c % FRAME for c in range(CELLS))
+FULL_MASK: Final = (1 << CELLS) - 1
+ROW_MASK: Final = tuple(sum(1 << (r * FRAME + c) for c in range(FRAME)) for r in range(FRAME))
+COL_MASK: Final = tuple(sum(1 << (r * FRAME + c) for r in range(FRAME)) for c in range(FRAME))
+ROW_OTHERS: Final = tuple(ROW_MASK[ROW_OF[c]] & ~(1 << c) for c in range(CELLS))
+COL_OTHERS: Final = tuple(COL_MASK[COL_OF[c]] & ~(1 << c) for c in range(CELLS))
+_NOT_LAST_COL: Final = FULL_MASK & ~COL_MASK[FRAME - 1]
+_NOT_FIRST_COL: Final = FULL_MASK & ~COL_MASK[0]
 
 
 def _band_table(line_masks: tuple[int, ...]) -> tuple[int, ...]:
@@ -106,9 +107,9 @@ def _band_table(line_masks: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(table)
 
 
-_ROW_BAND = _band_table(ROW_MASK)
-_COL_BAND = _band_table(COL_MASK)
-_ROW_SHIFT = tuple(range(0, CELLS, FRAME))
+_ROW_BAND: Final = _band_table(ROW_MASK)
+_COL_BAND: Final = _band_table(COL_MASK)
+_ROW_SHIFT: Final = tuple(range(0, CELLS, FRAME))
 
 
 def cell_name(cell: int) -> str:
@@ -136,8 +137,9 @@ def used_lines(occ: int) -> tuple[int, int]:
     return rows, cols
 
 
-#: The set bits of a mask, lowest first (cells here; the same walk as a hand's cards).
-bits = cards_of
+def bits(mask: int) -> list[int]:
+    """The set bits of a mask, lowest first (cells here; the same walk as a hand's cards)."""
+    return cards_of(mask)
 
 
 # --------------------------------------------------------------------------- rule kernel
@@ -231,12 +233,12 @@ def is_win(occ: int, up: int) -> bool:
 def deal_order(seed: int) -> tuple[int, ...]:
     """The order of the stock, top card first: a uniform shuffle keyed by the seed."""
     cards = list(DECK)
-    derive_rng(seed, "deal").shuffle(cards)
+    shuffle(cards, derive_rng(seed, "deal"))
     return tuple(cards)
 
 
 # --------------------------------------------------------------------------- game
-FLIP_READINGS = ("designer", "seed")
+FLIP_READINGS: Final = ("designer", "seed")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
@@ -310,7 +312,7 @@ GAME = FoursquareGame()
 
 # --------------------------------------------------------------------------- positions
 #: The fields of a position's text, in the order it is written.
-POSITION_FIELDS = ("piles", "hand", "stock")
+POSITION_FIELDS: Final = ("piles", "hand", "stock")
 
 
 def parse_position(text: str) -> JsonDict:
@@ -389,7 +391,8 @@ class FoursquareState(State):
         "_flipped",
         "_history",
         "_legal",
-        "_legal_mask",
+        "_may_place",
+        "_may_stack",
         "_outcome",
         "_seed_mode",
         "full",
@@ -471,14 +474,16 @@ class FoursquareState(State):
         return ()
 
     def _set_legal(self) -> None:
-        place, stack = legal_masks(self.occ, self.full)
-        self._legal_mask = place | stack << STACK
-        self._legal = tuple(bits(self._legal_mask))
+        # two masks of cells (a mask of all 98 actions would not fit a machine word)
+        self._may_place, self._may_stack = place, stack = legal_masks(self.occ, self.full)
+        self._legal = tuple(bits(place) + [STACK + cell for cell in bits(stack)])
 
     def apply(self, action: object, seat: object = None) -> None:
         if (seat is not None and seat != 0) or self._outcome:
             self.acting_seat(seat)  # raises with the reason
-        if type(action) is not int or action < 0 or not self._legal_mask >> action & 1:
+        if type(action) is not int or action < 0 or not (
+                self._may_place >> action & 1 if action < STACK
+                else self._may_stack >> (action - STACK) & 1):
             raise IllegalAction(self._why_illegal(action))
         card = self._deal[self.placed]
         (self.occ, self.g2, self.g3, self.full, self.up, self.vals,
@@ -497,7 +502,7 @@ class FoursquareState(State):
 
     def _finish(self, won: bool, reason: str) -> None:
         self._end = reason
-        self._legal, self._legal_mask = (), 0
+        self._legal, self._may_place, self._may_stack = (), 0, 0
         left = NUM_CARDS - self.placed
         self._outcome = Outcome((float(left),), (1,)) if won else Outcome((0.0,), (2,))
 
@@ -604,7 +609,7 @@ class FoursquareState(State):
         new._outcome = self._outcome
         new._end = self._end
         new._flipped = self._flipped
-        new._legal, new._legal_mask = self._legal, self._legal_mask
+        new._legal, new._may_place, new._may_stack = self._legal, self._may_place, self._may_stack
         return new
 
     def determinize(self, seat: Seat | None, rng: random.Random) -> FoursquareState:
@@ -616,7 +621,7 @@ class FoursquareState(State):
             return new
         seen = self.placed + 1  # the cards placed and the card in hand
         unseen = sorted(self._deal[seen:])
-        rng.shuffle(unseen)
+        shuffle(unseen, rng)
         new._deal = self._deal[:seen] + tuple(unseen)
         return new
 
@@ -691,7 +696,7 @@ def describe_event(event: JsonDict,
 
 
 #: The end reasons an event carries (English text, kept in views and records), as messages.
-END_REASONS = {
+END_REASONS: Final = {
     "all sixteen piles show their faces": Message("all sixteen piles show their faces"),
     f"more than {MAX_DOWN} face-down tops": Message("more than {count} face-down tops",
                                                      count=MAX_DOWN),

@@ -66,6 +66,7 @@ from parlour.engine import (
     position_fields,
     quoted,
     reduce_state,
+    shuffle,
 )
 from parlour.message import N_, Named, message_to_json
 
@@ -1185,7 +1186,7 @@ class HitTheDeckState(State):
         pool = [k for s in hidden for k in self.hand(s)] + self.draw \
             + self.discard[:self._unseen]
         pool.sort()
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         # Cards a seat is known to lack (it drew, so nothing it held fitted) are dealt
         # first, from the cards it may hold; the rest of every hand comes after, at random.
         dealt: dict[Seat, list[int]] = {}

@@ -22,7 +22,7 @@ import copyreg
 import hashlib
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -64,24 +64,26 @@ from parlour.engine import (
 from parlour.message import N_, message_to_json
 from parlour.sampling import deal_by_kind
 
-NIL = 52
-BID_BASE = 52  # bid n (1..13) is BID_BASE + n
-BLIND_NIL = 66
-LOOK = 67
-NUM_ACTIONS = 68
+NIL: Final = 52
+BID_BASE: Final = 52  # bid n (1..13) is BID_BASE + n
+BLIND_NIL: Final = 66
+LOOK: Final = 67
+NUM_ACTIONS: Final = 68
 
-BIDDING, PLAYING, OVER = 0, 1, 2
-PHASE_NAMES = ("bid", "play", "over")
-SEAT_NAMES = ("South", "West", "North", "East")
-TEAM_NAMES = ("North-South", "East-West")
-FIRST_DEALER = 3  # so that South (seat 0) bids and leads first in the first deal
+BIDDING: Final = 0
+PLAYING: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final = ("bid", "play", "over")
+SEAT_NAMES: Final = ("South", "West", "North", "East")
+TEAM_NAMES: Final = ("North-South", "East-West")
+FIRST_DEALER: Final = 3  # so that South (seat 0) bids and leads first in the first deal
 
-_SPADE_MASK = SUIT_MASKS[SPADES]
-_NON_SPADES = FULL_MASK ^ _SPADE_MASK
-_BID_MASK = sum(1 << (BID_BASE + n) for n in range(0, 14))  # nil and 1..13
-_BLIND_CHOICE_MASK = (1 << BLIND_NIL) | (1 << LOOK)
-_TO_ACT = tuple((s,) for s in range(4))
-_NO_BLIND = (False, False)
+_SPADE_MASK: Final = SUIT_MASKS[SPADES]
+_NON_SPADES: Final = FULL_MASK ^ _SPADE_MASK
+_BID_MASK: Final = sum(1 << (BID_BASE + n) for n in range(0, 14))  # nil and 1..13
+_BLIND_CHOICE_MASK: Final = (1 << BLIND_NIL) | (1 << LOOK)
+_TO_ACT: Final = tuple((s,) for s in range(4))
+_NO_BLIND: Final = (False, False)
 
 
 # Legal cards come from a bit mask: each suit's 13-bit slice indexes a table of tuples.
@@ -93,11 +95,14 @@ def _suit_table(suit: int) -> list[tuple[int, ...]]:
     return table
 
 
-_T0, _T1, _T2, _T3 = [_suit_table(s) for s in range(4)]
-_BIDS = tuple(range(NIL, BID_BASE + 14))
-_BLIND_CHOICE = (BLIND_NIL, LOOK)
-_BIT = tuple(1 << c for c in range(52))
-_CARDS = range(52)
+_T0: Final = _suit_table(0)
+_T1: Final = _suit_table(1)
+_T2: Final = _suit_table(2)
+_T3: Final = _suit_table(3)
+_BIDS: Final = tuple(range(NIL, BID_BASE + 14))
+_BLIND_CHOICE: Final = (BLIND_NIL, LOOK)
+_BIT: Final = tuple(1 << c for c in range(52))
+_CARDS: Final = range(52)
 
 
 def deal_hands(seed: int, deal: int) -> list[int]:
@@ -285,7 +290,7 @@ class SpadesGame(Game):
 GAME = SpadesGame()
 
 #: The fields of a position's text, in the order it is written.
-POSITION_FIELDS = ("hands", "deal", "scores", "bags")
+POSITION_FIELDS: Final = ("hands", "deal", "scores", "bags")
 
 
 def parse_position(text: str) -> JsonDict:

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 import copyreg
 import random
-from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -58,27 +57,29 @@ from parlour.engine import (
     position_fields,
     quoted,
     reduce_state,
+    shuffle,
 )
 from parlour.message import N_
 
-JOKER = 52
-EMPTY = -1
-WILD = 13
-HAND_SIZE = 5
-SIDE_PILES = 4
-MAX_CENTRE = 4
-COMPLETE = 12  # a centre pile is complete at the queen: twelve cards
+JOKER: Final = 52
+EMPTY: Final = -1
+WILD: Final = 13
+HAND_SIZE: Final = 5
+SIDE_PILES: Final = 4
+MAX_CENTRE: Final = 4
+COMPLETE: Final = 12  # a centre pile is complete at the queen: twelve cards
 
-HAND_TO_CENTRE = 0  # + slot * 4 + pile
-PAYOFF_TO_CENTRE = 20  # + pile
-SIDE_TO_CENTRE = 24  # + side * 4 + pile
-HAND_TO_SIDE = 40  # + slot * 4 + side
-NUM_ACTIONS = 60
+HAND_TO_CENTRE: Final = 0  # + slot * 4 + pile
+PAYOFF_TO_CENTRE: Final = 20  # + pile
+SIDE_TO_CENTRE: Final = 24  # + side * 4 + pile
+HAND_TO_SIDE: Final = 40  # + slot * 4 + side
+NUM_ACTIONS: Final = 60
 
-PLAYING, OVER = 0, 1
-SEAT_NAMES = ("South", "North")
-RANK_TEXT = ("-", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-JOKER_TEXT = "Joker"
+PLAYING: Final = 0
+OVER: Final = 1
+SEAT_NAMES: Final = ("South", "North")
+RANK_TEXT: Final = ("-", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+JOKER_TEXT: Final = "Joker"
 
 
 def _value(face: int) -> int:
@@ -90,11 +91,11 @@ def _value(face: int) -> int:
 
 
 #: Building value of each face: 1 (ace) .. 12 (queen), or WILD.
-VALUE: tuple[int, ...] = tuple(_value(f) for f in range(JOKER + 1))
+VALUE: Final[tuple[int, ...]] = tuple(_value(f) for f in range(JOKER + 1))
 #: Order used to pick the first player: ace low .. queen, king, joker highest.
-TOP_ORDER: tuple[int, ...] = tuple(14 if f == JOKER else 13 if VALUE[f] == WILD else VALUE[f]
-                                   for f in range(JOKER + 1))
-_FACE_TEXT = (*(card_text(f) for f in range(52)), JOKER_TEXT)
+TOP_ORDER: Final[tuple[int, ...]] = tuple(
+    14 if f == JOKER else 13 if VALUE[f] == WILD else VALUE[f] for f in range(JOKER + 1))
+_FACE_TEXT: Final = (*(card_text(f) for f in range(52)), JOKER_TEXT)
 
 
 def face_text(face: int) -> str:
@@ -136,43 +137,43 @@ def decode(action: Action) -> tuple[str, int, int]:
     return "hs", a // 4, a % 4
 
 
-_DECODED = tuple(decode(a) for a in range(NUM_ACTIONS))
-_TEXT = tuple(
+_DECODED: Final = tuple(decode(a) for a in range(NUM_ACTIONS))
+_TEXT: Final = tuple(
     f"h{s + 1}>c{t + 1}" if k == "hc" else f"p>c{t + 1}" if k == "pc"
     else f"s{s + 1}>c{t + 1}" if k == "sc" else f"h{s + 1}>s{t + 1}"
     for k, s, t in _DECODED)
-_PARSE = {t: a for a, t in enumerate(_TEXT)}
+_PARSE: Final = {t: a for a, t in enumerate(_TEXT)}
 
 
-def _index_by_piles(base: int) -> dict[tuple[int, ...], tuple[int, ...]]:
-    """For every set of centre piles (a tuple of indices), the actions ``base + pile``."""
-    return {c: tuple(base + j for j in c) for n in range(MAX_CENTRE + 1)
-            for c in combinations(range(MAX_CENTRE), n)}
+def _by_piles(base: int) -> tuple[tuple[int, ...], ...]:
+    """For every set of centre piles (a mask: bit ``j`` for pile ``j``), the actions
+    ``base + j``, lowest pile first."""
+    return tuple(tuple(base + j for j in range(MAX_CENTRE) if piles >> j & 1)
+                 for piles in range(1 << MAX_CENTRE))
 
 
-_HC = tuple(_index_by_piles(HAND_TO_CENTRE + i * 4) for i in range(HAND_SIZE))
-_PC = _index_by_piles(PAYOFF_TO_CENTRE)
-_SC = tuple(_index_by_piles(SIDE_TO_CENTRE + k * 4) for k in range(SIDE_PILES))
-_HS = tuple(tuple(range(HAND_TO_SIDE + i * 4, HAND_TO_SIDE + i * 4 + 4))
-            for i in range(HAND_SIZE))
-_DEST_CACHE: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, ...], ...]] = {}
+_HC: Final = tuple(_by_piles(HAND_TO_CENTRE + i * 4) for i in range(HAND_SIZE))
+_PC: Final = _by_piles(PAYOFF_TO_CENTRE)
+_SC: Final = tuple(_by_piles(SIDE_TO_CENTRE + k * 4) for k in range(SIDE_PILES))
+_HS: Final = tuple(tuple(range(HAND_TO_SIDE + i * 4, HAND_TO_SIDE + i * 4 + 4))
+                   for i in range(HAND_SIZE))
 
 
-def _destinations(sizes: tuple[int, ...], king_starts: bool) -> tuple[tuple[int, ...], ...]:
-    """Indexed by building value (1..12, WILD): the centre piles a card of that value fits,
-    given the pile sizes."""
-    key = (sizes, king_starts)
-    dest = _DEST_CACHE.get(key)
-    if dest is None:
-        table: list[tuple[int, ...]] = [()] * (WILD + 1)
-        for j, size in enumerate(sizes):
-            table[size + 1] += (j,)
-        table[WILD] = tuple(j for j, size in enumerate(sizes) if size or king_starts)
-        dest = _DEST_CACHE[key] = tuple(table)
-    return dest
-_NOTATION_HELP = Message("expected a move like h3>c1 (hand card 3 to centre pile 1), p>c2 "
-                         "(payoff to centre 2), s2>c1 (side pile 2 to centre 1) or h5>s4 (hand "
-                         "card 5 to side pile 4, ending the turn)")
+def _fits(centre: list[list[int]], king_starts: bool) -> list[int]:
+    """Indexed by building value (1..12, WILD): the centre piles (a mask) a card of that
+    value may go on."""
+    fits = [0] * (WILD + 1)
+    for j, pile in enumerate(centre):
+        size = len(pile)
+        fits[size + 1] |= 1 << j
+        if size or king_starts:
+            fits[WILD] |= 1 << j
+    return fits
+
+
+_NOTATION_HELP: Final = Message(
+    "expected a move like h3>c1 (hand card 3 to centre pile 1), p>c2 (payoff to centre 2), "
+    "s2>c1 (side pile 2 to centre 1) or h5>s4 (hand card 5 to side pile 4, ending the turn)")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
@@ -270,7 +271,7 @@ GAME = SpiteAndMaliceGame()
 
 # --------------------------------------------------------------------------- positions
 #: The fields of a position's text, in the order it is written.
-POSITION_FIELDS = ("hands", "payoffs", "sides", "centre", "stock", "to act", "scores")
+POSITION_FIELDS: Final = ("hands", "payoffs", "sides", "centre", "stock", "to act", "scores")
 
 
 def _faces_text(faces: list[int]) -> str:
@@ -441,7 +442,7 @@ class SpiteAndMaliceState(State):
     # ------------------------------------------------------------------ dealing
     def _deal(self, attempt: int) -> None:
         deck = new_deck(self.options["jokers"])
-        derive_rng(self.seed, "deal", self.round, attempt).shuffle(deck)
+        shuffle(deck, derive_rng(self.seed, "deal", self.round, attempt))
         n = self.options["payoff_size"]
         self.payoff = [deck[0:n], deck[n:2 * n]]
         self.hands = [deck[2 * n:2 * n + 5], deck[2 * n + 5:2 * n + 10]]
@@ -524,17 +525,17 @@ class SpiteAndMaliceState(State):
     def _compute_legal(self) -> tuple[Action, ...]:
         seat = self.turn
         hand = self.hands[seat]
-        dest = _destinations(tuple(map(len, self.centre)), self.options["king_starts"])
+        fits = _fits(self.centre, self.options["king_starts"])
         out: list[int] = []
         for i, face in enumerate(hand):
             if face != EMPTY:
-                out += _HC[i][dest[VALUE[face]]]
+                out += _HC[i][fits[VALUE[face]]]
         payoff = self.payoff[seat]
         if payoff:
-            out += _PC[dest[VALUE[payoff[-1]]]]
+            out += _PC[fits[VALUE[payoff[-1]]]]
         for k, pile in enumerate(self.side[seat]):
             if pile:
-                out += _SC[k][dest[VALUE[pile[-1]]]]
+                out += _SC[k][fits[VALUE[pile[-1]]]]
         for i, face in enumerate(hand):
             if face != EMPTY:
                 out += _HS[i]
@@ -590,7 +591,7 @@ class SpiteAndMaliceState(State):
         self.completed += 1
         self.stock.extend(self.centre[j])
         self.centre[j] = []
-        derive_rng(self.seed, "reshuffle", self.round, self.completed).shuffle(self.stock)
+        shuffle(self.stock, derive_rng(self.seed, "reshuffle", self.round, self.completed))
         self._event(self.turn, "complete", centre=j + 1, stock=len(self.stock))
 
     def _why_illegal(self, action: object, turn: Seat) -> Message:
@@ -752,7 +753,7 @@ class SpiteAndMaliceState(State):
         for p in self.payoff:
             pool += p[:-1]
         pool.sort()
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         it = iter(pool)
         for s in hidden_hands:
             new.hands[s] = [EMPTY if f == EMPTY else next(it) for f in self.hands[s]]
