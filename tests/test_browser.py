@@ -20,18 +20,22 @@ TURN = ".bid-panel:not([hidden]) .bid, .hand .card.playable, .endbar:not([hidden
 
 
 def take_turn(page, bid="bid 3", keyboard=False) -> str | None:
-    """Bid or play the first playable card, if it is this page's turn; what it did."""
+    """Bid or play the first playable card, if it is this page's turn; what it did. The
+    page's version is read once its turn is on screen (no other view can come before its
+    move then): read earlier, the view that brings the turn would pass for the answer to
+    the move, and the next call would find the card still in hand, on its way out."""
     if page.locator(".endbar:not([hidden])").count():
         return None
-    before = version(page)
     bid_button = page.locator(f".bid-panel:not([hidden]) .bid[data-action='{bid}']")
     if bid_button.count():
+        before = version(page)
         bid_button.click()
         did = bid
     else:
         card = page.locator(".hand .card.playable").first
         if not card.count():
             return None
+        before = version(page)
         did = card.get_attribute("data-card")
         if keyboard:
             card.focus()
