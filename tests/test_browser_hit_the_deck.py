@@ -58,7 +58,7 @@ def tap_slap(page) -> bool:
     """Tap the live slap target where it shows on the screen (as the others slap, the page
     draws it again, so the node found may be gone by the tap; the place stays); False if
     there is no live target to tap."""
-    target = page.locator(".htd-slap.live")
+    target = page.locator(".htd-slap.live").first  # as page.tap took the first match
     try:
         target.wait_for(timeout=3000)
         box = target.bounding_box(timeout=1000)
