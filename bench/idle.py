@@ -21,7 +21,7 @@ import sys
 import time
 
 import httpx
-from server import cpu_seconds, free_port, start_server, stop_server, wait_for
+from server import cpu_seconds, free_port, start_server, tear_down, wait_for
 from websockets.asyncio.client import connect
 
 
@@ -63,7 +63,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     args = parser.parse_args(argv)
 
-    import redis
     from sqlalchemy import create_engine, text
 
     from parlour.server.store import Store
@@ -84,14 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         shares = asyncio.run(measure([f"http://127.0.0.1:{p}" for p in ports],
                                      [s.pid for s in servers], args.warmup, args.seconds))
     finally:
-        for server in servers:
-            stop_server(server)
-        keys = redis.Redis.from_url(args.redis)
-        for key in keys.scan_iter(match=f"bench-{name}:*"):
-            keys.delete(key)
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+        tear_down(servers, args.redis, name, admin)
     print(json.dumps({"seconds": args.seconds, "owner_cpu_percent": round(100 * shares[0], 2),
                       "relaying_cpu_percent": round(100 * shares[1], 2),
                       "loadavg": [round(x, 2) for x in os.getloadavg()]}))

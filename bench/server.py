@@ -263,6 +263,23 @@ async def run_one(base: str | list[str], clients: int, tables: int, seconds: flo
     }
 
 
+def tear_down(servers: list[subprocess.Popen[bytes]], redis_url: str, name: str,
+              admin: Any) -> None:
+    """Stop a bench's cluster: its server processes, its Redis keys (prefix ``bench-<name>:``)
+    and its PostgreSQL database ``name`` (``admin``: an engine on the server's admin base)."""
+    import redis
+    from sqlalchemy import text
+
+    for server in servers:
+        stop_server(server)
+    keys = redis.Redis.from_url(redis_url)
+    for key in keys.scan_iter(match=f"bench-{name}:*"):
+        keys.delete(key)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
 def stop_server(server: subprocess.Popen[bytes]) -> None:
     server.send_signal(signal.SIGTERM)
     try:
@@ -302,16 +319,7 @@ def cluster_run(args: argparse.Namespace, count: int, clients: int, tables: int
         return asyncio.run(run_one([f"http://127.0.0.1:{p}" for p in ports], clients, tables,
                                    args.seconds, args.warmup, args.think, cpu))
     finally:
-        for server in servers:
-            stop_server(server)
-        import redis
-
-        keys = redis.Redis.from_url(args.redis)
-        for key in keys.scan_iter(match=f"bench-{name}:*"):
-            keys.delete(key)
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+        tear_down(servers, args.redis, name, admin)
 
 
 def main(argv: list[str] | None = None) -> int:
