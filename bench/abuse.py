@@ -45,6 +45,7 @@ from websockets.sync.client import connect as connect_sync
 
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = "127.0.0.2"
+PEEKER = "127.0.0.9"  # the daily-deal attack, whose first create must pass
 BOTS3 = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
 PEOPLE4 = [{"kind": "person"}] * 4
 CREATE = {"game": "spades", "seats": BOTS3, "name": "Ann"}
@@ -641,7 +642,7 @@ def review_flood(srv: Server) -> Outcome:
 def daily_peek(srv: Server) -> Outcome:
     """Learn today's daily deal before playing it: sit at it, then ask for its record and
     replay, watch it without a seat, deal it again, and flood it with tries."""
-    with srv.client(ATTACKER) as c:
+    with srv.client(PEEKER) as c:  # an address of its own: the others' floods spent theirs
         res = c.post("/api/daily/foursquare", json={"name": "peek"}).json()
         tid = res["table"]["id"]
         record = c.get(f"/api/tables/{tid}/matches/1/record").status_code
