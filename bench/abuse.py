@@ -45,7 +45,7 @@ from websockets.sync.client import connect as connect_sync
 
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = "127.0.0.2"
-PEEKER = "127.0.0.9"  # the daily-deal attack, whose first create must pass
+PEEKER = "127.0.0.29"  # the daily-deal attack, whose first create must pass
 BOTS3 = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
 PEOPLE4 = [{"kind": "person"}] * 4
 CREATE = {"game": "spades", "seats": BOTS3, "name": "Ann"}
