@@ -249,6 +249,26 @@ def limit_files(n: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (n, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def child_setup(parent: int, max_files: int | None) -> Callable[[], None]:
+    """What a server subprocess does between fork and exec: ask Linux to kill it when the
+    test process that started it dies (a pytest timeout or a ``kill -9`` of the run kills
+    the worker, which left its ``parlour serve`` running and holding its port and
+    database), and lower its open-file limit if asked."""
+    import ctypes
+
+    def setup() -> None:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the request was made
+            os._exit(1)
+        if max_files is not None:
+            limit_files(max_files)
+
+    return setup
+
+
 class ServerProcess:
     """``parlour serve`` in a subprocess."""
 
@@ -265,7 +285,7 @@ class ServerProcess:
              db_url or db_url_for(db), "--bot-pause", str(bot_pause), "--rate", "1000",
              *(ROOMY_FLAGS if flags is None else flags)],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
-            preexec_fn=None if max_files is None else lambda: limit_files(max_files))
+            preexec_fn=child_setup(os.getpid(), max_files))
         if wait:
             try:
                 wait_up(self.base)

@@ -1,0 +1,48 @@
+"""The test kit's own promises, where breaking one would leave a mess behind other tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+STARTER = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+from server_kit import ServerProcess, free_port
+server = ServerProcess(Path({db!r}), free_port())
+print(server.proc.pid, flush=True)
+sys.stdin.read()  # until killed
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is dead, waiting for its reaper
+        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_server_subprocess_dies_with_the_test_that_started_it(tmp_path: Path) -> None:
+    # A pytest timeout or a killed run kills the test process; its `parlour serve` went on
+    # holding its port and database until found by hand.
+    starter = subprocess.Popen(
+        [sys.executable, "-c", STARTER.format(tests=str(TESTS), db=str(tmp_path / "k.sqlite3"))],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert starter.stdout is not None
+    server = int(starter.stdout.readline())
+    assert alive(server)
+    starter.send_signal(signal.SIGKILL)
+    starter.wait(10)
+    deadline = time.monotonic() + 10
+    while alive(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(server), "the server outlived the test process that started it"
