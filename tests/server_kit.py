@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -147,6 +147,7 @@ class Player:
         self._cm = client.websocket_connect(f"/ws/tables/{table_id}", headers=dict(headers or {}))
         self.ws = self._cm.__enter__()
         self.open = True
+        self.token = token
         if isinstance(client, AppClient):
             client.__dict__.setdefault("players", []).append(self)
         hello: dict[str, Any] = {"type": "hello", "token": token}
@@ -206,6 +207,29 @@ def strings(obj: Any) -> Iterator[str]:
     elif isinstance(obj, list):
         for v in obj:
             yield from strings(v)
+
+
+def keys(obj: Any) -> Iterator[str]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from keys(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from keys(v)
+
+
+def assert_no_secret(msg: Any, seed: int | None = None, tokens: Iterable[str | None] = ()) -> None:
+    """A message a client gets holds no field for a seed or a token, not the table's seed,
+    and no seat's token. (Fields are checked by name, not the whole text: ids are random
+    text that can spell "seed", as a slap's phase id "uvseed6ocp0o" once did.)"""
+    named = [k for k in keys(msg) if "seed" in k.lower() or "token" in k.lower()]
+    assert not named, f"a message has the fields {named}"
+    if seed is not None:
+        assert seed not in numbers(msg), "the seed was sent to a client"
+    text = json.dumps(msg)
+    for token in tokens:
+        assert token is None or token not in text, "a seat's token was sent to a client"
 
 
 def numbers(obj: Any) -> Iterator[int]:

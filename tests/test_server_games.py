@@ -3,11 +3,10 @@ bots included, simultaneous phases (several seats in ``to_act``) too."""
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
-from server_kit import Player, app_client
+from server_kit import Player, app_client, assert_no_secret
 
 from parlour.games import game_ids, get_game
 
@@ -34,7 +33,7 @@ def test_bots_play_every_game_through_the_server(client, game_id):
     for m in watcher.messages:
         if m["type"] == "view":
             assert m["view"]["seat"] is None and m["view"]["legal"] == []
-            assert "seed" not in json.dumps(m)
+            assert_no_secret(m)
     watcher.close()
 
 

@@ -6,7 +6,7 @@ import itertools
 import time
 
 import pytest
-from server_kit import BOTS3, PEOPLE4, Player, app_client, create, join
+from server_kit import BOTS3, PEOPLE4, Player, app_client, assert_no_secret, create, join
 
 from parlour.record import parse_record, replay
 
@@ -35,7 +35,7 @@ def test_create_with_three_bots_starts_at_once(client):
     assert res["invite"] == f"/t/{table['id']}"
     assert table["status"] == "playing" and table["match"] == 1
     assert [s["kind"] for s in table["seats"]] == ["person", "bot", "bot", "bot"]
-    assert "token" not in str(table) and "seed" not in str(table)
+    assert_no_secret(table, tokens=[res["token"]])
 
 
 def test_table_waits_for_friends_then_starts(client):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from server_kit import CARD, PEOPLE4, Player, app_client, create, join
+from server_kit import CARD, PEOPLE4, Player, app_client, assert_no_secret, create, join
 
 from parlour.server.protocol import MAX_MESSAGE
 
@@ -42,7 +42,7 @@ def test_each_seat_gets_its_own_view(four):
     for s, p in enumerate(players):
         v = p.last["view"]
         assert p.seat == s and v["seat"] == s and len(v["hand"]) == 13
-        assert "seed" not in json.dumps(p.messages)
+        assert_no_secret(p.messages, tokens=[q.token for q in players])
         hands.append(set(v["hand"]))
     assert len(set.union(*hands)) == 52
 
