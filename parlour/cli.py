@@ -471,7 +471,9 @@ def cmd_menu(args: argparse.Namespace) -> int:
 LANG_HELP = ("the language to play in: en, id or pt-BR (default: from LANG); the typed "
              "notation stays the English codes")
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(serving: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; ``serving=False`` leaves out `serve`'s limit flags, which
+    take the web server's modules (a second or more to import) to list."""
     parser = argparse.ArgumentParser(prog="parlour", description="A card-game parlour.")
     parser.add_argument("--lang", help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="command")
@@ -563,7 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--redis-prefix", metavar="TEXT", help="prefix of the Redis keys and "
                    "channels (parlour:; PARLOUR_REDIS_PREFIX), for several parlours on "
                    "one Redis")
-    add_limit_flags(p)
+    if serving:
+        add_limit_flags(p)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("db", help="the web parlour's database: its schema revision, "
@@ -593,8 +596,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(serving="serve" in words)
+    args = parser.parse_args(words)
     func = getattr(args, "func", cmd_menu)
     try:
         return func(args)

@@ -11,13 +11,14 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 
+# A test process starting a child the way ServerProcess starts `parlour serve` (a long sleep
+# stands in for the server, which takes seconds to come up).
 STARTER = """
-import sys
-from pathlib import Path
+import os, subprocess, sys
 sys.path.insert(0, {tests!r})
-from server_kit import ServerProcess, free_port
-server = ServerProcess(Path({db!r}), free_port())
-print(server.proc.pid, flush=True)
+from children import child_setup
+child = subprocess.Popen(["sleep", "600"], preexec_fn=child_setup(os.getpid(), None))
+print(child.pid, flush=True)
 sys.stdin.read()  # until killed
 """
 
@@ -31,11 +32,11 @@ def alive(pid: int) -> bool:
         return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def test_a_server_subprocess_dies_with_the_test_that_started_it(tmp_path: Path) -> None:
+def test_a_server_subprocess_dies_with_the_test_that_started_it() -> None:
     # A pytest timeout or a killed run kills the test process; its `parlour serve` went on
     # holding its port and database until found by hand.
     starter = subprocess.Popen(
-        [sys.executable, "-c", STARTER.format(tests=str(TESTS), db=str(tmp_path / "k.sqlite3"))],
+        [sys.executable, "-c", STARTER.format(tests=str(TESTS))],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert starter.stdout is not None
     server = int(starter.stdout.readline())
