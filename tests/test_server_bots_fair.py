@@ -166,6 +166,7 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.databases("sqlite")  # worker processes and signals: the database plays no part
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_search_workers_die_with_the_server(tmp_path, how):
     server = ServerProcess(tmp_path / "w.sqlite3", free_port())

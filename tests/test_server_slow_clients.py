@@ -9,6 +9,7 @@ import socket
 import time
 
 import httpx
+import pytest
 from server_kit import ROOMY_FLAGS, ServerProcess, free_port
 
 ATTACKER = "127.0.0.2"  # loopback too, but another address than the other client's
@@ -46,6 +47,7 @@ def closed_by_server(s: socket.socket) -> bytes | None:
     return data
 
 
+@pytest.mark.databases("sqlite")  # sockets that never send a request reach no database
 def test_half_open_connections_from_one_address_do_not_starve_another(tmp_path):
     port = free_port()
     server = ServerProcess(tmp_path / "slow.sqlite3", port, max_files=1024, flags=[
