@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Path
 from starlette.requests import HTTPConnection
 
 from parlour.server.lease import Elsewhere
@@ -24,7 +24,12 @@ def get_hub(conn: HTTPConnection) -> Hub:
 HubDep = Annotated[Hub, Depends(get_hub)]
 
 
-async def get_table(table_id: str, hub: HubDep, conn: HTTPConnection) -> Table:
+#: A table's id in a path: what ``Hub`` makes (8 URL-safe characters) fits, with room to
+#: spare; anything else is refused as a bad request before a table is looked up.
+TableId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", max_length=64)]
+
+
+async def get_table(table_id: TableId, hub: HubDep, conn: HTTPConnection) -> Table:
     """The table named by the path's ``table_id``; ``not_found`` if there is none. A table
     another process owns is its :class:`~parlour.server.relay.Mirror` (with a relay; else
     ``unavailable``)."""

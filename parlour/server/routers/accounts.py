@@ -24,7 +24,7 @@ from parlour.message import N_
 from parlour.server import accounts
 from parlour.server.account_names import name_key
 from parlour.server.accounts import SESSION_SECONDS, SignedIn
-from parlour.server.deps import ClientDep, GuardDep, HubDep, check_origin
+from parlour.server.deps import ClientDep, GuardDep, HubDep, TableId, check_origin
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import SESSION_COOKIE, Account, AccountDep
 from parlour.server.limits import ClientGuard
@@ -290,7 +290,7 @@ async def delete(body: PasswordOnly, request: Request, response: Response,
 
 
 @router.post("/seats/{table_id}/claim")
-async def claim(table_id: str, account: AccountDep, hub: HubDep, guard: GuardDep,
+async def claim(table_id: TableId, account: AccountDep, hub: HubDep, guard: GuardDep,
                 client: ClientDep) -> dict[str, Any]:
     """Your seat at this table, on this device: a token of the seat your account holds
     (the same kind a rejoin link is traded for; limited like taking seats)."""
@@ -347,7 +347,7 @@ async def mute(body: Mute, account: AccountDep, hub: HubDep, guard: GuardDep
 
 
 @router.get("/mutes/{table_id}")
-async def muted(table_id: str, account: AccountDep, hub: HubDep) -> dict[str, Any]:
+async def muted(table_id: TableId, account: AccountDep, hub: HubDep) -> dict[str, Any]:
     """The seats of a table whose players you muted."""
     account = signed_in(account)
     table = await hub.get(table_id)
