@@ -44,8 +44,9 @@ run: $(WEB_STAMP) compiled
 	$(VENV)/bin/parlour serve --host $(HOST) --port $(PORT)
 
 # Every kind of check, with light counts (the `long` soaks are left out: pyproject's addopts).
-# The tests run on the compiled build when there is one; the engine contract and the
-# same-results digests run again on the pure build.
+# The tests run on the compiled build when there is one; the engine contract runs again on
+# the pure build (the pure build's same-results digests are checked in the first run, by
+# tests/test_same_results.py's test of the other build).
 test: $(STAMP) $(CHROMIUM)
 	@# the compiled build (one core) runs while ruff and mypy check the code (the other)
 	$(PY) -m parlour.build & build=$$!; \
@@ -53,7 +54,7 @@ test: $(STAMP) $(CHROMIUM)
 		wait $$build; exit $$lint
 	$(PY) tests/with_services.py $(PY) -m pytest -n 2 -rf --timeout 300 --durations=25
 	PARLOUR_PURE=1 $(PY) -m pytest -n 2 -rf --timeout 300 tests/test_registry.py \
-		tests/test_engine.py tests/test_same_results.py
+		tests/test_engine.py
 
 # The long soaks alone: the same tests with their long counts (marker `long`).
 test-long: $(STAMP)
