@@ -148,3 +148,16 @@ def _database_of_the_test(request):
         return
     with request.getfixturevalue("stand_ins").scope():
         yield
+
+
+# The modules whose tests take longest (browsers, servers in subprocesses, whole matches)
+# are collected first, the rest after them in their usual order: pytest-xdist hands tests
+# out in collection order, so a long test collected near the end kept one worker busy while
+# the other had nothing left to do.
+LONG_FIRST = ("test_browser", "test_server_failover", "test_server_restart",
+              "test_server_openapi", "test_server_leak", "test_bench_abuse",
+              "test_spite_and_malice_search", "test_rl", "test_same_results")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not getattr(item.module, "__name__", "").startswith(LONG_FIRST))
