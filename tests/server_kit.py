@@ -3,13 +3,16 @@ server in a subprocess or a thread."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -26,6 +29,7 @@ from sqlalchemy.pool import NullPool
 
 from parlour.server.app import create_app, server_config
 from parlour.server.limits import Limits
+from parlour.server.schema import check
 from parlour.server.store import actions_t, matches_t, metadata
 from parlour.server.tables import Settings
 
@@ -98,9 +102,30 @@ def stored_bytes(db: Path) -> bytes:
     return kept
 
 
+_HEAD_TEMPLATE: list[Path] = []  # a SQLite file at the newest schema, made once per process
+
+
+def fresh_database(db: Path) -> None:
+    """Give a server's new SQLite file the newest schema at once: a copy of an empty file
+    this process migrated once (Alembic takes about half a second a file, the copy a
+    millisecond, and the result is the same file). The server makes its secrets at start,
+    so each file still has its own. An existing file, as a test of upgrades makes, is left
+    as it is, and so are the PostgreSQL stand-ins."""
+    if DATABASES is not None or db.exists():
+        return
+    if not _HEAD_TEMPLATE:
+        folder = tempfile.mkdtemp(prefix="parlour-head-")
+        atexit.register(shutil.rmtree, folder, True)
+        template = Path(folder) / "head.sqlite3"
+        check(f"sqlite:///{template}", auto_upgrade=True)
+        _HEAD_TEMPLATE.append(template)
+    shutil.copyfile(_HEAD_TEMPLATE[0], db)
+
+
 def settings_for(db: Path, **settings: Any) -> Settings:
     """Test settings: no bot pause, no message rate limit, roomy per-client limits."""
     limits = settings.pop("limits", None) or Limits(**ROOMY)
+    fresh_database(db)
     opts = {"db_url": db_url_for(db), "bot_pause": 0.0, "rate": 1000.0,
             "burst": 1000} | settings
     return Settings(limits=limits, **opts)
@@ -279,6 +304,7 @@ class ServerProcess:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.log_path = db.with_suffix(f".{port}.log")
         self.log = open(self.log_path, "w")  # noqa: SIM115
+        fresh_database(db)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
              db_url or db_url_for(db), "--bot-pause", str(bot_pause), "--rate", "1000",
