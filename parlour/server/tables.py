@@ -325,8 +325,8 @@ class Table:
     _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
     #: narration_names' answers, for the seats' names they were worked out from
-    _told_names: dict[tuple[Seat | None, tuple[str | None, ...]], list[Param]] = field(
-        default_factory=dict)
+    _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None], ...]], list[Param]] = (
+        field(default_factory=dict))
 
     @property
     def deal(self) -> int | None:
@@ -401,15 +401,14 @@ class Table:
         """What the game's event sentences call each seat, told to ``you`` (see
         :mod:`parlour.server.pages`); worked out once for each set of names (each view
         sent asks)."""
-        names = self.names()
-        key = (you, tuple(names))
+        key = (you, tuple((s.kind, s.name) for s in self.seats))  # what names() reads
         told = self._told_names.get(key)
         if told is None:
             if len(self._told_names) > 4 * self.num_seats:
                 self._told_names.clear()
             told = self._told_names[key] = seat_names(
                 [self.game.seat_param(i, self.num_seats) for i in range(self.num_seats)],
-                names, you)
+                self.names(), you)
         return told
 
     def summary(self) -> JsonDict:
