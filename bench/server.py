@@ -7,10 +7,14 @@ client whose seat is to act waits ``--think`` seconds and sends the first legal 
 It measures, over ``--seconds``
 after a warm-up, every action applied (people's and bots', from the versions the clients
 see) and, for each intent, the time from sending it to receiving the view that includes
-it. Clients and server share the machine, so the latencies include the clients' own
-event-loop delays: they are an upper bound.
+it. The clients run in this process, the server in its own; both share the machine, so the
+latencies include the clients' own event-loop delays (an upper bound): each run also
+reports the clients' loop lag (how late a 5 ms sleep wakes, p99) and the CPU per action of
+the server and of the clients. ``--repeat N`` runs each pair N times, each on a fresh
+server, and prints the median of each figure.
 
     python bench/server.py                        # 20/10, 100/50, 500/250, 1000/250
+    python bench/server.py --runs 1000/250 --seconds 15 --repeat 5    # issue 20's figure
     python bench/server.py --runs 1000/250 --seconds 30 --json
 
 Several processes (issue 19): ``--processes 1,2,3 --db postgresql+psycopg://.../postgres``
@@ -34,6 +38,7 @@ import math
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection, connect
@@ -64,6 +70,7 @@ class Stats:
     versions: dict[str, int] = field(default_factory=dict)  # table -> highest version seen
     start_versions: dict[str, int] = field(default_factory=dict)
     finished: int = 0
+    lags: list[float] = field(default_factory=list)  # the clients' event loop: how late
 
 
 def free_port() -> int:
@@ -164,17 +171,18 @@ class BenchClient:
         self.sent_version = -1
         self.pending: asyncio.Task[None] | None = None
 
-    async def run(self, stop: asyncio.Event, ready: asyncio.Event) -> None:
-        async with connect(self.url, max_size=2**20, ping_interval=None) as ws:
+    async def run(self, ready: asyncio.Event) -> None:
+        """Play until cancelled (or the server closes the connection). No timeout on the
+        receive: a thousand clients each waking twice a second would spend the shared
+        cores on the load generator's own work."""
+        async with connect(self.url, max_size=2**20, ping_interval=None, open_timeout=60) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             ready.set()
             try:
-                while not stop.is_set():
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), 0.5)
-                    except TimeoutError:
-                        continue
-                    self.receive(ws, json.loads(raw))
+                async for raw in ws:
+                    self.receive(ws, orjson.loads(raw))
+            except ConnectionClosed:
+                pass
             finally:
                 if self.pending is not None:
                     self.pending.cancel()
@@ -214,6 +222,20 @@ class BenchClient:
             self.sent_at = None
 
 
+LAG_TICK = 0.005  # seconds between the looks at the clients' own event loop
+
+
+async def watch_lag(stats: Stats, stop: asyncio.Event) -> None:
+    """How late the clients' event loop wakes from a short sleep, while measuring: the
+    share of the latencies that is the load generator's own delay, not the server's."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        began = loop.time()
+        await asyncio.sleep(LAG_TICK)
+        if stats.measuring:
+            stats.lags.append(loop.time() - began - LAG_TICK)
+
+
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return math.nan
@@ -232,21 +254,24 @@ async def run_one(base: str | list[str], clients: int, tables: int, seconds: flo
     stop = asyncio.Event()
     readies = [asyncio.Event() for _ in seats]
     tasks = [asyncio.create_task(BenchClient(bases[i % len(bases)], tid, token, think,
-                                             stats).run(stop, r))
+                                             stats).run(r))
              for i, ((tid, token), r) in enumerate(zip(seats, readies, strict=True))]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+    lag = asyncio.create_task(watch_lag(stats, stop))
     await asyncio.sleep(warmup)
     stats.start_versions = dict(stats.versions)
     stats.measuring = True
-    used_before = cpu() if cpu is not None else {}
+    used_before = (cpu() if cpu is not None else {}) | {"clients": time.process_time()}
     began = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - began
-    used_after = cpu() if cpu is not None else {}
+    used_after = (cpu() if cpu is not None else {}) | {"clients": time.process_time()}
     actions = sum(v - stats.start_versions.get(t, 0) for t, v in stats.versions.items())
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, lag, return_exceptions=True)
     lat = stats.latencies
     per_k = {f"cpu_ms_per_action_{part}": round(
         (used_after[part] - used_before[part]) / max(actions, 1) * 1000, 3)
@@ -259,6 +284,8 @@ async def run_one(base: str | list[str], clients: int, tables: int, seconds: flo
         "p50_ms": round(percentile(lat, 50) * 1000, 1),
         "p99_ms": round(percentile(lat, 99) * 1000, 1),
         "max_ms": round(max(lat, default=math.nan) * 1000, 1),
+        "client_lag_p50_ms": round(percentile(stats.lags, 50) * 1000, 1),
+        "client_lag_p99_ms": round(percentile(stats.lags, 99) * 1000, 1),
         "intents": stats.intents, "errors": stats.errors,
     }
 
@@ -322,6 +349,58 @@ def cluster_run(args: argparse.Namespace, count: int, clients: int, tables: int
         tear_down(servers, args.redis, name, admin)
 
 
+def one_pair(args: argparse.Namespace, console: Console, clients: int, tables: int,
+             run: int) -> list[dict[str, object]]:
+    """Run ``run`` of one clients/tables pair: on one SQLite process (or ``--base``), then
+    on each process count of ``--processes``; each result carries the load average."""
+    results: list[dict[str, object]] = []
+    what = f"[bold]{clients} clients at {tables} tables[/]" + (
+        f" (run {run} of {args.repeat})" if args.repeat > 1 else "")
+    if args.base:
+        console.print(f"{what} ...")
+        results.append(asyncio.run(run_one(args.base, clients, tables, args.seconds,
+                                           args.warmup, args.think)))
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            port = free_port()
+            server = start_server(Path(tmp) / "bench.sqlite3", port, args.bot_pause)
+            try:
+                console.print(f"{what} ...")
+                results.append({"setup": "sqlite x1"} | asyncio.run(run_one(
+                    f"http://127.0.0.1:{port}", clients, tables, args.seconds, args.warmup,
+                    args.think, lambda pid=server.pid: {"server": cpu_seconds([pid])})))
+            finally:
+                stop_server(server)
+    for count in (int(x) for x in (args.processes or "").split(",") if x):
+        console.print(f"{what}, {count} processes on PostgreSQL + Redis ...")
+        results.append({"setup": f"postgresql x{count}"} | cluster_run(
+            args, count, clients, tables))
+    load = round(os.getloadavg()[0], 1)
+    return [r | {"run": run, "load": load} for r in results]
+
+
+#: The figures of which ``--repeat`` prints the median.
+MEDIAN_OF = ("actions_per_second", "p50_ms", "p99_ms", "client_lag_p99_ms",
+             "cpu_ms_per_action_server", "cpu_ms_per_action_clients", "load")
+
+
+def medians(results: list[dict[str, object]]) -> list[dict[str, object]]:
+    """For each setup and clients/tables pair, the median of each figure over its runs."""
+    groups: dict[tuple[object, ...], list[dict[str, object]]] = {}
+    for r in results:
+        groups.setdefault((r.get("setup"), r["clients"], r["tables"]), []).append(r)
+    out = []
+    for (setup, clients, tables), runs in groups.items():
+        row: dict[str, object] = {"setup": setup, "clients": clients, "tables": tables,
+                                  "run": f"median of {len(runs)}"}
+        for key in MEDIAN_OF:
+            values = [float(v) for r in runs if isinstance(v := r.get(key), int | float)]
+            if values:
+                row[key] = round(statistics.median(values), 3 if key.startswith("cpu") else 1)
+        out.append(row)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", default="20/10,100/50,500/250,1000/250",
@@ -333,6 +412,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-pause", type=float, default=0.2)
     parser.add_argument("--base", help="use the server already running at this URL (e.g. "
                         "one started under a profiler) instead of starting one")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each pair (each on a "
+                        "fresh server); with more than one, the median of each figure too")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--processes", help="process counts to compare on PostgreSQL + "
                         "Redis, comma-separated (e.g. 1,2,3), after the single SQLite process")
@@ -352,47 +433,31 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(stderr=True)
     for pair in args.runs.split(","):
         clients, tables = (int(x) for x in pair.split("/"))
-        if args.base:
-            console.print(f"[bold]{clients} clients at {tables} tables[/] ...")
-            results.append(asyncio.run(run_one(args.base, clients, tables, args.seconds,
-                                               args.warmup, args.think)))
-            continue
-        with tempfile.TemporaryDirectory() as tmp:
-            port = free_port()
-            server = start_server(Path(tmp) / "bench.sqlite3", port, args.bot_pause)
-            try:
-                console.print(f"[bold]{clients} clients at {tables} tables[/] ...")
-                results.append({"setup": "sqlite x1"} | asyncio.run(run_one(
-                    f"http://127.0.0.1:{port}", clients, tables, args.seconds, args.warmup,
-                    args.think, lambda pid=server.pid: {"server": cpu_seconds([pid])})))
-            finally:
-                stop_server(server)
-        for count in (int(x) for x in (args.processes or "").split(",") if x):
-            console.print(f"[bold]{clients} clients at {tables} tables, {count} processes on "
-                          f"PostgreSQL + Redis[/] ...")
-            results.append({"setup": f"postgresql x{count}"} | cluster_run(
-                args, count, clients, tables))
+        for run in range(1, args.repeat + 1):
+            results.extend(one_pair(args, console, clients, tables, run))
     load = os.getloadavg()
-    summary = {"runs": results, "think": args.think, "bot_pause": args.bot_pause,
+    summary = {"runs": results, "medians": medians(results) if args.repeat > 1 else [],
+               "think": args.think, "bot_pause": args.bot_pause,
                "cores": os.cpu_count(), "loadavg": [round(x, 2) for x in load]}
     if args.json:
         print(json.dumps(summary))
         return 0
     table = Table(title=f"Web parlour load (think {args.think}s, bot pause "
                         f"{args.bot_pause}s, load average {load[0]:.1f})")
-    keys = ["clients", "tables", "actions_per_second", "intents_per_second", "p50_ms",
-            "p99_ms", "max_ms", "errors"]
-    heads = ["Clients", "Tables", "Actions/s", "Intents/s", "p50 ms", "p99 ms", "max ms",
-             "Errors"]
-    if any("setup" in r for r in results):
-        keys = ["setup", *keys, "cpu_ms_per_action_server", "cpu_ms_per_action_postgres",
-                "cpu_ms_per_action_redis"]
-        heads = ["Setup", *heads, "CPU ms/action: server", "PostgreSQL", "Redis"]
-    for col in heads:
-        table.add_column(col, justify="right")
-    for r in results:
+    columns = {"setup": "Setup", "clients": "Clients", "tables": "Tables", "run": "Run",
+               "actions_per_second": "Actions/s", "intents_per_second": "Intents/s",
+               "p50_ms": "p50 ms", "p99_ms": "p99 ms", "max_ms": "max ms", "errors": "Errors",
+               "client_lag_p99_ms": "Clients' lag p99 ms", "load": "Load",
+               "cpu_ms_per_action_server": "CPU ms/action: server",
+               "cpu_ms_per_action_clients": "clients",
+               "cpu_ms_per_action_postgres": "PostgreSQL", "cpu_ms_per_action_redis": "Redis"}
+    rows = results + summary["medians"]
+    keys = [k for k in columns if any(k in r for r in rows)]
+    for key in keys:
+        table.add_column(columns[key], justify="right")
+    for r in rows:
         table.add_row(*(str(r.get(k, "")) for k in keys))
-    Console().print(table)
+    Console(width=max(160, Console().width)).print(table)
     return 0
 
 

@@ -197,11 +197,25 @@ def localize(data: Any, lang: str) -> Any:
     if isinstance(data, dict):
         if JSON_KEY in data:
             return render(message_from_json(data), lang)
-        out = {k: localize(v, lang) for k, v in data.items()}
-        return data if all(out[k] is data[k] for k in data) else out
+        out: dict[Any, Any] | None = None  # made at the first value that changes
+        for key, value in data.items():
+            if isinstance(value, dict | list):  # only these can hold a message
+                done = localize(value, lang)
+                if done is not value:
+                    if out is None:
+                        out = dict(data)
+                    out[key] = done
+        return data if out is None else out
     if isinstance(data, list):
-        items = [localize(v, lang) for v in data]
-        return data if all(a is b for a, b in zip(items, data, strict=True)) else items
+        items: list[Any] | None = None
+        for i, value in enumerate(data):
+            if isinstance(value, dict | list):
+                done = localize(value, lang)
+                if done is not value:
+                    if items is None:
+                        items = list(data)
+                    items[i] = done
+        return data if items is None else items
     return data
 
 

@@ -8,7 +8,9 @@ import json
 import pytest
 from server_kit import CARD, PEOPLE4, Player, app_client, assert_no_secret, create, join
 
-from parlour.server.protocol import MAX_MESSAGE
+from parlour.i18n import localize
+from parlour.message import Message, message_to_json
+from parlour.server.protocol import MAX_MESSAGE, encode, localized
 
 
 @pytest.fixture
@@ -29,6 +31,23 @@ def four(client):
     yield tid, tokens, players
     for p in players:
         p.close()
+
+
+def test_a_message_means_what_the_standard_librarys_json_reads():
+    message = {"type": "x", 3: "caf\u00e9", "big": 2**70, "pair": (1, 2), "f": 0.1,
+               "none": None, "nested": [{"a": [True, False]}]}
+    assert json.loads(encode(message)) == json.loads(json.dumps(message))
+
+
+def test_a_view_is_localized_where_it_carries_a_message_and_nowhere_else():
+    note = message_to_json(Message.of("the {count} tricks", {"count": 3}))
+    view = {"hand": ["AS"], "events": [{"note": note}], "said": 'a "$message" b'}
+    sent = json.loads(encode({"view": localized(view, "en")}))["view"]
+    assert sent == localize(view, "en") and sent["events"][0]["note"] == "the 3 tricks"
+    plain = {"hand": ["AS"], "said": '"$message"', "deep": [{"k": [1]}]}
+    encoded = localized(plain, "en")
+    assert encoded.data is plain  # nothing to render: not walked, not copied
+    assert json.loads(encode({"view": encoded}))["view"] == plain
 
 
 def unchanged(players, version):

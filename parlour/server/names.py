@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from functools import lru_cache
 
 #: The bots' names: short, easy to read aloud in English, Indonesian and Portuguese, from
 #: many places. Also names a person cannot take (the accounts' reserved names).
@@ -37,11 +38,12 @@ def bot_level(bot: str | None) -> str:
     return KIND_LEVELS.get(kind, "normal")
 
 
-def _order(table_id: str) -> list[str]:
+@lru_cache(maxsize=4096)  # asked for each view a table sends: one sort per table
+def _order(table_id: str) -> tuple[str, ...]:
     """:data:`BOT_NAMES` in this table's own order."""
     def rank(name: str) -> bytes:
         return hashlib.blake2b(f"{table_id}\0{name}".encode(), digest_size=8).digest()
-    return sorted(BOT_NAMES, key=rank)
+    return tuple(sorted(BOT_NAMES, key=rank))
 
 
 def bot_names(table_id: str, bots: Sequence[bool], people: Sequence[str | None]

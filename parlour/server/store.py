@@ -124,6 +124,11 @@ actions_t = Table(
     Column("at", Float, nullable=False),
 )
 
+#: The one statement that appends an action, built once: building a statement with its
+#: values for each action costs the writer thread (and the event loop, whose GIL it holds)
+#: more than the insert itself.
+_INSERT_ACTION = insert(actions_t)
+
 accounts_t = Table(  # people who signed up (a guest has no row); see the players issue
     "parlour_accounts", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -498,8 +503,8 @@ class Store:
         """Append one action; with ``result``, the match ended with it."""
         def op(conn: Connection) -> None:
             now = time.time()
-            conn.execute(insert(actions_t).values(table_id=table_id, match=match, idx=idx,
-                                                  seat=seat, action=action, at=now))
+            conn.execute(_INSERT_ACTION, {"table_id": table_id, "match": match, "idx": idx,
+                                          "seat": seat, "action": action, "at": now})
             if result is not None:
                 conn.execute(update(matches_t).where(matches_t.c.table_id == table_id,
                                                      matches_t.c.match == match)

@@ -61,7 +61,7 @@ from parlour.server.names import bot_level, bot_names
 from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
 from parlour.server.pages import narration, seat_names
 from parlour.server.players import Finished, SeatKind, op_finished, op_left, seat_account
-from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode
+from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode, localized
 from parlour.server.ratings import BOT_ELO, bot_rating
 from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.reviews import ReviewDesk
@@ -324,6 +324,9 @@ class Table:
     bot_pause: float = 0.8  # the server's bot pause (Settings.bot_pause), which speeds scale
     _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
+    #: narration_names' answers, for the seats' names they were worked out from
+    _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None], ...]], list[Param]] = (
+        field(default_factory=dict))
 
     @property
     def deal(self) -> int | None:
@@ -396,9 +399,17 @@ class Table:
 
     def narration_names(self, you: Seat | None = None) -> list[Param]:
         """What the game's event sentences call each seat, told to ``you`` (see
-        :mod:`parlour.server.pages`)."""
-        return seat_names([self.game.seat_param(i, self.num_seats) for i in range(self.num_seats)],
-                          self.names(), you)
+        :mod:`parlour.server.pages`); worked out once for each set of names (each view
+        sent asks)."""
+        key = (you, tuple((s.kind, s.name) for s in self.seats))  # what names() reads
+        told = self._told_names.get(key)
+        if told is None:
+            if len(self._told_names) > 4 * self.num_seats:
+                self._told_names.clear()
+            told = self._told_names[key] = seat_names(
+                [self.game.seat_param(i, self.num_seats) for i in range(self.num_seats)],
+                self.names(), you)
+        return told
 
     def summary(self) -> JsonDict:
         """What anyone may know about the table (no tokens, no seed)."""
@@ -452,10 +463,10 @@ class Table:
         text = self._views.get((seat, lang))
         if text is None:
             assert self.state is not None
-            view = localize(self.state.view(seat), lang)
+            view = localized(self.state.view(seat), lang)
             message = {"type": "view", "table": self.id, "match": self.match,
                        "version": self.version, "status": self.status, "view": view}
-            told = narration(self.game, view, self.narration_names(seat), lang)
+            told = narration(self.game, view.data, self.narration_names(seat), lang)
             if told is not None:
                 message["narration"] = told
             if self.reaction is not None:
