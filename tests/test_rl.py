@@ -100,7 +100,7 @@ Observe = Callable[[Match, State, int], dict[str, np.ndarray]]
 
 
 def view_observation(match: Match, state: State, seat: int) -> dict[str, np.ndarray]:
-    return match.encode(state.view(seat))
+    return match.observation(state, seat)
 
 
 def dishonest_violations(game_id: str, observe: Observe, matches: int, seats: int | None = None,

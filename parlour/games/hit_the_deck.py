@@ -37,6 +37,7 @@ import operator
 import random
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import repeat
 from operator import and_, lshift, or_
@@ -1043,20 +1044,7 @@ class HitTheDeckState(State):
         kind = HAND if action == HAND_SHOUT else action
         if not self._counts[seat][kind]:
             return Message("you do not hold {card}", card=card_named(kind))
-        if phase == DRAWN:
-            return Message("after drawing you may play only the card you drew (if it fits), or "
-                           "pass")
-        top = self.top
-        card = card_named(kind)
-        if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
-            return Message("{card} does not fit: Hit the Deck With a Number calls for a "
-                           "{number} (or a Hit the Deck card)", card=card, number=number_of(top))
-        if HIT_COLOUR_BASE <= top < HAND:
-            return Message("{card} does not fit: Hit the Deck With a Colour calls for {colour} "
-                           "(or a Hit the Deck card)", card=card,
-                           colour=Term("colour", COLOUR_NAMES[colour_of(top)]))
-        return Message("{card} does not match {top} in colour or number", card=card,
-                       top=card_named(top))
+        return unfit_reason(phase, self.top, kind)
 
     # ------------------------------------------------------------------ views
     def held(self, seat: Seat) -> list[int]:
@@ -1073,66 +1061,36 @@ class HitTheDeckState(State):
 
     def obligation(self) -> str | None:
         """What the top card demands beyond matching: ``number 3``, ``colour R``, ``any``."""
-        top = self.top
-        if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
-            return f"number {number_of(top)}"
-        if HIT_COLOUR_BASE <= top < HAND:
-            return f"colour {COLOURS[colour_of(top)]}"
-        if top == HAND:
-            return "any"
-        return None
+        return obligation_of(self.top)
 
     def plays(self) -> list[tuple[Seat, int]]:
         """The cards played this round, in order (a With a Hand shouted shows as 38)."""
         return [(s, a) for s, a in self._moves if a <= HAND_SHOUT]
 
+    def seen(self, seat: Seat | None) -> HitTheDeckSeen:
+        """Everything ``seat`` may see (None: a spectator), as compact facts: the one
+        place that decides what a seat sees. :meth:`view` is built from them alone
+        (:func:`view_of`), and the learning environments encode them directly."""
+        slapping = self.phase == SLAP
+        return HitTheDeckSeen(
+            seat=seat, seats=self.num_seats, options=self.options, round=self.round,
+            dealer=self.dealer, direction=self.direction, phase=self.phase, turn=self.turn,
+            to_act=self._to_act, hand=None if seat is None else tuple(self.hand(seat)),
+            hand_sizes=tuple(self.sizes), top=self.top, draw_size=len(self.draw),
+            discard_size=len(self.discard), last_flip=self.last_flip,
+            plays=tuple([(s, a) for s, a in self._moves if a <= HAND_SHOUT]),
+            events=tuple(self._events), slapper=self.slapper if slapping else -1,
+            shouted=self.shouted if slapping else False,
+            my_slap=self._slap_times[seat] if slapping and seat is not None else -1,
+            last_slap=self.last_slap, scores=tuple(self.scores), rounds=tuple(self.rounds),
+            legal=self.legal_actions(seat) if seat is not None else (),
+            outcome=self._outcome)
+
     def view(self, seat: object) -> JsonDict:
         n = self.num_seats
         if seat is not None and not (type(seat) is int and 0 <= seat < n):
             raise ValueError(f"there is no seat {seat!r} in this game of Hit the Deck")
-        slap = None
-        if self.phase == SLAP:
-            mine = None
-            if seat is not None and self._slap_times[seat] >= 0:
-                mine = self._slap_times[seat] * SLAP_STEP_MS
-            slap = {"player": self.slapper, "shouted": self.shouted,
-                    "waiting": list(self._to_act), "mine": mine}
-        legal = self.legal_actions(seat) if seat is not None else ()
-        why_not: dict[str, JsonDict] = {}
-        if seat is not None and seat == self.turn and self.phase in (PLAY, DRAWN):
-            for kind in cards_of_mask(self._present[seat] & ~self._legal_mask & _KINDS_MASK):
-                why_not[CARD_TEXT[kind]] = message_to_json(self._why_illegal(kind, seat))
-        text = CARD_TEXT
-        action_text = ACTION_TEXT
-        return {
-            "game": "hit-the-deck",
-            "seat": seat,
-            "seats": n,
-            "options": dict(self.options),
-            "round": self.round,
-            "dealer": self.dealer,
-            "direction": "left" if self.direction == 1 else "right",
-            "phase": PHASE_NAMES[self.phase],
-            "turn": self.turn if self.turn >= 0 else None,
-            "to_act": list(self._to_act),
-            "hand": None if seat is None else [text[k] for k in self.hand(seat)],
-            "hand_sizes": list(self.sizes),
-            "top": text[self.top],
-            "obligation": self.obligation(),
-            "draw_size": len(self.draw),
-            "discard_size": len(self.discard),
-            "last_flip": self.last_flip,
-            "played": [[s, action_text[a]] for s, a in self._moves if a <= HAND_SHOUT],
-            "events": [dict(e) for e in self._events],
-            "slap": slap,
-            "shout_window_ms": SHOUT_WINDOW_MS,
-            "last_slap": None if self.last_slap is None else dict(self.last_slap),
-            "scores": list(self.scores),
-            "rounds": [dict(r) for r in self.rounds],
-            "legal": [action_text[a] for a in legal],
-            "why_not": why_not,
-            "outcome": self._outcome.to_json() if self._outcome else None,
-        }
+        return view_of(self.seen(seat))
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> HitTheDeckState:
@@ -1236,4 +1194,113 @@ class HitTheDeckState(State):
                 f"phase={PHASE_NAMES[self.phase]} scores={self.scores}>")
 
 
-copyreg.pickle(HitTheDeckState, reduce_state)  # how a state is pickled (see the engine)
+copyreg.pickle(HitTheDeckState, reduce_state)
+
+
+def obligation_of(top: int) -> str | None:
+    """What a top card demands beyond matching: ``number 3``, ``colour R``, ``any``."""
+    if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
+        return f"number {number_of(top)}"
+    if HIT_COLOUR_BASE <= top < HAND:
+        return f"colour {COLOURS[colour_of(top)]}"
+    if top == HAND:
+        return "any"
+    return None
+
+
+def unfit_reason(phase: int, top: int, kind: int) -> Message:
+    """Why a held card of ``kind`` may not be played now, in ``PLAY`` or ``DRAWN``, on
+    ``top``."""
+    if phase == DRAWN:
+        return Message("after drawing you may play only the card you drew (if it fits), or "
+                       "pass")
+    card = card_named(kind)
+    if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
+        return Message("{card} does not fit: Hit the Deck With a Number calls for a "
+                       "{number} (or a Hit the Deck card)", card=card, number=number_of(top))
+    if HIT_COLOUR_BASE <= top < HAND:
+        return Message("{card} does not fit: Hit the Deck With a Colour calls for {colour} "
+                       "(or a Hit the Deck card)", card=card,
+                       colour=Term("colour", COLOUR_NAMES[colour_of(top)]))
+    return Message("{card} does not match {top} in colour or number", card=card,
+                   top=card_named(top))
+
+
+@dataclass(frozen=True)
+class HitTheDeckSeen:
+    """What one seat may see of a game of Hit the Deck (``seat`` None: a spectator), as
+    compact facts: cards as kinds, actions as ints, seats as ints, no text. Built by
+    :meth:`HitTheDeckState.seen`; :func:`view_of` turns it into the view."""
+
+    seat: Seat | None
+    seats: int
+    options: dict[str, Any]  # the game's options (never changed)
+    round: int
+    dealer: Seat
+    direction: int  # 1: play goes left, -1: right
+    phase: int  # PLAY .. OVER
+    turn: Seat  # whose turn it is; -1 in a slap and once over
+    to_act: tuple[Seat, ...]
+    hand: tuple[int, ...] | None  # the seat's cards as kinds, sorted; None: a spectator
+    hand_sizes: tuple[int, ...]
+    top: int  # the kind on top of the discard pile
+    draw_size: int
+    discard_size: int
+    last_flip: bool  # the top is a Flip the Deck played just now
+    plays: tuple[tuple[Seat, int], ...]  # this round's cards played (38: a shouted Hand)
+    events: tuple[JsonDict, ...]  # this round's events (never changed once appended)
+    slapper: Seat  # in a slap, who played the With a Hand; -1 otherwise
+    shouted: bool  # in a slap, it was played with the shout
+    my_slap: int  # in a slap, the seat's own slap time in 10 ms steps; -1 not yet
+    last_slap: JsonDict | None  # the last slap resolved
+    scores: tuple[int, ...]
+    rounds: tuple[JsonDict, ...]  # the finished rounds' summaries
+    legal: tuple[int, ...]  # the seat's legal actions now
+    outcome: Outcome | None
+
+
+def view_of(seen: HitTheDeckSeen) -> JsonDict:
+    """The JSON-ready view of what a seat sees, from its facts alone."""
+    seat, phase = seen.seat, seen.phase
+    slap = None
+    if phase == SLAP:
+        mine = seen.my_slap * SLAP_STEP_MS if seen.my_slap >= 0 else None
+        slap = {"player": seen.slapper, "shouted": seen.shouted,
+                "waiting": list(seen.to_act), "mine": mine}
+    why_not: dict[str, JsonDict] = {}
+    if seen.hand is not None and seat == seen.turn and phase in (PLAY, DRAWN):
+        ok = set(seen.legal)
+        for kind in sorted(set(seen.hand)):
+            if kind not in ok:
+                why_not[CARD_TEXT[kind]] = message_to_json(unfit_reason(phase, seen.top, kind))
+    text = CARD_TEXT
+    action_text = ACTION_TEXT
+    return {
+        "game": "hit-the-deck",
+        "seat": seat,
+        "seats": seen.seats,
+        "options": dict(seen.options),
+        "round": seen.round,
+        "dealer": seen.dealer,
+        "direction": "left" if seen.direction == 1 else "right",
+        "phase": PHASE_NAMES[phase],
+        "turn": seen.turn if seen.turn >= 0 else None,
+        "to_act": list(seen.to_act),
+        "hand": None if seen.hand is None else [text[k] for k in seen.hand],
+        "hand_sizes": list(seen.hand_sizes),
+        "top": text[seen.top],
+        "obligation": obligation_of(seen.top),
+        "draw_size": seen.draw_size,
+        "discard_size": seen.discard_size,
+        "last_flip": seen.last_flip,
+        "played": [[s, action_text[a]] for s, a in seen.plays],
+        "events": [dict(e) for e in seen.events],
+        "slap": slap,
+        "shout_window_ms": SHOUT_WINDOW_MS,
+        "last_slap": None if seen.last_slap is None else dict(seen.last_slap),
+        "scores": list(seen.scores),
+        "rounds": [dict(r) for r in seen.rounds],
+        "legal": [action_text[a] for a in seen.legal],
+        "why_not": why_not,
+        "outcome": seen.outcome.to_json() if seen.outcome else None,
+    }  # how a state is pickled (see the engine)

@@ -22,6 +22,7 @@ import copyreg
 import hashlib
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -143,6 +144,15 @@ def playable(hand: int, lead_suit: int | None, broken: bool) -> int:
     if broken or hand & _SPADE_MASK == hand:
         return hand
     return hand & _NON_SPADES
+
+
+def unplayable_reason(lead_suit: int) -> Message:
+    """Why a held card may not be played (see :func:`playable`): to a trick led in
+    ``lead_suit``, the hand holds that suit; to lead (``lead_suit`` -1), spades are not
+    broken."""
+    if lead_suit >= 0:
+        return Message("must follow {suit}", suit=Term("suit", SUIT_NAMES[lead_suit]))
+    return Message("spades not broken: lead another suit")
 
 
 def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[int, int],
@@ -566,11 +576,7 @@ class SpadesState(State):
             return Message("bidding is over: play a card")
         if not self.hands[turn] >> action & 1:
             return Message("you do not hold {card}", card=PlayingCard(action))
-        # held but not playable (see playable): the lead suit is held, or spades unbroken
-        if self.trick_len:
-            return Message("must follow {suit}",
-                           suit=Term("suit", SUIT_NAMES[self._lead_suit]))
-        return Message("spades not broken: lead another suit")
+        return unplayable_reason(self._lead_suit if self.trick_len else -1)
 
     # ------------------------------------------------------------------ scoring
     def _end_deal(self) -> None:
@@ -619,25 +625,51 @@ class SpadesState(State):
         return None
 
     # ------------------------------------------------------------------ views
+    def seen(self, seat: Seat | None) -> SpadesSeen:
+        """Everything ``seat`` may see (None: a spectator), as compact facts: the one
+        place that decides what a seat sees. :meth:`view` is built from them alone
+        (:func:`view_of`), and the learning environments encode them directly."""
+        phase = self.phase
+        hands = self.hands
+        moves = self._moves
+        plays: tuple[tuple[Seat, int], ...] = ()
+        trick: tuple[tuple[Seat, int], ...] = ()
+        if phase == PLAYING:
+            # every card played this deal left a hand, and all bids come before the first
+            played = 52 - (hands[0].bit_count() + hands[1].bit_count() + hands[2].bit_count()
+                           + hands[3].bit_count())
+            if played:
+                plays = tuple(moves[len(moves) - played:])
+                if played & 3:
+                    trick = plays[len(plays) - (played & 3):]
+        last: tuple[tuple[Seat, int], ...] = ()
+        last_deal = self.deal
+        done = len(plays) >> 2
+        if done:
+            last = plays[4 * done - 4: 4 * done]
+        elif self._past:
+            last = self._past[-1][-4:]  # a deal's last four actions are its last trick
+            if phase != OVER:  # a new deal has begun: the trick was the previous deal's
+                last_deal -= 1
+        looked = seat is not None and self.looked[seat]
+        return SpadesSeen(
+            seat=seat, options=self.options, phase=phase, deal=self.deal, dealer=self.dealer,
+            to_act=self.to_act, hand=hands[seat] if looked and seat is not None else -1,
+            hand_hidden=seat is not None and not looked,
+            hand_sizes=(hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
+                        hands[3].bit_count()),
+            bids=tuple(self.bids), blind=tuple(self.blind),
+            leader=self.leader if phase == PLAYING else -1, plays=plays, trick=trick,
+            tricks=tuple(self.tricks),
+            spades_broken=self.broken or any(is_spade(c) for _, c in trick), last_trick=last,
+            last_trick_deal=last_deal, scores=(self.scores[0], self.scores[1]),
+            bags=(self.bags[0], self.bags[1]), deals=tuple(self.deals),
+            legal=self.legal_actions(seat) if seat is not None else (),
+            outcome=self._outcome)
+
     def plays(self) -> list[tuple[Seat, int]]:
         """The cards played so far in this deal, in order, with who played them."""
         return [(s, a) for s, a in self._moves if a < 52]
-
-    def _last_trick(self) -> JsonDict | None:
-        """The last completed trick, of this deal or (until one is complete) the last deal."""
-        plays = self.plays()
-        done = len(plays) // 4
-        deal = self.deal
-        if done:
-            trick = plays[4 * done - 4: 4 * done]
-        elif self._past:
-            trick = list(self._past[-1][-4:])  # a deal's last four actions are its last trick
-            if self.phase != OVER:  # a new deal has begun: the trick was the previous deal's
-                deal -= 1
-        else:
-            return None
-        return {"cards": [{"seat": s, "card": card_text(c)} for s, c in trick],
-                "winner": trick_winner(trick), "deal": deal}
 
     def voids(self) -> list[int]:
         """Per seat, a mask of suits (bit per suit) that seat has shown it lacks this deal."""
@@ -654,52 +686,7 @@ class SpadesState(State):
     def view(self, seat: object) -> JsonDict:
         if seat is not None and not (type(seat) is int and 0 <= seat < 4):
             raise ValueError(f"there is no seat {seat!r} in Spades")
-        plays = self.plays()
-        in_trick = len(plays) % 4 if self.phase == PLAYING else 0
-        trick = plays[len(plays) - in_trick:] if in_trick else []
-        hands = self.hands
-        hand = None
-        if seat is not None and self.looked[seat]:
-            hand = [card_text(c) for c in sort_hand(cards_of(hands[seat]))]
-        legal = list(self.legal_actions(seat)) if seat is not None else []
-        return {
-            "game": "spades",
-            "seat": seat,
-            "seats": 4,
-            "seat_names": list(SEAT_NAMES),
-            "teams": [[0, 2], [1, 3]],
-            "team_names": list(TEAM_NAMES),
-            "options": dict(self.options),
-            "phase": PHASE_NAMES[self.phase],
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "to_act": list(self.to_act),
-            "hand": hand,
-            "hand_hidden": seat is not None and not self.looked[seat],
-            "hand_sizes": [h.bit_count() for h in hands],
-            "bids": [_bid_text(b, bl) for b, bl in zip(self.bids, self.blind, strict=True)],
-            "leader": self.leader if self.phase == PLAYING else None,
-            "trick": [{"seat": s, "card": card_text(c)} for s, c in trick],
-            "tricks": list(self.tricks),
-            "last_trick": self._last_trick(),
-            "played": [[s, card_text(c)] for s, c in plays],
-            "spades_broken": self.broken or any(is_spade(c) for _, c in trick),
-            "scores": list(self.scores),
-            "bags": list(self.bags),
-            "deals": [_deal_json(d) for d in self.deals],  # finished deals are public
-            "legal": [self.game.action_text(a) for a in legal],
-            "why_not": self._why_not(seat, legal),
-            "outcome": self._outcome.to_json() if self._outcome else None,
-        }
-
-    def _why_not(self, seat: Seat | None, legal: list[int]) -> dict[str, JsonDict]:
-        """For the seat to play: each card in hand it may not play, with the reason (a
-        message as JSON: the server renders it in the reader's language)."""
-        if seat is None or self.phase != PLAYING or seat != self.turn:
-            return {}
-        ok = set(legal)
-        return {card_text(c): message_to_json(self._why_illegal(c, seat))
-                for c in cards_of(self.hands[seat]) if c not in ok}
+        return view_of(self.seen(seat))
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> SpadesState:
@@ -756,6 +743,90 @@ class SpadesState(State):
 
 
 copyreg.pickle(SpadesState, reduce_state)  # how a state is pickled (see the engine)
+
+
+@dataclass(frozen=True)
+class SpadesSeen:
+    """What one seat may see of a Spades match (``seat`` None: a spectator), as compact
+    facts: cards as ints (see :mod:`parlour.cards`), seats as ints, no text. Built by
+    :meth:`SpadesState.seen`; :func:`view_of` turns it into the view."""
+
+    seat: Seat | None
+    options: dict[str, Any]  # the match's options (never changed)
+    phase: int  # BIDDING, PLAYING or OVER
+    deal: int
+    dealer: Seat
+    to_act: tuple[Seat, ...]
+    hand: int  # the seat's cards as a bit mask; -1 for a spectator or before looking
+    hand_hidden: bool  # the seat has not looked at its cards (blind nil offered)
+    hand_sizes: tuple[int, ...]
+    bids: tuple[int | None, ...]  # per seat: None not yet, 0 nil, 1..13
+    blind: tuple[bool, ...]  # per seat: its nil was blind
+    leader: Seat  # who led the trick on the table; -1 outside the play
+    plays: tuple[tuple[Seat, int], ...]  # this deal's cards in the order played
+    trick: tuple[tuple[Seat, int], ...]  # the cards on the table (the last plays)
+    tricks: tuple[int, ...]  # tricks taken this deal, per seat
+    spades_broken: bool  # a spade has been played this deal
+    last_trick: tuple[tuple[Seat, int], ...]  # the last complete trick; () before any
+    last_trick_deal: int  # the deal it belongs to
+    scores: tuple[int, ...]  # per team
+    bags: tuple[int, ...]  # per team
+    deals: tuple[JsonDict, ...]  # the finished deals' summaries
+    legal: tuple[int, ...]  # the seat's legal actions now
+    outcome: Outcome | None
+
+
+ACTION_TEXT: Final = tuple(GAME.action_text(a) for a in range(NUM_ACTIONS))
+
+
+def view_of(seen: SpadesSeen) -> JsonDict:
+    """The JSON-ready view of what a seat sees, from its facts alone."""
+    seat = seen.seat
+    trick = seen.trick
+    hand = None if seen.hand < 0 else [card_text(c) for c in sort_hand(cards_of(seen.hand))]
+    last = seen.last_trick
+    return {
+        "game": "spades",
+        "seat": seat,
+        "seats": 4,
+        "seat_names": list(SEAT_NAMES),
+        "teams": [[0, 2], [1, 3]],
+        "team_names": list(TEAM_NAMES),
+        "options": dict(seen.options),
+        "phase": PHASE_NAMES[seen.phase],
+        "deal": seen.deal,
+        "dealer": seen.dealer,
+        "to_act": list(seen.to_act),
+        "hand": hand,
+        "hand_hidden": seen.hand_hidden,
+        "hand_sizes": list(seen.hand_sizes),
+        "bids": [_bid_text(b, bl) for b, bl in zip(seen.bids, seen.blind, strict=True)],
+        "leader": seen.leader if seen.leader >= 0 else None,
+        "trick": [{"seat": s, "card": card_text(c)} for s, c in trick],
+        "tricks": list(seen.tricks),
+        "last_trick": {"cards": [{"seat": s, "card": card_text(c)} for s, c in last],
+                       "winner": trick_winner(list(last)), "deal": seen.last_trick_deal}
+        if last else None,
+        "played": [[s, card_text(c)] for s, c in seen.plays],
+        "spades_broken": seen.spades_broken,
+        "scores": list(seen.scores),
+        "bags": list(seen.bags),
+        "deals": [_deal_json(d) for d in seen.deals],  # finished deals are public
+        "legal": [ACTION_TEXT[a] for a in seen.legal],
+        "why_not": _why_not(seen),
+        "outcome": seen.outcome.to_json() if seen.outcome else None,
+    }
+
+
+def _why_not(seen: SpadesSeen) -> dict[str, JsonDict]:
+    """For the seat to play: each card in hand it may not play, with the reason (a message
+    as JSON: the server renders it in the reader's language)."""
+    if seen.seat is None or seen.phase != PLAYING or seen.seat not in seen.to_act:
+        return {}
+    ok = set(seen.legal)
+    lead_suit = suit_of(seen.trick[0][1]) if seen.trick else -1
+    return {card_text(c): message_to_json(unplayable_reason(lead_suit))
+            for c in cards_of(seen.hand) if c not in ok}
 
 
 def _bid_text(bid: int | None, blind: bool) -> str | int | None:

@@ -5,7 +5,8 @@
 >>> par = rl.parallel_env("hit-the-deck")      # PettingZoo parallel
 >>> one = rl.single_agent("spades", opponents="rule")   # Gymnasium, bots at the others
 
-Observations are built from ``view(seat)`` alone; ``docs/rl.md`` documents each encoding,
+Observations are built from what the seat sees alone (``view(seat)``, or the facts it is
+built from, ``state.seen(seat)``); ``docs/rl.md`` documents each encoding,
 the rewards and the seeding.
 """
 

@@ -66,6 +66,7 @@ class ParlourAECEnv(_Shell, AECEnv):
         self.match.reset(seed)
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False  # whether self.rewards holds a reward (else all zeros)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -80,20 +81,24 @@ class ParlourAECEnv(_Shell, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
+        match = self.match
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.match.act(seat, action)
-        self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
-        if self.match.over:
-            self.terminations = dict.fromkeys(self.agents, True)
-            if self.match.illegal is not None:
-                for a in self.agents:
-                    self.infos[a] = {"illegal_action": agent_name(self.match.illegal)}
+        rewards = match.act(self._seat[agent], action)
+        if any(rewards):
+            self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
+            self._rewarded = True
             self._accumulate_rewards()
+        elif self._rewarded:  # most steps reward no one: the zeros stand until one does
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
+        if match.over:
+            self.terminations = dict.fromkeys(self.agents, True)
+            if match.illegal is not None:
+                for a in self.agents:
+                    self.infos[a] = {"illegal_action": agent_name(match.illegal)}
             self._deads_step_first()
             return
-        self._accumulate_rewards()
-        self.agent_selection = agent_name(self.match.to_act[0])
+        self.agent_selection = self.possible_agents[match.state.to_act[0]]
 
     def render(self) -> str | None:
         """The table as the selected agent sees it, drawn by the terminal renderer."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from parlour.engine import Action, IllegalAction, JsonDict, Seat, State
+from parlour.engine import Action, IllegalAction, Seat, State
 from parlour.rl import platform
 from parlour.rl.encoding import encoder_for
 
@@ -81,23 +81,34 @@ class Match:
 
     # ------------------------------------------------------------------ observing
     def observe(self, seat: Seat) -> dict[str, np.ndarray]:
-        """``{"observation", "action_mask"}`` for ``seat``, from its view alone."""
+        """``{"observation", "action_mask"}`` for ``seat``: what it sees, and nothing else."""
         cached = self._cache.get(seat)
         if cached is not None:
             return cached
-        obs = self.encode(self.state.view(seat))
+        obs = self.observation(self.state, seat)
         if self.illegal is not None:  # the match was ended by an illegal move
             obs["action_mask"][:] = 0
         self._cache[seat] = obs
         return obs
 
-    def encode(self, view: JsonDict) -> dict[str, np.ndarray]:
-        """The observation of a view: the encoding, and the mask of the legal moves it
-        lists. A function of the view alone."""
-        mask = np.zeros(self.num_actions, np.int8)
-        action_of = self._action_of
-        mask[[action_of[text] for text in view["legal"]]] = 1
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+    def observation(self, state: State, seat: Seat) -> dict[str, np.ndarray]:
+        """The observation of ``seat`` in ``state``: the encoding of what the seat sees
+        (its facts, ``state.seen(seat)``, for a lean encoder; its view otherwise) and the
+        mask of the legal actions they list."""
+        encoder = self.encoder
+        if encoder.lean:
+            seen = state.seen(seat)  # type: ignore[attr-defined]
+            legal = seen.legal
+            observation = encoder.encode(seen)
+        else:
+            view = state.view(seat)
+            action_of = self._action_of
+            legal = [action_of[text] for text in view["legal"]]
+            observation = encoder.encode(view)
+        mask = bytearray(self.num_actions)  # filled in place, wrapped without a copy
+        for action in legal:
+            mask[action] = 1
+        return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
 
     def render(self, seat: Seat) -> str:
         return platform.render_text(self.game, self.state.view(seat), seat, self.seats)
@@ -108,8 +119,7 @@ class Match:
         self._cache = {}
         rewards = [0.0] * self.seats
         try:
-            move = _as_action(action)
-            self.state.apply(move, seat)
+            self.state.apply(action if type(action) is int else _as_action(action), seat)
         except IllegalAction:
             self.illegal = seat
             rewards[seat] = self.illegal_reward

@@ -8,13 +8,12 @@ test keeps the two equal.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
-
-from parlour.engine import JsonDict
 
 
 @dataclass(frozen=True)
@@ -108,11 +107,16 @@ class Writer:
 
 class Encoder:
     """A game's observation encoding; subclasses set ``game_id`` and write :meth:`fields`
-    and :meth:`encode`. An encoder reads nothing but the seat's view."""
+    and :meth:`encode`. An encoder reads nothing but what the seat sees: its view, or (an
+    encoder with ``lean`` set) the facts its view is built from (``state.seen(seat)``),
+    which cost a fraction of the view to gather."""
 
     game_id: ClassVar[str]
     #: Whether the match is one deal (the per-deal reward is then the match reward).
     one_deal: ClassVar[bool] = False
+    #: Whether :meth:`encode` reads the seat's facts (``state.seen(seat)``, with their
+    #: ``legal`` actions as ints) rather than its view.
+    lean: ClassVar[bool] = False
 
     def __init__(self, seats: int, options: dict[str, Any]) -> None:
         self.seats = seats
@@ -120,11 +124,21 @@ class Encoder:
         self.layout = Layout(self.fields())
         #: Where each field starts (for encoders that index the vector directly).
         self.at = {name: sl.start for name, sl in self.layout.slices.items()}
+        self._zeros = array("f", bytes(4 * self.layout.size))
 
     def fields(self) -> list[Field]:
         raise NotImplementedError
 
-    def encode(self, view: JsonDict) -> np.ndarray:
+    def blank(self) -> array[float]:
+        """A zeroed observation to fill in place (a float32 buffer; :meth:`done` wraps it
+        without a copy): setting items of it is cheaper than NumPy's fancy indexing."""
+        return self._zeros[:]
+
+    @staticmethod
+    def done(vector: array[float]) -> np.ndarray:
+        return np.frombuffer(vector, np.float32)
+
+    def encode(self, view: Any) -> np.ndarray:
         raise NotImplementedError
 
     def points(self, state: Any) -> list[float]:

@@ -1,5 +1,6 @@
-"""Hit the Deck's encoding, seen from the seat: seats are counted from it in seat-number
-order (0 me, 1 the next seat to my left ...), padded to six seats.
+"""Hit the Deck's encoding of what a seat sees (``HitTheDeckSeen``, the facts its view is
+built from), seen from the seat: seats are counted from it in seat-number order (0 me, 1 the
+next seat to my left ...), padded to six seats.
 
 Cards are kinds 0..37 as the game numbers them: 0..19 number cards (``5 * colour + number
 - 1``, colours R Y G B), 20..23 Cut the Deck, 24..27 Flip the Deck, 28..32 With a Number
@@ -13,35 +14,29 @@ four, as at the table.
 
 from __future__ import annotations
 
-from collections import Counter
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
-from parlour.engine import JsonDict
 from parlour.games.hit_the_deck import (
-    ACTION_TEXT,
-    CARD_TEXT,
     HAND,
     HAND_SHOUT,
     NUM_KINDS,
     PHASE_NAMES,
+    HitTheDeckSeen,
     build_deck,
 )
-from parlour.rl.encoding.base import Encoder, Field, Writer
+from parlour.rl.encoding.base import Encoder, Field
 
 MAX_SEATS = 6
 #: For each number of seats and each seat, every seat counted from it.
 _REL = tuple(tuple(tuple((s - me) % n for s in range(n)) for me in range(n)) if n else ()
              for n in range(MAX_SEATS + 1))
-_second = itemgetter(1)
-_SHOUTED = ACTION_TEXT[HAND_SHOUT]
-KIND = {text: k for k, text in enumerate(CARD_TEXT)} | {ACTION_TEXT[HAND_SHOUT]: HAND}
 
 
 class HitTheDeckEncoder(Encoder):
     game_id = "hit-the-deck"
+    lean = True
 
     def __init__(self, seats: int, options: dict[str, Any]) -> None:
         super().__init__(seats, options)
@@ -67,49 +62,46 @@ class HitTheDeckEncoder(Encoder):
             Field("shouted", 1, "in a slap, the With a Hand was played with the shout"),
         ]
 
-    def encode(self, view: JsonDict) -> np.ndarray:
-        me = view["seat"]
-        n = view["seats"]
+    def encode(self, view: HitTheDeckSeen) -> np.ndarray:
+        seen = view
+        n = seen.seats
         at = self.at
-        w = Writer(self.layout)
-        hot, num = w.hot, w.num
+        o = self.blank()
         start = at["hand"]
-        held: Counter[str] = Counter(view["hand"])
-        w.idx.extend([start + KIND[text] for text in held])
-        w.val.extend([min(count, 16) / 4 for count in held.values()])
-        hot.append(at["top"] + KIND[view["top"]])
-        hot.append(at["phase"] + PHASE_NAMES.index(view["phase"]))
-        played = Counter(map(_second, view["played"]))
-        if played[_SHOUTED]:  # With a Hand played with the shout is still a With a Hand
-            played[CARD_TEXT[HAND]] += played.pop(_SHOUTED)
+        for kind in seen.hand or ():  # a quarter per card, up to 16 cards of a kind
+            if o[start + kind] < 4.0:
+                o[start + kind] += 0.25
+        o[at["top"] + seen.top] = 1.0
+        o[at["phase"] + seen.phase] = 1.0
         start = at["played"]
-        w.idx.extend([start + KIND[text] for text in played])
-        w.val.extend([min(count, 32) / 8 for count in played.values()])
-        rel = _REL[n][me]
-        options = view["options"]
-        sizes, scores, target = at["hand_sizes"], at["scores"], options["target"]
-        hand_sizes, totals = view["hand_sizes"], view["scores"]
+        for _, action in seen.plays:  # an eighth per card, up to 32 of a kind
+            at_kind = start + (HAND if action == HAND_SHOUT else action)
+            if o[at_kind] < 4.0:
+                o[at_kind] += 0.125
+        rel = _REL[n][seen.seat if seen.seat is not None else 0]
+        sizes, scores, target = at["hand_sizes"], at["scores"], seen.options["target"]
+        seats = at["seats"]
         for seat in range(n):
             r = rel[seat]
-            num(sizes + r, hand_sizes[seat] / 10)
-            num(scores + r, totals[seat] / target)
-        hot.extend(range(at["seats"], at["seats"] + n))
-        hot.extend([at["to_act"] + rel[seat] for seat in view["to_act"]])
-        if view["turn"] is not None:
-            hot.append(at["turn"] + rel[view["turn"]])
-        hot.append(at["dealer"] + rel[view["dealer"]])
-        if view["direction"] == "right":
-            hot.append(at["direction"])
-        num(at["piles"], view["draw_size"] / self.deck_size)
-        num(at["piles"] + 1, view["discard_size"] / self.deck_size)
-        if view["last_flip"]:
-            hot.append(at["last_flip"])
-        slap = view["slap"]
-        if slap is not None:
-            hot.append(at["slapper"] + rel[slap["player"]])
-            if slap["shouted"]:
-                hot.append(at["shouted"])
-        return w.done()
+            o[seats + r] = 1.0
+            o[sizes + r] = min(5.0, seen.hand_sizes[seat] / 10)
+            o[scores + r] = min(2.0, seen.scores[seat] / target)
+        for seat in seen.to_act:
+            o[at["to_act"] + rel[seat]] = 1.0
+        if seen.turn >= 0:
+            o[at["turn"] + rel[seen.turn]] = 1.0
+        o[at["dealer"] + rel[seen.dealer]] = 1.0
+        if seen.direction != 1:
+            o[at["direction"]] = 1.0
+        o[at["piles"]] = min(1.0, seen.draw_size / self.deck_size)
+        o[at["piles"] + 1] = min(1.0, seen.discard_size / self.deck_size)
+        if seen.last_flip:
+            o[at["last_flip"]] = 1.0
+        if seen.slapper >= 0:
+            o[at["slapper"] + rel[seen.slapper]] = 1.0
+            if seen.shouted:
+                o[at["shouted"]] = 1.0
+        return self.done(o)
 
     def points(self, state: Any) -> list[float]:
         return [-float(x) for x in state.scores]  # a lower total is better

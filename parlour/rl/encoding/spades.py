@@ -1,5 +1,6 @@
-"""Spades' encoding, seen from the seat: seats are counted from it (0 me, 1 my left-hand
-opponent, 2 my partner, 3 my right-hand opponent) and teams as mine, theirs.
+"""Spades' encoding of what a seat sees (``SpadesSeen``, the facts its view is built from),
+seen from the seat: seats are counted from it (0 me, 1 my left-hand opponent, 2 my partner,
+3 my right-hand opponent) and teams as mine, theirs.
 
 Cards are numbered as :mod:`parlour.cards` numbers them: ``suit * 13 + rank`` with suits
 clubs, diamonds, hearts, spades and ranks two .. ace.
@@ -11,11 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from parlour.cards import card_text
-from parlour.engine import JsonDict
-from parlour.rl.encoding.base import Encoder, Field, Writer
+from parlour.cards import cards_of
+from parlour.games.spades import SpadesSeen
+from parlour.rl.encoding.base import Encoder, Field
 
-CARD = {card_text(c): c for c in range(52)}
 PHASES = ("bid", "play", "over")
 #: Bid classes: 0 none yet, 1 nil, 2..14 bids 1..13, 15 blind nil.
 BID_CLASSES = 16
@@ -23,18 +23,18 @@ BID_CLASSES = 16
 _REL = tuple(tuple((s - me) % 4 for s in range(4)) for me in range(4))
 
 
-def bid_class(bid: str | int | None) -> int:
+def bid_class(bid: int | None, blind: bool) -> int:
+    """The class of a seat's bid (None: not yet; 0: nil)."""
     if bid is None:
         return 0
-    if bid == "nil":
-        return 1
-    if bid == "blind nil":
-        return 15
-    return 1 + int(bid)
+    if bid == 0:
+        return 15 if blind else 1
+    return 1 + bid
 
 
 class SpadesEncoder(Encoder):
     game_id = "spades"
+    lean = True
 
     def fields(self) -> list[Field]:
         return [
@@ -58,51 +58,52 @@ class SpadesEncoder(Encoder):
             Field("deal", 1, "deal number / max_deals"),
         ]
 
-    def encode(self, view: JsonDict) -> np.ndarray:
-        me = view["seat"]
-        at = self.at
-        w = Writer(self.layout)
-        hot, num = w.hot, w.num
+    def encode(self, view: SpadesSeen) -> np.ndarray:
+        seen = view
+        me = seen.seat if seen.seat is not None else 0
         rel = _REL[me]
-        if view["hand"] is not None:
+        at = self.at
+        o = self.blank()
+        if seen.hand >= 0:
             start = at["hand"]
-            hot.extend([start + CARD[t] for t in view["hand"]])
-        if view["hand_hidden"]:
-            hot.append(at["hand_hidden"])
-        hot.append(at["phase"] + PHASES.index(view["phase"]))
+            for c in cards_of(seen.hand):
+                o[start + c] = 1.0
+        if seen.hand_hidden:
+            o[at["hand_hidden"]] = 1.0
+        o[at["phase"] + seen.phase] = 1.0
         played, voids = at["played"], at["voids"]
+        where = [played + 52 * r for r in rel]  # each seat's row of the played field
         lead_suit = -1
-        for i, (seat, text) in enumerate(view["played"]):
-            card = CARD[text]
-            r = rel[seat]
-            hot.append(played + 52 * r + card)
+        for i, (seat, card) in enumerate(seen.plays):
+            o[where[seat] + card] = 1.0
             if i & 3 == 0:
                 lead_suit = card // 13
             elif card // 13 != lead_suit:
-                hot.append(voids + 4 * r + lead_suit)
+                o[voids + 4 * rel[seat] + lead_suit] = 1.0
         trick = at["trick"]
-        hot.extend([trick + 52 * rel[p["seat"]] + CARD[p["card"]] for p in view["trick"]])
-        bids = at["bids"]
-        hot.extend([bids + BID_CLASSES * rel[seat] + bid_class(bid)
-                    for seat, bid in enumerate(view["bids"])])
-        tricks, sizes = at["tricks"], at["hand_sizes"]
+        for seat, card in seen.trick:
+            o[trick + 52 * rel[seat] + card] = 1.0
+        bids, tricks, sizes = at["bids"], at["tricks"], at["hand_sizes"]
         for seat in range(4):
             r = rel[seat]
-            num(tricks + r, view["tricks"][seat] / 13)
-            num(sizes + r, view["hand_sizes"][seat] / 13)
-        if view["spades_broken"]:
-            hot.append(at["spades_broken"])
-        if view["leader"] is not None:
-            hot.append(at["leader"] + rel[view["leader"]])
-        hot.extend([at["to_act"] + rel[seat] for seat in view["to_act"]])
-        hot.append(at["dealer"] + rel[view["dealer"]])
-        options = view["options"]
+            o[bids + BID_CLASSES * r + bid_class(seen.bids[seat], seen.blind[seat])] = 1.0
+            o[tricks + r] = seen.tricks[seat] / 13  # 0..13 tricks, 0..13 cards: in range
+            o[sizes + r] = seen.hand_sizes[seat] / 13
+        if seen.spades_broken:
+            o[at["spades_broken"]] = 1.0
+        if seen.leader >= 0:
+            o[at["leader"] + rel[seen.leader]] = 1.0
+        for seat in seen.to_act:
+            o[at["to_act"] + rel[seat]] = 1.0
+        o[at["dealer"] + rel[seen.dealer]] = 1.0
+        options = seen.options
         mine = me & 1
+        scores, bags, target = at["scores"], at["bags"], options["target"]
         for i, team in enumerate((mine, 1 - mine)):
-            num(at["scores"] + i, view["scores"][team] / options["target"])
-            num(at["bags"] + i, view["bags"][team] / options["bag_limit"])
-        num(at["deal"], view["deal"] / options["max_deals"])
-        return w.done()
+            o[scores + i] = min(2.0, max(-2.0, seen.scores[team] / target))
+            o[bags + i] = seen.bags[team] / options["bag_limit"]  # below the limit
+        o[at["deal"]] = seen.deal / options["max_deals"]  # at most max_deals
+        return self.done(o)
 
     def points(self, state: Any) -> list[float]:
         return [float(state.scores[s & 1]) for s in range(4)]
