@@ -14,6 +14,10 @@ rounds, alternating the engines so that both see the same machine.
 ``build`` says whether the compiled build of the hot modules ran (``compiled``) or the pure
 one (``PARLOUR_PURE=1`` forces it; see parlour/native.py).
 
+Spades: ``spades`` compares Parlour's random deals with OpenSpiel's Spades driven move by
+move from Python (the same loop); ``spades_cpp`` with OpenSpiel's whole deal played in C++
+(``pyspiel.evaluate_bots`` with C++ uniform random bots).
+
 Hit the Deck: ``hit_the_deck`` compares Parlour's two-seat random rounds (deal to last card)
 with RLCard's two-player UNO games (``env.run`` with random agents); ``hit_the_deck_4`` is
 Parlour's four-seat rounds alone.
@@ -98,6 +102,23 @@ def spades_openspiel() -> Callable[[int], None] | None:
     return deal
 
 
+def spades_openspiel_cpp() -> Callable[[int], None] | None:
+    """OpenSpiel's whole deal in C++: ``pyspiel.evaluate_bots`` deals it (chance sampled in
+    C++) and plays it out with OpenSpiel's C++ uniform random bots, one call from Python a
+    deal and no Python at all per move."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+    bots = [pyspiel.make_uniform_random_bot(p, 1 + p) for p in range(4)]
+
+    def deal(i: int) -> None:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
+
+    return deal
+
+
 # ----------------------------------------------------------------------------- other games
 def first_rounds(game_id: str, seats: int | None = None, **options: object) -> Rated:
     """Whole first rounds (or whole games, for games of one round) per second: a seeded
@@ -143,8 +164,13 @@ Workload = tuple[str, Rated, dict[str, Rated]]
 #: The games whose workloads differ from the default (whole first rounds, in rounds/s):
 #: game id -> {workload name: workload}.
 SPECIAL: dict[str, dict[str, Workload]] = {
+    # The same Parlour deals against OpenSpiel driven from Python (as a bot drives Parlour),
+    # and against OpenSpiel's whole deal in C++ (no Python per move: a floor for any engine
+    # driven from Python).
     "spades": {"spades": ("deals/s", Rated(spades_parlour),
-                         {"openspiel": Rated(spades_openspiel)})},
+                         {"openspiel": Rated(spades_openspiel)}),
+               "spades_cpp": ("deals/s", Rated(spades_parlour),
+                              {"openspiel_cpp": Rated(spades_openspiel_cpp)})},
     "clockwork-spades": {"clockwork_spades": ("games/s", first_rounds("clockwork-spades"), {})},
     # Two-seat rounds are what is compared with RLCard's two-player UNO games.
     # A target of 1 point makes a game exactly one round (someone always scores).

@@ -121,7 +121,8 @@ def search(obs: Observation, rng: random.Random, iterations: int,
             seat = to_act[0]
             if uniform:
                 legal = state.legal_actions(seat)
-                state.apply(legal[int(rand() * len(legal))], seat)
+                # (a float times a float: compiled, a float times an int is generic code)
+                state.apply(legal[int(rand() * float(len(legal)))], seat)
             else:
                 state.apply(policy(state, seat, rng), seat)
         values = [value(state, s) for s in range(state.num_seats)]

@@ -83,7 +83,9 @@ _SPADE_MASK: Final = SUIT_MASKS[SPADES]
 _NON_SPADES: Final = FULL_MASK ^ _SPADE_MASK
 _BID_MASK: Final = sum(1 << (BID_BASE + n) for n in range(0, 14))  # nil and 1..13
 _BLIND_CHOICE_MASK: Final = (1 << BLIND_NIL) | (1 << LOOK)
-_TO_ACT: Final = tuple((s,) for s in range(4))
+# Typed as tuples of any length, so that compiled code hands out these very tuples (a
+# ``tuple[int]`` item would be unboxed and boxed again on every read).
+_TO_ACT: Final[tuple[tuple[Seat, ...], ...]] = tuple((s,) for s in range(4))
 _NO_BLIND: Final = (False, False)
 
 
@@ -100,10 +102,9 @@ _T0: Final = _suit_table(0)
 _T1: Final = _suit_table(1)
 _T2: Final = _suit_table(2)
 _T3: Final = _suit_table(3)
+_SUIT_TABLES: Final = (_T0, _T1, _T2, _T3)
 _BIDS: Final = tuple(range(NIL, BID_BASE + 14))
 _BLIND_CHOICE: Final = (BLIND_NIL, LOOK)
-_BIT: Final = tuple(1 << c for c in range(52))
-_CARDS: Final = range(52)
 
 
 def deal_hands(seed: int, deal: int) -> list[int]:
@@ -112,11 +113,18 @@ def deal_hands(seed: int, deal: int) -> list[int]:
     The shuffle sorts the 52 cards by 32-bit keys drawn from SHAKE-128, which is several
     times cheaper than seeding a Mersenne Twister for every deal.
     """
-    keys = memoryview(hashlib.shake_128(b"spades:%d:%d" % (seed, deal)).digest(208)).cast(
-        "I").tolist()
-    order = sorted(_CARDS, key=keys.__getitem__)
-    bit = _BIT.__getitem__
-    return [sum(map(bit, order[i:i + 13])) for i in (0, 13, 26, 39)]
+    keys: list[int] = memoryview(
+        hashlib.shake_128(b"spades:%d:%d" % (seed, deal)).digest(208)).cast("I").tolist()
+    # The cards in the order of their keys, a tie in card order: each key and its card are
+    # packed into one float (exact, being under 2**38), which the sort compares fastest.
+    order = sorted([float(key << 6 | card) for card, key in enumerate(keys)])
+    hands = []
+    for start in (0, 13, 26, 39):
+        hand = 0
+        for packed in order[start:start + 13]:
+            hand |= 1 << (int(packed) & 63)
+        hands.append(hand)
+    return hands
 
 
 # --------------------------------------------------------------------------- the play rules
@@ -164,15 +172,17 @@ def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[in
     (the points from the partners' bid), ``nil`` (nil bonuses and penalties), ``bag_points``
     and ``penalty`` (bag penalties).
     """
-    nil_value = options["nil_value"]
+    nil_value: int = options["nil_value"]
+    blind_nil_value: int = options["blind_nil_value"]
     counts_for_partner = options["nil_tricks_count"]
-    contract = sum(b for b in bids)
+    contract = bids[0] + bids[1]
     nil_points = 0
     made_tricks = 0
     nil_bags = 0
-    for bid, was_blind, took in zip(bids, blind, tricks, strict=True):
+    for partner in range(2):
+        bid, took = bids[partner], tricks[partner]
         if bid == 0:
-            value = options["blind_nil_value"] if was_blind else nil_value
+            value = blind_nil_value if blind[partner] else nil_value
             nil_points += value if took == 0 else -value
             if counts_for_partner:
                 made_tricks += took
@@ -192,10 +202,12 @@ def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[in
     else:
         overtricks = made_tricks  # both partners bid nil: every trick is a bag
     new_bags = bags + overtricks + nil_bags
+    bag_limit: int = options["bag_limit"]
+    bag_penalty: int = options["bag_penalty"]
     penalty = 0
-    while new_bags >= options["bag_limit"]:
-        penalty += options["bag_penalty"]
-        new_bags -= options["bag_limit"]
+    while new_bags >= bag_limit:
+        penalty += bag_penalty
+        new_bags -= bag_limit
     points = contract_points + overtricks + nil_bags + nil_points - penalty
     return {"points": points, "score": score + points, "bags": new_bags,
             "contract": contract_points, "nil": nil_points,
@@ -489,26 +501,29 @@ class SpadesState(State):
 
     def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
-        if seat is not None and seat != turn:
-            self.acting_seat(seat)  # raises with the reason
+        if seat is not None and (type(seat) is not int or seat != turn):
+            self.acting_seat(seat)  # raises with the reason (or returns, for a seat == turn)
         if type(action) is not int or action < 0 or not self._legal_mask >> action & 1:
             raise IllegalAction(self._why_illegal(action, turn))
-        self._moves.append((turn, action))
-        if action >= 52:
-            self._bid(turn, action)
+        card: int = action  # checked: from here on a plain int (native in the compiled build)
+        self._moves.append((turn, card))
+        if card >= 52:
+            self._bid(turn, card)
             return
         hands = self._hands
         assert hands is not None  # dealt when the bidding ended
-        hands[turn] ^= _BIT[action]
+        # (``x[i] = x[i] ^ y``, not ``x[i] ^= y``: mypyc compiles the latter as generic code)
+        hands[turn] = hands[turn] ^ (1 << card)
         n = self.trick_len
         if n:
-            if beats(action, self.win_card):
-                self.win_card = action
+            if beats(card, self.win_card):
+                self.win_card = card
                 self.win_seat = turn
             if n == 3:
                 self.trick_len = 0
                 self.turn = nxt = self.win_seat
-                self.tricks[nxt] += 1
+                tricks = self.tricks
+                tricks[nxt] = tricks[nxt] + 1
                 if is_spade(self.win_card):  # a spade played to a trick always takes it
                     self.broken = True
                 hand = hands[nxt]
@@ -520,14 +535,17 @@ class SpadesState(State):
             self.trick_len = n + 1
         else:
             self.win_seat = self.leader = turn
-            self.win_card = action
-            self._lead_suit = suit_of(action)
+            self.win_card = card
+            self._lead_suit = suit_of(card)
             self.trick_len = 1
         self.turn = nxt = (turn + 1) & 3
         self._set_play_legal(hands[nxt], self._lead_suit)
 
     def _set_play_legal(self, hand: int, lead_suit: int | None) -> None:
         mask = self._legal_mask = playable(hand, lead_suit, self.broken)
+        if lead_suit is not None and mask & SUIT_MASKS[lead_suit] == mask:  # following suit
+            self._legal = _SUIT_TABLES[lead_suit][mask >> 13 * lead_suit]
+            return
         self._legal = (_T0[mask & 0x1FFF] + _T1[mask >> 13 & 0x1FFF] + _T2[mask >> 26 & 0x1FFF]
                        + _T3[mask >> 39])
 
@@ -680,7 +698,7 @@ class SpadesState(State):
             lead = trick[0][1]
             for seat, card in trick[1:]:
                 if not same_suit(card, lead):
-                    out[seat] |= 1 << suit_of(lead)
+                    out[seat] = out[seat] | 1 << suit_of(lead)
         return out
 
     def view(self, seat: object) -> JsonDict:
@@ -725,7 +743,10 @@ class SpadesState(State):
         hands = self.hands
         known = seat is not None and self.looked[seat]
         hidden = [s for s in range(4) if not (known and s == seat)]
-        pool = sorted(c for s in hidden for c in cards_of(hands[s]))
+        unseen = 0
+        for s in hidden:
+            unseen |= hands[s]
+        pool = cards_of(unseen)  # the hidden hands' cards, lowest first (hands are disjoint)
         sizes = [hands[s].bit_count() if s in hidden else 0 for s in range(4)]
         allowed = [~v & 0xF for v in self.voids()]
         dealt = deal_by_kind(pool, sizes, rng, suit_of, allowed)

@@ -165,9 +165,10 @@ def _fits(centre: list[list[int]], king_starts: bool) -> list[int]:
     fits = [0] * (WILD + 1)
     for j, pile in enumerate(centre):
         size = len(pile)
-        fits[size + 1] |= 1 << j
+        # (``x[i] = x[i] | y``: mypyc compiles ``x[i] |= y`` as generic code)
+        fits[size + 1] = fits[size + 1] | 1 << j
         if size or king_starts:
-            fits[WILD] |= 1 << j
+            fits[WILD] = fits[WILD] | 1 << j
     return fits
 
 
