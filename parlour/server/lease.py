@@ -15,7 +15,8 @@ machines whose clocks disagree still agree on who holds a lease.
   now + :data:`TTL` in one statement, and learns from the rows it got back which tables it
   still owns; one it lost is let go at once (:meth:`Hub.lose`).
 * **The fence**: every write of a table's log runs, in its own transaction, an ``UPDATE``
-  that matches only the lease row with this process's token (:meth:`Leases.fence`). A
+  that matches only the lease row with this process's token and renews it
+  (:meth:`Leases.fence`); a heartbeat skips the rows such writes hold locked. A
   process that was paused past its lease and woke up after another took the table over
   finds no such row: its write is refused (:class:`~parlour.server.store.Fenced`) and
   nothing of it is committed. In PostgreSQL the ``UPDATE`` also locks the lease row until
@@ -179,11 +180,21 @@ class Leases:
         before = dict(self.tokens)
         if not before:
             return set()
+        mine = (leases_t.c.owner == self.owner, leases_t.c.table_id.in_(list(before)))
         with self.engine.begin() as conn:
-            rows = conn.execute(update(leases_t).where(leases_t.c.owner == self.owner,
-                                                       leases_t.c.table_id.in_(list(before)))
-                                .values(expires=self._now() + self.ttl)
-                                .returning(leases_t.c.table_id, leases_t.c.token)).all()
+            # A lease row a write in flight has locked (its fence, below) is skipped, not
+            # waited for: that write renews it as it commits. Waiting took the rows in
+            # another order than a group commit of several tables' writes, and PostgreSQL
+            # broke the deadlock only after a second (deadlock_timeout), aborting one.
+            free = (select(leases_t.c.table_id).where(*mine)
+                    .with_for_update(skip_locked=True).scalar_subquery())
+            rows = list(conn.execute(update(leases_t).where(leases_t.c.table_id.in_(free))
+                                     .values(expires=self._now() + self.ttl)
+                                     .returning(leases_t.c.table_id, leases_t.c.token)))
+            renewed = {str(t) for t, _ in rows}
+            if len(renewed) < len(before):  # the skipped ones, read as they stand
+                rows += conn.execute(select(leases_t.c.table_id, leases_t.c.token)
+                                     .where(*mine, leases_t.c.table_id.not_in(renewed)))
         held = {(str(t), int(token)) for t, token in rows}
         lost = {t for t, token in before.items() if (t, token) not in held}
         for table_id in lost:
@@ -210,7 +221,7 @@ class Leases:
                                 .where(leases_t.c.table_id == table_id,
                                        leases_t.c.owner == self.owner,
                                        leases_t.c.token == token)
-                                .values(token=literal(token)))
+                                .values(token=literal(token), expires=self._now() + self.ttl))
             if done.rowcount != 1:
                 raise Fenced(f"table {table_id}: its lease moved to another process "
                              f"(token {token} is stale)")
