@@ -223,33 +223,25 @@ class Player:
             self._cm.__exit__(None, None, None)
 
 
-def strings(obj: Any) -> Iterator[str]:
+def strings(obj: Any, values: bool = True) -> Iterator[str]:
+    """Every key of every object in ``obj`` and, with ``values``, every text value too."""
     if isinstance(obj, str):
-        yield obj
+        if values:
+            yield obj
     elif isinstance(obj, dict):
         for k, v in obj.items():
             yield k
-            yield from strings(v)
+            yield from strings(v, values)
     elif isinstance(obj, list):
         for v in obj:
-            yield from strings(v)
-
-
-def keys(obj: Any) -> Iterator[str]:
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k
-            yield from keys(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from keys(v)
+            yield from strings(v, values)
 
 
 def assert_no_secret(msg: Any, seed: int | None = None, tokens: Iterable[str | None] = ()) -> None:
     """A message a client gets holds no field for a seed or a token, not the table's seed,
     and no seat's token. (Fields are checked by name, not the whole text: ids are random
     text that can spell "seed", as a slap's phase id "uvseed6ocp0o" once did.)"""
-    named = [k for k in keys(msg) if "seed" in k.lower() or "token" in k.lower()]
+    named = [k for k in strings(msg, values=False) if "seed" in k.lower() or "token" in k.lower()]
     assert not named, f"a message has the fields {named}"
     if seed is not None:
         assert seed not in numbers(msg), "the seed was sent to a client"
