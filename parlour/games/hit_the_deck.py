@@ -1226,11 +1226,13 @@ def unfit_reason(phase: int, top: int, kind: int) -> Message:
                    top=card_named(top))
 
 
-@dataclass(frozen=True)
+@dataclass
 class HitTheDeckSeen:
     """What one seat may see of a game of Hit the Deck (``seat`` None: a spectator), as
     compact facts: cards as kinds, actions as ints, seats as ints, no text. Built by
-    :meth:`HitTheDeckState.seen`; :func:`view_of` turns it into the view."""
+    :meth:`HitTheDeckState.seen`; :func:`view_of` turns it into the view. Never changed once
+    built; not ``frozen`` only because a frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``, which cost most of a learning environment's step."""
 
     seat: Seat | None
     seats: int
