@@ -538,6 +538,7 @@ class HitTheDeckState(State):
         "_outcome",
         "_passes",
         "_past",
+        "_plays",
         "_present",
         "_rand",
         "_seats",
@@ -579,6 +580,7 @@ class HitTheDeckState(State):
     _to_act: tuple[Seat, ...]
     _legal: tuple[Action, ...]
     _moves: list[tuple[Seat, Action]]
+    _plays: list[tuple[Seat, Action]]  # the cards among this round's moves, kept as they come
     _events: list[JsonDict]
     _voids: list[Voids]
     _slap_times: list[int]
@@ -677,6 +679,7 @@ class HitTheDeckState(State):
         self.draw = draw = deck[n * size:]
         self.discard = [draw.pop()]
         self._moves = []
+        self._plays = []
         self._events = []
         self._unseen = 0
         self._voids = [()] * n
@@ -775,6 +778,7 @@ class HitTheDeckState(State):
             raise IllegalAction(self._why_illegal(action, turn))
         self._moves.append((turn, action))
         if action <= HAND_SHOUT:
+            self._plays.append((turn, action))
             self._play(turn, action)
         elif action == DRAW:
             self._draw(turn)
@@ -991,6 +995,7 @@ class HitTheDeckState(State):
                              "seat": out, "points": points})
         self._past += (tuple(self._moves),)
         self._moves = []
+        self._plays = []
         if max(self.scores) >= self.options["target"] or \
                 self.round >= self.options["max_rounds"]:
             self._outcome = Outcome(tuple(self.scores),
@@ -1065,7 +1070,7 @@ class HitTheDeckState(State):
 
     def plays(self) -> list[tuple[Seat, int]]:
         """The cards played this round, in order (a With a Hand shouted shows as 38)."""
-        return [(s, a) for s, a in self._moves if a <= HAND_SHOUT]
+        return self._plays.copy()
 
     def seen(self, seat: Seat | None) -> HitTheDeckSeen:
         """Everything ``seat`` may see (None: a spectator), as compact facts: the one
@@ -1078,7 +1083,7 @@ class HitTheDeckState(State):
             to_act=self._to_act, hand=None if seat is None else tuple(self.hand(seat)),
             hand_sizes=tuple(self.sizes), top=self.top, draw_size=len(self.draw),
             discard_size=len(self.discard), last_flip=self.last_flip,
-            plays=tuple([(s, a) for s, a in self._moves if a <= HAND_SHOUT]),
+            plays=tuple(self._plays),
             events=tuple(self._events), slapper=self.slapper if slapping else -1,
             shouted=self.shouted if slapping else False,
             my_slap=self._slap_times[seat] if slapping and seat is not None else -1,
@@ -1100,6 +1105,7 @@ class HitTheDeckState(State):
         new._seats = self._seats
         new._past = self._past
         new._moves = self._moves.copy()
+        new._plays = self._plays.copy()
         new._events = self._events.copy()  # entries are never mutated once appended
         new.scores = self.scores.copy()
         new.rounds = self.rounds.copy()
