@@ -35,7 +35,10 @@ def build(jobs: int = 2, quiet: bool = True) -> None:
         os.chdir(root)  # mypy names modules by their path from here
         with contextlib.redirect_stdout(out) if quiet else contextlib.nullcontext():
             extensions = mypycify(
+                # its own cache: `make test` runs mypy beside the build, and two mypy runs
+                # sharing .mypy_cache can crash one ("INTERNAL ERROR")
                 ["--no-warn-unused-configs", "--config-file", str(root / "pyproject.toml"),
+                 "--cache-dir", str(work / "mypy_cache"),
                  *(str(source_path(m).relative_to(root)) for m in MODULES)],
                 opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"), group_name="parlour",
                 target_dir=str(work / "c"))
