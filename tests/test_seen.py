@@ -22,8 +22,9 @@ VIEW_OF: dict[str, Callable[[Any], JsonDict]] = {
     "spades": spades.view_of,
     "hit-the-deck": hit_the_deck.view_of,
 }
-CASES = [("spades", None, {"target": 150}),
-         ("spades", None, {"blind_nil": True, "blind_nil_deficit": 0, "target": 150}),
+CASES = [("spades", None, {"target": 150, "max_deals": 3}),
+         ("spades", None, {"blind_nil": True, "blind_nil_deficit": 0, "target": 150,
+                           "max_deals": 3}),
          ("hit-the-deck", 2, {"target": 30}), ("hit-the-deck", 3, {"target": 30}),
          ("hit-the-deck", 6, {"target": 20})]
 
