@@ -17,7 +17,7 @@ import gettext
 import os
 import re
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -194,29 +194,24 @@ def localize(data: Any, lang: str) -> Any:
     """JSON data (a view) with every message in it (an object marked ``"$message"``, see
     :func:`parlour.message.message_to_json`) replaced by its text in ``lang``; the rest is
     left as it is (and not copied when it holds no message)."""
+    entries: Iterable[tuple[Any, Any]]
     if isinstance(data, dict):
         if JSON_KEY in data:
             return render(message_from_json(data), lang)
-        out: dict[Any, Any] | None = None  # made at the first value that changes
-        for key, value in data.items():
-            if isinstance(value, dict | list):  # only these can hold a message
-                done = localize(value, lang)
-                if done is not value:
-                    if out is None:
-                        out = dict(data)
-                    out[key] = done
-        return data if out is None else out
-    if isinstance(data, list):
-        items: list[Any] | None = None
-        for i, value in enumerate(data):
-            if isinstance(value, dict | list):
-                done = localize(value, lang)
-                if done is not value:
-                    if items is None:
-                        items = list(data)
-                    items[i] = done
-        return data if items is None else items
-    return data
+        entries = data.items()
+    elif isinstance(data, list):
+        entries = enumerate(data)
+    else:
+        return data
+    out: Any = None  # a copy of data, made at the first value that changes
+    for key, value in entries:
+        if isinstance(value, dict | list):  # only these can hold a message
+            done = localize(value, lang)
+            if done is not value:
+                if out is None:
+                    out = data.copy()
+                out[key] = done
+    return data if out is None else out
 
 
 def fields(template: str) -> set[str]:
