@@ -11,23 +11,28 @@ PORT ?= 8000
 
 .PHONY: run test test-long lint compiled bench bench-rl bench-server screenshots clean messages messages-compile
 
+# Packages are installed with uv (itself from PyPI, into .venv): on a fresh clone it takes
+# about half of pip's time (parallel downloads, no bytecode compiled ahead of use, a warm
+# cache linked rather than unpacked). Where uv cannot be had, pip installs the same.
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
 		(apt-get update -qq && apt-get install -y -qq python3-venv python3-pip)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q uv || echo "uv could not be installed: pip installs instead"
+INSTALL = $(if $(wildcard $(VENV)/bin/uv),$(VENV)/bin/uv pip install -q --python $(PY),\
+	$(PY) -m pip install -q)
 
 # The web server's packages (make run).
 $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[web,fast]'
+	$(INSTALL) -e '.[web,fast]'
 	@touch $(WEB_STAMP)
 
 # Everything the tests need: the server's packages, the learning environments and their
-# training examples (torch==2.13.0 is the CPU wheel these machines keep in /opt/wheels;
-# pip is pointed there whether or not PIP_FIND_LINKS says so).
+# training examples (torch==2.13.0 is the CPU wheel these machines keep in /opt/wheels; the
+# installer is pointed there whether or not PIP_FIND_LINKS says so, which uv does not read).
 LOCAL_WHEELS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q $(LOCAL_WHEELS) -e '.[dev,web,rl,train,fast]'
+	$(INSTALL) $(LOCAL_WHEELS) -e '.[dev,web,rl,train,fast]'
 	@touch $(STAMP) $(WEB_STAMP)
 
 # The browser tests drive Debian's Chromium (never a downloaded browser).
@@ -90,11 +95,11 @@ messages-compile: $(STAMP)
 	$(VENV)/bin/pybabel compile -d parlour/locale -D messages --statistics
 
 bench: $(STAMP)
-	$(PY) -m pip install -q -e '.[bench]'
+	$(INSTALL) $(LOCAL_WHEELS) -e '.[bench]'
 	$(PY) bench/engine.py
 
 bench-rl: $(STAMP)
-	$(PY) -m pip install -q -e '.[bench]'
+	$(INSTALL) $(LOCAL_WHEELS) -e '.[bench]'
 	$(PY) bench/rl.py
 
 bench-server: $(STAMP)
