@@ -1,6 +1,11 @@
 # `make run` and `make test` work on a fresh clone: each creates .venv and installs what
 # it needs (Debian packages too, with apt-get, when missing).
 PYTHON ?= python3
+# Python keeps the bytecode it compiles (in __pycache__, ignored by git) even where the
+# environment says not to: uv installs packages without compiling them ahead, and every
+# test process and server would otherwise compile each module it imports anew (importing
+# the server, torch and PettingZoo took 21 s so, 8 s from bytecode).
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
@@ -12,8 +17,9 @@ PORT ?= 8000
 .PHONY: run test test-long lint compiled bench bench-rl bench-server screenshots clean messages messages-compile
 
 # Packages are installed with uv (itself from PyPI, into .venv): on a fresh clone it takes
-# about half of pip's time (parallel downloads, no bytecode compiled ahead of use, a warm
-# cache linked rather than unpacked). Where uv cannot be had, pip installs the same.
+# about half of pip's time (parallel downloads, no bytecode compiled ahead of use: Python
+# keeps what it compiles, above; a warm cache linked rather than unpacked). Where uv cannot
+# be had, pip installs the same.
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
 		(apt-get update -qq && apt-get install -y -qq python3-venv python3-pip)
