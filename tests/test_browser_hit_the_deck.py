@@ -6,8 +6,8 @@ eight With a Hand, the game over after one round) so that the round holds what t
 must see; the scripted choices below were checked against the engine for this seed:
 
 * Ann plays a With a Hand *with* the shout (the big button, then the card by keyboard);
-  everyone slaps: Ann at once (space bar), Bo after a second and a half (a tap on the
-  pile): Bo is last and draws four, Ann is not.
+  everyone slaps: Ann at once (space bar), Bo once his page shows the three others have
+  slapped (a tap on the pile): Bo is last and draws four, Ann is not.
 * Bo cuts the deck and swaps the piles (buttons), animated on both pages.
 * Bo plays a With a Hand *without* the shout (the card alone: it waits 1.5 s, then goes
   as forgotten) and draws four; Bo slaps at once, Ann does not slap at all: the server
@@ -33,7 +33,6 @@ pytestmark = pytest.mark.browser
 
 SEED = 787
 OPTIONS = {"hand_size": "4", "hit_hands": "8", "target": "1"}
-BO_WAITS = 1.5  # seconds before Bo slaps in the first slap: surely the last (bots: ~0.4 s)
 
 
 def shot(page, name):
@@ -149,20 +148,22 @@ def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     moved_on(ann, before)
     ann.wait_for_selector(".htd-slap.live")
     bo.wait_for_selector(".htd-slap.live")
-    seen_by_bo = time.monotonic()
     # Nothing delays the signal: on Bo's page Ann's card does not travel, it is on the
     # pile, as the slap target, the moment the slap opens.
     assert bo.locator(".htd-felt .flyer").count() == 0
     assert bo.locator(".htd-slap.live [data-card='hit hand']").count() == 1
     ann.keyboard.press("Space")  # at once
     shot(ann, "03-ann-slapped")
-    bo.wait_for_timeout(max(0, BO_WAITS - (time.monotonic() - seen_by_bo)) * 1000)
+    # Bo waits until the others have slapped, not for a fixed time: on a loaded machine a
+    # fixed wait could outlast the window (3 s, the server's clock)
+    bo.wait_for_function("document.querySelectorAll('.htd-plate.slapped').length === 3",
+                         timeout=3000)
     assert tap_slap(bo), "Bo's slap window closed before his tap"
     shot(bo, "04-bo-slapped")
     assert "shouted" in log_text(ann) and "did not shout" not in log_text(ann)
     for page in (ann, bo):
         page.wait_for_selector(".htd-last-slap .slap-head")
-    assert re.match(r"Bo was last \([12]\.\d\d s\) and draws 4", last_slap(ann)), last_slap(ann)
+    assert re.match(r"Bo was last \([0-2]\.\d\d s\) and draws 4", last_slap(ann)), last_slap(ann)
     assert "2.99 s" not in last_slap(ann), "Bo's own slap, inside the window"
     assert last_slap(bo).startswith("You were last")
     assert ann.locator(".htd-last-slap li.loser").inner_text().startswith("Bo")
