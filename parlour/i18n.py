@@ -190,14 +190,21 @@ def render_error(err: BaseException, lang: str) -> str:
     return render(message, lang) if isinstance(message, Message) else str(err)
 
 
-def localize(data: Any, lang: str) -> Any:
+def render_json(data: Any, lang: str) -> str:
+    """A message as JSON (:func:`parlour.message.message_to_json`) in ``lang``."""
+    return render(message_from_json(data), lang)
+
+
+def localize(data: Any, lang: str,
+             render_message: Callable[[Any, str], str] = render_json) -> Any:
     """JSON data (a view) with every message in it (an object marked ``"$message"``, see
-    :func:`parlour.message.message_to_json`) replaced by its text in ``lang``; the rest is
-    left as it is (and not copied when it holds no message)."""
+    :func:`parlour.message.message_to_json`) replaced by its text in ``lang``
+    (``render_message``'s: the server's remembers the texts it rendered); the rest is left
+    as it is (and not copied when it holds no message)."""
     entries: Iterable[tuple[Any, Any]]
     if isinstance(data, dict):
         if JSON_KEY in data:
-            return render(message_from_json(data), lang)
+            return render_message(data, lang)
         entries = data.items()
     elif isinstance(data, list):
         entries = enumerate(data)
@@ -206,7 +213,7 @@ def localize(data: Any, lang: str) -> Any:
     out: Any = None  # a copy of data, made at the first value that changes
     for key, value in entries:
         if isinstance(value, dict | list):  # only these can hold a message
-            done = localize(value, lang)
+            done = localize(value, lang, render_message)
             if done is not value:
                 if out is None:
                     out = data.copy()

@@ -28,8 +28,16 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request
 
 from parlour.server.limits import ClientKey, Limits, client_key
+
+#: The ASGI scope extension of a websocket served by :func:`guarded_protocols`: a function
+#: that writes one text message to the socket at once if it can (see
+#: ``GuardedWebSocket.send_now``). The view of every seat goes out after each action:
+#: written at once, a message skips a task's wake-up and the ASGI layers on its way out.
+SEND_NOW = "parlour.send_now"
 
 TIMEOUT_RESPONSE = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain\r\n"
                     b"content-length: 16\r\nconnection: close\r\n\r\nrequest too slow")
@@ -95,11 +103,33 @@ def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocket
     counted = ConnectionCount(limits)
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
-        """A connection upgraded to a websocket: still counted until it closes."""
+        """A connection upgraded to a websocket: still counted until it closes. Its ASGI
+        scope carries :meth:`send_now` (the extension :data:`SEND_NOW`)."""
 
         def connection_lost(self, exc: Exception | None) -> None:
             counted.release(self.transport)
             super().connection_lost(exc)
+
+        def handle_connect(self, event: Request) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)  # made only for a handshake accepted
+            if scope is not None:
+                scope["extensions"][SEND_NOW] = self.send_now
+
+        def send_now(self, text: str) -> bool:
+            """Write one text message to the socket now, as the ASGI send would, if the
+            socket is open and takes it without waiting (uvicorn has not paused writing
+            for a full buffer); False, having written nothing, if not."""
+            if not self.handshake_complete or self.close_sent or self.disconnected \
+                    or self.initial_response is not None or not self.writable.is_set() \
+                    or self.transport.is_closing():
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
 
     class GuardedHTTP(H11Protocol):
         admitted = False

@@ -15,7 +15,7 @@ play in the game's own words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -62,17 +62,17 @@ def describer(game: Game) -> Describe | None:
     return spec(game.id).describe_event
 
 
-def narration(game: Game, view: JsonDict, names: Sequence[Param],
+def narration(game: Game, view: JsonDict, names: Callable[[], Sequence[Param]],
               lang: str = "en") -> list[str] | None:
     """The game's sentence for each event of ``view["events"]`` in ``lang`` (None if the
     game does not describe its events). Built from the view alone, so it tells nothing the
-    view does not. ``names`` are what to call each seat (a person's name, or a seat's label
-    as a word to translate)."""
+    view does not. ``names()`` are what to call each seat (a person's name, or a seat's
+    label as a word to translate), asked for only when there are events to tell."""
     found = spec(game.id)
     events: Any = view.get("events")
     if found.describe_event is None or not isinstance(events, list):
         return None
-    told: Any = list(names)
+    told: Any = list(names())
     if found.narrate_event is not None:
         # cards as their codes: the page draws each as a card chip read out by its name
         return [render_param(cards_as_codes(found.narrate_event(ev, told)), lang)

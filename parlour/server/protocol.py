@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from parlour.i18n import DEFAULT, localize, render
+from parlour.i18n import DEFAULT, localize, render, render_json
 from parlour.message import JSON_KEY, N_, Param
 from parlour.message import Message as Text
 from parlour.server.language import MAX_TAG, TAG_PATTERN
@@ -242,15 +242,43 @@ def encode_bytes(message: Any) -> bytes:
 _MESSAGE_KEY = orjson.dumps(JSON_KEY)
 
 
+#: Messages rendered already, by language and encoded message: a view's reasons repeat
+#: (each card of a hand that may not follow suit has the same one), and so do the views.
+_RENDERED: dict[tuple[str, bytes], str] = {}
+RENDERED_AT_MOST = 10_000  # then the memory starts again (names make messages unbounded)
+
+
+def render_remembered(message: Any, lang: str) -> str:
+    """:func:`parlour.i18n.render_json`, each text worked out once (a message means the
+    same whatever view carries it)."""
+    key = (lang, encode_bytes(message))
+    text = _RENDERED.get(key)
+    if text is None:
+        if len(_RENDERED) >= RENDERED_AT_MOST:
+            _RENDERED.clear()
+        text = _RENDERED[key] = render_json(message, lang)
+    return text
+
+
 def localized(data: Any, lang: str) -> Encoded:
     """``data`` (a view) localized in ``lang`` (:func:`parlour.i18n.localize`), encoded.
     Most views carry no message: encoding one first tells so at a small part of the cost
-    of walking it."""
+    of walking it. One that does is walked only in its top-level entries whose own
+    encoding holds a message (a hand's reasons, not the match's history of deals)."""
     raw = encode_bytes(data)
-    if _MESSAGE_KEY in raw:
-        data = localize(data, lang)
-        raw = encode_bytes(data)
-    return Encoded(data, raw)
+    if _MESSAGE_KEY not in raw:
+        return Encoded(data, raw)
+    if not isinstance(data, dict) or JSON_KEY in data:
+        data = localize(data, lang, render_remembered)
+    else:
+        out = None  # a copy of data, made at the first entry that changes
+        for key, value in data.items():
+            if isinstance(value, dict | list) and _MESSAGE_KEY in encode_bytes(value):
+                if out is None:
+                    out = data.copy()
+                out[key] = localize(value, lang, render_remembered)
+        data = data if out is None else out
+    return Encoded(data, encode_bytes(data))
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -57,7 +57,7 @@ from parlour.i18n import LANGUAGES
 from parlour.message import N_, Code, Message, message_from_json, message_to_json
 from parlour.server.limits import HASHED, ClientGuard, ClientKey, client_hash
 from parlour.server.protocol import ProtocolError, encode
-from parlour.server.sessions import Seated, no_limit, pass_on
+from parlour.server.sessions import Seated, no_limit, pass_on, socket_connection
 from parlour.server.shared_limits import SharedLimits
 from parlour.server.store import TableRow
 from parlour.server.tables import Connection, Hub, MatchInfo, SeatInfo, Table
@@ -432,7 +432,7 @@ class Relay:
         async def close() -> None:
             await ws.close(code=conn.close_code or 4408)
 
-        conn = Connection(ws.send_text, seat, close, lang)
+        conn = socket_connection(ws, seat, close, lang)
         relayed = self.clients[cid] = Relayed(conn, table.id, seat, digest, client_hash(client))
         pump = asyncio.create_task(conn.pump())
         here = {"cid": cid, "from": self.me, "seat": seat, "hash": digest, "lang": lang,

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.engine import Seat
+from parlour.server.edge import SEND_NOW
 from parlour.server.protocol import (
     Act,
     Hello,
@@ -147,7 +148,7 @@ class Session(Seated):
     def __init__(self, hub: Hub, table: Table, ws: WebSocket, seat: Seat | None,
                  lang: str = "en", hint_limit: Callable[[], Awaitable[None]] = no_limit
                  ) -> None:
-        super().__init__(hub, table, Connection(ws.send_text, seat, self._drop, lang),
+        super().__init__(hub, table, socket_connection(ws, seat, self._drop, lang),
                          hint_limit)
         self.ws = ws
 
@@ -168,6 +169,14 @@ class Session(Seated):
                 await asyncio.wait_for(pump, 5)
             except (TimeoutError, Exception):
                 pump.cancel()
+
+
+def socket_connection(ws: WebSocket, seat: Seat | None,
+                      close: Callable[[], Awaitable[None]], lang: str) -> Connection:
+    """The connection of a client on this process's socket ``ws``: it writes at once when
+    the server offers it (:data:`parlour.server.edge.SEND_NOW`), else through the pump."""
+    extensions = ws.scope.get("extensions") or {}
+    return Connection(ws.send_text, seat, close, lang, extensions.get(SEND_NOW))
 
 
 async def pass_on(ws: WebSocket, conn: Connection, hub: Hub,

@@ -211,24 +211,33 @@ class Settings:
 class Connection:
     """One websocket client: its seat (None for a spectator) and its outgoing queue.
 
-    Messages are queued and sent by :meth:`pump`, so a broadcast never waits on a slow
-    client; one that falls :data:`OUTBOX_LIMIT` messages behind is disconnected (it
-    reconnects and gets the current view).
+    A message is written to the socket at once by ``send_now`` when the connection has
+    one (a socket of this process: :data:`parlour.server.edge.SEND_NOW`), nothing is
+    queued before it and the socket takes it without waiting; otherwise it is queued and
+    sent by :meth:`pump` (through ``send``), so a broadcast never waits on a slow client.
+    One that falls :data:`OUTBOX_LIMIT` messages behind is disconnected (it reconnects and
+    gets the current view).
     """
 
     def __init__(self, send: Callable[[str], Awaitable[None]], seat: Seat | None = None,
-                 close: Callable[[], Awaitable[None]] | None = None, lang: str = "en") -> None:
+                 close: Callable[[], Awaitable[None]] | None = None, lang: str = "en",
+                 send_now: Callable[[str], bool] | None = None) -> None:
         self.send = send
+        self.send_now = send_now
         self.seat = seat
         self.lang = lang  # the client's language: its narration, reasons and errors
         self._close = close
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.sending = False  # the pump holds a message it has not finished sending
         self.closed = False
         self.too_slow = False
         self.close_code: int | None = None  # set by kick: the code the socket is closed with
 
     def push(self, text: str) -> None:
         if self.closed:
+            return
+        if self.send_now is not None and not self.sending and self.outbox.empty() \
+                and self.send_now(text):
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.too_slow = True
@@ -254,7 +263,9 @@ class Connection:
                 text = await self.outbox.get()
                 if text is None:
                     break
+                self.sending = True
                 await self.send(text)
+                self.sending = False
             if (self.too_slow or self.close_code is not None) and self._close is not None:
                 await self._close()
         except Exception:  # the client went away: the receive loop ends the session
@@ -466,7 +477,7 @@ class Table:
             view = localized(self.state.view(seat), lang)
             message = {"type": "view", "table": self.id, "match": self.match,
                        "version": self.version, "status": self.status, "view": view}
-            told = narration(self.game, view.data, self.narration_names(seat), lang)
+            told = narration(self.game, view.data, lambda: self.narration_names(seat), lang)
             if told is not None:
                 message["narration"] = told
             if self.reaction is not None:
@@ -1310,7 +1321,7 @@ class Hub:
                             "action": None if last is None else
                             {"seat": last[0], "text": table.game.action_text(last[1])},
                             "view": view, "deal": table.matches[match].deal}
-        told = narration(table.game, view, table.narration_names(), lang)
+        told = narration(table.game, view, table.narration_names, lang)
         if told is not None:
             answer["narration"] = told
         return answer

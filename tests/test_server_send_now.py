@@ -1,0 +1,79 @@
+"""Messages written straight to a client's socket (``send_now``, offered by the guarded
+websocket of parlour/server/edge.py): in order with what waits in the queue, and over a
+real server (uvicorn, real sockets) the welcome and every view arrive whole and in order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+from server_kit import BOTS3, create, server_thread
+from websockets.sync.client import connect
+
+from parlour.server import sessions
+from parlour.server.tables import Connection
+
+
+def test_a_message_is_written_at_once_unless_others_wait_before_it():
+    written: list[str] = []
+    pumped: list[str] = []
+    socket_full = False
+
+    def send_now(text: str) -> bool:
+        if socket_full:
+            return False
+        written.append(text)
+        return True
+
+    async def send(text: str) -> None:
+        pumped.append(text)
+
+    async def play() -> None:
+        nonlocal socket_full
+        conn = Connection(send, 0, None, "en", send_now)
+        conn.push("a")  # the socket takes it: written, nothing queued
+        socket_full = True
+        conn.push("b")  # the socket would wait: queued for the pump
+        socket_full = False
+        conn.push("c")  # the socket takes it again, but "b" waits before it: queued too
+        assert written == ["a"] and conn.outbox.qsize() == 2
+        pump = asyncio.create_task(conn.pump())
+        conn.stop()
+        await pump
+        assert pumped == ["b", "c"]
+        conn.push("d")  # closed: neither written nor queued
+        assert written == ["a"] and pumped == ["b", "c"]
+
+    asyncio.run(play())
+
+
+def test_views_reach_a_real_socket_whole_and_in_order(tmp_path, monkeypatch):
+    made: list[Connection] = []
+    real = sessions.socket_connection
+
+    def recorded(*args, **kwargs) -> Connection:
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(sessions, "socket_connection", recorded)
+    with server_thread(tmp_path / "send.sqlite3", bot_pause=0.0) as base:
+        with httpx.Client(base_url=base) as http:
+            opened = create(http, BOTS3)
+        url = base.replace("http", "ws") + f"/ws/tables/{opened['table']['id']}"
+        with connect(url) as ws:
+            ws.send(json.dumps({"type": "hello", "token": opened["token"]}))
+            first = json.loads(ws.recv(timeout=30))
+            assert first["type"] == "welcome"
+            seat, versions, acted = first["seat"], [], 0
+            while acted < 5:
+                msg = json.loads(ws.recv(timeout=30))
+                assert msg["type"] == "view", msg
+                versions.append(msg["version"])
+                view = msg["view"]
+                if seat in view["to_act"] and view["legal"]:
+                    ws.send(json.dumps({"type": "act", "action": view["legal"][0],
+                                        "version": msg["version"]}))
+                    acted += 1
+        assert versions == sorted(versions) and len(set(versions)) == len(versions)
+        assert made and made[0].send_now is not None  # the server offered the socket
