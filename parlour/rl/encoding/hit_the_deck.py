@@ -14,7 +14,6 @@ four, as at the table.
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,6 @@ from parlour.games.hit_the_deck import NUM_KINDS, PHASE_NAMES, HitTheDeckSeen, b
 from parlour.rl.encoding.base import Encoder, Field
 
 MAX_SEATS = 6
-_KINDS = range(NUM_KINDS)
 #: For each number of seats and each seat, every seat counted from it.
 _REL = tuple(tuple(tuple((s - me) % n for s in range(n)) for me in range(n)) if n else ()
              for n in range(MAX_SEATS + 1))
@@ -71,9 +69,11 @@ class HitTheDeckEncoder(Encoder):
                 o[start + kind] += 0.25
         o[at["top"] + seen.top] = 1.0
         o[at["phase"] + seen.phase] = 1.0
-        start, played, eighths = at["played"], seen.played, self._eighths
-        for kind in compress(_KINDS, played):  # an eighth per card, up to 32 of a kind
-            o[start + kind] = eighths[played[kind]]
+        eighths, at_kind = self._eighths, at["played"]
+        for count in seen.played:  # an eighth per card, up to 32 of a kind
+            if count:
+                o[at_kind] = eighths[count]
+            at_kind += 1
         rel = _REL[n][seen.seat if seen.seat is not None else 0]
         sizes, scores, target = at["hand_sizes"], at["scores"], seen.options["target"]
         seats = at["seats"]
