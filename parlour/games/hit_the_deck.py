@@ -39,9 +39,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import repeat
-from operator import and_, lshift, or_
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -75,23 +73,41 @@ from parlour.message import N_, Named, message_to_json
 COLOURS = "RYGB"
 COLOUR_NAMES = ("red", "yellow", "green", "blue")
 NUMBERS = (1, 2, 3, 4, 5)
-NUM_KINDS = 38
-CUT_BASE, FLIP_BASE, HIT_NUMBER_BASE, HIT_COLOUR_BASE = 20, 24, 28, 33
-HAND = 37
+# The constants of the hot path are Final: the compiled build uses them as constants rather
+# than looking each up in the module's namespace.
+NUM_KINDS: Final = 38
+CUT_BASE: Final = 20
+FLIP_BASE: Final = 24
+HIT_NUMBER_BASE: Final = 28
+HIT_COLOUR_BASE: Final = 33
+HAND: Final = 37
 
-HAND_SHOUT, DRAW, PASS, CUT, SWAP, SLAP_BASE = 38, 39, 40, 41, 42, 43
-SLAP_STEP_MS = 10
-SLAP_BUCKETS = 300
-NUM_ACTIONS = SLAP_BASE + SLAP_BUCKETS
+HAND_SHOUT: Final = 38
+DRAW: Final = 39
+PASS: Final = 40
+CUT: Final = 41
+SWAP: Final = 42
+SLAP_BASE: Final = 43
+SLAP_STEP_MS: Final = 10
+SLAP_BUCKETS: Final = 300
+NUM_ACTIONS: Final = SLAP_BASE + SLAP_BUCKETS
 SHOUT = "HIT THE DECK WITH A HAND!"
 #: How close together the shout and the With a Hand must come, in either order, where an
 #: interface times them (the web table does; the view sends it as ``shout_window_ms``).
 SHOUT_WINDOW_MS = 1500
 
-PLAY, DRAWN, CUTTING, SWAPPING, SLAP, OVER = range(6)
+PLAY: Final = 0
+DRAWN: Final = 1
+CUTTING: Final = 2
+SWAPPING: Final = 3
+SLAP: Final = 4
+OVER: Final = 5
 PHASE_NAMES = ("play", "drawn", "cut", "swap", "slap", "over")
 # What a played card does: nothing more than set the top, a cut, a flip, a slap.
-PLAIN, CUTS, FLIPS, HANDS = range(4)
+PLAIN: Final = 0
+CUTS: Final = 1
+FLIPS: Final = 2
+HANDS: Final = 3
 
 
 def number_card(colour: int, number: int) -> int:
@@ -165,14 +181,15 @@ def card_named(kind: int) -> Named:
     else:
         name = Message("Hit the Deck With a Hand")
     return Named(CARD_TEXT[kind], name)
-VALUE = tuple(card_value(k) for k in range(NUM_KINDS))
-_EFFECT = tuple(CUTS if CUT_BASE <= k < FLIP_BASE else FLIPS if FLIP_BASE <= k < HIT_NUMBER_BASE
-                else HANDS if k == HAND else PLAIN for k in range(NUM_KINDS))
+VALUE: Final = tuple(card_value(k) for k in range(NUM_KINDS))
+_EFFECT: Final = tuple(CUTS if CUT_BASE <= k < FLIP_BASE
+                       else FLIPS if FLIP_BASE <= k < HIT_NUMBER_BASE
+                       else HANDS if k == HAND else PLAIN for k in range(NUM_KINDS))
 
 # Masks over actions 0..38: a held With a Hand may be played with or without the shout.
-KIND_BITS = (*(1 << k for k in range(HAND)), 1 << HAND | 1 << HAND_SHOUT)
-_CLEAR = tuple(~b for b in KIND_BITS)
-_KINDS_MASK = (1 << NUM_KINDS) - 1
+KIND_BITS: Final = (*(1 << k for k in range(HAND)), 1 << HAND | 1 << HAND_SHOUT)
+_CLEAR: Final = tuple(~b for b in KIND_BITS)
+_KINDS_MASK: Final = (1 << NUM_KINDS) - 1
 
 
 def _accepts(top: int, kind: int) -> bool:
@@ -191,7 +208,7 @@ def _accepts(top: int, kind: int) -> bool:
     return colour_of(kind) == colour  # With a Colour c: a card of colour c
 
 
-ACCEPTS = tuple(sum(KIND_BITS[k] for k in range(NUM_KINDS) if _accepts(top, k))
+ACCEPTS: Final = tuple(sum(KIND_BITS[k] for k in range(NUM_KINDS) if _accepts(top, k))
                 for top in range(NUM_KINDS))
 
 
@@ -203,11 +220,19 @@ def _chunk_table(base: int) -> list[tuple[int, ...]]:
     return table
 
 
-_T0, _T1, _T2 = (_chunk_table(0), _chunk_table(13), _chunk_table(26))
-_DRAW_ONLY, _PASS_ONLY, _CUT_ONLY, _SWAP_ONLY = (DRAW,), (PASS,), (CUT,), (SWAP,)
-_DRAW_BIT, _PASS_BIT, _CUT_BIT, _SWAP_BIT = 1 << DRAW, 1 << PASS, 1 << CUT, 1 << SWAP
-SLAP_ACTIONS = tuple(range(SLAP_BASE, NUM_ACTIONS))
-_SLAP_MASK = sum(1 << a for a in SLAP_ACTIONS)
+_T0: Final = _chunk_table(0)
+_T1: Final = _chunk_table(13)
+_T2: Final = _chunk_table(26)
+_DRAW_ONLY: Final = (DRAW,)
+_PASS_ONLY: Final = (PASS,)
+_CUT_ONLY: Final = (CUT,)
+_SWAP_ONLY: Final = (SWAP,)
+_DRAW_BIT: Final = 1 << DRAW
+_PASS_BIT: Final = 1 << PASS
+_CUT_BIT: Final = 1 << CUT
+_SWAP_BIT: Final = 1 << SWAP
+SLAP_ACTIONS: Final = tuple(range(SLAP_BASE, NUM_ACTIONS))
+_SLAP_MASK: Final = sum(1 << a for a in SLAP_ACTIONS)
 
 
 def cards_of_mask(mask: int) -> tuple[int, ...]:
@@ -238,9 +263,12 @@ def keyed_shuffle(cards: Sequence[int], key: bytes) -> list[int]:
     n = len(cards)
     if n < 2:
         return list(cards)
-    keys = memoryview(hashlib.shake_128(key).digest(4 * n)).cast("I").tolist()
-    # (key << 6 | card) for each card, sorted, then the card back out of the low 6 bits.
-    return list(map(and_, sorted(map(or_, map(lshift, keys, repeat(6)), cards)), repeat(63)))
+    keys: list[int] = memoryview(hashlib.shake_128(key).digest(4 * n)).cast("I").tolist()
+    # (key << 6 | card) for each card, sorted, then the card back out of the low 6 bits. Each
+    # is packed as a float (exact, being under 2**38): the sort compares floats several times
+    # faster than ints this wide.
+    order = sorted([float(k << 6 | card) for k, card in zip(keys, cards, strict=True)])
+    return [int(packed) & 63 for packed in order]
 
 
 COMPOSITION = ("copies", "cuts", "flips", "hit_numbers", "hit_colours", "hit_hands")
@@ -517,7 +545,7 @@ def parse_position(text: str) -> JsonDict:
             "scores": [int(w) for w in scores], "last_flip": last_flip == "yes"}
 
 
-_TO_ACT = tuple(tuple((s,) for s in range(n)) for n in range(7))
+_TO_ACT: Final = tuple(tuple((s,) for s in range(n)) for n in range(7))
 
 
 class HitTheDeckState(State):
@@ -538,6 +566,7 @@ class HitTheDeckState(State):
         "_outcome",
         "_passes",
         "_past",
+        "_played",
         "_plays",
         "_present",
         "_rand",
@@ -581,6 +610,7 @@ class HitTheDeckState(State):
     _legal: tuple[Action, ...]
     _moves: list[tuple[Seat, Action]]
     _plays: list[tuple[Seat, Action]]  # the cards among this round's moves, kept as they come
+    _played: list[int]  # how many of each kind were played this round (a shouted Hand: HAND)
     _events: list[JsonDict]
     _voids: list[Voids]
     _slap_times: list[int]
@@ -680,6 +710,7 @@ class HitTheDeckState(State):
         self.discard = [draw.pop()]
         self._moves = []
         self._plays = []
+        self._played = [0] * NUM_KINDS
         self._events = []
         self._unseen = 0
         self._voids = [()] * n
@@ -805,6 +836,7 @@ class HitTheDeckState(State):
     # ------------------------------------------------------------------ playing
     def _play(self, turn: Seat, action: Action) -> None:
         kind = HAND if action == HAND_SHOUT else action
+        self._played[kind] += 1
         if self._voids[turn] and self.phase == PLAY:
             self._voids[turn] = _played_from(self._voids[turn], kind)
         counts = self._counts[turn]
@@ -996,6 +1028,7 @@ class HitTheDeckState(State):
         self._past += (tuple(self._moves),)
         self._moves = []
         self._plays = []
+        self._played = [0] * NUM_KINDS
         if max(self.scores) >= self.options["target"] or \
                 self.round >= self.options["max_rounds"]:
             self._outcome = Outcome(tuple(self.scores),
@@ -1083,7 +1116,7 @@ class HitTheDeckState(State):
             to_act=self._to_act, hand=None if seat is None else tuple(self.hand(seat)),
             hand_sizes=tuple(self.sizes), top=self.top, draw_size=len(self.draw),
             discard_size=len(self.discard), last_flip=self.last_flip,
-            plays=tuple(self._plays),
+            plays=tuple(self._plays), played=tuple(self._played),
             events=tuple(self._events), slapper=self.slapper if slapping else -1,
             shouted=self.shouted if slapping else False,
             my_slap=self._slap_times[seat] if slapping and seat is not None else -1,
@@ -1106,6 +1139,7 @@ class HitTheDeckState(State):
         new._past = self._past
         new._moves = self._moves.copy()
         new._plays = self._plays.copy()
+        new._played = self._played.copy()
         new._events = self._events.copy()  # entries are never mutated once appended
         new.scores = self.scores.copy()
         new.rounds = self.rounds.copy()
@@ -1257,6 +1291,7 @@ class HitTheDeckSeen:
     discard_size: int
     last_flip: bool  # the top is a Flip the Deck played just now
     plays: tuple[tuple[Seat, int], ...]  # this round's cards played (38: a shouted Hand)
+    played: tuple[int, ...]  # how many of each kind ``plays`` holds (a shouted Hand: 37)
     events: tuple[JsonDict, ...]  # this round's events (never changed once appended)
     slapper: Seat  # in a slap, who played the With a Hand; -1 otherwise
     shouted: bool  # in a slap, it was played with the shout
@@ -1284,6 +1319,7 @@ class HitTheDeckSeen:
                  discard_size: int,
                  last_flip: bool,
                  plays: tuple[tuple[Seat, int], ...],
+                 played: tuple[int, ...],
                  events: tuple[JsonDict, ...],
                  slapper: Seat,
                  shouted: bool,
@@ -1311,6 +1347,7 @@ class HitTheDeckSeen:
         self.discard_size = discard_size
         self.last_flip = last_flip
         self.plays = plays
+        self.played = played
         self.events = events
         self.slapper = slapper
         self.shouted = shouted

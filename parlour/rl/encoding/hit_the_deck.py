@@ -18,14 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from parlour.games.hit_the_deck import (
-    HAND,
-    HAND_SHOUT,
-    NUM_KINDS,
-    PHASE_NAMES,
-    HitTheDeckSeen,
-    build_deck,
-)
+from parlour.games.hit_the_deck import NUM_KINDS, PHASE_NAMES, HitTheDeckSeen, build_deck
 from parlour.rl.encoding.base import Encoder, Field
 
 MAX_SEATS = 6
@@ -41,6 +34,9 @@ class HitTheDeckEncoder(Encoder):
     def __init__(self, seats: int, options: dict[str, Any]) -> None:
         super().__init__(seats, options)
         self.deck_size = len(build_deck(options))
+        #: The played field's value for each count of a kind played this round, up to the
+        #: most moves a round may have: an eighth a card, clipped at 4.
+        self._eighths = tuple(min(4.0, c / 8) for c in range(options["max_turns"] + 1))
 
     def fields(self) -> list[Field]:
         return [
@@ -73,11 +69,11 @@ class HitTheDeckEncoder(Encoder):
                 o[start + kind] += 0.25
         o[at["top"] + seen.top] = 1.0
         o[at["phase"] + seen.phase] = 1.0
-        start = at["played"]
-        for _, action in seen.plays:  # an eighth per card, up to 32 of a kind
-            at_kind = start + (HAND if action == HAND_SHOUT else action)
-            if o[at_kind] < 4.0:
-                o[at_kind] += 0.125
+        eighths, at_kind = self._eighths, at["played"]
+        for count in seen.played:  # an eighth per card, up to 32 of a kind
+            if count:
+                o[at_kind] = eighths[count]
+            at_kind += 1
         rel = _REL[n][seen.seat if seen.seat is not None else 0]
         sizes, scores, target = at["hand_sizes"], at["scores"], seen.options["target"]
         seats = at["seats"]
