@@ -18,6 +18,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 SHOTS = ARTIFACTS / "browser"
 
 
+#: Whether pages open with prefers-reduced-motion by default: set for each module by the
+#: ``browser`` fixture (tests/conftest.py) from its ``reduced_motion`` marker.
+REDUCED_MOTION = [False]
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
     """Debian's Chromium, driven by Playwright (a module fixture in each test file)."""
@@ -46,12 +51,16 @@ PAGES: list[Any] = []
 
 
 def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False,
-            reduced_motion: bool = False, storage: Any = None, keep: bool = False) -> Any:
+            reduced_motion: bool | None = None, storage: Any = None, keep: bool = False
+            ) -> Any:
     """A page in a fresh context of ``browser`` (``storage``: a context's storage_state(),
     e.g. the seat another page holds). ``page.errors`` collects its page errors, console
     errors and failed requests; ``page.expect_errors(pattern)`` allows the ones a test
     provokes on purpose (a regular expression). Each test's pages are checked and closed
-    when it ends, unless ``keep`` (a page several tests share: they check its errors)."""
+    when it ends, unless ``keep`` (a page several tests share: they check its errors).
+    ``reduced_motion`` defaults to the module's choice (:data:`REDUCED_MOTION`)."""
+    if reduced_motion is None:
+        reduced_motion = REDUCED_MOTION[0]
     context = browser.new_context(viewport={"width": width, "height": height},
                                   has_touch=touch, is_mobile=touch, storage_state=storage,
                                   reduced_motion="reduce" if reduced_motion else "no-preference")

@@ -48,12 +48,20 @@ def _english_environment(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium through Playwright, one per test module."""
-    from browser_kit import chromium
+def browser(request):
+    """Debian's Chromium through Playwright, one per test module. A module marked
+    ``reduced_motion`` opens its pages with prefers-reduced-motion (a player's setting the
+    pages honour): the modules whose subject is not motion (layouts, languages, accounts,
+    pages around the tables), which spares Chromium drawing every card's flight (a quarter
+    of the CPU of test_browser_fit.py). The tables' play keeps its motion."""
+    from browser_kit import REDUCED_MOTION, chromium
 
-    with chromium() as b:
-        yield b
+    REDUCED_MOTION[0] = request.node.get_closest_marker("reduced_motion") is not None
+    try:
+        with chromium() as b:
+            yield b
+    finally:
+        REDUCED_MOTION[0] = False
 
 
 @pytest.fixture

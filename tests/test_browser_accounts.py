@@ -12,7 +12,7 @@ from browser_kit import open_table, page_of, shot
 from playwright.sync_api import expect
 from test_browser import take_turn
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 PASSWORD = "a long secret phrase"
 PEOPLE2 = [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "rule"}] * 2

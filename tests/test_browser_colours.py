@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from browser_kit import open_table, page_of, shot
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 HTD_MARKS = """async () => {
   const m = await import('/static/tables/hit_the_deck.js');

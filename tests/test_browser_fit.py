@@ -18,7 +18,7 @@ import pytest
 from browser_kit import SHOTS, open_table, page_of, shot
 from server_kit import server_thread
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 # `make screenshots` sets this: the pictures of every table at these sizes go to docs/.
 DOC_SHOTS = os.environ.get("PARLOUR_TABLE_SHOTS")

@@ -9,7 +9,7 @@ import re
 import pytest
 from browser_kit import open_table, page_of, shot
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 
 def test_a_hint_at_a_spades_table_marks_the_suggested_bid_then_card(browser, base):

@@ -11,7 +11,7 @@ from server_kit import create
 
 from parlour.games import game_ids, get_game
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 #: Ann (who opened the table, and never plays: the table holds still) and rule bots.
 SEATS = {"spades": [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3,

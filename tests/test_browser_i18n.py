@@ -28,7 +28,7 @@ from players_kit import sign_up
 from parlour.server.identity import SESSION_COOKIE
 from parlour.server.names import BOT_NAMES
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 NAME = "Sam"
 RULE = {"kind": "bot", "bot": "rule"}

@@ -9,7 +9,7 @@ import re
 import pytest
 from browser_kit import open_table, page_of, shot
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 
 def test_turn_timer_leaving_and_taking_a_free_seat(browser, base):

@@ -13,7 +13,7 @@ from players_kit import sign_up
 
 from parlour.server.identity import SESSION_COOKIE
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 TURN = ".fs-frame.live .fs-cell.legal, .endbar:not([hidden])"
 LEGAL = "[data-action]:not([disabled])"

@@ -12,7 +12,7 @@ from browser_kit import page_of, shot
 from playwright.sync_api import expect
 from test_browser import take_turn
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 BUTTON = ".lifebar button:has-text('Play on another device')"
 

@@ -15,7 +15,7 @@ import pytest
 from browser_kit import page_of, shot
 from server_kit import server_thread
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 SEED = 11
 #: South plays at random (its review has marks to jump to), the others by the rules (so
