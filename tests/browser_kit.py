@@ -3,6 +3,7 @@ browser), a server in a thread with no bot pause, pages, screenshots and the lob
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -98,10 +99,28 @@ def check_pages_clean() -> None:
     assert not found, "the pages logged errors:\n" + "\n".join(found)
 
 
+#: The tests' pictures of each step are taken only when asked for (``PARLOUR_SHOTS=1``): each
+#: costs Chromium about half a second of CPU, and nothing checks them. A failing browser test
+#: always leaves a picture of each page it had open (:func:`shot_failed`).
+TAKE_SHOTS = bool(os.environ.get("PARLOUR_SHOTS"))
+
+
 def shot(page: Any, name: str, full_page: bool = True) -> Path:
+    """A picture of ``page`` in ``artifacts/browser/<name>.png``, with ``PARLOUR_SHOTS=1``."""
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)
+    if TAKE_SHOTS:
+        page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def shot_failed(test_name: str) -> None:
+    """A picture of each page the failed test ``test_name`` has open, in
+    ``artifacts/browser/failed-<test>-<n>.png``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name)[:120]
+    for n, page in enumerate(PAGES):
+        with suppress(Exception):  # the page or the browser may be gone
+            page.screenshot(path=str(SHOTS / f"failed-{safe}-{n}.png"), full_page=True)
 
 
 def version(page: Any) -> str:

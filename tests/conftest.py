@@ -73,6 +73,18 @@ def base(tmp_path):
         yield url
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails leaves a picture of each page it had open
+    (browser_kit.shot_failed)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed and "browser" in item.fixturenames:
+        from browser_kit import shot_failed
+
+        shot_failed(item.name)
+
+
 @pytest.fixture(autouse=True)
 def _pages_clean(request):
     """A browser test fails on any console error, page error or failed request of a page it

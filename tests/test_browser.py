@@ -1,7 +1,7 @@
 """The web parlour in a real browser (Debian's Chromium through Playwright).
 
-Screenshots of each step go to ``artifacts/browser/``. The server runs in a thread of
-the test process with no bot pause, so the bots answer at once.
+Screenshots of each step go to ``artifacts/browser/`` (with ``PARLOUR_SHOTS=1``). The server
+runs in a thread of the test process with no bot pause, so the bots answer at once.
 """
 
 from __future__ import annotations

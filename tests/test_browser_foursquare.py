@@ -1,6 +1,6 @@
 """The Foursquare table in a real browser (Debian's Chromium): a whole game played through
 the page, by clicks, the keyboard and the hint; the deal number shown and shared; the best
-scores kept in this browser. Screenshots go to ``artifacts/browser/``."""
+scores kept in this browser. Screenshots go to ``artifacts/browser/`` (with ``PARLOUR_SHOTS=1``)."""
 
 from __future__ import annotations
 

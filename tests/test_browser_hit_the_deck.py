@@ -14,7 +14,7 @@ must see; the scripted choices below were checked against the engine for this se
   counts her as the slowest when the window closes, and she draws four.
 * The round ends, the game is over; the replay page draws the same table.
 
-Screenshots go to ``artifacts/browser/htd-*.png``.
+Screenshots go to ``artifacts/browser/htd-*.png`` (with ``PARLOUR_SHOTS=1``).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from browser_kit import SHOTS, open_table, page_of, version
 from browser_kit import shot as kit_shot
 from browser_kit import wait_moved_on as moved_on
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 from server_kit import server_thread
 
 pytestmark = pytest.mark.browser
@@ -156,8 +157,7 @@ def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     shot(ann, "03-ann-slapped")
     # Bo waits until the others have slapped, not for a fixed time: on a loaded machine a
     # fixed wait could outlast the window (3 s, the server's clock)
-    bo.wait_for_function("document.querySelectorAll('.htd-plate.slapped').length === 3",
-                         timeout=3000)
+    expect(bo.locator(".htd-plate.slapped")).to_have_count(3, timeout=3000)
     assert tap_slap(bo), "Bo's slap window closed before his tap"
     shot(bo, "04-bo-slapped")
     assert "shouted" in log_text(ann) and "did not shout" not in log_text(ann)

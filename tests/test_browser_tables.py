@@ -2,7 +2,8 @@
 
 Each test plays a whole match through the page against a rule bot, then checks what every
 table has: the rules over the table, the results screen with the match history, the record
-download and the step-by-step replay. Screenshots go to ``artifacts/browser/``.
+download and the step-by-step replay. Screenshots go to ``artifacts/browser/`` (with
+``PARLOUR_SHOTS=1``).
 """
 
 from __future__ import annotations
