@@ -20,7 +20,8 @@ import os
 import sys
 from pathlib import Path
 
-#: The modules compiled: the hot paths of play, search and the learning environments.
+#: The modules compiled: the hot paths of play, search and the learning environments (whose
+#: observations ``parlour.features`` computes, without NumPy).
 MODULES = (
     "parlour.cards",
     "parlour.engine",
@@ -31,6 +32,7 @@ MODULES = (
     "parlour.games.clockwork_spades",
     "parlour.games.foursquare",
     "parlour.bots.search",
+    "parlour.features",
 )
 PACKAGE = Path(__file__).resolve().parent
 BUILD = PACKAGE.parent / "build" / "compiled"

@@ -18,13 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from parlour.features import HTD_MAX_SEATS, HitTheDeckFeatures
 from parlour.games.hit_the_deck import NUM_KINDS, PHASE_NAMES, HitTheDeckSeen, build_deck
 from parlour.rl.encoding.base import Encoder, Field
 
-MAX_SEATS = 6
-#: For each number of seats and each seat, every seat counted from it.
-_REL = tuple(tuple(tuple((s - me) % n for s in range(n)) for me in range(n)) if n else ()
-             for n in range(MAX_SEATS + 1))
+MAX_SEATS = HTD_MAX_SEATS
 
 
 class HitTheDeckEncoder(Encoder):
@@ -34,9 +32,8 @@ class HitTheDeckEncoder(Encoder):
     def __init__(self, seats: int, options: dict[str, Any]) -> None:
         super().__init__(seats, options)
         self.deck_size = len(build_deck(options))
-        #: The played field's value for each count of a kind played this round, up to the
-        #: most moves a round may have: an eighth a card, clipped at 4.
-        self._eighths = tuple(min(4.0, c / 8) for c in range(options["max_turns"] + 1))
+        #: The values themselves are computed by the compiled build's ``parlour.features``.
+        self._features = HitTheDeckFeatures(self.at, self.deck_size, options["max_turns"])
 
     def fields(self) -> list[Field]:
         return [
@@ -59,44 +56,8 @@ class HitTheDeckEncoder(Encoder):
         ]
 
     def encode(self, view: HitTheDeckSeen) -> np.ndarray:
-        seen = view
-        n = seen.seats
-        at = self.at
         o = self.blank()
-        start = at["hand"]
-        for kind in seen.hand or ():  # a quarter per card, up to 16 cards of a kind
-            if o[start + kind] < 4.0:
-                o[start + kind] += 0.25
-        o[at["top"] + seen.top] = 1.0
-        o[at["phase"] + seen.phase] = 1.0
-        eighths, at_kind = self._eighths, at["played"]
-        for count in seen.played:  # an eighth per card, up to 32 of a kind
-            if count:
-                o[at_kind] = eighths[count]
-            at_kind += 1
-        rel = _REL[n][seen.seat if seen.seat is not None else 0]
-        sizes, scores, target = at["hand_sizes"], at["scores"], seen.options["target"]
-        seats = at["seats"]
-        for seat in range(n):
-            r = rel[seat]
-            o[seats + r] = 1.0
-            o[sizes + r] = min(5.0, seen.hand_sizes[seat] / 10)
-            o[scores + r] = min(2.0, seen.scores[seat] / target)
-        for seat in seen.to_act:
-            o[at["to_act"] + rel[seat]] = 1.0
-        if seen.turn >= 0:
-            o[at["turn"] + rel[seen.turn]] = 1.0
-        o[at["dealer"] + rel[seen.dealer]] = 1.0
-        if seen.direction != 1:
-            o[at["direction"]] = 1.0
-        o[at["piles"]] = min(1.0, seen.draw_size / self.deck_size)
-        o[at["piles"] + 1] = min(1.0, seen.discard_size / self.deck_size)
-        if seen.last_flip:
-            o[at["last_flip"]] = 1.0
-        if seen.slapper >= 0:
-            o[at["slapper"] + rel[seen.slapper]] = 1.0
-            if seen.shouted:
-                o[at["shouted"]] = 1.0
+        self._features.fill(view, o)
         return self.done(o)
 
     def points(self, state: Any) -> list[float]:
