@@ -211,9 +211,15 @@ def localize(data: Any, lang: str,
     else:
         return data
     out: Any = None  # a copy of data, made at the first value that changes
+    last: Any = None  # the value before, and what it became: entries may share one (the
+    last_done: Any = None  # same reason for each card of a hand), worked out once
     for key, value in entries:
         if isinstance(value, dict | list):  # only these can hold a message
-            done = localize(value, lang, render_message)
+            if value is last:
+                done = last_done
+            else:
+                done = last_done = localize(value, lang, render_message)
+                last = value
             if done is not value:
                 if out is None:
                     out = data.copy()

@@ -193,7 +193,7 @@ def test_every_protocol_error_message_renders_in_every_language():
 def test_a_message_goes_through_json_and_back_and_renders_in_a_view():
     """A view carries messages as plain JSON; localize renders them and leaves the rest."""
     from parlour.games.hit_the_deck import card_named
-    from parlour.i18n import localize
+    from parlour.i18n import localize, render_json
     from parlour.message import (
         Code,
         Many,
@@ -217,6 +217,20 @@ def test_a_message_goes_through_json_and_back_and_renders_in_a_view():
                                                       "colour or number"},
                                     "hand": ["G2"], "n": 1}
     assert localize(view, "pt_BR")["why_not"]["G2"].startswith("2 verde")
+    shared = message_to_json(msg)  # one reason for several cards (Spades'): rendered once
+    rendered: list[object] = []
+
+    def render_counted(data: object, lang: str) -> str:
+        rendered.append(data)
+        return render_json(data, lang)
+
+    hand = {"G2": shared, "G4": shared, "B1": message_to_json(mixed), "R3": shared}
+    assert localize({"why_not": hand}, "en", render_counted) == {"why_not": {
+        "G2": "green 2 does not match red 3 in colour or number",
+        "G4": "green 2 does not match red 3 in colour or number",
+        "B1": localize(hand["B1"], "en"),
+        "R3": "green 2 does not match red 3 in colour or number"}}
+    assert len(rendered) == 3  # the first two entries share one; the fourth is rendered again
     plain = {"hand": ["G2"], "scores": [1, 2]}
     assert localize(plain, "id") is plain  # nothing to render: the same object
     with pytest.raises(ValueError):

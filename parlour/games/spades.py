@@ -841,13 +841,18 @@ def view_of(seen: SpadesSeen) -> JsonDict:
 
 def _why_not(seen: SpadesSeen) -> dict[str, JsonDict]:
     """For the seat to play: each card in hand it may not play, with the reason (a message
-    as JSON: the server renders it in the reader's language)."""
+    as JSON: the server renders it in the reader's language). The reason is the same for
+    every such card (the lead's suit, or spades not broken): it is built once, and the
+    cards of this view share it (a view is only read, then encoded)."""
     if seen.seat is None or seen.phase != PLAYING or seen.seat not in seen.to_act:
         return {}
     ok = set(seen.legal)
-    lead_suit = suit_of(seen.trick[0][1]) if seen.trick else -1
-    return {card_text(c): message_to_json(unplayable_reason(lead_suit))
-            for c in cards_of(seen.hand) if c not in ok}
+    barred = [c for c in cards_of(seen.hand) if c not in ok]
+    if not barred:
+        return {}
+    reason = message_to_json(unplayable_reason(suit_of(seen.trick[0][1]) if seen.trick
+                                               else -1))
+    return {card_text(c): reason for c in barred}
 
 
 def _bid_text(bid: int | None, blind: bool) -> str | int | None:

@@ -336,6 +336,28 @@ class TableRow:
 Op = Callable[[Connection], None]
 
 
+class AppendAction:
+    """The op that appends one action to a match's log (:meth:`Store.op_action`, the match
+    going on): the writer thread inserts each run of these in a batch with one
+    ``executemany`` (SQLAlchemy executing one insert per action cost more than the
+    insert), in the batch's order; called on its own, it inserts its row."""
+
+    __slots__ = ("action", "idx", "match", "seat", "table_id")
+
+    def __init__(self, table_id: str, match: int, idx: int, seat: int, action: str) -> None:
+        self.table_id, self.match, self.idx = table_id, match, idx
+        self.seat, self.action = seat, action
+
+    def row(self, at: float | None = None) -> dict[str, object]:
+        """The row, written ``at`` (now by default)."""
+        return {"table_id": self.table_id, "match": self.match, "idx": self.idx,
+                "seat": self.seat, "action": self.action,
+                "at": time.time() if at is None else at}
+
+    def __call__(self, conn: Connection) -> None:
+        conn.execute(_INSERT_ACTION, self.row())
+
+
 class Store:
     """The database behind the server. ``write`` is for coroutines; ``load_*`` block."""
 
@@ -408,8 +430,17 @@ class Store:
                 ) -> None:
         try:
             with self.engine.begin() as conn:
+                rows: list[dict[str, object]] = []  # a run of actions: one executemany
                 for op, _, _ in batch:
+                    if isinstance(op, AppendAction):
+                        rows.append(op.row())
+                        continue
+                    if rows:
+                        conn.execute(_INSERT_ACTION, rows)
+                        rows = []
                     op(conn)
+                if rows:
+                    conn.execute(_INSERT_ACTION, rows)
         except Exception as err:
             if len(batch) > 1:  # find the bad one: commit each on its own
                 for one in batch:
@@ -501,16 +532,18 @@ class Store:
     def op_action(table_id: str, match: int, idx: int, seat: int, action: str,
                   result: str | None = None) -> Op:
         """Append one action; with ``result``, the match ended with it."""
+        append = AppendAction(table_id, match, idx, seat, action)
+        if result is None:
+            return append  # the writer inserts a batch's run of these in one executemany
+
         def op(conn: Connection) -> None:
             now = time.time()
-            conn.execute(_INSERT_ACTION, {"table_id": table_id, "match": match, "idx": idx,
-                                          "seat": seat, "action": action, "at": now})
-            if result is not None:
-                conn.execute(update(matches_t).where(matches_t.c.table_id == table_id,
-                                                     matches_t.c.match == match)
-                             .values(finished=now, result=result))
-                conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                             .values(status="finished", ended=now))
+            conn.execute(_INSERT_ACTION, append.row(now))
+            conn.execute(update(matches_t).where(matches_t.c.table_id == table_id,
+                                                 matches_t.c.match == match)
+                         .values(finished=now, result=result))
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                         .values(status="finished", ended=now))
         return op
 
     @staticmethod
