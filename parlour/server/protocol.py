@@ -260,6 +260,10 @@ def render_remembered(message: Any, lang: str) -> str:
     return text
 
 
+def _may_hold_message(value: Any) -> bool:
+    return _MESSAGE_KEY in encode_bytes(value)
+
+
 def localized(data: Any, lang: str) -> Encoded:
     """``data`` (a view) localized in ``lang`` (:func:`parlour.i18n.localize`), encoded.
     Most views carry no message: encoding one first tells so at a small part of the cost
@@ -268,16 +272,7 @@ def localized(data: Any, lang: str) -> Encoded:
     raw = encode_bytes(data)
     if _MESSAGE_KEY not in raw:
         return Encoded(data, raw)
-    if not isinstance(data, dict) or JSON_KEY in data:
-        data = localize(data, lang, render_remembered)
-    else:
-        out = None  # a copy of data, made at the first entry that changes
-        for key, value in data.items():
-            if isinstance(value, dict | list) and _MESSAGE_KEY in encode_bytes(value):
-                if out is None:
-                    out = data.copy()
-                out[key] = localize(value, lang, render_remembered)
-        data = data if out is None else out
+    data = localize(data, lang, render_remembered, _may_hold_message)
     return Encoded(data, encode_bytes(data))
 
 
