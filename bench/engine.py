@@ -152,7 +152,10 @@ def hit_the_deck_rlcard_uno() -> Callable[[int], None] | None:
         from rlcard.agents import RandomAgent
     except ImportError:
         return None
+    import numpy as np
+
     env = rlcard.make("uno", config={"seed": 1})
+    np.random.seed(1)  # RLCard's random agents draw from NumPy's global generator
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
     return lambda _: env.run(is_training=False)
 

@@ -95,6 +95,14 @@ def available(name: str, engine: str) -> bool:
     return engines(name).get(engine) is not None
 
 
+#: The measured runs' environment: the same string hashes each run, no bytecode written
+#: (see :func:`warm`), and NumPy's BLAS with no thread pool of its own (a peer imports
+#: NumPy: its pool's threads spinning as they start would be counted, more or less each
+#: run, though they do none of the workload).
+QUIET_ENV = {"PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1",
+             "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
 def inner(name: str, engine: str, count: int) -> None:
     """Run in the child, under callgrind: play ``count`` units and print how many."""
     run = engines(name)[engine]
@@ -109,7 +117,7 @@ def instructions(name: str, engine: str, count: int) -> tuple[int, int]:
         proc = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
              sys.executable, __file__, "--inner", name, engine, str(count)],
-            capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+            capture_output=True, text=True, env={**os.environ, **QUIET_ENV})
         if proc.returncode:
             raise RuntimeError(proc.stderr[-2000:])
         found = re.search(r"Collected : (\d+)", proc.stderr)
@@ -117,7 +125,19 @@ def instructions(name: str, engine: str, count: int) -> tuple[int, int]:
         return int(found[1]), int(proc.stdout.split()[-1])
 
 
+def warm(name: str, engine: str) -> None:
+    """One unit, not counted, with Python free to write the bytecode of what it imports:
+    a measured run that compiled a module the other found compiled would count the
+    compiling as the units' (the difference of a workload's two runs came out negative for
+    RLCard so, and Hit the Deck's round half its cost). Both measured runs then write no
+    bytecode, so they start from the same files."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, __file__, "--inner", name, engine, "1"], check=True,
+                   capture_output=True, env=env)
+
+
 def per_unit(name: str, engine: str, count: int) -> float:
+    warm(name, engine)
     low, units_low = instructions(name, engine, count)
     high, units_high = instructions(name, engine, 2 * count)
     return (high - low) / (units_high - units_low)
