@@ -92,3 +92,23 @@ class HitTheDeckFeatures:
             o[self.slapper + rel[seen.slapper]] = 1.0
             if seen.shouted:
                 o[self.shouted] = 1.0
+
+
+def action_mask(legal: tuple[int, ...], size: int) -> bytearray:
+    """The action mask of the legal action numbers ``legal`` (ascending): ``size`` bytes, 1
+    where an action is legal (the NumPy side wraps it without a copy). A run of consecutive
+    actions (a slap's three hundred reaction times) is set in one slice."""
+    mask = bytearray(size)
+    n = len(legal)
+    i = 0
+    while i < n:
+        first = legal[i]
+        j = i + 1
+        while j < n and legal[j] == first + j - i:
+            j += 1
+        if j - i == 1:
+            mask[first] = 1
+        else:
+            mask[first:first + j - i] = b"\x01" * (j - i)
+        i = j
+    return mask

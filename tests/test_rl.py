@@ -27,6 +27,7 @@ from pettingzoo.test.seed_test import parallel_seed_test
 
 from parlour import rl
 from parlour.engine import OptionError, State, derive_seed
+from parlour.features import action_mask
 from parlour.games import get_game
 from parlour.games.hit_the_deck import SLAP_BASE
 from parlour.rl.encoding import default_encoder, markdown
@@ -416,9 +417,19 @@ def test_observations_lie_in_their_space_and_agents_see_only_their_turn(game_id:
             obs = env.observe(agent)
             assert env.observation_space(agent).contains(obs)
             seat = int(agent.removeprefix("seat_"))
-            assert obs["action_mask"].any() == (seat in env.match.state.to_act)
+            state = env.match.state
+            legal = sorted(state.legal_actions(seat)) if seat in state.to_act else []
+            assert np.flatnonzero(obs["action_mask"]).tolist() == legal
         obs, _, term, _, _ = env.last()
         env.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("legal", [(), (0,), (5, 7), (3, 4, 5, 9), (0, 1, 2),
+                                   tuple(range(SLAP_BASE, SLAP_BASE + 300)), (2, 40, 41, 342)])
+def test_the_action_mask_is_one_exactly_at_the_legal_actions(legal: tuple[int, ...]) -> None:
+    mask = action_mask(legal, 343)
+    assert len(mask) == 343 and [i for i, b in enumerate(mask) if b] == list(legal)
+    assert set(mask) <= {0, 1}
 
 
 def test_the_core_package_needs_no_learning_library() -> None:

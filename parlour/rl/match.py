@@ -13,10 +13,12 @@ from typing import Any
 import numpy as np
 
 from parlour.engine import Action, IllegalAction, Seat, State
+from parlour.features import action_mask
 from parlour.rl import platform
 from parlour.rl.encoding import encoder_for
 
 REWARDS = ("match", "deal")
+MASK_TYPE = np.dtype(np.int8)  # a dtype object: NumPy makes one of ``np.int8`` each call
 
 
 def agent_name(seat: Seat) -> str:
@@ -49,6 +51,8 @@ class Match:
         self._seeds = random.Random()
         self.state: State = self.game.new(0, self.seats, **self.options)
         self.illegal: Seat | None = None
+        #: Whether the match has ended (its outcome is in, or an illegal move ended it).
+        self.over = False
         self._points: list[float] = []
         self._round = 1
         self._cache: dict[Seat, dict[str, np.ndarray]] = {}
@@ -66,14 +70,11 @@ class Match:
             seed = self._seeds.getrandbits(63)
         self.state = self.game.new(seed, self.seats, **self.options)
         self.illegal = None
+        self.over = self.state.outcome is not None
         self._round = self.state.round
         self._points = [] if self.encoder.one_deal else self.encoder.points(self.state)
         self._cache = {}
         return seed
-
-    @property
-    def over(self) -> bool:
-        return self.illegal is not None or self.state.outcome is not None
 
     @property
     def to_act(self) -> tuple[Seat, ...]:
@@ -103,12 +104,10 @@ class Match:
         else:
             view = state.view(seat)
             action_of = self._action_of
-            legal = [action_of[text] for text in view["legal"]]
+            legal = tuple([action_of[text] for text in view["legal"]])
             observation = encoder.encode(view)
-        mask = bytearray(self.num_actions)  # filled in place, wrapped without a copy
-        for action in legal:
-            mask[action] = 1
-        return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
+        mask = action_mask(legal, self.num_actions)
+        return {"observation": observation, "action_mask": np.frombuffer(mask, MASK_TYPE)}
 
     def render(self, seat: Seat) -> str:
         return platform.render_text(self.game, self.state.view(seat), seat, self.seats)
@@ -116,15 +115,17 @@ class Match:
     # ------------------------------------------------------------------ acting
     def act(self, seat: Seat, action: Any) -> list[float]:
         """Play ``action`` for ``seat``; the reward each seat gets for it."""
-        self._cache = {}
+        self._cache.clear()  # (the observations handed out are the callers' to keep)
         rewards = [0.0] * self.seats
         try:
             self.state.apply(action if type(action) is int else _as_action(action), seat)
         except IllegalAction:
             self.illegal = seat
+            self.over = True
             rewards[seat] = self.illegal_reward
             return rewards
         state = self.state
+        self.over = state.outcome is not None
         if self.reward_mode == "deal" and not self.encoder.one_deal and (
                 state.round != self._round or state.outcome is not None):
             points = self.encoder.points(state)

@@ -9,11 +9,15 @@ test keeps the two equal.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
+
+#: The observations' element type (a dtype object: NumPy reads a type given as
+#: ``np.float32`` into one on every call).
+FLOAT32 = np.dtype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -125,21 +129,26 @@ class Encoder:
         #: Where each field starts (for encoders that index the vector directly).
         self.at = {name: sl.start for name, sl in self.layout.slices.items()}
         self._zeros = array("f", bytes(4 * self.layout.size))
+        #: What writes a lean encoder's observation into a zeroed buffer: its :meth:`fill`,
+        #: or a compiled one (Hit the Deck's, in ``parlour.features``).
+        self.filler: Callable[[Any, array[float]], None] = self.fill
 
     def fields(self) -> list[Field]:
         raise NotImplementedError
 
-    def blank(self) -> array[float]:
-        """A zeroed observation to fill in place (a float32 buffer; :meth:`done` wraps it
-        without a copy): setting items of it is cheaper than NumPy's fancy indexing."""
-        return self._zeros[:]
-
-    @staticmethod
-    def done(vector: array[float]) -> np.ndarray:
-        return np.frombuffer(vector, np.float32)
+    def fill(self, seen: Any, o: array[float]) -> None:
+        """(A lean encoder's) write the observation of a seat's facts ``seen`` into ``o``, a
+        zeroed float32 buffer of the layout's size: setting its items is cheaper than
+        NumPy's fancy indexing."""
+        raise NotImplementedError
 
     def encode(self, view: Any) -> np.ndarray:
-        raise NotImplementedError
+        """The observation of ``view`` (a lean encoder's: of the seat's facts, written by
+        :attr:`filler` into a fresh buffer that NumPy wraps without a copy); an encoder of
+        views overrides this."""
+        o = self._zeros[:]
+        self.filler(view, o)
+        return np.frombuffer(o, FLOAT32)
 
     def points(self, state: Any) -> list[float]:
         """Each seat's match score, higher better (for the per-deal reward); one-deal games

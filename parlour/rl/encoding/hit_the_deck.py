@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from parlour.features import HTD_MAX_SEATS, HitTheDeckFeatures
-from parlour.games.hit_the_deck import NUM_KINDS, PHASE_NAMES, HitTheDeckSeen, build_deck
+from parlour.games.hit_the_deck import NUM_KINDS, PHASE_NAMES, build_deck
 from parlour.rl.encoding.base import Encoder, Field
 
 MAX_SEATS = HTD_MAX_SEATS
@@ -33,7 +31,7 @@ class HitTheDeckEncoder(Encoder):
         super().__init__(seats, options)
         self.deck_size = len(build_deck(options))
         #: The values themselves are computed by the compiled build's ``parlour.features``.
-        self._features = HitTheDeckFeatures(self.at, self.deck_size, options["max_turns"])
+        self.filler = HitTheDeckFeatures(self.at, self.deck_size, options["max_turns"]).fill
 
     def fields(self) -> list[Field]:
         return [
@@ -54,11 +52,6 @@ class HitTheDeckEncoder(Encoder):
                   "in a slap, one-hot relative seat that played the With a Hand"),
             Field("shouted", 1, "in a slap, the With a Hand was played with the shout"),
         ]
-
-    def encode(self, view: HitTheDeckSeen) -> np.ndarray:
-        o = self.blank()
-        self._features.fill(view, o)
-        return self.done(o)
 
     def points(self, state: Any) -> list[float]:
         return [-float(x) for x in state.scores]  # a lower total is better

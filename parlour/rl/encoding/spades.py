@@ -8,9 +8,8 @@ clubs, diamonds, hearts, spades and ranks two .. ace.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
-
-import numpy as np
 
 from parlour.cards import cards_of
 from parlour.games.spades import SpadesSeen
@@ -58,12 +57,10 @@ class SpadesEncoder(Encoder):
             Field("deal", 1, "deal number / max_deals"),
         ]
 
-    def encode(self, view: SpadesSeen) -> np.ndarray:
-        seen = view
+    def fill(self, seen: SpadesSeen, o: array[float]) -> None:
         me = seen.seat if seen.seat is not None else 0
         rel = _REL[me]
         at = self.at
-        o = self.blank()
         if seen.hand >= 0:
             start = at["hand"]
             for c in cards_of(seen.hand):
@@ -103,7 +100,6 @@ class SpadesEncoder(Encoder):
             o[scores + i] = min(2.0, max(-2.0, seen.scores[team] / target))
             o[bags + i] = seen.bags[team] / options["bag_limit"]  # below the limit
         o[at["deal"]] = seen.deal / options["max_deals"]  # at most max_deals
-        return self.done(o)
 
     def points(self, state: Any) -> list[float]:
         return [float(state.scores[s & 1]) for s in range(4)]
