@@ -126,13 +126,13 @@ def instructions(name: str, engine: str, count: int) -> tuple[int, int]:
 
 
 def warm(name: str, engine: str) -> None:
-    """One unit, not counted, with Python free to write the bytecode of what it imports:
+    """Ten units, not counted, with Python free to write the bytecode of what it imports:
     a measured run that compiled a module the other found compiled would count the
     compiling as the units' (the difference of a workload's two runs came out negative for
     RLCard so, and Hit the Deck's round half its cost). Both measured runs then write no
     bytecode, so they start from the same files."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([sys.executable, __file__, "--inner", name, engine, "1"], check=True,
+    subprocess.run([sys.executable, __file__, "--inner", name, engine, "10"], check=True,
                    capture_output=True, env=env)
 
 
