@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ from services import pg_database, redis_or_skip, redis_prefix
 from starlette.testclient import WebSocketDenialResponse
 
 from parlour.server.limits import Limits, client_hash
-from parlour.server.shared_limits import SharedLimits
+from parlour.server.shared_limits import SOCKET_TTL, SharedLimits
 
 SEARCHING = [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "ismcts:normal"}] * 2
 
@@ -104,6 +105,21 @@ def denied(client: AppClient, table_id: str) -> None:
     assert json.loads(refusal.value.content)["error"]["code"] == "rate_limited"
 
 
+def opened_after_a_close(client: AppClient, table_id: str) -> Player:
+    """A socket opened once another just closed has been counted out: the test client
+    cancels the closed one's task as it closes, so its count comes off Redis a moment later
+    (on the server's loop, shielded), not before the close returns. Well within
+    SOCKET_TTL: a socket that was not counted out would only lapse after it."""
+    deadline = time.monotonic() + SOCKET_TTL / 3
+    while True:
+        try:
+            return Player(client, table_id, None)
+        except WebSocketDenialResponse:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def test_a_clients_websockets_are_counted_on_every_process(tmp_path):
     with two_apps(tmp_path, sockets_per_client=2) as (one, two):
         a, b = (open_table(one).json()["table"]["id"] for _ in range(2))
@@ -111,7 +127,7 @@ def test_a_clients_websockets_are_counted_on_every_process(tmp_path):
         denied(one, b)
         denied(two, a)
         held.pop(0).close()
-        held.append(Player(two, a, None))  # a closed one is counted out at once
+        held.append(opened_after_a_close(two, a))  # a closed one is counted out at once
         for p in held:
             p.close()
 
@@ -123,7 +139,7 @@ def test_a_clients_websockets_at_one_table_are_counted_on_every_process(tmp_path
         denied(two, a)
         held.append(Player(two, b, None))  # another table
         held.pop(0).close()
-        held.append(Player(two, a, None))
+        held.append(opened_after_a_close(two, a))
         for p in held:
             p.close()
 
@@ -145,6 +161,32 @@ def test_the_sockets_of_a_process_that_stops_renewing_them_stop_counting(tmp_pat
         assert (await SharedLimits(conn, prefix, "third").open_socket(who, "t3", 8, 2))[0] \
             == "client"
         await alive.close_socket(member)
+        await conn.aclose()
+
+    with redis_prefix() as prefix:
+        asyncio.run(run(prefix))
+
+
+def test_a_socket_whose_task_is_cancelled_as_it_closes_is_still_counted_out():
+    url = redis_or_skip()
+
+    async def run(prefix: str) -> None:
+        conn = aioredis.Redis.from_url(url, decode_responses=True)
+        one, other = SharedLimits(conn, prefix, "one"), SharedLimits(conn, prefix, "other")
+        who = client_hash("ip:192.0.2.1")
+        _, member = await one.open_socket(who, "t1", 8, 1)
+        assert member is not None
+        closing = asyncio.create_task(one.close_socket(member))
+        await asyncio.sleep(0)  # it has started counting out
+        closing.cancel()  # as a server stopping (or a test client) cancels it
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        for _ in range(100):  # long before the six seconds it would take to lapse
+            if (await other.open_socket(who, "t2", 8, 1))[0] is None:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            pytest.fail("the cancelled close left its socket counted")
         await conn.aclose()
 
     with redis_prefix() as prefix:

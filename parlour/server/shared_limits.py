@@ -22,6 +22,7 @@ Redis out of reach, each process's own limits stand.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import logging
@@ -137,6 +138,11 @@ class SharedLimits:
         key = self.open.pop(member, None)
         if key is None:
             return
+        # Shielded: a connection whose task is cancelled as it closes (a server stopping,
+        # a test client) is still counted out at once rather than lapsing.
+        await asyncio.shield(self._count_out(key, member))
+
+    async def _count_out(self, key: str, member: str) -> None:
         with contextlib.suppress(RedisError):  # else it lapses within ttl seconds
             await self.redis.zrem(key, member)
 
