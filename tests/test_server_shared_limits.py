@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -19,7 +18,7 @@ from services import pg_database, redis_or_skip, redis_prefix
 from starlette.testclient import WebSocketDenialResponse
 
 from parlour.server.limits import Limits, client_hash
-from parlour.server.shared_limits import SOCKET_TTL, SharedLimits
+from parlour.server.shared_limits import SharedLimits
 
 SEARCHING = [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "ismcts:normal"}] * 2
 
@@ -105,19 +104,17 @@ def denied(client: AppClient, table_id: str) -> None:
     assert json.loads(refusal.value.content)["error"]["code"] == "rate_limited"
 
 
-def opened_after_a_close(client: AppClient, table_id: str) -> Player:
-    """A socket opened once another just closed has been counted out: the test client
-    cancels the closed one's task as it closes, so its count comes off Redis a moment later
-    (on the server's loop, shielded), not before the close returns. Well within
-    SOCKET_TTL: a socket that was not counted out would only lapse after it."""
-    deadline = time.monotonic() + SOCKET_TTL / 3
-    while True:
-        try:
-            return Player(client, table_id, None)
-        except WebSocketDenialResponse:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+def opened_after_a_close(closer: AppClient, client: AppClient, table_id: str) -> Player:
+    """A socket opened on ``client`` once the one just closed on ``closer`` is counted out:
+    the test client cancels a closing socket's task, so its count comes off Redis in a task
+    of its own (shielded), which may still be under way when the close returns."""
+    shared = closer.app.state.guard.shared
+
+    async def settled() -> None:
+        await asyncio.gather(*shared.counting_out)
+
+    closer.portal.call(settled)
+    return Player(client, table_id, None)
 
 
 def test_a_clients_websockets_are_counted_on_every_process(tmp_path):
@@ -127,7 +124,7 @@ def test_a_clients_websockets_are_counted_on_every_process(tmp_path):
         denied(one, b)
         denied(two, a)
         held.pop(0).close()
-        held.append(opened_after_a_close(two, a))  # a closed one is counted out at once
+        held.append(opened_after_a_close(one, two, a))  # a closed one is counted out at once
         for p in held:
             p.close()
 
@@ -139,7 +136,7 @@ def test_a_clients_websockets_at_one_table_are_counted_on_every_process(tmp_path
         denied(two, a)
         held.append(Player(two, b, None))  # another table
         held.pop(0).close()
-        held.append(opened_after_a_close(two, a))
+        held.append(opened_after_a_close(one, two, a))
         for p in held:
             p.close()
 
@@ -181,12 +178,9 @@ def test_a_socket_whose_task_is_cancelled_as_it_closes_is_still_counted_out():
         closing.cancel()  # as a server stopping (or a test client) cancels it
         with pytest.raises(asyncio.CancelledError):
             await closing
-        for _ in range(100):  # long before the six seconds it would take to lapse
-            if (await other.open_socket(who, "t2", 8, 1))[0] is None:
-                break
-            await asyncio.sleep(0.01)
-        else:
-            pytest.fail("the cancelled close left its socket counted")
+        await asyncio.gather(*one.counting_out)  # the count-out, carried on
+        assert (await other.open_socket(who, "t2", 8, 1))[0] is None, \
+            "the cancelled close left its socket counted"
         await conn.aclose()
 
     with redis_prefix() as prefix:

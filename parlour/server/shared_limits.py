@@ -100,6 +100,8 @@ class SharedLimits:
         self._sockets = redis.register_script(SOCKETS)
         self._renew = redis.register_script(RENEW)
         self.open: dict[str, str] = {}  # member -> its key: the sockets open here
+        #: Count-outs under way (held here: the loop keeps only weak references to tasks).
+        self.counting_out: set[asyncio.Task[None]] = set()
         self._ids = itertools.count(1)
 
     async def wait(self, kind: str, client: str, rate: float, burst: int) -> float:
@@ -140,7 +142,10 @@ class SharedLimits:
             return
         # Shielded: a connection whose task is cancelled as it closes (a server stopping,
         # a test client) is still counted out at once rather than lapsing.
-        await asyncio.shield(self._count_out(key, member))
+        task = asyncio.ensure_future(self._count_out(key, member))
+        self.counting_out.add(task)
+        task.add_done_callback(self.counting_out.discard)
+        await asyncio.shield(task)
 
     async def _count_out(self, key: str, member: str) -> None:
         with contextlib.suppress(RedisError):  # else it lapses within ttl seconds
