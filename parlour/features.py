@@ -95,9 +95,10 @@ class HitTheDeckFeatures:
 
 
 def action_mask(legal: tuple[int, ...], size: int) -> bytearray:
-    """The action mask of the legal action numbers ``legal`` (ascending): ``size`` bytes, 1
-    where an action is legal (the NumPy side wraps it without a copy). A run of consecutive
-    actions (a slap's three hundred reaction times) is set in one slice."""
+    """The action mask of the legal action numbers ``legal``: ``size`` bytes, 1 where an
+    action is legal (the NumPy side wraps it without a copy). A run of consecutive numbers
+    in ``legal`` (a slap's three hundred reaction times) is set in one slice; legal
+    actions come in ascending order, but any order gives the same mask."""
     mask = bytearray(size)
     n = len(legal)
     i = 0

@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 import warnings
+from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -425,11 +426,25 @@ def test_observations_lie_in_their_space_and_agents_see_only_their_turn(game_id:
 
 
 @pytest.mark.parametrize("legal", [(), (0,), (5, 7), (3, 4, 5, 9), (0, 1, 2),
-                                   tuple(range(SLAP_BASE, SLAP_BASE + 300)), (2, 40, 41, 342)])
+                                   tuple(range(SLAP_BASE, SLAP_BASE + 300)), (2, 40, 41, 342),
+                                   (9, 3, 4, 5, 1, 0)])
 def test_the_action_mask_is_one_exactly_at_the_legal_actions(legal: tuple[int, ...]) -> None:
     mask = action_mask(legal, 343)
-    assert len(mask) == 343 and [i for i, b in enumerate(mask) if b] == list(legal)
+    assert len(mask) == 343 and [i for i, b in enumerate(mask) if b] == sorted(legal)
     assert set(mask) <= {0, 1}
+
+
+@pytest.mark.parametrize("game_id", ["spades", "hit-the-deck"])
+def test_a_lean_encoders_fill_writes_what_encode_returns(game_id: str) -> None:
+    match = Match(game_id, **SHORT[game_id])
+    match.reset(seed=3)
+    encoder, state = match.encoder, match.state
+    for seat in range(match.seats):
+        seen = state.seen(seat)  # type: ignore[attr-defined]
+        buffer = array("f", bytes(4 * encoder.layout.size))
+        encoder.fill(seen, buffer)
+        assert np.array_equal(np.frombuffer(buffer, np.float32), encoder.encode(seen))
+        assert any(buffer)
 
 
 def test_the_core_package_needs_no_learning_library() -> None:

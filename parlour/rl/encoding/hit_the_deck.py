@@ -14,10 +14,11 @@ four, as at the table.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from parlour.features import HTD_MAX_SEATS, HitTheDeckFeatures
-from parlour.games.hit_the_deck import NUM_KINDS, PHASE_NAMES, build_deck
+from parlour.games.hit_the_deck import NUM_KINDS, PHASE_NAMES, HitTheDeckSeen, build_deck
 from parlour.rl.encoding.base import Encoder, Field
 
 MAX_SEATS = HTD_MAX_SEATS
@@ -52,6 +53,9 @@ class HitTheDeckEncoder(Encoder):
                   "in a slap, one-hot relative seat that played the With a Hand"),
             Field("shouted", 1, "in a slap, the With a Hand was played with the shout"),
         ]
+
+    def fill(self, seen: HitTheDeckSeen, o: array[float]) -> None:
+        self.filler(seen, o)  # (encode calls the compiled filler itself, with no frame here)
 
     def points(self, state: Any) -> list[float]:
         return [-float(x) for x in state.scores]  # a lower total is better
