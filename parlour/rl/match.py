@@ -51,7 +51,9 @@ class Match:
         self._seeds = random.Random()
         self.state: State = self.game.new(0, self.seats, **self.options)
         self.illegal: Seat | None = None
-        #: Whether the match has ended (its outcome is in, or an illegal move ended it).
+        #: Whether the match has ended (its outcome is in, or an illegal move ended it):
+        #: kept by :meth:`reset` and :meth:`act`, the only ways the match moves on (read at
+        #: every step, it is not worked out again each time).
         self.over = False
         self._points: list[float] = []
         self._round = 1
