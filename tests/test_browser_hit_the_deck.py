@@ -163,7 +163,10 @@ def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     assert "shouted" in log_text(ann) and "did not shout" not in log_text(ann)
     for page in (ann, bo):
         page.wait_for_selector(".htd-last-slap .slap-head")
-    assert re.match(r"Bo was last \([0-2]\.\d\d s\) and draws 4", last_slap(ann)), last_slap(ann)
+    # (under a second the page counts in milliseconds: how quickly Bo's page saw the others
+    # slap is the machine's)
+    assert re.match(r"Bo was last \((\d{1,3} ms|[0-2]\.\d\d s)\) and draws 4", last_slap(ann)), \
+        last_slap(ann)
     assert "2.99 s" not in last_slap(ann), "Bo's own slap, inside the window"
     assert last_slap(bo).startswith("You were last")
     assert ann.locator(".htd-last-slap li.loser").inner_text().startswith("Bo")
