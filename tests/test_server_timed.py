@@ -82,10 +82,11 @@ def seat_table(client, seats, options=None):
     return tid, players, tokens
 
 
-def open_slap(players):
-    """Seat 0 plays its With a Hand, with the shout; every player gets the signal. Returns
-    the ``timed`` part of the view and, per seat, when its player saw the signal (``sent``:
-    when seat 0 sent its play, surely before the server's signal)."""
+def open_slap(players, window_ms=3000):
+    """Seat 0 plays its With a Hand, with the shout; every player gets the signal (which
+    gives the window's length on the wall clock, ``window_ms``). Returns the ``timed`` part
+    of the view and, per seat, when its player saw the signal (``sent``: when seat 0 sent
+    its play, surely before the server's signal)."""
     seen = {"sent": time.monotonic()}
     players[0].act("hit hand!")
     timed = None
@@ -95,7 +96,8 @@ def open_slap(players):
         assert msg["view"]["phase"] == "slap"
         assert timed in (None, msg["timed"]), "every client gets the same signal"
         timed = msg["timed"]
-    assert timed["name"] == "slap" and timed["window_ms"] == 3000 and len(timed["phase"]) >= 12
+    assert timed["name"] == "slap" and timed["window_ms"] == window_ms
+    assert len(timed["phase"]) >= 12
     return timed, seen
 
 
@@ -224,6 +226,32 @@ def test_bots_slap_at_their_seeded_times_and_the_record_keeps_them(client):
         assert slaps[s] == GAME.action_text(chosen), "the record holds the bot's own time"
         ms = int(slaps[s].split()[1].removesuffix("ms"))
         assert left[s] >= ms / 1000, f"bot {s} slapped before its time ({left[s]})"
+
+
+def test_a_slowed_clock_stretches_the_window_and_divides_the_times(tmp_path):
+    """``reaction_slowdown`` (a test server's setting, so that slow pages on a loaded machine
+    still answer inside the window): at 2, the window lasts 6 s on the wall clock, a person's
+    time is half the wall's, and a bot slaps at twice its chosen time."""
+    with app_client(tmp_path / "slow.sqlite3", new_seed=lambda: SEED,
+                    reaction_slowdown=2.0) as client, closing():
+        tid, players, _ = seat_table(client, [PERSON, PERSON, RULE])
+        timed, seen = open_slap(players, window_ms=6000)
+        react(players[0], timed, seen[0] + 0.3)
+        bot_left = None
+        while bot_left is None:
+            msg = players[0].recv_until(lambda m: m["type"] == "view")
+            if 2 not in msg["view"]["to_act"]:
+                bot_left = time.monotonic() - seen["sent"]
+        react(players[1], timed, seen[1] + 4.0)  # past the rules' 3 s, inside the 6 s
+        last = resolved(players[1])["last_slap"]
+        assert 150 <= last["ms"][0] < 1000, last
+        assert 2000 <= last["ms"][1] < 2990, "its own slap, at half its wall time"
+        assert last["slowest"] == 1
+        slaps = dict((s, a) for s, a in logged(client, tid) if a.startswith("slap"))
+        assert slaps[1] == f"slap {last['ms'][1]}ms"
+        bot_ms = int(slaps[2].split()[1].removesuffix("ms"))
+        assert bot_ms == last["ms"][2] and bot_ms > 400  # (the seed's: so the check below
+        assert bot_left >= 2 * bot_ms / 1000, bot_left  # could not pass at the wall's pace)
 
 
 def test_the_table_slap_setting_reaches_the_bots(client):

@@ -36,13 +36,29 @@ class OpenReaction:
 
     reaction: Reaction
     id: str  # sent with the views of the phase; a react must name it
+    slowdown: float = 1.0  # the server's setting `reaction_slowdown`
     opened: float | None = None  # loop time when the views opening it went out
     timer: asyncio.TimerHandle | None = None
     closing: asyncio.Task[None] | None = None
 
+    @property
+    def seconds(self) -> float:
+        """How long the window stays open on the wall clock."""
+        return self.reaction.window_ms / 1000 * self.slowdown
+
+    def ms(self, elapsed: float) -> float:
+        """The time of an answer ``elapsed`` wall seconds after the signal, in the phase's
+        milliseconds (within its window)."""
+        return min(max(0.0, elapsed * 1000.0 / self.slowdown), float(self.reaction.window_ms))
+
+    def wall(self, action: int) -> float:
+        """The loop time at which an answer of ``action``'s time is due (a bot's)."""
+        assert self.opened is not None
+        return self.opened + self.reaction.ms(action) / 1000 * self.slowdown
+
     def to_json(self) -> JsonDict:
         return {"phase": self.id, "name": self.reaction.name,
-                "window_ms": self.reaction.window_ms}
+                "window_ms": round(self.seconds * 1000)}
 
     def stop(self) -> None:
         if self.timer is not None:
@@ -54,8 +70,9 @@ class OpenReaction:
 class ReactionClock:
     """Opens, times and closes the timed phases of every table, through ``submit``."""
 
-    def __init__(self, submit: Submit) -> None:
+    def __init__(self, submit: Submit, slowdown: float = 1.0) -> None:
         self.submit = submit
+        self.slowdown = slowdown
 
     def sync(self, table: Table) -> None:
         """Open the timed phase the state has just entered, or close the one it has left.
@@ -69,7 +86,7 @@ class ReactionClock:
                 current.timer.cancel()
             table.reaction = current = None
         if now is not None and current is None:
-            table.reaction = OpenReaction(now, secrets.token_urlsafe(9))
+            table.reaction = OpenReaction(now, secrets.token_urlsafe(9), self.slowdown)
 
     def start(self, table: Table) -> None:
         """Start the clock of a timed phase whose views have just been handed to every
@@ -79,8 +96,7 @@ class ReactionClock:
             return
         loop = asyncio.get_running_loop()
         timed.opened = loop.time()
-        timed.timer = loop.call_later(timed.reaction.window_ms / 1000, self._window_over,
-                                      table, timed)
+        timed.timer = loop.call_later(timed.seconds, self._window_over, table, timed)
 
     def _window_over(self, table: Table, timed: OpenReaction) -> None:
         if table.reaction is timed:
@@ -117,5 +133,5 @@ class ReactionClock:
         if phase != timed.id:
             raise ProtocolError("wrong_phase", "that is not the {reaction} now open",
                                 reaction=Term("reaction", timed.reaction.name))
-        ms = min(max(0.0, (at - timed.opened) * 1000.0), float(timed.reaction.window_ms))
-        await self.submit(table, seat, timed.reaction.action(ms), None, phase)
+        await self.submit(table, seat, timed.reaction.action(timed.ms(at - timed.opened)), None,
+                          phase)

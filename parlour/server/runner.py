@@ -276,9 +276,9 @@ class BotRunner:
                     # the record) carries the time the bot chose.
                     phase = timed.id
                     if table.has_people() and timed.opened is not None:
-                        wait = timed.opened + timed.reaction.ms(action) / 1000 - loop.time()
+                        wait = timed.wall(action) - loop.time()
                     else:  # bots only: the usual pause, well inside the window
-                        wait = min(self.settings.bot_pause, timed.reaction.window_ms / 2000) \
+                        wait = min(self.settings.bot_pause, timed.seconds / 2) \
                             - (loop.time() - started)
                 if wait > 0:
                     await self.wait(wait)

@@ -203,6 +203,12 @@ class Settings:
     review_processes: int = 1
     review_jobs: int = 8
     review_jobs_per_client: int = 2
+    # The timed phases' clock (the slap of Hit the Deck) runs this many times slower than the
+    # wall's: a window lasts that many times its length and a person's time is the wall's
+    # divided by it (the rules' window and times are unchanged). 1 in play; a test server
+    # whose browsers must answer inside a window sets more, so that a loaded machine's slow
+    # pages do not change who was slowest.
+    reaction_slowdown: float = 1.0
     # The wall clock of the parlour's calendar (daily deals' days, rated-play pauses);
     # tests set their own. No result of a game depends on it.
     now: Callable[[], float] = field(default=time.time)
@@ -512,7 +518,7 @@ class Hub:
         self.settings = settings
         self.store = store
         self.tables: dict[str, Table] = {}
-        self.clock = ReactionClock(self.submit)
+        self.clock = ReactionClock(self.submit, settings.reaction_slowdown)
         self.runner = BotRunner(settings, self.submit)
         self.turns = TurnTimer(self.stand_in)
         self.react = self.clock.react
