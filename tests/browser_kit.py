@@ -132,6 +132,19 @@ def wait_moved_on(page: Any, before: str) -> None:
     page.wait_for_selector(f"body:not([data-version='{before}'])", state="attached")
 
 
+def wait_caught_up(page: Any, other: Any) -> None:
+    """Wait until ``page`` shows a view at least as new as the one ``other`` shows (two
+    devices of one seat: what one did reaches the other a moment later)."""
+    match, step = (int(n) for n in version(other).split(":"))
+    page.wait_for_function(
+        """([m, n]) => {
+          const v = document.body.dataset.version;
+          if (!v) return false;
+          const [match, step] = v.split(":").map(Number);
+          return match > m || (match === m && step >= n);
+        }""", arg=[match, step], polling=50)
+
+
 def open_table(page: Any, base: str, game: str, options: dict[str, Any] | None = None,
                name: str = "Sam", seats: dict[int, str] | None = None,
                fields: dict[str, Any] | None = None, rated: bool = False) -> str:

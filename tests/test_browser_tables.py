@@ -19,6 +19,7 @@ from browser_kit import (
     page_of,
     shot,
     version,
+    wait_caught_up,
     wait_moved_on,
 )
 
@@ -143,6 +144,8 @@ def test_spite_and_malice_a_whole_match_by_drag_click_keys_and_touch(browser, ba
                 src2, dst2 = snm_choose(phone)
                 snm_move(phone, src2, dst2, "tap")
                 moves.append((src2, dst2, "tap"))
+                # the big screen plays on from the phone's move, not from its turn before
+                wait_caught_up(page, phone)
                 shot(phone, "snm-03-phone-after-a-tap")
                 tapped = True  # else the match ended first: the next side pile tries again
             assert not phone.errors, phone.errors
