@@ -12,10 +12,10 @@ must see; the scripted choices below were checked against the engine for this se
 * Bo plays a With a Hand *without* the shout (the card alone: it waits 1.5 s, then goes
   as forgotten) and draws four; Bo slaps at once, Ann does not slap at all: the server
   counts her as the slowest when the window closes, and she draws four.
+* The round ends, the game is over; the replay page draws the same table.
 
 The test server's slap clock runs slower than the wall's (``reaction_slowdown``): what a
 page must do inside a window does not then depend on how loaded the machine is.
-* The round ends, the game is over; the replay page draws the same table.
 
 Screenshots go to ``artifacts/browser/htd-*.png`` (with ``PARLOUR_SHOTS=1``).
 """

@@ -21,6 +21,7 @@ from server_kit import Player, app_client, create, join
 from parlour.bots import make_bot, observe_for
 from parlour.engine import derive_seed
 from parlour.games import get_game
+from parlour.server.clock import ReactionClock
 
 SEED = 0  # seat 0 holds a With a Hand and plays first (checked below)
 OPTIONS = {"hand_size": 3, "hit_hands": 8, "target": 1}
@@ -252,6 +253,15 @@ def test_a_slowed_clock_stretches_the_window_and_divides_the_times(tmp_path):
         bot_ms = int(slaps[2].split()[1].removesuffix("ms"))
         assert bot_ms == last["ms"][2] and bot_ms > 400  # (the seed's: so the check below
         assert bot_left >= 2 * bot_ms / 1000, bot_left  # could not pass at the wall's pace)
+
+
+@pytest.mark.parametrize("slowdown", [0, -1.0, float("nan")])
+def test_a_slowdown_that_is_not_above_zero_is_refused(slowdown):
+    async def submit(*_args):
+        return None
+
+    with pytest.raises(ValueError, match="reaction_slowdown"):
+        ReactionClock(submit, slowdown)
 
 
 def test_the_table_slap_setting_reaches_the_bots(client):

@@ -71,6 +71,8 @@ class ReactionClock:
     """Opens, times and closes the timed phases of every table, through ``submit``."""
 
     def __init__(self, submit: Submit, slowdown: float = 1.0) -> None:
+        if not slowdown > 0:
+            raise ValueError(f"reaction_slowdown must be above 0, not {slowdown}")
         self.submit = submit
         self.slowdown = slowdown
 
