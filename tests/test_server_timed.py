@@ -243,10 +243,11 @@ def test_a_slowed_clock_stretches_the_window_and_divides_the_times(tmp_path):
             msg = players[0].recv_until(lambda m: m["type"] == "view")
             if 2 not in msg["view"]["to_act"]:
                 bot_left = time.monotonic() - seen["sent"]
-        react(players[1], timed, seen[1] + 4.0)  # past the rules' 3 s, inside the 6 s
+        react(players[1], timed, seen[1] + 3.3)  # past the rules' 3 s, inside the 6 s
         last = resolved(players[1])["last_slap"]
-        assert 150 <= last["ms"][0] < 1000, last
-        assert 2000 <= last["ms"][1] < 2990, "its own slap, at half its wall time"
+        assert 150 <= last["ms"][0] < 1500, last
+        # its own slap, at half its wall time (a loaded machine may add up to 2.6 s)
+        assert 1650 <= last["ms"][1] < 2990, last
         assert last["slowest"] == 1
         slaps = dict((s, a) for s, a in logged(client, tid) if a.startswith("slap"))
         assert slaps[1] == f"slap {last['ms'][1]}ms"

@@ -46,12 +46,12 @@ class OpenReaction:
         """How long the window stays open on the wall clock."""
         return self.reaction.window_ms / 1000 * self.slowdown
 
-    def ms(self, elapsed: float) -> float:
+    def answer_ms(self, elapsed: float) -> float:
         """The time of an answer ``elapsed`` wall seconds after the signal, in the phase's
         milliseconds (within its window)."""
         return min(max(0.0, elapsed * 1000.0 / self.slowdown), float(self.reaction.window_ms))
 
-    def wall(self, action: int) -> float:
+    def due(self, action: int) -> float:
         """The loop time at which an answer of ``action``'s time is due (a bot's)."""
         assert self.opened is not None
         return self.opened + self.reaction.ms(action) / 1000 * self.slowdown
@@ -135,5 +135,5 @@ class ReactionClock:
         if phase != timed.id:
             raise ProtocolError("wrong_phase", "that is not the {reaction} now open",
                                 reaction=Term("reaction", timed.reaction.name))
-        await self.submit(table, seat, timed.reaction.action(timed.ms(at - timed.opened)), None,
-                          phase)
+        action = timed.reaction.action(timed.answer_ms(at - timed.opened))
+        await self.submit(table, seat, action, None, phase)

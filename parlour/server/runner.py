@@ -276,7 +276,7 @@ class BotRunner:
                     # the record) carries the time the bot chose.
                     phase = timed.id
                     if table.has_people() and timed.opened is not None:
-                        wait = timed.wall(action) - loop.time()
+                        wait = timed.due(action) - loop.time()
                     else:  # bots only: the usual pause, well inside the window
                         wait = min(self.settings.bot_pause, timed.seconds / 2) \
                             - (loop.time() - started)
