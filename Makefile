@@ -51,7 +51,11 @@ $(CHROMIUM):
 compiled: $(WEB_STAMP)
 	$(PY) -m parlour.build
 
-run: $(WEB_STAMP) compiled
+# Serves at once: when the compiled build is missing or older than the sources, it is made
+# in the background (saying so) and this server runs the pure build; the next start runs
+# the compiled one. A server never changes build while it runs, nor do its workers.
+run: $(WEB_STAMP)
+	@$(PY) -m parlour.build --background
 	$(VENV)/bin/parlour serve --host $(HOST) --port $(PORT)
 
 # Every kind of check, with light counts (the `long` soaks are left out: pyproject's addopts).
