@@ -112,6 +112,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             proc.wait(10)
     text = server.text()
     assert "Traceback" not in text, f"the server logged an error:\n{text[-4000:]}"
+    # the fallback to threads must not hide workers that cannot run
+    assert "worker processes broke" not in text, text[-4000:]
 
 
 def games(served: Served) -> list[dict[str, Any]]:
