@@ -225,7 +225,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     console = output_console()
     if not args.full:
-        text = howto_markdown(game.id, t.lang, _options(args.option))
+        text = howto_markdown(game.id, t.lang, _options(args.option), terminal=True)
         console.print(Markdown(_without_figures(text)))
         console.print(t("[dim]Full rules: parlour rules {game} --full[/]", game=game.id))
         return 0

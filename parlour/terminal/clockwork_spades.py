@@ -116,7 +116,7 @@ four Kings; otherwise (and once all twelve spades are taken) fewer penalty
 spades win. [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
 [bold]q[/] leaves.""")
 
-    def legend(self) -> str:
+    def legend(self, view: JsonDict) -> str:
         return self.t("Type [bold]take 5[/] (or [bold]5[/]) to take the spade at position 5; "
                       "A is 1, J is 11, Q is 12.")
 

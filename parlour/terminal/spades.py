@@ -32,10 +32,22 @@ bag worth 1, and every 10 bags cost 100. A made nil is +100, a failed one -100.
 First team to 500 wins. [bold]?[/] lists your moves with a hint from the strongest bot,
 [bold]q[/] leaves (you can save the record), [bold]help[/] shows this.""")
 
-    def legend(self) -> str:
-        return card_legend(self.t) + "\n" + self.t(
-            "Bids: [bold]bid 4[/] (or [bold]4[/]), [bold]nil[/], [bold]blind nil[/]; "
-            "[bold]look[/] turns your cards up.")
+    def legend(self, view: JsonDict) -> str:
+        """The cards and the bids this table plays: blind nil only where its option is on,
+        and ``look`` only while the cards are face down."""
+        lines = [card_legend(self.t)]
+        options = view["options"]
+        if options["blind_nil"]:
+            lines.append(self.t("Bids: [bold]bid 4[/] (or [bold]4[/]) or [bold]nil[/]; a "
+                                "player whose team is behind by {points} or more may bid "
+                                "[bold]blind nil[/] before looking at the cards.",
+                                points=options["blind_nil_deficit"]))
+        else:
+            lines.append(self.t("Bids: [bold]bid 4[/] (or [bold]4[/]) or [bold]nil[/]."))
+        if view["hand_hidden"]:
+            lines.append(self.t("Your cards are face down: [bold]blind nil[/] bids without "
+                                "seeing them, [bold]look[/] turns them up to bid as usual."))
+        return "\n".join(lines)
 
     def render(self, view: JsonDict) -> None:
         c = self.console
