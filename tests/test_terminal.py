@@ -272,3 +272,23 @@ def test_every_flag_of_every_command_is_described():
 
     walk(build_parser(serving=True), "parlour")
     assert undescribed == []
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.parametrize("lang", ["en", "id", "pt_BR"])
+def test_help_is_reflowed_to_the_terminals_width(game_id, lang):
+    """The catalogs break help lines at about 90 columns; shown as they are, an 80-column
+    terminal wraps each again into a long and a short half. Reflowed, a line ends only
+    where a sentence does (or before or after an indented table), and no word is lost."""
+    from parlour.terminal import reflow
+
+    game = get_game(game_id)
+    ui = load_ui(game, Console(file=io.StringIO()), 0, game.new(1).num_seats, lang)
+    text = ui.help_text()
+    flowed = reflow(text)
+    assert flowed.split() == text.split()
+    lines = flowed.split("\n")
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        if line and not line[0].isspace() and after and not after[0].isspace():
+            assert line.endswith((".", "!", "?", ":")), line
+    assert len(lines) < len(text.split("\n"))  # some breaks were only the catalog's

@@ -140,6 +140,22 @@ class TableUI:
         return self.t("{seat} (you)", seat=label) if seat == self.seat else label
 
 
+def reflow(text: str) -> str:
+    """A help text's lines as the console's width wraps them: the catalogs break their
+    lines at about 90 columns, which a narrower terminal would wrap again into ragged
+    halves. A break stays after a sentence's end (or a colon), around an indented line (a
+    table of moves) and at a blank line; the others become spaces."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        last = out[-1] if out else ""
+        if (last and line and not last.endswith((".", "!", "?", ":"))
+                and not last[0].isspace() and not line[0].isspace()):
+            out[-1] = f"{last} {line}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _measure(unit: str) -> str:
     """What a hint's values are, read from its unit (the bots' English msgid): ``chance``
     (a share, 0 to 1), ``points`` (an expected score or margin), else ``""``."""
@@ -240,7 +256,7 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
         if ui.command(state, seat, text):
             continue
         if text in ("help", "h"):
-            console.print(ui.help_text())
+            console.print(reflow(ui.help_text()))
             legend = ui.legend(view)
             if legend:
                 console.print(legend)
