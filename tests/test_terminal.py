@@ -151,6 +151,14 @@ def test_spades_tells_of_look_only_while_the_cards_are_face_down():
     assert "look turns them up" not in after and "Your cards are face down" not in after
 
 
+def test_spades_help_tells_the_tables_own_numbers():
+    options = {"target": 300, "nil_value": 50, "bag_limit": 5, "bag_penalty": 60}
+    told = " ".join(first_screen("spades", typed=("help",), options=options).split())
+    assert "every 5 bags cost 60. A made nil is +50, a failed one -50." in told
+    assert "First team to 300 wins." in told
+    assert "500" not in told and "+100" not in told
+
+
 def test_the_spades_bid_hint_says_its_numbers_are_points():
     text = first_screen("spades", seed=3, typed=("?",))
     hint = " ".join(text[text.index("Hint:"):].split())
@@ -284,7 +292,7 @@ def test_help_is_reflowed_to_the_terminals_width(game_id, lang):
 
     game = get_game(game_id)
     ui = load_ui(game, Console(file=io.StringIO()), 0, game.new(1).num_seats, lang)
-    text = ui.help_text()
+    text = ui.help_text(game.new(1).view(0))
     flowed = reflow(text)
     assert flowed.split() == text.split()
     lines = flowed.split("\n")

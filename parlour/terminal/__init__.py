@@ -55,8 +55,9 @@ class TableUI:
         self.lang = lang
         self.t = Translator(lang)
 
-    def help_text(self) -> str:
-        """``help``: the rules in brief, in the player's language (override to translate)."""
+    def help_text(self, view: JsonDict) -> str:
+        """``help``: the rules in brief for this table (``view`` is the seat's, with the
+        table's options), in the player's language (override to translate)."""
         return self.help
 
     def legend(self, view: JsonDict) -> str:
@@ -256,7 +257,7 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
         if ui.command(state, seat, text):
             continue
         if text in ("help", "h"):
-            console.print(reflow(ui.help_text()))
+            console.print(reflow(ui.help_text(view)))
             legend = ui.legend(view)
             if legend:
                 console.print(legend)

@@ -101,7 +101,7 @@ class UI(TableUI):
         super().__init__(game, console, seat, seats, lang)
         self.shown = -1  # the last event already told
 
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
         return self.t(
             """[bold]Clockwork Spades[/]: the spades Ace to Queen lie on a clock (Ace at 1,
 Jack at 11, Queen at 12), the King of Spades in the centre under the stock.

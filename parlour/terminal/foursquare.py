@@ -47,7 +47,7 @@ class UI(TableUI):
         super().__init__(game, console, seat, seats, lang)
         self._hinter: FoursquareSolverBot | None = None
 
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
         return self.t("""\
 [bold]Foursquare[/] (Wil Su): build a 4 x 4 grid of piles with every top card face up.
 Each turn you place the card in hand: [bold]c3[/] puts it at c3, as a new pile if the cell is

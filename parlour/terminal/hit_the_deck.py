@@ -40,7 +40,7 @@ def _markup(text: str) -> str:
 class UI(TableUI):
     clock: Callable[[], float] = staticmethod(time.perf_counter)
 
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
         return self.t("""\
 [bold]Hit the Deck[/]: get rid of your cards. Play one card that matches the top of
 the discard pile in colour or number ([bold]R3[/] on any red card or any 3). A Cut fits a

@@ -19,7 +19,8 @@ def card_markup(text: str, dim: bool = False) -> Text:
 
 
 class UI(TableUI):
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
+        options = view["options"]
         return self.t(
             """[bold]Spades[/]: four players, partners sit opposite (you and North against West
 and East).
@@ -28,9 +29,11 @@ take none. Then play a card by typing it: [bold]QS[/], [bold]10H[/] (or TH), [bo
 Follow the suit led if you can; otherwise play anything. A spade beats every other suit.
 You may not lead a spade until spades are broken (a spade has been played), unless you hold
 only spades. Your team scores 10 per trick bid if it makes its bid, each extra trick is a
-bag worth 1, and every 10 bags cost 100. A made nil is +100, a failed one -100.
-First team to 500 wins. [bold]?[/] lists your moves with a hint from the strongest bot,
-[bold]q[/] leaves (you can save the record), [bold]help[/] shows this.""")
+bag worth 1, and every {bags} bags cost {penalty}. A made nil is +{nil}, a failed one -{nil}.
+First team to {target} wins. [bold]?[/] lists your moves with a hint from the strongest bot,
+[bold]q[/] leaves (you can save the record), [bold]help[/] shows this.""",
+            bags=options["bag_limit"], penalty=options["bag_penalty"],
+            nil=options["nil_value"], target=options["target"])
 
     def legend(self, view: JsonDict) -> str:
         """The cards and the bids this table plays: blind nil only where its option is on,

@@ -32,7 +32,7 @@ class UI(TableUI):
         super().__init__(game, console, seat, seats, lang)
         self._told = 0  # the number of the last logged event already told
 
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
         return self.t(
             """[bold]Spite & Malice[/]: be the first to empty your payoff pile.
 Centre piles are built up from the ace to the queen, suits ignored; a king is wild and
