@@ -15,12 +15,15 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from parlour.bots import make_bot, observe_for
 from parlour.engine import Game, JsonDict, Outcome, State, derive_seed
 from parlour.games import get_game
 from parlour.record import record_text
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -84,21 +87,31 @@ def run_job(job: Job) -> GameResult:
                       job.rotation, record)
 
 
-def _run_chunk(jobs: list[Job]) -> list[GameResult]:
-    return [run_job(job) for job in jobs]
+def _run_chunk(func: Callable[[T], R], items: list[T]) -> list[R]:
+    return [func(item) for item in items]
+
+
+def unordered_map(func: Callable[[T], R], items: Sequence[T], workers: int = 1,
+                  most: int = 25) -> Iterator[R]:
+    """``func`` of every item, yielded as each finishes: in order in this process when
+    ``workers`` <= 1 (or the items are few), else from a pool of ``workers`` processes in
+    chunks of at most ``most`` items (about eight a worker), in the order they finish, so
+    a caller can tell its progress as results arrive. ``func`` must be a module's function
+    (it is pickled) and each result must not depend on which process computed it."""
+    if workers <= 1 or len(items) < 4:
+        yield from map(func, items)
+        return
+    size = max(1, min(most, len(items) // (workers * 8)))
+    chunks = [list(items[i:i + size]) for i in range(0, len(items), size)]
+    with ProcessPoolExecutor(workers) as pool:
+        for future in as_completed([pool.submit(_run_chunk, func, c) for c in chunks]):
+            yield from future.result()
 
 
 def run_jobs(jobs: Sequence[Job], workers: int = 1) -> Iterator[GameResult]:
     """Play every job, yielding results as they finish (in any order when workers > 1).
     Each game is fully seeded by its job, so the results do not depend on ``workers``."""
-    if workers <= 1 or len(jobs) < 4:
-        yield from map(run_job, jobs)
-        return
-    size = max(1, min(25, len(jobs) // (workers * 8)))
-    chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
-    with ProcessPoolExecutor(workers) as pool:
-        for future in as_completed([pool.submit(_run_chunk, c) for c in chunks]):
-            yield from future.result()
+    return unordered_map(run_job, jobs, workers)
 
 
 def play_many(game_id: str, games: int, seed: int, kinds: Sequence[str],
@@ -215,6 +228,13 @@ def elo_difference(rate: float) -> float:
     return 400 * math.log10(rate / (1 - rate))
 
 
+def tournament_size(kinds: Sequence[str], games: int) -> int:
+    """How many games a tournament asked for ``games`` plays: every deal once in each seating
+    rotation (one per kind), so ``games`` rounded up to whole deals, and at least one deal."""
+    rotations = max(1, len(kinds))
+    return max(1, math.ceil(games / rotations)) * rotations
+
+
 def tournament(game_id: str, kinds: Sequence[str], games: int, seed: int,
                options: dict[str, Any] | None = None, seats: int | None = None,
                jobs: int = 1, progress: Callable[[int], None] | None = None) -> JsonDict:
@@ -227,7 +247,7 @@ def tournament(game_id: str, kinds: Sequence[str], games: int, seed: int,
     for s, kind in enumerate(seat_bots(kinds, seats)):
         make_bot(game, kind, s, 0)
     rotations = seatings(kinds, seats)
-    deals = max(1, math.ceil(games / len(rotations)))
+    deals = tournament_size(kinds, games) // len(rotations)
     opts = tuple(sorted((options or {}).items()))
     job_list = [Job(game_id, i * len(rotations) + r, game_seed(seed, i), rotation, opts, seats,
                     rotation=r)

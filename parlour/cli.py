@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from parlour.console import output_console
 from parlour.engine import OptionError, format_options, parse_option_pairs
 from parlour.games import game_ids, get_game
 from parlour.i18n import LANGUAGES, Translator, from_environment, normalize, render_error
+from parlour.progress import DEFAULT_INTERVAL, INTERVAL_VARIABLE, progress
 from parlour.registry import spec
 
 
@@ -61,13 +61,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from parlour.arena import simulate
 
     game = get_game(args.game)
-    err = Console(stderr=True)
-    with Progress(TextColumn(f"[bold]{game.name}[/]"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err, transient=args.json) as bar:
-        task = bar.add_task("games", total=args.games)
+    with progress(f"simulating {game.name}", "games", args.games,
+                  transient=args.json) as bar:
         summary = simulate(game.id, args.games, args.seed, _bots(args.bots),
                            _options(args.option), args.seats, args.jobs, args.record,
-                           progress=lambda n: bar.advance(task, n))
+                           progress=bar.advance)
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -79,7 +77,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         table.add_row(game.seat_name(s, len(summary["bots"])), kind, str(summary["wins"][s]),
                       f"{summary['win_rate'][s]:.1%} ({low:.1%}-{high:.1%})",
                       f"{summary['mean_points'][s]:.1f}")
-    Console().print(table)
+    output_console().print(table)
     print(f"{summary['draws']} drawn; {summary['games_per_second']} games/s")
     if len(summary["bots"]) == 1 and summary["wins"][0]:
         print(f"mean score of the games won: {summary['mean_points_of_wins'][0]}")
@@ -96,38 +94,29 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         settings["bots"] = _bots(args.bots)
     if args.budget is not None:
         settings["budget"] = args.budget
-    err = Console(stderr=True)
-    with Progress(TextColumn(f"[bold]{game.name}[/] analysis"), BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  transient=args.json) as bar:
-        task = bar.add_task("deals", total=args.games)
-        summary = study.analyse(args.games, args.seed, args.jobs,
-                                lambda n: bar.advance(task, n), **settings)
+    with progress(f"analysing {game.name}", "deals", args.games, transient=args.json) as bar:
+        summary = study.analyse(args.games, args.seed, args.jobs, bar.advance, **settings)
     if args.png:
         study.draw(summary, args.png)
     if args.json:
         print(json.dumps(summary))
     else:
-        study.report(summary, Console())
+        study.report(summary, output_console())
         if args.png:
             print(f"drew {args.png}")
     return 0
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from parlour.arena import default_jobs, plot_tournament, tournament
+    from parlour.arena import default_jobs, plot_tournament, tournament, tournament_size
 
     game = get_game(args.game)
     kinds = _bots(args.bots)
     jobs = args.jobs or default_jobs()
-    err = Console(stderr=True)
-    with Progress(TextColumn(f"[bold]{game.name}[/] {' vs '.join(kinds)}"), BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  transient=args.json) as bar:
-        task = bar.add_task("games", total=None)
+    with progress(f"{game.name}: {' vs '.join(kinds)}", "games",
+                  tournament_size(kinds, args.games), transient=args.json) as bar:
         summary = tournament(game.id, kinds, args.games, args.seed, _options(args.option),
-                             args.seats, jobs, progress=lambda n: bar.advance(task, n))
-        bar.update(task, total=summary["games"])
+                             args.seats, jobs, progress=bar.advance)
     if args.plot:
         plot_tournament(summary, args.plot)
         summary["plot"] = str(args.plot)
@@ -142,7 +131,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         low, high = r["interval"]
         table.add_row(kind, str(r["wins"]), str(r["shared"]), f"{r['score']:g}",
                       f"{r['rate']:.1%} ({low:.1%}-{high:.1%})")
-    Console().print(table)
+    output_console().print(table)
     if "elo" in summary:
         e = summary["elo"]
         print(f"{e['of']} is {e['difference']:+.0f} Elo against {e['against']} "
@@ -178,13 +167,9 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     record = parse_record(args.file.read_text(encoding="utf-8"))
     seats = None if args.seat is None else [args.seat]
-    err = Console(stderr=True)
-    with Progress(TextColumn("[bold]reviewing[/]"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err, transient=True) as bar:
-        task = bar.add_task("decisions", total=None)
+    with progress(f"reviewing {args.file.name}", "decisions", transient=True) as bar:
         review = review_record(record, seats, budget=args.budget, seed=args.seed,
-                               progress=lambda done, total: bar.update(task, completed=done,
-                                                                       total=total))
+                               progress=bar.update)
     if args.json:
         print(json.dumps(review.to_json()))
         return 0
@@ -203,7 +188,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                                                    names, d.seat),
                       d.played, d.best, f"{d.chance:.0%}", f"{d.best_chance:.0%}",
                       f"{d.loss:.1%}", f"[{styles[d.mark]}]{d.mark}[/]")
-    console = Console()
+    console = output_console()
     if table.row_count:
         console.print(table)
     else:
@@ -238,9 +223,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
     t = Translator(_lang(args))
     game = get_game(args.game)
-    console = Console()
+    console = output_console()
     if not args.full:
-        text = howto_markdown(game.id, t.lang, _options(args.option))
+        text = howto_markdown(game.id, t.lang, _options(args.option), terminal=True)
         console.print(Markdown(_without_figures(text)))
         console.print(t("[dim]Full rules: parlour rules {game} --full[/]", game=game.id))
         return 0
@@ -267,7 +252,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         print(json.dumps(games))
         return 0
     t = Translator(_lang(args))
-    console = Console()
+    console = output_console()
     for g in games:
         lo, hi = g["seats"]
         english_name: str = g["name"]
@@ -353,16 +338,17 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
                                 "docs/operations.md")
     defaults = Settings(db_url="")
     for name, (kind, meaning) in TABLE_SETTINGS.items():
+        default = getattr(defaults, name)
         life.add_argument("--" + name.replace("_", "-"), type=kind, metavar="N",
-                          help=f"{meaning}" + ("" if getattr(defaults, name) is None
-                                               else f" ({getattr(defaults, name):.0f})"))
+                          help=meaning + ("" if default is None else f" (default {default:.0f})"))
     group = p.add_argument_group("limits", "each also PARLOUR_<NAME> in the environment; "
                                  "see docs/operations.md")
     for name, info in Limits.model_fields.items():
         default = info.get_default(call_default_factory=True)
         shown = ",".join(default) if isinstance(default, list) else default
         group.add_argument("--" + name.replace("_", "-"), dest="limit_" + name,
-                           metavar="VALUE", help=f"{info.description} ({shown or 'none'})")
+                           metavar="VALUE",
+                           help=f"{info.description} (default {shown or 'none'})")
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -451,7 +437,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
     from parlour.terminal import play
 
     t = Translator(_lang(args))
-    console = Console()
+    console = output_console()
     ids = game_ids()
     console.print(t("[bold]Parlour[/] - choose a game:"))
     for i, g in enumerate(ids, start=1):
@@ -468,18 +454,24 @@ def cmd_menu(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- parser
+GAME_HELP = "the game's id, as `parlour games` lists them (spades, foursquare...)"
 LANG_HELP = ("the language to play in: en, id or pt-BR (default: from LANG); the typed "
              "notation stays the English codes")
 
 def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     """The command line's parser; ``serving=False`` leaves out `serve`'s limit flags, which
     take the web server's modules (a second or more to import) to list."""
-    parser = argparse.ArgumentParser(prog="parlour", description="A card-game parlour.")
+    parser = argparse.ArgumentParser(
+        prog="parlour", description="A card-game parlour. With no command: choose a game and "
+        "play it at the terminal.",
+        epilog="Long commands (simulate, tournament, analyse, review) show their progress on "
+        f"standard error: a bar on a terminal, else a line every {DEFAULT_INTERVAL:g} seconds "
+        f"({INTERVAL_VARIABLE} sets how many). `parlour COMMAND --help` describes a command.")
     parser.add_argument("--lang", help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="command")
 
     p = sub.add_parser("play", help="play a game at the terminal against bots")
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--seed", type=int, help="deal number (default: a random one)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--bots", default="rule", help="bot kinds for the other seats, e.g. rule")
@@ -491,48 +483,52 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games between bots and summarise")
-    p.add_argument("game")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bots", default="random", help="one kind per seat, repeated to fill")
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed: game i is dealt from "
+                   "it and i, so a run is repeatable (default 0)")
+    p.add_argument("--bots", default="random", help="bot kinds, one per seat, repeated to "
+                   "fill the table, e.g. rule,random (default random)")
     p.add_argument("--seats", type=int, help="number of seats, for games that vary")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--record", type=Path, metavar="DIR", help="write every game's record")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("tournament", help="bot kinds against each other, duplicate format")
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--bots", required=True, help="two or more kinds, e.g. ismcts,rule")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=100, help="how many games, rounded up so "
+                   "that each deal is played once in every seating (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     p.add_argument("--seats", type=int, help="number of seats, for games that vary")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
     p.add_argument("--jobs", type=int, help="worker processes (default: every core)")
     p.add_argument("--plot", type=Path, metavar="FILE", help="draw the results as a PNG")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_tournament)
     p = sub.add_parser("analyse", help="study a game in depth (foursquare: how winnable "
                        "deals are)")
-    p.add_argument("game")
-    p.add_argument("--games", type=int, default=2000, help="deals to study")
+    p.add_argument("game", help="the game to study (foursquare)")
+    p.add_argument("--games", type=int, default=2000, help="deals to study (default 2000)")
     p.add_argument("--seed", type=int, default=0, help="deal i is simulate's game i")
     p.add_argument("--bots", help="bot kinds to compare (default: the study's)")
     p.add_argument("--budget", type=int, help="search budget per deal, in boards")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--png", type=Path, metavar="FILE", help="draw the results into FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser("replay", help="replay a record, verify its result")
-    p.add_argument("file", type=Path)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("file", type=Path, metavar="RECORD", help="a game's record (from play "
+                   "--record, simulate --record or the web parlour)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("review", help="the strong bot judges every decision of a record")
-    p.add_argument("file", type=Path, metavar="RECORD")
+    p.add_argument("file", type=Path, metavar="RECORD", help="the game's record")
     p.add_argument("--seat", type=int, help="review this seat only (default: every seat)")
     p.add_argument("--budget", type=int, help="search iterations a decision (default: twice "
                    "the hard level's)")
@@ -541,7 +537,7 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("rules", help="how to play a game (--full: the full rules)")
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="a table's option, shown on the page (target=300)")
     p.add_argument("--full", action="store_true",
@@ -552,18 +548,19 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="serve the web parlour (lobby and tables in the browser)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
                    "127.0.0.1; 0.0.0.0 lets other machines in)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: a SQLite "
                    "file in ./data; postgresql://... works too)")
     p.add_argument("--bot-pause", type=float, default=0.8, metavar="SECONDS",
-                   help="the least time a bot's move takes, so people can follow (0.8)")
+                   help="the least time a bot's move takes, so people can follow (default "
+                   "0.8)")
     p.add_argument("--rate", type=float, metavar="N", help="messages per second a "
                    "connection may send (default 5; load tests raise it)")
     p.add_argument("--redis", metavar="URL", help="Redis that joins several serve processes "
                    "on one PostgreSQL database (redis://host:6379/0; PARLOUR_REDIS): any "
                    "process serves any table; see docs/deploy.md")
     p.add_argument("--redis-prefix", metavar="TEXT", help="prefix of the Redis keys and "
-                   "channels (parlour:; PARLOUR_REDIS_PREFIX), for several parlours on "
+                   "channels (default parlour:; PARLOUR_REDIS_PREFIX), for several parlours on "
                    "one Redis")
     if serving:
         add_limit_flags(p)
@@ -571,7 +568,9 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
 
     p = sub.add_parser("db", help="the web parlour's database: its schema revision, "
                        "upgrading it (back it up first), backing it up")
-    p.add_argument("action", choices=("status", "upgrade", "backup"))
+    p.add_argument("action", choices=("status", "upgrade", "backup"),
+                   help="status: the schema's revision (exit 1 if it is behind); upgrade: "
+                   "bring it up to this server's; backup: copy the database to --to FILE")
     p.add_argument("--to", metavar="FILE", help="backup: the file to write (SQLite: a "
                    "database file; PostgreSQL: a pg_dump custom-format archive)")
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: the SQLite "
@@ -580,7 +579,9 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
 
     p = sub.add_parser("admin", help="an operator's actions on accounts: rename, ban, unban "
                        "(each kept in the admin log), and that log")
-    p.add_argument("action", choices=("rename", "ban", "unban", "log"))
+    p.add_argument("action", choices=("rename", "ban", "unban", "log"),
+                   help="rename NAME NEW_NAME, ban NAME, unban NAME, or log (the actions so "
+                   "far)")
     p.add_argument("name", nargs="?", help="the account's name (look-alikes find it too)")
     p.add_argument("new_name", nargs="?", help="rename: the new name")
     p.add_argument("--reason", help="ban, unban: why (kept in the log)")
@@ -589,7 +590,7 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_admin)
 
     p = sub.add_parser("games", help="list the games, their seats and options")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print one JSON list")
     p.add_argument("--lang", default=argparse.SUPPRESS, help=LANG_HELP)
     p.set_defaults(func=cmd_games)
     return parser

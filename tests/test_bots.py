@@ -104,6 +104,46 @@ def test_rule_bot_bids_nil_with_a_weak_hand_and_counts_otherwise():
     assert bot.act(observe(state, 0, random.Random(0))) >= BID_BASE + 8
 
 
+def test_bid_values_count_the_partners_real_bid(monkeypatch):
+    """The simulated partner's bid is read before the playout ends the deal (which clears
+    the bids): a partner who bid by count is never scored as a failed nil."""
+    import parlour.bots.spades as spades_bots
+
+    scored: list[tuple[int, int]] = []
+    real = spades_bots.score_team
+
+    def spy(bids, *rest):
+        scored.append(bids)
+        return real(bids, *rest)
+
+    monkeypatch.setattr(spades_bots, "score_team", spy)
+    state = GAME.new(3)
+    seat = state.to_act[0]
+    values = spades_bots.bid_values(observe(state, seat, random.Random(0), sample=True),
+                                    random.Random(1), "easy")
+    assert values is not None
+    partners = Counter(partner for _, partner in scored)
+    assert sum(n for bid, n in partners.items() if bid > 0) > partners[0]  # mostly counted
+    assert max(values.values()) > 0  # a sensible bid at 0-0 gains points
+
+
+def test_a_face_down_hand_values_looking_too():
+    """Before looking, looking is valued (by then bidding the hand's count) beside blind
+    nil, so the search bot and the hint do not bid blind nil just because it is offered."""
+    from parlour.bots.spades import bid_values
+    from parlour.games.spades import BLIND_NIL, LOOK
+
+    state = GAME.new(3, blind_nil=True, blind_nil_deficit=0)  # 0-0: every team may
+    seat = state.to_act[0]
+    assert set(state.legal_actions(seat)) == {BLIND_NIL, LOOK}
+    values = bid_values(observe(state, seat, random.Random(0), sample=True),
+                        random.Random(1), "easy")
+    assert values is not None and set(values) == {BLIND_NIL, LOOK}
+    assert values[LOOK] > values[BLIND_NIL]  # level scores: blind nil's risk is not worth it
+    bot = make_bot(GAME, "ismcts:easy", seat, 2)
+    assert bot.act(observe(state, seat, random.Random(0), sample=True)) == LOOK
+
+
 def test_rule_bots_always_play_legally_and_beat_random():
     summary = simulate("spades", 30, 3, ["rule", "random"])
     assert summary["wins"][0] >= 28  # a rule partnership against a random one

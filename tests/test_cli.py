@@ -25,7 +25,7 @@ def test_play_through_standard_input_finishes_a_match(tmp_path):
     done = run("play", "spades", "--seed", "3", "--option", "max_deals=1",
                "--record", str(tmp_path), stdin=stdin)
     assert done.returncode == 0, done.stderr
-    assert "You are South (you)" in done.stdout
+    assert "You are South." in done.stdout
     assert "Deal 1 scored" in done.stdout
     assert "take the match" in done.stdout or "drawn" in done.stdout
     assert "must follow" in done.stdout or "not broken" in done.stdout  # bad input answered

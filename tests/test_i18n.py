@@ -244,7 +244,7 @@ def _play(game_id: str, lang: str, answers: list[str], **kwargs: Any) -> str:
 def test_the_terminal_plays_spades_in_indonesian():
     # Seed 3: South holds no ace of spades; a bid, then a card not held, then a real one.
     text = _play("spades", "id", ["bid 4", "AS", "2D", "q", "n"], seed=3)
-    assert "Kamu adalah Selatan (kamu)" in text
+    assert "Kamu adalah Selatan." in text
     assert "[bold]" not in text and "{" not in text
     assert "Q keriting" not in text and "Q ratu" in text  # the legend, in Indonesian
     assert "S sekop" in text and "jadi QS adalah ratu sekop" in text
@@ -276,13 +276,13 @@ def test_the_terminal_plays_spite_and_malice_in_portuguese():
 
 def test_the_terminal_follows_lang_and_stays_english_by_default(monkeypatch):
     text = _play("spades", "", ["q", "n"], seed=3)
-    assert "You are South (you)" in text
+    assert "You are South." in text
     monkeypatch.setenv("LANG", "pt_BR.UTF-8")
     out = io.StringIO()
     console = Console(file=out, width=200, force_terminal=False, color_system=None)
     feed = iter(["q", "n"])
     play("spades", seed=3, console=console, read_line=lambda p: next(feed))
-    assert "Você é Sul (você)" in out.getvalue()
+    assert "Você é Sul." in out.getvalue()
 
 
 # ----------------------------------------------------------------------------- choosing

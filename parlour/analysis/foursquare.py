@@ -24,7 +24,6 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from parlour.arena import game_seed, play_game, wilson
+from parlour.arena import game_seed, play_game, unordered_map, wilson
 from parlour.bots import make_bot, observe_for
 from parlour.bots.foursquare import WON, ClairvoyantBot
 from parlour.engine import JsonDict, OptionError, derive_seed
@@ -93,18 +92,16 @@ def analyse_deal(job: tuple[int, int, tuple[str, ...], int, dict[str, Any]]) -> 
 
 def analyse_many(games: int, seed: int, bots: Sequence[str], budget: int, jobs: int,
                  options: dict[str, Any]) -> Iterator[DealResult]:
+    """Each deal's result as it is done: in order with one job, as they finish with more."""
     job_list = [(i, seed, tuple(bots), budget, dict(options)) for i in range(games)]
-    if jobs <= 1 or games < 4:
-        yield from map(analyse_deal, job_list)
-        return
-    with ProcessPoolExecutor(jobs) as pool:
-        yield from pool.map(analyse_deal, job_list, chunksize=max(1, min(20, games // (8 * jobs))))
+    return unordered_map(analyse_deal, job_list, jobs, most=20)
 
 
 def analyse(games: int = 2000, seed: int = 0, jobs: int = 1,
             progress: Callable[[int], None] | None = None, bots: Sequence[str] = DEFAULT_BOTS,
             budget: int = DEFAULT_BUDGET, options: dict[str, Any] | None = None) -> JsonDict:
-    """Run the study on ``games`` deals; ``progress(1)`` is told of each deal done."""
+    """Run the study on ``games`` deals; ``progress(1)`` is told of each deal as it is done
+    (in any order with several ``jobs``; the summary is the same)."""
     game = get_game(GAME_ID)
     options = game.resolve_options(options)
     if games < 1:

@@ -353,8 +353,9 @@ def bid_values(obs: Observation, rng: random.Random, level: str,
     """Bids by simulation: play sampled deals of the unseen cards (the other seats bidding
     by count) with the fast policy, once as a trick-taker and once as a nil bidder, and
     value each bid by the team's average result: its score after the deal less the future
-    cost of its bags. Blind nil is judged the same way before looking. ``None`` outside
-    the bidding, where the tree search decides."""
+    cost of its bags. Blind nil is judged the same way before looking, and looking by the
+    result of then bidding the count of the hand. ``None`` outside the bidding, where the
+    tree search decides."""
     legal = obs.legal
     if legal[0] < NIL:
         return None
@@ -365,7 +366,7 @@ def bid_values(obs: Observation, rng: random.Random, level: str,
     cost = options["bag_penalty"] / options["bag_limit"]
     partner = (seat + 2) & 3
     candidates = [a for a in legal if a != LOOK]
-    worth: dict[Action, float] = dict.fromkeys(candidates, 0.0)
+    worth: dict[Action, float] = dict.fromkeys(legal, 0.0)
     samples = SAMPLES.get(level, SAMPLES["normal"])
     out_of_time = stopwatch(getattr(bot, "time_cap", None))
     done = 0
@@ -375,13 +376,15 @@ def bid_values(obs: Observation, rng: random.Random, level: str,
         for plan in ([NIL] if NIL in candidates or BLIND_NIL in candidates else []) + [None]:
             state = base.clone()
             _finish_bidding(state, seat, plan)
+            partner_bid = state.bids[partner] or 0  # read before the playout ends the deal,
+            partner_blind = state.blind[partner]  # which clears the bids for the next one
+            counted = state.bids[seat] or 0  # the bid after a look: the hand's count
             tricks = _play_out(state, rng)
-            partner_bid = state.bids[partner] or 0
-            partner_blind = state.blind[partner]
-            for action in candidates:
+            for action in worth:
                 if (action in (NIL, BLIND_NIL)) != (plan == NIL):
                     continue
-                my_bid = 0 if action in (NIL, BLIND_NIL) else action - BID_BASE
+                my_bid = (counted if action == LOOK else
+                          0 if action in (NIL, BLIND_NIL) else action - BID_BASE)
                 res = score_team((my_bid, partner_bid), (action == BLIND_NIL, partner_blind),
                                  (tricks[seat], tricks[partner]), score, bags, options)
                 worth[action] += res["score"] - cost * res["bags"]

@@ -5,10 +5,12 @@ translated line by line) by a speaker of the language from the rules Parlour imp
 The template is Jinja (sandboxed, undefined names are errors): ``{{ target }}`` is an
 option's value as the language writes numbers (``1.000`` in Indonesian), ``{% if blind_nil
 %}`` keeps a paragraph for the tables that play it, ``raw.target`` is the plain value for
-comparisons. Figures are Markdown images of the language-free SVG files drawn by
-:mod:`parlour.howto.figures` (``/static/howto/<name>.svg``). The result is rendered with
-markdown-it with raw HTML off, like the full specification (``docs/rules/<game-id>.md``,
-English, for developers), which the page links as "Full rules".
+comparisons, and ``{% if terminal %}`` gives the terminal's controls where the browser's
+(a key, a click) would be wrong. Figures are Markdown images of the language-free SVG
+files drawn by :mod:`parlour.howto.figures` (``/static/howto/<name>.svg``). The result is
+rendered with markdown-it with raw HTML off, like the full specification
+(``docs/rules/<game-id>.md``, English, for developers), which the page links as "Full
+rules".
 
 >>> "300" in howto_markdown("spades", "pt_BR", {"target": 300})
 True
@@ -69,12 +71,14 @@ def _shown(value: Any, lang: str) -> Any:
     return value
 
 
-def howto_markdown(game_id: str, lang: str, options: Mapping[str, Any] | None = None) -> str:
-    """The game's how-to page in ``lang`` for a table with ``options``, as Markdown."""
+def howto_markdown(game_id: str, lang: str, options: Mapping[str, Any] | None = None, *,
+                   terminal: bool = False) -> str:
+    """The game's how-to page in ``lang`` for a table with ``options``, as Markdown; with
+    ``terminal`` the controls are the terminal's (typed words, Enter), not the browser's."""
     if lang not in LANGUAGES:
         raise NoHowto(f"Parlour does not speak {lang!r}")
     values = page_values(game_id, lang, options)
-    return _template(game_id, lang).render(values).strip() + "\n"
+    return _template(game_id, lang).render(values, terminal=terminal).strip() + "\n"
 
 
 def howto_html(game_id: str, lang: str, options: Mapping[str, Any] | None = None) -> str:

@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from parlour.bots import Bot, make_bot, observe_for
 from parlour.cards import parse_card
+from parlour.console import output_console
 from parlour.engine import (
     Action,
     Game,
@@ -54,13 +55,15 @@ class TableUI:
         self.lang = lang
         self.t = Translator(lang)
 
-    def help_text(self) -> str:
-        """``help``: the rules in brief, in the player's language (override to translate)."""
+    def help_text(self, view: JsonDict) -> str:
+        """``help``: the rules in brief for this table (``view`` is the seat's, with the
+        table's options), in the player's language (override to translate)."""
         return self.help
 
-    def legend(self) -> str:
-        """What the typed notation means, in the player's language (the codes themselves are
-        the same in every language); empty if the game's help says it all."""
+    def legend(self, view: JsonDict) -> str:
+        """What the typed notation means at this table now (``view`` is the seat's), in the
+        player's language (the codes themselves are the same in every language); empty if
+        the game's help says it all."""
         return ""
 
     def render(self, view: JsonDict) -> None:
@@ -88,17 +91,27 @@ class TableUI:
                                                 reason=escape(render_error(err, self.lang)))
                                + "[/]")
             return
-        self.console.print(self.t("[bold]Hint:[/] {move} ({unit}: {values})",
-                                  move=escape(advice.text), unit=self.t(advice.unit),
-                                  values=escape(self.hint_values(advice.values, advice.unit))))
+        self.console.print(self.hint_line(advice.text, advice.values, advice.unit))
 
-    def hint_values(self, values: dict[str, float], unit: str, top: int = 5) -> str:
-        """The best few moves with their values, as the language writes numbers."""
+    def hint_line(self, move: str, values: dict[str, float], unit: str, top: int = 5) -> str:
+        """The hint in words: the move, what the values measure, and the best few moves'
+        values in that measure (a chance as a percentage, points as points), written as the
+        language writes numbers."""
+        measure = _measure(unit)
+        if len(values) < 2 and not measure:  # "the only sensible move": no number to weigh
+            return self.t("[bold]Hint:[/] {move} ({unit})", move=escape(move), unit=self.t(unit))
+
         def shown(value: float) -> str:
-            if "chance" in unit:
+            if measure == "chance":
                 return format_percent(value, locale=self.lang)
-            return self.t.number(round(value, 2))
-        return ", ".join(f"{text} {shown(v)}" for text, v in list(values.items())[:top])
+            return self.t.number(round(value, 1))
+        listed = escape(", ".join(f"{text} = {shown(v)}"
+                                  for text, v in list(values.items())[:top]))
+        if measure == "points":
+            return self.t("[bold]Hint:[/] {move} ({unit}, in points: {values})",
+                          move=escape(move), unit=self.t(unit), values=listed)
+        return self.t("[bold]Hint:[/] {move} ({unit}: {values})", move=escape(move),
+                      unit=self.t(unit), values=listed)
 
     def command(self, state: State, seat: Seat, text: str) -> bool:
         """Handle a typed command of the game's own (a hint, say) before the generic ones
@@ -126,6 +139,32 @@ class TableUI:
     def name(self, seat: Seat) -> str:
         label = self.seat_label(seat)
         return self.t("{seat} (you)", seat=label) if seat == self.seat else label
+
+
+def reflow(text: str) -> str:
+    """A help text's lines as the console's width wraps them: the catalogs break their
+    lines at about 90 columns, which a narrower terminal would wrap again into ragged
+    halves. A break stays after a sentence's end (or a colon), around an indented line (a
+    table of moves) and at a blank line; the others become spaces."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        last = out[-1] if out else ""
+        if (last and line and not last.endswith((".", "!", "?", ":"))
+                and not last[0].isspace() and not line[0].isspace()):
+            out[-1] = f"{last} {line}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _measure(unit: str) -> str:
+    """What a hint's values are, read from its unit (the bots' English msgid): ``chance``
+    (a share, 0 to 1), ``points`` (an expected score or margin), else ``""``."""
+    if "chance" in unit:
+        return "chance"
+    if "point" in unit or "score" in unit:
+        return "points"
+    return ""
 
 
 def card_legend(t: Translator) -> str:
@@ -158,7 +197,7 @@ def play(game_id: str, seed: int | None = None, seat: Seat = 0, bots: str = "rul
     ``LC_ALL``, ``LC_MESSAGES`` or ``LANG``); returns the final (or abandoned) state."""
     lang = lang or from_environment()
     t = Translator(lang)
-    console = console or Console()
+    console = console or output_console()
     read = read_line or console.input
     game = get_game(game_id)
     if seed is None:
@@ -174,11 +213,16 @@ def play(game_id: str, seed: int | None = None, seat: Seat = 0, bots: str = "rul
         players[s] = make_bot(game, kinds[i % len(kinds)], s, derive_seed(seed, "bot", s))
     ui = load_ui(game, console, seat, state.num_seats, lang)
     names = ["you" if s == seat else players[s].kind for s in range(state.num_seats)]
-    console.print(t("[bold]{game}[/] - deal number [cyan]{seed}[/] (replay it with --seed "
-                    "{seed}). You are {you}. Type [bold]help[/] for the rules, [bold]?[/] "
-                    "for your moves and a hint.", game=t.p("game", game.name), seed=str(seed),
-                    you=ui.name(seat)))
-    legend = ui.legend()
+    if state.num_seats > 1:
+        console.print(t("[bold]{game}[/] - deal number [cyan]{seed}[/] (replay it with --seed "
+                        "{seed}). You are {you}. Type [bold]help[/] for the rules, [bold]?[/] "
+                        "for your moves and a hint.", game=t.p("game", game.name),
+                        seed=str(seed), you=ui.seat_label(seat)))
+    else:  # a solitaire: no seat to tell
+        console.print(t("[bold]{game}[/] - deal number [cyan]{seed}[/] (replay it with --seed "
+                        "{seed}). Type [bold]help[/] for the rules, [bold]?[/] for your moves "
+                        "and a hint.", game=t.p("game", game.name), seed=str(seed)))
+    legend = ui.legend(state.view(seat))
     if legend:
         console.print(legend)
     rng = random.Random(derive_seed(seed, "observe"))
@@ -213,8 +257,8 @@ def _human_turn(state: State, seat: Seat, ui: TableUI, read: ReadLine) -> None:
         if ui.command(state, seat, text):
             continue
         if text in ("help", "h"):
-            console.print(ui.help_text())
-            legend = ui.legend()
+            console.print(reflow(ui.help_text(view)))
+            legend = ui.legend(view)
             if legend:
                 console.print(legend)
             continue

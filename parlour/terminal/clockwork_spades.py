@@ -101,7 +101,7 @@ class UI(TableUI):
         super().__init__(game, console, seat, seats, lang)
         self.shown = -1  # the last event already told
 
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
         return self.t(
             """[bold]Clockwork Spades[/]: the spades Ace to Queen lie on a clock (Ace at 1,
 Jack at 11, Queen at 12), the King of Spades in the centre under the stock.
@@ -116,7 +116,7 @@ four Kings; otherwise (and once all twelve spades are taken) fewer penalty
 spades win. [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
 [bold]q[/] leaves.""")
 
-    def legend(self) -> str:
+    def legend(self, view: JsonDict) -> str:
         return self.t("Type [bold]take 5[/] (or [bold]5[/]) to take the spade at position 5; "
                       "A is 1, J is 11, Q is 12.")
 

@@ -19,7 +19,9 @@ from parlour.games.foursquare import (
     CENTRE,
     COLUMNS,
     END_REASONS,
+    FRAME,
     MAX_DOWN,
+    SIZE,
     STACK,
     cell_name,
     parse_cell,
@@ -45,7 +47,7 @@ class UI(TableUI):
         super().__init__(game, console, seat, seats, lang)
         self._hinter: FoursquareSolverBot | None = None
 
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
         return self.t("""\
 [bold]Foursquare[/] (Wil Su): build a 4 x 4 grid of piles with every top card face up.
 Each turn you place the card in hand: [bold]c3[/] puts it at c3, as a new pile if the cell is
@@ -60,14 +62,20 @@ with more than four face-down tops, or when the stock runs out.
 [bold]?[/] lists the legal moves with the solver's hint ([bold]hint[/]: the hint alone),
 [bold]help[/] shows this, [bold]q[/] leaves.""")
 
-    def legend(self) -> str:
-        return self.t("Cells are a column a-g and a row 1-7: [bold]c3[/] is column c, row 3.")
+    def legend(self, view: JsonDict) -> str:
+        """How cells are named, from the game's frame: the grid starts at its centre and may
+        grow up to SIZE x SIZE any way from there, so the names run over the whole frame."""
+        return self.t("Cells are named by the column letter and row number around the grid: "
+                      "[bold]c3[/] is column c, row 3. The grid starts at {centre} and may grow "
+                      "to {size} x {size} in any direction from there, so columns run "
+                      "{first}-{last} and rows 1-{rows}.", centre=cell_name(CENTRE), size=SIZE,
+                      first=COLUMNS[0], last=COLUMNS[FRAME - 1], rows=FRAME)
 
     # ------------------------------------------------------------------ drawing
     def render(self, view: JsonDict) -> None:
         c = self.console
         c.rule(self.t("Card {number} of {total}", number=view["placed"] + 1, total=40))
-        c.print(self.grid(view))
+        self._print_grid(view)
         line = Text(self.t("In hand: "))
         if view["card"]:
             line.append_text(card_markup(view["card"]))
@@ -79,31 +87,71 @@ with more than four face-down tops, or when the stock runs out.
             c.print(self.t("The first card starts the grid: type [bold]{cell}[/].",
                            cell=cell_name(CENTRE)))
 
+    def _print_grid(self, view: JsonDict) -> None:
+        """The grid, then what its marks mean."""
+        self.console.print(self.grid(view))
+        key = self.grid_key(view)
+        if key:
+            self.console.print(key)
+
+    def grid_key(self, view: JsonDict) -> str:
+        """What the marks the grid shows mean, only those it shows (rich markup)."""
+        shown = self._marks(view)
+        parts = []
+        if "place" in shown:
+            parts.append(self.t("[bold green]+[/] a new pile may go here"))
+        if "empty" in shown:
+            parts.append(self.t("[dim]·[/] empty: no pile may go there now"))
+        if "down" in shown:
+            parts.append(self.t("a card in brackets: a face-down top"))
+        if "pile" in shown:
+            parts.append(self.t("the number after a card: the cards in its pile"))
+        return self.t("Key: {marks}.", marks="; ".join(parts)) if parts else ""
+
+    def _marks(self, view: JsonDict) -> set[str]:
+        cells = {name: kind for row in self._layout(view) for name, kind in row}
+        found = set(cells.values())
+        if any(not pile["up"] for pile in view["piles"].values()):
+            found.add("down")
+        return found
+
+    def _layout(self, view: JsonDict) -> list[list[tuple[str, str]]]:
+        """The cells the grid draws, row by row, each with what it shows: ``pile``,
+        ``place`` (a new pile may go there) or ``empty``."""
+        piles = view["piles"]
+        places = self._places(view)
+        cells = set(piles) | places or {cell_name(CENTRE)}
+        rows = sorted({int(n[1]) for n in cells})
+        cols = sorted({COLUMNS.index(n[0]) for n in cells})
+        return [[(f"{COLUMNS[col]}{row}",
+                  "pile" if f"{COLUMNS[col]}{row}" in piles else
+                  "place" if f"{COLUMNS[col]}{row}" in places else "empty")
+                 for col in range(cols[0], cols[-1] + 1)]
+                for row in range(rows[0], rows[-1] + 1)]
+
+    @staticmethod
+    def _places(view: JsonDict) -> set[str]:
+        return {t.removeprefix("place at ") for t in view["legal"] if t.startswith("place")}
+
     def grid(self, view: JsonDict) -> Table:
         """The grid with its coordinates: every pile's top (face-down ones in brackets) and
         height, and a green + where a new pile may go."""
         piles = view["piles"]
-        places = {t.removeprefix("place at ") for t in view["legal"] if t.startswith("place")}
-        cells = set(piles) | places or {cell_name(CENTRE)}
-        rows = sorted({int(n[1]) for n in cells})
-        cols = sorted({COLUMNS.index(n[0]) for n in cells})
-        rows = list(range(rows[0], rows[-1] + 1))
-        cols = list(range(cols[0], cols[-1] + 1))
+        layout = self._layout(view)
         table = Table(box=None, show_header=True, header_style="bold cyan", pad_edge=False,
                       padding=(0, 1))
         table.add_column("", style="bold cyan", justify="right")
-        for col in cols:
-            table.add_column(COLUMNS[col], justify="center", min_width=6)
-        for row in rows:
-            out: list[Text | str] = [str(row)]
-            for col in cols:
-                name = f"{COLUMNS[col]}{row}"
-                pile = piles.get(name)
-                if pile:
+        for name, _ in layout[0]:
+            table.add_column(name[0], justify="center", min_width=6)
+        for row in layout:
+            out: list[Text | str] = [row[0][0][1:]]
+            for name, kind in row:
+                if kind == "pile":
+                    pile = piles[name]
                     cell = card_markup(pile["cards"][-1], pile["up"])
                     cell.append(f" {len(pile['cards'])}", style="dim")
                     out.append(cell)
-                elif name in places:
+                elif kind == "place":
                     out.append(Text("+", style="bold green"))
                 else:
                     out.append(Text("·", style="dim"))
@@ -166,7 +214,7 @@ with more than four face-down tops, or when the stock runs out.
 
     def render_end(self, view: JsonDict) -> None:
         c = self.console
-        c.print(self.grid(view))
+        self._print_grid(view)
         if view["result"] == "won":
             c.print(self.t("[bold green]You win![/] Score {score} (cards left in the stock).",
                            score=view["score"]))

@@ -40,7 +40,7 @@ def _markup(text: str) -> str:
 class UI(TableUI):
     clock: Callable[[], float] = staticmethod(time.perf_counter)
 
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
         return self.t("""\
 [bold]Hit the Deck[/]: get rid of your cards. Play one card that matches the top of
 the discard pile in colour or number ([bold]R3[/] on any red card or any 3). A Cut fits a
@@ -61,7 +61,7 @@ face value, every other card 10). At 100 points the game ends: the lowest total 
 [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
 [bold]q[/] leaves (you can save the record).""", shout=SHOUT)
 
-    def legend(self) -> str:
+    def legend(self, view: JsonDict) -> str:
         return self.t("Cards are typed with the English colour letters: {colours}; [bold]hit[/] "
                       "cards as [bold]hit 4[/], [bold]hit Y[/], [bold]hit hand[/].",
                       colours=", ".join(f"[bold]{letter}[/] {self.t.p('colour', word)}"
@@ -98,14 +98,7 @@ face value, every other card 10). At 100 points the game ends: the lowest total 
         c.print(top)
         obligation = view["obligation"]
         if obligation and obligation != "any":
-            kind, what = obligation.split()
-            if kind == "number":
-                c.print(self.t("[bold]Obligation:[/] play a {number} (or a Hit the Deck card), "
-                               "or draw.", number=what))
-            else:
-                c.print(self.t("[bold]Obligation:[/] play a {colour} card (or a Hit the Deck "
-                               "card), or draw.",
-                               colour=self.t.p("colour", _COLOUR_WORDS[what])))
+            c.print(self._obligation(obligation, view["legal"]))
         elif obligation == "any" and view["phase"] == "play":
             c.print(self.t("Any card may be played on it."))
         hand = view["hand"] or []
@@ -119,6 +112,22 @@ face value, every other card 10). At 100 points the game ends: the lowest total 
         if view["phase"] in ("play", "drawn") and view["legal"]:
             c.print(self.t("You may: {moves}", moves=", ".join(
                 self._may(t) for t in view["legal"])))
+
+    def _obligation(self, obligation: str, legal: list[str]) -> str:
+        """What the top card demands, and what that leaves you (from your legal moves: you
+        draw only when nothing you hold answers it)."""
+        kind, what = obligation.split()
+        demand = (self.t("play a {number} (or a Hit the Deck card)", number=what)
+                  if kind == "number" else
+                  self.t("play a {colour} card (or a Hit the Deck card)",
+                         colour=self.t.p("colour", _COLOUR_WORDS[what])))
+        answers = [move for move in legal if move not in ("draw", "pass")]
+        if not answers and "draw" in legal:
+            return self.t("[bold]Obligation:[/] {demand}; you have none, so draw.",
+                          demand=demand)
+        if not answers and "pass" in legal:
+            return self.t("[bold]Obligation:[/] {demand}; you cannot, so pass.", demand=demand)
+        return self.t("[bold]Obligation:[/] {demand}.", demand=demand)
 
     def _may(self, action: str) -> str:
         """A legal move as listed under the hand: With a Hand twice, shouted and silent."""

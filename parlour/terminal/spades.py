@@ -19,7 +19,8 @@ def card_markup(text: str, dim: bool = False) -> Text:
 
 
 class UI(TableUI):
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
+        options = view["options"]
         return self.t(
             """[bold]Spades[/]: four players, partners sit opposite (you and North against West
 and East).
@@ -28,14 +29,28 @@ take none. Then play a card by typing it: [bold]QS[/], [bold]10H[/] (or TH), [bo
 Follow the suit led if you can; otherwise play anything. A spade beats every other suit.
 You may not lead a spade until spades are broken (a spade has been played), unless you hold
 only spades. Your team scores 10 per trick bid if it makes its bid, each extra trick is a
-bag worth 1, and every 10 bags cost 100. A made nil is +100, a failed one -100.
-First team to 500 wins. [bold]?[/] lists your moves with a hint from the strongest bot,
-[bold]q[/] leaves (you can save the record), [bold]help[/] shows this.""")
+bag worth 1, and every {bags} bags cost {penalty}. A made nil is +{nil}, a failed one -{nil}.
+First team to {target} wins. [bold]?[/] lists your moves with a hint from the strongest bot,
+[bold]q[/] leaves (you can save the record), [bold]help[/] shows this.""",
+            bags=options["bag_limit"], penalty=options["bag_penalty"],
+            nil=options["nil_value"], target=options["target"])
 
-    def legend(self) -> str:
-        return card_legend(self.t) + "\n" + self.t(
-            "Bids: [bold]bid 4[/] (or [bold]4[/]), [bold]nil[/], [bold]blind nil[/]; "
-            "[bold]look[/] turns your cards up.")
+    def legend(self, view: JsonDict) -> str:
+        """The cards and the bids this table plays: blind nil only where its option is on,
+        and ``look`` only while the cards are face down."""
+        lines = [card_legend(self.t)]
+        options = view["options"]
+        if options["blind_nil"]:
+            lines.append(self.t("Bids: [bold]bid 4[/] (or [bold]4[/]) or [bold]nil[/]; a "
+                                "player whose team is behind by {points} or more may bid "
+                                "[bold]blind nil[/] before looking at the cards.",
+                                points=options["blind_nil_deficit"]))
+        else:
+            lines.append(self.t("Bids: [bold]bid 4[/] (or [bold]4[/]) or [bold]nil[/]."))
+        if view["hand_hidden"]:
+            lines.append(self.t("Your cards are face down: [bold]blind nil[/] bids without "
+                                "seeing them, [bold]look[/] turns them up to bid as usual."))
+        return "\n".join(lines)
 
     def render(self, view: JsonDict) -> None:
         c = self.console

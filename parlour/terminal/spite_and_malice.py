@@ -32,7 +32,7 @@ class UI(TableUI):
         super().__init__(game, console, seat, seats, lang)
         self._told = 0  # the number of the last logged event already told
 
-    def help_text(self) -> str:
+    def help_text(self, view: JsonDict) -> str:
         return self.t(
             """[bold]Spite & Malice[/]: be the first to empty your payoff pile.
 Centre piles are built up from the ace to the queen, suits ignored; a king is wild and
@@ -49,7 +49,7 @@ the other payoff pile; a round is drawn if the stock runs out. First to the targ
 [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
 [bold]q[/] leaves (you can save the record).""")
 
-    def legend(self) -> str:
+    def legend(self, view: JsonDict) -> str:
         return card_legend(self.t) + "\n" + self.t(
             "Moves: [bold]h[/] hand slot, [bold]p[/] payoff pile, [bold]s[/] side pile, "
             "[bold]c[/] centre pile ([bold]h3>c1[/], [bold]p>c2[/], [bold]s2>c1[/], "
