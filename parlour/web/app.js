@@ -176,7 +176,8 @@ function tablePage(tableId) {
   let table = null;
   let renderer = null;
   let rendererFor = null;
-  let latest = null; // {version, view, match}
+  let latest = null; // {version, view, match}: the newest view message
+  let shown = null; // the view message on screen (a finished trick holds the newer one back)
   let pending = false;
   let destroyed = false;
 
@@ -296,6 +297,8 @@ function tablePage(tableId) {
     const wait = holdUntil - performance.now();
     if (wait > 0) { clearTimeout(holdTimer); holdTimer = setTimeout(showView, wait); return; }
     document.body.dataset.version = `${latest.match}:${latest.version}`;
+    shown = latest;
+    tickClock(); // the clock tells the turn of the view on screen, as the seats do
     renderer.update(latest.view, { narration: latest.narration || null });
     hints.update({ match: latest.match, version: latest.version, usable: Boolean(online && seat !== null && table && table.hints && latest.status === "playing" && !renderer.hinted && latest.view.legal && latest.view.legal.length) });
     holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs(table) : 0;
@@ -348,8 +351,10 @@ function tablePage(tableId) {
   async function post(path) {
     try { return await api("POST", `/api/tables/${table.id}${path}`, {}, held && held.token); } catch (err) { toast(err.message, "error"); return null; }
   }
+  // The turn clock reads the view message on screen, never a newer one held back behind a
+  // finished trick: the seats' "thinking…" and the clock always name the same turn.
   function tickClock() {
-    const turn = latest && latest.status === "playing" ? latest.turn : null;
+    const turn = shown && shown.status === "playing" ? shown.turn : null;
     if (!turn || !table) { clockEl.textContent = ""; return; }
     const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
     const mine = turn.seats.includes(seat);

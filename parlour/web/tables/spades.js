@@ -140,8 +140,26 @@ function drawBidding(st) {
   }
   const row = h("div", { class: "bid-row" }, ...buttons);
   bidPanel.append(row);
-  setRoving(buttons, 0);
-  focusIfIdle(buttons[0]);
+  const first = firstBid(buttons);
+  setRoving(buttons, first);
+  focusIfIdle(buttons[first]);
+}
+
+// The bid the focus starts on, so that Enter alone makes a sensible bid: 3 tricks, the
+// commonest (13 tricks over four hands), or the legal count nearest it; never nil, which
+// a player chooses on purpose. Before the cards are seen: looking at them, not blind nil.
+const USUAL_BID = 3;
+function firstBid(buttons) {
+  const actions = buttons.map((b) => b.dataset.action);
+  const look = actions.indexOf("look");
+  if (look >= 0) return look;
+  let best = -1;
+  actions.forEach((a, i) => {
+    if (!a.startsWith("bid ")) return;
+    const far = Math.abs(Number(a.slice(4)) - USUAL_BID);
+    if (best < 0 || far < Math.abs(Number(actions[best].slice(4)) - USUAL_BID)) best = i;
+  });
+  return Math.max(0, best);
 }
 
 // ------------------------------------------------------------------ the hand
@@ -192,10 +210,20 @@ function drawHand(st) {
   if (!buttons.length) return;
   let idx = focused ? cards.indexOf(focused) : -1;
   if (idx < 0 && oldIndex >= 0) idx = Math.min(oldIndex, buttons.length - 1);
-  if (idx < 0) idx = Math.max(0, buttons.findIndex((b) => b.classList.contains("playable")));
+  if (idx < 0) idx = 0;
+  // On your turn the focus is on a card you may play: the nearest to where it was.
+  if (playing && !buttons[idx].classList.contains("playable")) idx = nearestPlayable(buttons, idx);
   setRoving(buttons, idx);
   if (hadFocus) buttons[idx].focus();
   else if (playing) focusIfIdle(buttons[idx]);
+}
+
+// The playable card nearest to `idx` (the one after it first on a tie), or idx if none.
+function nearestPlayable(buttons, idx) {
+  for (let d = 1; d < buttons.length; d++) {
+    for (const i of [idx + d, idx - d]) if (buttons[i] && buttons[i].classList.contains("playable")) return i;
+  }
+  return idx;
 }
 
 // The hand in one row, its cards overlapping just enough; on a narrow screen a long hand
