@@ -87,3 +87,20 @@ def test_spades_one_turn_shown_and_enter_bids_and_plays_sensibly(browser, base):
              or (s[0].startswith("Your turn") and "thinking…" in s[2])]
     assert not wrong, f"{len(wrong)} of {len(samples)} samples name two turns: {wrong[:3]}"
     shot(page, "truth-spades-turn")
+
+
+def test_bots_are_named_by_kind_and_a_watcher_is_told_they_are_watching(browser, base):
+    """A thinking bot's badge says it is one (not "bot, normal" like the rule bots); once
+    play has started a page with no seat says it is watching, and a player's does not."""
+    page = page_of(browser)
+    url = open_table(page, base, "spades", seats={1: "bot:ismcts:easy"})
+    page.wait_for_selector(".plate-left .bot-badge")
+    assert page.inner_text(".plate-left .bot-badge") == "thinking bot, easy"
+    assert page.inner_text(".plate-top .bot-badge") == "bot, normal"
+    assert not page.locator(".lifebar .watching").count()
+    watcher = page_of(browser, 390, 844, touch=True)
+    watcher.goto(url)
+    watcher.wait_for_selector(".lifebar .watching")
+    assert watcher.inner_text(".lifebar .watching") == "You are watching."
+    assert watcher.inner_text(".plate-right .bot-badge") == "bot, normal"
+    shot(watcher, "truth-watching-phone")

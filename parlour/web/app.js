@@ -389,6 +389,8 @@ function tablePage(tableId) {
     const buttons = [];
     if (table.status === "closed") notes.push(h("p", { class: "error" }, t("This table is closed: {why}.", { why: closedNote(table.note) })));
     if (table.degraded) notes.push(h("p", { class: "muted" }, t("The parlour is busy: the bots here play a level lower for now.")));
+    // Once play has started, a watcher is told so (the waiting room says it before).
+    if (seat === null && table.status !== "waiting") notes.push(h("p", { class: "watching" }, t("You are watching.")));
     table.seats.forEach((s, i) => {
       if (!s.stand_in) return;
       if (i === seat) {
