@@ -7,11 +7,14 @@ pause, the page's fast pace), and reads the page as a player would."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from browser_kit import open_table, page_of, shot
-from server_kit import server_thread
+from server_kit import seed_and_log, server_thread
+
+from parlour.games import get_game
 
 pytestmark = pytest.mark.browser
 
@@ -22,8 +25,13 @@ SEED = 2028
 
 
 @pytest.fixture
-def base(tmp_path):
-    with server_thread(tmp_path / "truth.sqlite3", new_seed=lambda: SEED) as url:
+def db(tmp_path):
+    return tmp_path / "truth.sqlite3"
+
+
+@pytest.fixture
+def base(db):
+    with server_thread(db, new_seed=lambda: SEED) as url:
         yield url
 
 
@@ -104,3 +112,80 @@ def test_bots_are_named_by_kind_and_a_watcher_is_told_they_are_watching(browser,
     assert watcher.inner_text(".lifebar .watching") == "You are watching."
     assert watcher.inner_text(".plate-right .bot-badge") == "bot, normal"
     shot(watcher, "truth-watching-phone")
+
+
+SPADES_TURN = (".bid-panel:not([hidden]) .bid, .hand .card.playable, .deal-summary, "
+               ".endbar:not([hidden])")
+
+
+def play_spades_until(page: Any, stop: str) -> None:
+    """Take this page's turns (Enter on the bid or card the focus starts on) until
+    ``stop`` shows."""
+    for _ in range(60):
+        page.wait_for_selector(f"{SPADES_TURN}, {stop}")
+        if page.locator(stop).count():
+            return
+        if page.locator(".deal-summary").count():
+            page.click(".deal-summary button:has-text('Continue')")
+            continue
+        before = page.evaluate("document.body.dataset.version")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"body:not([data-version='{before}'])", state="attached")
+    raise AssertionError(f"{stop} never showed")
+
+
+def rows_of(page: Any, selector: str) -> dict[str, list[str]]:
+    """A table's body as {row heading: [cells]}."""
+    return {row[0]: row[1:] for row in page.locator(f"{selector} tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.children].map(c => c.innerText.trim()))")}
+
+
+def test_spades_scores_each_deal_before_the_next_bids_and_ranks_partnerships(browser, base, db):
+    """Between deals the felt shows the deal's score per partnership (the figures the rules
+    give for the actions the server stored) before the next bids, until Continue; the
+    results rank the two partnerships, each with its players, not four seats."""
+    page = page_of(browser)
+    url = open_table(page, base, "spades", {"max_deals": 2})
+    play_spades_until(page, ".deal-summary")
+    assert page.inner_text(".deal-summary h2") == "Deal 1 scored"
+    assert page.locator(".plate .stats b:text-is('–')").count() == 4, "bids shown under it"
+    seed, log = seed_and_log(db, url.rsplit("/", 1)[1])
+    state = get_game("spades").new(seed, max_deals=2)
+    for seat, action in log:
+        if state.view(None)["deals"]:
+            break
+        state.apply(state.game.parse_action(action), seat)
+    deal = state.view(None)["deals"][0]
+    sign = lambda x: f"+{x}" if x > 0 else f"\u2212{-x}" if x < 0 else "0"  # noqa: E731
+    want = {"Bids": [" + ".join(str(deal["bids"][s]).capitalize() for s in (t, t + 2))
+                     for t in (0, 1)],
+            "Tricks": [f"{deal['tricks'][t]} + {deal['tricks'][t + 2]}" for t in (0, 1)],
+            "Contract": [sign(r["contract"]) for r in deal["teams"]],
+            "Bags": [sign(r["bag_points"]) for r in deal["teams"]],
+            "Deal": [sign(r["points"]) for r in deal["teams"]],
+            "Score": [str(r["score"]) for r in deal["teams"]],
+            "Bag count": [f"{r['bags']} / 10" for r in deal["teams"]]}
+    got = rows_of(page, ".deal-summary")
+    assert {k: v for k, v in got.items() if k in want} == want
+    assert ("Nil" in got) == any(r["nil"] for r in deal["teams"])
+    assert ("Penalty" in got) == any(r["penalty"] for r in deal["teams"])
+    shot(page, "truth-spades-deal-summary")
+    page.click(".deal-summary button:has-text('Continue')")
+    page.wait_for_selector(".deal-summary", state="detached")
+    play_spades_until(page, ".endbar:not([hidden]) .standings")
+    assert page.inner_text(".standings thead").split() == ["Place", "Team", "Points"]
+    standings = page.locator(".standings tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.children[0].innerText, r.querySelector('.team-name').innerText,"
+        " r.querySelector('.team-players').innerText, r.children[2].innerText])")
+    final = state.game.new(seed, max_deals=2)
+    for seat, action in seed_and_log(db, url.rsplit("/", 1)[1])[1]:
+        final.apply(final.game.parse_action(action), seat)
+    scores = final.view(None)["scores"]
+    by_team = {row[1]: row for row in standings}
+    assert len(standings) == 2 and set(by_team) == {"North-South", "East-West"}, standings
+    for team, name, players in ((0, "North-South", r"You and \w+ bot, normal"),
+                                (1, "East-West", r"\w+ bot, normal and \w+ bot, normal")):
+        place, _, who, points = by_team[name]
+        assert place == {1: "1st", 2: "2nd"}[final.outcome.placing[team]]
+        assert re.fullmatch(players, who) and points == str(scores[team]), by_team[name]
+    shot(page, "truth-spades-results")

@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { seatFor, keepSeat, forgetSeats } from "./seats.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage, lang, t, n, num } from "./i18n.js";
-import { closedNote, languageSwitch, gameName, seatLabel } from "./words.js";
+import { closedNote, languageSwitch, gameName, seatLabel, teamName } from "./words.js";
 import { displayNames, seatBadge, badgeElement, seatLine } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
 import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
@@ -227,6 +227,16 @@ function tablePage(tableId) {
       return link.send({ type: "hint", version: latest.version });
     },
     say: toast,
+    // How long a thing on the table stays readable (a finished trick): the table's pace.
+    get readingMs() { return readingMs(table); },
+    // The player is done reading what the table holds on screen (a deal's score): the
+    // newer view, if one came meanwhile, is shown now.
+    release() {
+      if (holdUntil <= performance.now()) return;
+      holdUntil = 0;
+      clearTimeout(holdTimer);
+      if (latest !== shown) showView();
+    },
   };
 
   const link = new Link(tableId, held && held.token, {
@@ -257,6 +267,9 @@ function tablePage(tableId) {
       } else if (msg.type === "view") {
         if (latest && msg.match === latest.match && msg.version < latest.version) return;
         latest = msg;
+        // The answer to this page's own move ends a reading pause (a finished trick it led
+        // to): else the page would still offer the move it has just made.
+        if (pending) holdUntil = 0;
         pending = false;
         if (table) { table.status = msg.status; table.match = msg.match; }
         showView();
@@ -301,7 +314,9 @@ function tablePage(tableId) {
     tickClock(); // the clock tells the turn of the view on screen, as the seats do
     renderer.update(latest.view, { narration: latest.narration || null });
     hints.update({ match: latest.match, version: latest.version, usable: Boolean(online && seat !== null && table && table.hints && latest.status === "playing" && !renderer.hinted && latest.view.legal && latest.view.legal.length) });
-    holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs(table) : 0;
+    // holds(view): true for one reading at the table's pace, or {ms} (a Spades deal's score)
+    const held = renderer.holds ? renderer.holds(latest.view) : false;
+    holdUntil = held ? performance.now() + (held === true ? readingMs(table) : held.ms) : 0;
     renderEnd();
   }
 
@@ -723,12 +738,20 @@ function resultsSection(view, table, seat, renderer) {
   const scoreLabel = own.scoreLabel || t("Score");
   if (o && solitaire) section.append(h("p", { class: "results-score" }, `${scoreLabel}: ${fmtNum(o.points[0])}`));
   if (o && !solitaire) {
-    const order = names.map((_, s) => s).sort((a, b) => o.placing[a] - o.placing[b] || a - b);
-    const rows = order.map((s) => h("tr", { class: o.winners.includes(s) ? "winner" : null },
-      h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s], " ", badgeElement(table.seats[s])), h("td", {}, fmtNum(o.points[s]))));
-    section.append(h("table", { class: "standings" },
+    // Partners (a view's teams: Spades) stand together: one row a partnership, its players
+    // named in it; else one row a seat.
+    const teams = Array.isArray(view.teams) && view.teams.length > 1 ? view.teams : null;
+    const player = (s) => { const badge = badgeElement(table.seats[s]); return badge ? [names[s], " ", badge] : [names[s]]; };
+    const players = (seats) => seats.flatMap((s, i) => [...(i ? [t(" and ")] : []), ...player(s)]);
+    const entries = teams
+      ? teams.map((seats, i) => ({ first: seats[0], head: [h("span", { class: "team-name" }, teamName(view.team_names ? view.team_names[i] : String(i + 1))), h("small", { class: "team-players" }, ...players(seats))] }))
+      : names.map((_, s) => ({ first: s, head: player(s) }));
+    entries.sort((a, b) => o.placing[a.first] - o.placing[b.first] || a.first - b.first);
+    const rows = entries.map((e) => h("tr", { class: o.winners.includes(e.first) ? "winner" : null },
+      h("td", {}, ordinal(o.placing[e.first])), h("th", { scope: "row" }, ...e.head), h("td", {}, fmtNum(o.points[e.first]))));
+    section.append(h("table", { class: `standings${teams ? " by-team" : ""}` },
       h("caption", { class: "sr-only" }, t("Final standings")),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, own.scoreLabel || t("Points")))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, teams ? t("Team") : t("Player")), h("th", { scope: "col" }, own.scoreLabel || t("Points")))),
       h("tbody", {}, ...rows)));
   }
   const history = own.history !== undefined ? own.history : roundsTable(view, names);
