@@ -107,6 +107,11 @@ class GameSpec:
         return self.game.id
 
     @property
+    def solitaire(self) -> bool:
+        """One player alone (Foursquare): no opponents to wait for, so no turn timer."""
+        return self.game.max_seats == 1
+
+    @property
     def rules_page(self) -> Path:
         """The game's rules page (``parlour rules``, the web page's Rules), in Markdown."""
         return DOCS / "rules" / f"{self.game.id}.md"

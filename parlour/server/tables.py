@@ -148,7 +148,7 @@ def check_turn_seconds(game: Game, seconds: object) -> int:
         raise ProtocolError("bad_options", "a turn timer is 0 (none) or {least} to {most} "
                                            "seconds", least=MIN_TURN_SECONDS,
                             most=MAX_TURN_SECONDS)
-    return seconds
+    return 0 if spec(game.id).solitaire else seconds  # nobody waits for a solitaire's player
 
 
 def clean_name(name: object) -> str:
@@ -1383,6 +1383,7 @@ def describe_games() -> list[JsonDict]:
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
         info["hints"] = True  # from its hint bot, else ismcts (a table may turn them off)
         info["renderer"] = found.web.script
+        info["solitaire"] = found.solitaire  # one player: no turn timer
         info.update(showcase_json(gid))  # the tile's line and the presets
         info["speeds"] = list(SPEEDS)
         out.append(info)

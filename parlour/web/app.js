@@ -718,6 +718,8 @@ async function openRules(gameId, gameName, tableId) {
 // ----------------------------------------------------------------------------- results
 // The results screen at the end of a match: who won, the final standings, and the match
 // history (the renderer's own, if it has results(view); else the rounds in the view).
+// results(view) may give: headline, scoreLabel, scoreText (a solitaire's score line),
+// history and historyTitle.
 function resultsSection(view, table, seat, renderer) {
   const names = displayNames(table, seat);
   const o = view.outcome;
@@ -736,7 +738,7 @@ function resultsSection(view, table, seat, renderer) {
   const solitaire = names.length === 1;
   section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || t("The match is over.")));
   const scoreLabel = own.scoreLabel || t("Score");
-  if (o && solitaire) section.append(h("p", { class: "results-score" }, `${scoreLabel}: ${fmtNum(o.points[0])}`));
+  if (o && solitaire) section.append(h("p", { class: "results-score" }, own.scoreText || `${scoreLabel}: ${fmtNum(o.points[0])}`));
   if (o && !solitaire) {
     // Partners (a view's teams: Spades) stand together: one row a partnership, its players
     // named in it; else one row a seat.
