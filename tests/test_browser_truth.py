@@ -189,3 +189,22 @@ def test_spades_scores_each_deal_before_the_next_bids_and_ranks_partnerships(bro
         assert place == {1: "1st", 2: "2nd"}[final.outcome.placing[team]]
         assert re.fullmatch(players, who) and points == str(scores[team]), by_team[name]
     shot(page, "truth-spades-results")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_hit_the_deck_corner_marks_are_not_under_the_oval(browser, base, width, height):
+    """Each coloured card's corner shows its colour letter and shape: at the middle of
+    each, the page finds the corner itself, not the oval drawn over it."""
+    page = page_of(browser, width, height, touch=width < 500)
+    open_table(page, base, "hit-the-deck")
+    page.wait_for_selector(".hcard .hc-corner .cmark")
+    hidden = page.evaluate("""() => [...document.querySelectorAll('.hcard .hc-corner')]
+      .filter((corner) => corner.querySelector('.cmark') && corner.getBoundingClientRect().width)
+      .flatMap((corner) => [corner.querySelector('i'), corner.querySelector('.cmark')])
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return !top || !top.closest('.hc-corner');
+      }).map((el) => el.closest('.hcard').dataset.card || el.closest('.hcard').className)""")
+    assert not hidden, f"corner marks under the oval: {hidden}"
+    shot(page, f"truth-htd-corners-{width}")
