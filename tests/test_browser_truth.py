@@ -208,3 +208,31 @@ def test_hit_the_deck_corner_marks_are_not_under_the_oval(browser, base, width, 
       }).map((el) => el.closest('.hcard').dataset.card || el.closest('.hcard').className)""")
     assert not hidden, f"corner marks under the oval: {hidden}"
     shot(page, f"truth-htd-corners-{width}")
+
+
+def test_clockwork_spades_marks_your_cards_on_your_turn_only(browser, base):
+    """On the phone, while the opponent's turn is due on some positions, none of your cards
+    is marked as matching (they are not yours to play then). Every state the page draws is
+    read (a bot answers at once here), until the match ends."""
+    page = page_of(browser, 390, 844, touch=True)
+    open_table(page, base, "clockwork-spades")
+    page.wait_for_selector(".cw-hand .card")
+    page.evaluate("""() => {
+      window.drawn = [];
+      const read = () => window.drawn.push([document.querySelector('.cw-note').textContent,
+        document.querySelectorAll('.cw-hand .card.matches').length]);
+      read();
+      new MutationObserver(read).observe(document.querySelector('.cw-table, .table-root'),
+                                         { childList: true, subtree: true, characterData: true });
+    }""")
+    for _ in range(40):
+        page.wait_for_selector(".cw-take, .endbar:not([hidden])")
+        if page.locator(".endbar:not([hidden])").count():
+            break
+        before = page.evaluate("document.body.dataset.version")
+        page.locator(".cw-take").first.tap()
+        page.wait_for_selector(f"body:not([data-version='{before}'])", state="attached")
+    drawn = page.evaluate("window.drawn")
+    theirs = [d for d in drawn if " is choosing " in d[0]]
+    assert theirs, "the opponent's turn was never drawn"
+    assert not [d for d in theirs if d[1]], f"your cards marked in their turn: {theirs[:3]}"
