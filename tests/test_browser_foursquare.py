@@ -86,13 +86,18 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
             page.click(".fs-hint-button")
             page.wait_for_selector(".fs-hint-chance")
             text = page.inner_text(".fs-hint")
-            m = re.search(r"Hint: (place at|stack on) ([a-g][1-7]) · estimated chance to win "
-                          r"(\d+)%", text)
-            assert m, text
+            # the move in words, the card in hand as a chip (not "place at c3")
+            held = page.get_attribute(".fs-in-hand", "data-card")
+            chip = held[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[held[-1]]
+            m = re.search(rf"Hint: (placing {chip} at|stacking {chip} on) ([a-g][1-7])"
+                          r"(, a new pile)? · estimated chance to win (\d+)%", text)
+            assert m and bool(m.group(3)) == m.group(1).startswith("placing"), text
+            assert page.inner_text(".fs-hint-action .cardref") == chip
             cell = page.get_attribute(".fs-cell.hinted", "data-cell")
+            verb = "place at" if m.group(1).startswith("placing") else "stack on"
             assert cell == m.group(2) and page.get_attribute(".fs-cell.hinted", "data-action") \
-                == f"{m.group(1)} {cell}"
-            hints.append((cell, int(m.group(3))))
+                == f"{verb} {cell}"
+            hints.append((cell, int(m.group(4))))
             if len(hints) == 2:
                 shot(page, "fs-02-hint")
             page.click(".fs-cell.hinted")

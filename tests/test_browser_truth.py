@@ -190,6 +190,25 @@ def test_spades_scores_each_deal_before_the_next_bids_and_ranks_partnerships(bro
         assert re.fullmatch(players, who) and points == str(scores[team]), by_team[name]
     shot(page, "truth-spades-results")
 
+    # the replay's captions say each move in words, its card as a chip (not "Budi 9H")
+    log = seed_and_log(db, url.rsplit("/", 1)[1])[1]
+    page.goto(f"{url}/replay/1")
+    page.wait_for_selector(".replay-caption:has-text('Step 0')")
+    page.click("button[aria-label='Next step']")
+    page.wait_for_selector(".replay-caption:has-text('Step 1 of')")
+    bid = log[0][1]
+    words = "bidding nil" if bid == "nil" else re.sub(r"bid (\d+)", r"bidding \1 tricks", bid)
+    assert re.fullmatch(rf"Step 1 of {len(log)}: \w+( \(\w+\))?: {words}",
+                        page.inner_text(".replay-caption")), page.inner_text(".replay-caption")
+    step, card = next((i + 1, a) for i, (_, a) in enumerate(log) if re.fullmatch(r"\w+[CDHS]", a))
+    page.evaluate("""(step) => { const s = document.querySelector('#replay-step');
+      s.value = String(step); s.dispatchEvent(new Event('input')); }""", step)
+    page.wait_for_selector(f".replay-caption:has-text('Step {step} of')")
+    chip = card[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[card[-1]]
+    assert page.inner_text(".replay-caption").endswith(f": playing {chip}")
+    assert page.inner_text(".replay-move .cardref") == chip
+    shot(page, "truth-spades-replay-words")
+
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
 def test_hit_the_deck_corner_marks_are_not_under_the_oval(browser, base, width, height):

@@ -15,6 +15,7 @@ import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName 
 import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 import { reviewLink, reviewPanel } from "./review.js";
 import { hintButton } from "./hints.js";
+import { richText } from "./tables/cards.js";
 import { dailyEndButtons, dailyPage, leaderboardPage, playersLinks, profilePage, ratedSwitch } from "./players.js";
 
 const app = document.getElementById("app");
@@ -570,9 +571,10 @@ function replayPage(tableId, match) {
       const res = await api("GET", `/api/tables/${tableId}/matches/${match}/replay?step=${want}${viewSeat === null ? "" : `&seat=${viewSeat}`}`);
       steps = res.steps; step = res.step;
       slider.max = String(steps); slider.value = String(step);
-      // the move in the game's notation, the same in every language: shown as code
+      // the move in words of the reader's language, its cards as chips (as the narration's)
       caption.replaceChildren(t("Step {step} of {steps}:", { step, steps }), " ", ...(res.action
-        ? [info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat].label), " ", h("code", {}, res.action.text)] : [t("the deal")]));
+        ? [t("{who}:", { who: info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat].label) }), " ",
+          h("span", { class: "replay-move", title: res.action.text }, ...richText(res.action.words))] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
       if (review) review.stepped(step, viewSeat);

@@ -257,7 +257,7 @@ function drawHint(st) {
   if (mem.asking !== null) { hintOut.textContent = t("The solver is thinking…"); return; }
   if (!mem.hinted) return;
   const chance = mem.hinted.chance === null || mem.hinted.chance === undefined ? null : Math.round(mem.hinted.chance * 100);
-  hintOut.append(t("Hint:"), " ", h("b", { class: "fs-hint-action" }, mem.hinted.action),
+  hintOut.append(t("Hint:"), " ", h("b", { class: "fs-hint-action" }, ...richText(mem.hinted.words || mem.hinted.action)),
     chance === null ? null : h("span", { class: "fs-hint-chance" }, " · ", t("estimated chance to win {percent}%", { percent: chance })));
 }
 
@@ -458,7 +458,7 @@ export function mount(root, ctx) {
     hinted(msg) {
       if (!view || msg.version !== view.placed) return;
       mem.asking = null;
-      mem.hinted = { version: msg.version, action: msg.action, chance: msg.chance };
+      mem.hinted = { version: msg.version, action: msg.action, words: msg.words, chance: msg.chance };
       hintButton.disabled = !playing();
       drawGrid(now());
       drawHint(now());
