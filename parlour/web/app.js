@@ -207,7 +207,10 @@ function tablePage(tableId) {
     get table() { return table; },
     live: true,
     act(text) {
-      if (!online || !latest || pending) return false;
+      // Never a move made on a picture older than the newest view: while a finished trick
+      // holds the newer view back (it may be the answer to the move just made), the page
+      // would still offer that move.
+      if (!online || !latest || pending || latest !== shown) return false;
       if (!link.send({ type: "act", action: text, version: latest.version })) {
         toast(t("Not connected: reconnecting…"), "error");
         return false;
@@ -268,9 +271,6 @@ function tablePage(tableId) {
       } else if (msg.type === "view") {
         if (latest && msg.match === latest.match && msg.version < latest.version) return;
         latest = msg;
-        // The answer to this page's own move ends a reading pause (a finished trick it led
-        // to): else the page would still offer the move it has just made.
-        if (pending) holdUntil = 0;
         pending = false;
         if (table) { table.status = msg.status; table.match = msg.match; }
         showView();

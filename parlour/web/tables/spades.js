@@ -104,9 +104,12 @@ function resultText(st) {
 
 // ------------------------------------------------------------------ bidding
 function bidButton(st, text, caption, aria) {
-  const { act } = st;
+  const { act, mem } = st;
   const b = h("button", { class: "bid", type: "button", "data-action": text, "aria-label": aria }, caption);
-  b.addEventListener("click", () => act(text));
+  b.addEventListener("click", () => {
+    if (mem.closeSummary) mem.closeSummary(); // bidding, you are done reading the last deal's score
+    act(text);
+  });
   return b;
 }
 
