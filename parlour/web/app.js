@@ -574,7 +574,7 @@ function replayPage(tableId, match) {
       // the move in words of the reader's language, its cards as chips (as the narration's)
       caption.replaceChildren(t("Step {step} of {steps}:", { step, steps }), " ", ...(res.action
         ? [t("{who}:", { who: info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat].label) }), " ",
-          h("span", { class: "replay-move", title: res.action.text }, ...richText(res.action.words))] : [t("the deal")]));
+          h("span", { class: "replay-move" }, ...richText(res.action.words))] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
       if (review) review.stepped(step, viewSeat);
