@@ -748,7 +748,7 @@ function resultsSection(view, table, seat, renderer) {
     const player = (s) => { const badge = badgeElement(table.seats[s]); return badge ? [names[s], " ", badge] : [names[s]]; };
     const players = (seats) => seats.flatMap((s, i) => [...(i ? [t(" and ")] : []), ...player(s)]);
     const entries = teams
-      ? teams.map((seats, i) => ({ first: seats[0], head: [h("span", { class: "team-name" }, teamName(view.team_names ? view.team_names[i] : String(i + 1))), h("small", { class: "team-players" }, ...players(seats))] }))
+      ? teams.map((seats, i) => ({ first: seats[0], head: [h("span", { class: "standings-team" }, teamName(view.team_names ? view.team_names[i] : String(i + 1))), h("small", { class: "team-players" }, ...players(seats))] }))
       : names.map((_, s) => ({ first: s, head: player(s) }));
     entries.sort((a, b) => o.placing[a.first] - o.placing[b.first] || a.first - b.first);
     const rows = entries.map((e) => h("tr", { class: o.winners.includes(e.first) ? "winner" : null },
