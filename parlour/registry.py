@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 Describe = Callable[[JsonDict, list[Param]], str]
 #: ``narrate_event(event, names)``: the same line as a :class:`Message`, for any language.
 Narrate = Callable[[JsonDict, list[Param]], Message]
+#: ``say_action(view, action)``: a move in words ("playing 9H"), from the view of the seat
+#: to make it, before the move, and the move's notation.
+SayAction = Callable[[JsonDict, str], Message]
 
 WEB = Path(__file__).resolve().parent / "web"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -92,6 +95,9 @@ class GameSpec:
     #: The same line as a language-free :class:`Message` (``parlour.i18n.render`` renders
     #: it in the reader's language); set with ``describe_event``, which is its English.
     narrate_event: Narrate | None = None
+    #: A move in words for any language (a hint's advice, a replay's step), or None: the
+    #: move's notation is shown as it is.
+    say_action: SayAction | None = None
     #: The game's deeper study (``parlour analyse``): a function returning it, or None.
     analysis: Callable[[], Study] | None = None
     #: Options that make a match short (a few deals), for the checks every game passes.
@@ -105,6 +111,11 @@ class GameSpec:
     @property
     def id(self) -> str:
         return self.game.id
+
+    @property
+    def solitaire(self) -> bool:
+        """One player alone (Foursquare): no opponents to wait for, so no turn timer."""
+        return self.game.max_seats == 1
 
     @property
     def rules_page(self) -> Path:
@@ -122,7 +133,7 @@ class GameSpec:
 # ----------------------------------------------------------------------------- the games
 def _spades() -> GameSpec:
     from parlour.bots.spades import BOTS, SEARCH
-    from parlour.games.spades import GAME
+    from parlour.games.spades import GAME, say_action
 
     def terminal() -> type[TableUI]:
         from parlour.terminal.spades import UI
@@ -132,12 +143,12 @@ def _spades() -> GameSpec:
 
     return GameSpec(GAME, WebRenderer("tables/spades.js", "tables/spades.css"), terminal, BOTS,
                     SEARCH, short_match={"max_deals": 2}, stats=SPADES,
-                    one_deal={"max_deals": 1})
+                    one_deal={"max_deals": 1}, say_action=say_action)
 
 
 def _spite_and_malice() -> GameSpec:
     from parlour.bots.spite_and_malice import BOTS, SEARCH
-    from parlour.games.spite_and_malice import GAME
+    from parlour.games.spite_and_malice import GAME, say_action
     from parlour.stats import SPITE_AND_MALICE
 
     def terminal() -> type[TableUI]:
@@ -148,12 +159,12 @@ def _spite_and_malice() -> GameSpec:
                                       "tables/spite_and_malice.css"), terminal, BOTS, SEARCH,
                     short_match={"payoff_size": 3, "target": 3, "max_rounds": 2,
                                  "max_turns": 30}, stats=SPITE_AND_MALICE,
-                    one_deal={"max_rounds": 1})
+                    one_deal={"max_rounds": 1}, say_action=say_action)
 
 
 def _hit_the_deck() -> GameSpec:
     from parlour.bots.hit_the_deck import BOTS, SEARCH
-    from parlour.games.hit_the_deck import GAME
+    from parlour.games.hit_the_deck import GAME, say_action
     from parlour.stats import HIT_THE_DECK
 
     def terminal() -> type[TableUI]:
@@ -162,12 +173,12 @@ def _hit_the_deck() -> GameSpec:
 
     return GameSpec(GAME, WebRenderer("tables/hit_the_deck.js", "tables/hit_the_deck.css"),
                     terminal, BOTS, SEARCH, short_match={"target": 1}, stats=HIT_THE_DECK,
-                    one_deal={"max_rounds": 1})
+                    one_deal={"max_rounds": 1}, say_action=say_action)
 
 
 def _clockwork_spades() -> GameSpec:
     from parlour.bots.clockwork_spades import BOTS
-    from parlour.games.clockwork_spades import GAME, describe_event, narrate_event
+    from parlour.games.clockwork_spades import GAME, describe_event, narrate_event, say_action
     from parlour.stats import CLOCKWORK_SPADES
 
     def terminal() -> type[TableUI]:
@@ -177,12 +188,12 @@ def _clockwork_spades() -> GameSpec:
     return GameSpec(GAME, WebRenderer("tables/clockwork_spades.js",
                                       "tables/clockwork_spades.css"), terminal, BOTS,
                     describe_event=describe_event, narrate_event=narrate_event,
-                    stats=CLOCKWORK_SPADES)
+                    stats=CLOCKWORK_SPADES, say_action=say_action)
 
 
 def _foursquare() -> GameSpec:
     from parlour.bots.foursquare import BOTS
-    from parlour.games.foursquare import GAME, describe_event, narrate_event
+    from parlour.games.foursquare import GAME, describe_event, narrate_event, say_action
     from parlour.stats import FOURSQUARE
 
     def terminal() -> type[TableUI]:
@@ -196,7 +207,7 @@ def _foursquare() -> GameSpec:
     return GameSpec(GAME, WebRenderer("tables/foursquare.js", "tables/foursquare.css"),
                     terminal, BOTS, hint_bot="solver", numbered_deals=True,
                     describe_event=describe_event, narrate_event=narrate_event,
-                    analysis=analysis, stats=FOURSQUARE)
+                    analysis=analysis, stats=FOURSQUARE, say_action=say_action)
 
 
 #: Every game Parlour plays, in menu order, with the function that builds its spec: the

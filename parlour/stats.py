@@ -21,9 +21,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from parlour.engine import JsonDict, Seat, State
+from parlour.engine import JsonDict, Message, Seat, State
+from parlour.message import plural_message
 
 Counts = dict[str, float]
+#: A won Foursquare daily deal counts above every lost one (40 cards are placed at most).
+FOURSQUARE_WON = 52
 
 
 @dataclass(frozen=True)
@@ -96,9 +99,28 @@ def daily_result(state: State, seat: Seat, stats: GameStats | None) -> float:
     if state.game.id == "foursquare":
         view = state.view(None)
         won = outcome.placing[0] == 1
-        return float(52 + (view["score"] or 0) if won else view["placed"])
+        return float(FOURSQUARE_WON + (view["score"] or 0) if won else view["placed"])
     points = float(outcome.points[seat])
     return -points if stats is not None and stats.lower_points_better else points
+
+
+def daily_words(game_id: str, result: float, stats: GameStats | None) -> Message:
+    """What a daily result (:func:`daily_result`'s number) means, in words for any language:
+    the points, the penalties taken where fewer are better (never a bare "-1"), or how a
+    Foursquare deal went."""
+    value = round(result)
+    if game_id == "foursquare":
+        if value >= FOURSQUARE_WON:
+            return plural_message("won, {n} card left in the stock",
+                                  "won, {n} cards left in the stock", "n",
+                                  n=value - FOURSQUARE_WON)
+        return plural_message("lost after {n} card placed", "lost after {n} cards placed", "n",
+                              n=value)
+    if stats is not None and stats.lower_points_better:
+        if game_id == "clockwork-spades":
+            return plural_message("{n} penalty spade", "{n} penalty spades", "n", n=-value)
+        return plural_message("{n} penalty point", "{n} penalty points", "n", n=-value)
+    return plural_message("{n} point", "{n} points", "n", n=value)
 
 
 # ----------------------------------------------------------------------------- the games

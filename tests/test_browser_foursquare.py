@@ -63,6 +63,7 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
     first_card = page.get_attribute(".fs-in-hand", "data-card")
     assert page.inner_text(".fs-stock-count") == "39"
     assert page.inner_text(".fs-down-count") == "0 of 4"
+    assert page.inner_text(".turn-clock") == "", "a solitaire has no turn clock"
     shot(page, "fs-01-deal")
 
     hints: list[tuple[str, int]] = []
@@ -85,13 +86,18 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
             page.click(".fs-hint-button")
             page.wait_for_selector(".fs-hint-chance")
             text = page.inner_text(".fs-hint")
-            m = re.search(r"Hint: (place at|stack on) ([a-g][1-7]) · estimated chance to win "
-                          r"(\d+)%", text)
-            assert m, text
+            # the move in words, the card in hand as a chip (not "place at c3")
+            held = page.get_attribute(".fs-in-hand", "data-card")
+            chip = held[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[held[-1]]
+            m = re.search(rf"Hint: (placing {chip} at|stacking {chip} on) ([a-g][1-7])"
+                          r"(, a new pile)? · estimated chance to win (\d+)%", text)
+            assert m and bool(m.group(3)) == m.group(1).startswith("placing"), text
+            assert page.inner_text(".fs-hint-action .cardref") == chip
             cell = page.get_attribute(".fs-cell.hinted", "data-cell")
+            verb = "place at" if m.group(1).startswith("placing") else "stack on"
             assert cell == m.group(2) and page.get_attribute(".fs-cell.hinted", "data-action") \
-                == f"{m.group(1)} {cell}"
-            hints.append((cell, int(m.group(3))))
+                == f"{verb} {cell}"
+            hints.append((cell, int(m.group(4))))
             if len(hints) == 2:
                 shot(page, "fs-02-hint")
             page.click(".fs-cell.hinted")
@@ -119,7 +125,14 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
     # a solitaire's result: the score, your best, the same deal again or a new one
     assert page.locator(".endbar .standings").count() == 0
     assert "1st" not in page.inner_text(".endbar")
-    assert re.fullmatch(r"Cards left: \d+", page.inner_text(".results-score"))
+    # the score line tells what is true: a won game's score, a lost game's stock left
+    stock = page.inner_text(".fs-stock-count")
+    assert page.inner_text(".results-score") == (
+        f"Score: {won.group(1)} cards left in the stock" if won
+        else f"No score: {stock} cards were still in the stock")
+    down = int(page.inner_text(".fs-down-count").split()[0].rstrip(","))
+    assert page.inner_text(".fs-down-count") == (
+        f"{down}, over the limit of 4" if down > 4 else f"{down} of 4")
     assert page.locator(".endbar button:has-text('New deal')").count() == 1
     assert page.get_attribute(".endbar a:has-text('Deal again')", "href") == \
         f"/new/foursquare?deal={DEAL}"

@@ -27,8 +27,11 @@ def test_a_hint_at_a_spades_table_marks_the_suggested_bid_then_card(browser, bas
     marked = page.locator(".board .hint-best")
     assert marked.count() == 1
     suggested = marked.get_attribute("data-action")
-    assert suggested and re.fullmatch(rf"The bot suggests {suggested}( \(\d+% to win\))?",
-                                      answer.inner_text())
+    # said in words ("bidding 3 tricks"), not in the notation ("bid 3")
+    words = {"nil": "bidding nil", "bid 1": "bidding 1 trick"}.get(
+        suggested, re.sub(r"bid (\d+)", r"bidding \1 tricks", suggested or ""))
+    assert suggested and re.fullmatch(rf"The bot suggests {words}( \(\d+% to win\))?",
+                                      answer.inner_text()), answer.inner_text()
     legal = page.locator(".bid-panel .bid").evaluate_all("els => els.map(e => e.dataset.action)")
     assert suggested in legal
     shot(page, "hint-01-bid")
@@ -40,6 +43,9 @@ def test_a_hint_at_a_spades_table_marks_the_suggested_bid_then_card(browser, bas
     button.click()
     page.wait_for_selector(".board .hint-best[data-card]", timeout=30_000)
     card = page.locator(".board .hint-best").get_attribute("data-card")
+    chip = card[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[card[-1]]
+    assert re.fullmatch(rf"The bot suggests playing {chip}( \(\d+% to win\))?",
+                        answer.inner_text()), answer.inner_text()
     playable = page.locator(".hand .card.playable").evaluate_all(
         "els => els.map(e => e.dataset.card)")
     assert card in playable

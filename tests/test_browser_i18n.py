@@ -36,7 +36,7 @@ RULE = {"kind": "bot", "bot": "rule"}
 # What the pseudo-locale check does not read, and why (each a thing that is the same in
 # every language): card faces (ranks, suits and the words printed on Hit the Deck's cards:
 # a card is drawn, not written), card chips in sentences ("Q♠", read out by their
-# localized names), moves in the game's notation (<code>, in the replay's caption), key
+# localized names), notation in a <code>, key
 # names (<kbd>), the brand, the language switch (each language listed by its own name), and
 # Hit the Deck's colour disc (the colour's letter as the cards print it, R Y G B, beside its
 # shape; the sentence next to it names the colour in the reader's language).

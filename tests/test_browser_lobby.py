@@ -140,7 +140,7 @@ def test_hit_the_deck_names_every_seat_with_badges_and_the_narration_says_you(br
     names = others.locator(".name").all_inner_texts()
     badges = others.locator(".bot-badge").all_inner_texts()
     assert len(set(names)) == 3 and set(names) <= set(BOT_NAMES), names
-    assert sorted(badges) == ["bot, hard", "bot, normal", "bot, normal"], badges
+    assert sorted(badges) == ["bot, normal", "bot, normal", "thinking bot, hard"], badges
     assert "seat" not in page.inner_text(".htd").lower().replace("seats", "")
     shot(page, "lobby-03-htd-names")
     url = page.url
@@ -149,7 +149,7 @@ def test_hit_the_deck_names_every_seat_with_badges_and_the_narration_says_you(br
     row = page.locator(f".table-row:has(a[href='{url[len(base):]}'])")
     row.wait_for()
     seats = row.locator(".table-seats").inner_text().split(" · ")
-    assert seats[0] == "You" and all(re.fullmatch(r"\w+ - bot, (normal|hard)", s)
+    assert seats[0] == "You" and all(re.fullmatch(r"\w+ - (thinking )?bot, (normal|hard)", s)
                                      for s in seats[1:]), seats
     # Clockwork Spades narrates every step: your own lines say You, never your name
     page.click(".game-tile[data-game='clockwork-spades']")

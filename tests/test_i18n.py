@@ -177,10 +177,10 @@ def _check_renders(message: Message) -> None:
 
 
 @pytest.mark.parametrize("game_id", game_ids())
-def test_every_refusal_and_narration_of_random_games_renders_in_every_language(game_id):
+def test_every_refusal_narration_and_move_of_random_games_renders_in_every_language(game_id):
     game_spec = spec(game_id)
     game = game_spec.game
-    refusals = events = 0
+    refusals = events = moves = 0
     for i in range(2):
         rng = random.Random(i)
         state = game.new(1000 + i, **dict(game_spec.short_match))
@@ -195,6 +195,12 @@ def test_every_refusal_and_narration_of_random_games_renders_in_every_language(g
                     _check_renders(err.value.message)
                     assert str(err.value) == str(err.value.message)
                     refusals += 1
+            view = state.view(seat)  # a move in words, as a hint or a replay says it
+            for action in rng.sample(sorted(legal), min(8, len(legal))):
+                said = game_spec.say_action(view, game.action_text(action))
+                _check_renders(said)
+                assert render(said, "id") != game.action_text(action), said  # words, not code
+                moves += 1
             state.apply(rng.choice(sorted(legal)), seat)
             steps += 1
             if game_spec.narrate_event is not None:
@@ -208,7 +214,7 @@ def test_every_refusal_and_narration_of_random_games_renders_in_every_language(g
             with pytest.raises(IllegalAction) as err:
                 state.apply(bad, state.to_act[0] if state.to_act else None)
             _check_renders(err.value.message)
-    assert refusals > 20
+    assert refusals > 20 and moves > 20
     assert events > 0 or game_spec.narrate_event is None
 
 

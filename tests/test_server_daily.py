@@ -113,6 +113,28 @@ def test_bad_days_and_games_are_refused(tmp_path):
         assert MAX_DEAL  # the numbered deals are a separate namespace (docs/players.md)
 
 
+def test_a_result_reads_in_words_and_the_first_beats_nobody(tmp_path):
+    """Alone on a day's board, a result beats no share of anybody (None: the page says
+    nobody else has played it yet, not "beat 100% of the others"); each result comes in
+    words in the reader's language ("1 penalty spade", not -1)."""
+    db = tmp_path / "words.sqlite3"
+    with app_client(db, now=lambda: NOON) as client:
+        store = client.app.state.hub.store  # the server's own database
+        with store.engine.begin() as conn:
+            aid = conn.execute(insert(accounts_t).values(
+                name="Ana", name_key="ana", password_hash="!", created=0.0)
+            ).inserted_primary_key[0]
+            conn.execute(insert(daily_t).values(day=day_of(NOON), game="clockwork-spades",
+                                                account_id=aid, table_id="t1", started=0.0,
+                                                result=-1.0, finished=1.0))
+        url = f"/api/daily/clockwork-spades/{day_of(NOON)}"
+        board = client.get(url).json()
+        assert board["places"] == [{"rank": 1, "name": "Ana", "result": -1.0, "beat": None,
+                                    "said": "1 penalty spade"}]
+        pt = client.get(url, headers={"Accept-Language": "pt-BR"}).json()
+        assert pt["places"][0]["said"] == "1 espada de castigo"
+
+
 def test_a_crowded_day_ranks_everyone_and_lists_the_best_hundred(tmp_path):
     store = Store(db_url_for(tmp_path / "crowd.sqlite3"))
     day = day_of(NOON)

@@ -58,6 +58,13 @@ def test_the_same_deal_number_deals_the_same_game_on_this_server_and_after_a_res
         assert seen_a[-1]["status"] == "finished"  # 40 placements at most: a whole game
         replay = client.get(f"/api/tables/{a['id']}/matches/1/replay?step=1&seat=0").json()
         assert replay["deal"] == 4242 and replay["narration"][0].startswith("Ann places")
+        # the step's move in words, its card as a code the page draws as a chip
+        first = views(seen_a)[0]["card"]
+        assert replay["action"] == {"seat": 0, "text": "place at d4",
+                                    "words": f"placing {first} at d4, a new pile"}
+        pt = client.get(f"/api/tables/{a['id']}/matches/1/replay?step=1",
+                        headers={"Accept-Language": "pt-BR"}).json()
+        assert pt["action"]["words"] == f"pôr {first} em d4, um monte novo"
         random_deal, _ = play_first_legal(client, None, moves=1)
         assert 1 <= random_deal["deal"] <= MAX_DEAL
     with app_client(db) as client:  # a restarted server keeps its deal key
@@ -127,6 +134,18 @@ def test_a_hint_is_the_solvers_choice_from_the_seats_view_only(tmp_path):
             assert 0.0 <= answer["chance"] <= 1.0 and "chance" in answer["unit"]
             assert next(iter(answer["values"])) == answer["action"]
             assert answer["values"][answer["action"]] == answer["chance"]
+            # the move in words, from the seat's view: the card in hand and where it goes
+            verb, cell = answer["action"].split()[0], answer["action"].split()[-1]
+            card = msg["view"]["card"]
+            assert answer["words"] == (f"placing {card} at {cell}, a new pile" if verb == "place"
+                                       else f"stacking {card} on {cell}")
+            ana = Player(client, tid, res["token"], lang="id")  # the seat on a second device
+            ana.send({"type": "hint", "version": msg["version"]})
+            said = ana.recv_until(lambda m: m["type"] == "hint")
+            assert said["action"] == answer["action"]
+            assert said["words"] == (f"meletakkan {card} di {cell}, tumpukan baru"
+                                     if verb == "place" else f"menumpuk {card} di {cell}")
+            ana.close()
             # the same question again gets the same answer; a stale one gets the view
             p.send({"type": "hint"})
             assert p.recv_until(lambda m: m["type"] == "hint") == answer

@@ -165,6 +165,22 @@ def test_a_silent_seat_gets_a_stand_in_and_takes_it_back(tmp_path):
         south.close()
 
 
+@pytest.mark.parametrize("seconds", [None, 0, 60])
+def test_a_solitaire_has_no_turn_timer(tmp_path, seconds):
+    """Nobody waits for a solitaire's player: whatever the table asks for, no clock runs,
+    the views carry none and the table says so (no stand-in would ever play it)."""
+    with app_client(tmp_path / "s.sqlite3") as client:
+        asked = {} if seconds is None else {"turn_seconds": seconds}
+        res = client.post("/api/tables", json={"game": "foursquare", "name": "Ann",
+                                               "seats": [{"kind": "person"}], **asked}).json()
+        assert res["table"]["turn_seconds"] == 0
+        player = Player(client, res["table"]["id"], res["token"])
+        first = player.view()
+        assert first["view"]["to_act"] == [0] and "turn" not in first
+        assert hub_of(client).tables[res["table"]["id"]].turn_timer is None
+        player.close()
+
+
 @pytest.mark.parametrize("seconds", [5, 3601, True, "60", 1.5])
 def test_a_bad_turn_timer_is_refused(tmp_path, seconds):
     with app_client(tmp_path / "b.sqlite3") as client:

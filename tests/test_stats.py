@@ -9,10 +9,11 @@ import pytest
 
 from parlour.engine import play_random
 from parlour.games import game_ids
+from parlour.i18n import render
 from parlour.record import parse_record, record_text, replay
 from parlour.registry import spec
 from parlour.server import ratings as R
-from parlour.stats import daily_result, match_counts, summarise
+from parlour.stats import daily_result, daily_words, match_counts, summarise
 
 
 def finished(game_id: str, seed: int, one_deal: bool = True):
@@ -84,6 +85,28 @@ def test_foursquares_daily_result_ranks_a_win_above_any_loss():
         results.append((won, daily_result(state, 0, spec("foursquare").stats)))
     assert all(r >= 52 for won, r in results if won)
     assert all(r < 52 for won, r in results if not won)
+
+
+def test_a_daily_result_is_said_in_words_of_its_game():
+    """The number that ranks daily results reads as what it means: a penalty taken is
+    "1 penalty spade" (not "-1"), a Foursquare deal won or lost as such."""
+    said = {game: (lambda r, g=game: render(daily_words(g, r, spec(g).stats), "en"))
+            for game in game_ids()}
+    assert said["clockwork-spades"](-1.0) == "1 penalty spade"
+    assert said["clockwork-spades"](0.0) == "0 penalty spades"
+    assert said["hit-the-deck"](-17.0) == "17 penalty points"
+    assert said["spades"](-40.0) == "-40 points" and said["spades"](1.0) == "1 point"
+    assert said["spite-and-malice"](12.0) == "12 points"
+    assert said["foursquare"](52.0) == "won, 0 cards left in the stock"
+    assert said["foursquare"](64.0) == "won, 12 cards left in the stock"
+    assert said["foursquare"](17.0) == "lost after 17 cards placed"
+    assert render(daily_words("clockwork-spades", -2.0, spec("clockwork-spades").stats),
+                  "pt_BR") == "2 espadas de castigo"
+    for seed in range(6):  # every finished deal's result is said the way its game scores it
+        for game in game_ids():
+            state = finished(game, seed)
+            text = said[game](daily_result(state, 0, spec(game).stats))
+            assert "-" not in text or game in ("spades", "spite-and-malice"), (game, text)
 
 
 # ----------------------------------------------------------------------------- ratings

@@ -872,3 +872,10 @@ def _card(code: str) -> PlayingCard:
 
 def _positions(ps: list[int]) -> str:
     return ", ".join(map(str, ps))
+
+
+def say_action(view: JsonDict, action: str) -> Message:
+    """A move in words, as a hint or a replay names it ("taking the 5S from position 5")."""
+    position = GAME.parse_action(action) + 1
+    return Message("taking the {card} from position {position}",
+                   card=PlayingCard(SPADE_AT[position]), position=position)

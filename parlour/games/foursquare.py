@@ -771,3 +771,14 @@ def parse_deal(text: str) -> tuple[int, ...]:
     order.extend(c for c in DECK if c not in used)
     return tuple(order)
 
+
+
+def say_action(view: JsonDict, action: str) -> Message:
+    """A move in words, as a hint or a replay names it ("placing 7H at c3, a new pile"):
+    the card in hand, from the view before the move."""
+    act = GAME.parse_action(action)
+    card = PlayingCard(parse_card(view["card"]))
+    if act < STACK:
+        return Message("placing {card} at {cell}, a new pile", card=card,
+                       cell=Code(cell_name(act)))
+    return Message("stacking {card} on {cell}", card=card, cell=Code(cell_name(act - STACK)))

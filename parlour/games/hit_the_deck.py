@@ -1407,3 +1407,22 @@ def view_of(seen: HitTheDeckSeen) -> JsonDict:
         "why_not": why_not,
         "outcome": seen.outcome.to_json() if seen.outcome else None,
     }  # how a state is pickled (see the engine)
+
+
+def say_action(view: JsonDict, action: str) -> Message:
+    """A move in words, as a hint or a replay names it ("playing green 2", "drawing a
+    card"): the card a play names is in its notation, so the view is not needed."""
+    act = GAME.parse_action(action)
+    if act == HAND_SHOUT:
+        return Message("playing {card} and shouting", card=card_named(HAND))
+    if act < NUM_KINDS:
+        return Message("playing {card}", card=card_named(act))
+    if act == DRAW:
+        return Message("drawing a card")
+    if act == PASS:
+        return Message("passing")
+    if act == CUT:
+        return Message("cutting the deck")
+    if act == SWAP:
+        return Message("swapping the piles")
+    return Message("slapping after {ms} ms", ms=slap_ms(act))

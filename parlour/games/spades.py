@@ -58,6 +58,7 @@ from parlour.engine import (
     Term,
     ascii_int,
     check_action_range,
+    plural_message,
     position_fields,
     quoted,
     reduce_state,
@@ -868,3 +869,18 @@ def _deal_json(entry: JsonDict) -> JsonDict:
     return {**entry, "bids": list(entry["bids"]), "tricks": list(entry["tricks"]),
             "teams": [dict(t) for t in entry["teams"]], "scores": list(entry["scores"]),
             "bags": list(entry["bags"])}
+
+
+def say_action(view: JsonDict, action: str) -> Message:
+    """A move in words, as a hint or a replay names it ("playing 9H", "bidding 3 tricks"):
+    the seat's ``view`` before it, and the move's notation."""
+    act = GAME.parse_action(action)
+    if act < 52:
+        return Message("playing {card}", card=PlayingCard(act))
+    if act == NIL:
+        return Message("bidding nil")
+    if act == BLIND_NIL:
+        return Message("bidding blind nil")
+    if act == LOOK:
+        return Message("looking at the cards")
+    return plural_message("bidding {n} trick", "bidding {n} tricks", "n", n=act - BID_BASE)

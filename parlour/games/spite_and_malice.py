@@ -773,3 +773,24 @@ class SpiteAndMaliceState(State):
 
 
 copyreg.pickle(SpiteAndMaliceState, reduce_state)  # how a state is pickled (see the engine)
+
+
+def say_action(view: JsonDict, action: str) -> Message:
+    """A move in words, as a hint or a replay names it ("playing 7H from the hand onto
+    centre pile 2"): the card it moves, read from the view of the seat to make it, before
+    the move (a card a move shows to everyone: on a centre or a side pile)."""
+    kind, src, dst = _DECODED[GAME.parse_action(action)]
+    me = view["seat"]
+    face = (view["hand"][src] if kind in ("hc", "hs") else view["payoff"][me]["top"]
+            if kind == "pc" else view["side_piles"][me][src][0])
+    card = PlayingCard(parse_face(face))
+    if kind == "hc":
+        return Message("playing {card} from the hand onto centre pile {pile}", card=card,
+                       pile=dst + 1)
+    if kind == "pc":
+        return Message("playing {card} from the payoff pile onto centre pile {pile}",
+                       card=card, pile=dst + 1)
+    if kind == "sc":
+        return Message("playing {card} from side pile {side} onto centre pile {pile}",
+                       card=card, side=src + 1, pile=dst + 1)
+    return Message("putting {card} on side pile {side}: end of turn", card=card, side=dst + 1)

@@ -127,8 +127,9 @@ def board(engine: Engine, day: str, game_id: str, now: float) -> JsonDict:
         below = bisect_left(results, r.result)
         above = total - bisect_right(results, r.result)
         beaten = below + 0.5 * (total - below - above - 1)  # ties count half
+        # the share of the others beaten; None while nobody else has played it
         places.append({"rank": 1 + above, "name": r.name, "result": r.result,
-                       "beat": round(beaten / (total - 1), 4) if total > 1 else 1.0})
+                       "beat": round(beaten / (total - 1), 4) if total > 1 else None})
     best = _replay(rows[0]) if day_over(day, now) and rows else None
     return {"game": game_id, "day": day, "over": day_over(day, now), "players": total,
             "places": places, "best": best}

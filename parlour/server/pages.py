@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from parlour.engine import Game, JsonDict, Param, Seat
+from parlour.engine import Code, Game, JsonDict, Param, Seat
 from parlour.howto import markdown_html
 from parlour.i18n import cards_as_codes, negotiate, normalize, render_param
 from parlour.message import YOU, Message
@@ -78,6 +78,19 @@ def narration(game: Game, view: JsonDict, names: Callable[[], Sequence[Param]],
         return [render_param(cards_as_codes(found.narrate_event(ev, told)), lang)
                 for ev in events]
     return [found.describe_event(ev, [str(n) for n in told]) for ev in events]
+
+
+def action_words(game: Game, view: JsonDict, action: str) -> Message:
+    """A move in words for any language ("playing 9H"), from the view of the seat to make it
+    before the move (the game's ``say_action``), its cards as codes for the page to draw as
+    chips read out by their names, as the narration's; the notation itself where the game
+    has no words for its moves."""
+    found = spec(game.id).say_action
+    if found is None:
+        return Message("{move}", move=Code(action))
+    said = cards_as_codes(found(view, action))
+    assert isinstance(said, Message)
+    return said
 
 
 def seat_names(labels: Sequence[Param], names: Sequence[str | None],

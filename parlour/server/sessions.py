@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from parlour.engine import Seat
+from parlour.i18n import localize
 from parlour.server.edge import SEND_NOW
 from parlour.server.protocol import (
     Act,
@@ -127,8 +128,8 @@ class Seated:
             if conn.seat is None:
                 raise ProtocolError("spectator", "spectators get no hints: take a seat to "
                                                  "play")
-            conn.push(encode(await self.hub.hint(table, conn.seat, msg.version,
-                                                 self.hint_limit)))
+            answer = await self.hub.hint(table, conn.seat, msg.version, self.hint_limit)
+            conn.push(encode(localize(answer, conn.lang)))  # its words in the reader's language
         except Stale as err:
             conn.push(encode(err.to_json(conn.lang)))
             table.send_view(conn)

@@ -49,8 +49,8 @@ from parlour.engine import (
     derive_seed,
 )
 from parlour.games import game_ids, get_game
-from parlour.i18n import localize
-from parlour.message import Code, Many, Message, Term
+from parlour.i18n import localize, render
+from parlour.message import Code, Many, Message, Term, message_to_json
 from parlour.record import record_text
 from parlour.registry import spec
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
@@ -59,7 +59,7 @@ from parlour.server.lease import Elsewhere, Leases
 from parlour.server.limits import ClientKey, Limits, TableQuota, client_hash
 from parlour.server.names import bot_level, bot_names
 from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
-from parlour.server.pages import narration, seat_names
+from parlour.server.pages import action_words, narration, seat_names
 from parlour.server.players import Finished, SeatKind, op_finished, op_left, seat_account
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode, localized
 from parlour.server.ratings import BOT_ELO, bot_rating
@@ -148,7 +148,7 @@ def check_turn_seconds(game: Game, seconds: object) -> int:
         raise ProtocolError("bad_options", "a turn timer is 0 (none) or {least} to {most} "
                                            "seconds", least=MIN_TURN_SECONDS,
                             most=MAX_TURN_SECONDS)
-    return seconds
+    return 0 if spec(game.id).solitaire else seconds  # nobody waits for a solitaire's player
 
 
 def clean_name(name: object) -> str:
@@ -1264,8 +1264,13 @@ class Hub:
             cls = bot_kinds(table.game.id)[hint_bot(table.game.id) or "ismcts"]
             obs = observe(state, seat, random.Random(secrets.randbits(63)), view=True,
                           sample=cls.needs_sample)
-            pending = table.asked[key] = asyncio.ensure_future(
-                self.runner.advise(table, obs, cls.needs_sample))
+
+            async def advise() -> JsonDict:  # the advice, and its move in words (any language)
+                answer = await self.runner.advise(table, obs, cls.needs_sample)
+                said = action_words(table.game, obs.view, answer["action"])
+                return answer | {"words": message_to_json(said)}
+
+            pending = table.asked[key] = asyncio.ensure_future(advise())
             pending.add_done_callback(lambda f: f.cancelled() or f.exception())
         answer = await asyncio.shield(pending)
         return {"type": "hint", "match": key[0], "version": key[1], **answer}
@@ -1316,17 +1321,20 @@ class Hub:
         history = final.history
         if step < 0 or step > len(history):
             step = len(history)
-        state = final
-        if step < len(history):
-            state = table.game.new(final.seed, table.num_seats, **table.options)
-            for s, a in history[:step]:
-                state.apply(a, s)
+        # the state before the step's move (its words read the mover's view then), and after
+        state = table.game.new(final.seed, table.num_seats, **table.options)
+        for s, a in history[:max(0, step - 1)]:
+            state.apply(a, s)
         last = history[step - 1] if step else None
+        action: JsonDict | None = None
+        if last is not None:
+            text = table.game.action_text(last[1])
+            action = {"seat": last[0], "text": text, "words": render(
+                action_words(table.game, state.view(last[0]), text), lang)}
+            state.apply(last[1], last[0])
         view = localize(state.view(seat), lang)
         answer: JsonDict = {"steps": len(history), "step": step, "seat": seat,
-                            "action": None if last is None else
-                            {"seat": last[0], "text": table.game.action_text(last[1])},
-                            "view": view, "deal": table.matches[match].deal}
+                            "action": action, "view": view, "deal": table.matches[match].deal}
         told = narration(table.game, view, table.narration_names, lang)
         if told is not None:
             answer["narration"] = told
@@ -1383,6 +1391,7 @@ def describe_games() -> list[JsonDict]:
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
         info["hints"] = True  # from its hint bot, else ismcts (a table may turn them off)
         info["renderer"] = found.web.script
+        info["solitaire"] = found.solitaire  # one player: no turn timer
         info.update(showcase_json(gid))  # the tile's line and the presets
         info["speeds"] = list(SPEEDS)
         out.append(info)

@@ -2,10 +2,12 @@
 out a stand-in bot plays the seat until its person comes back.
 
 The timer is the table's ``turn_seconds`` (chosen when it is opened, else the game's
-default, :data:`TURN_SECONDS`; 0 switches it off). It runs for each person's seat that is
-to act, and starts again with each change; a timed phase (a reaction window) has its own
-clock, so no turn timer runs during one. The views carry it (``turn``: the seats, the
-length, and the deadline in Unix milliseconds) so every client can show it.
+default, :data:`TURN_SECONDS`; 0 switches it off). A solitaire has none, whatever its
+table asked for: nobody waits for its player, and no stand-in should play it. It runs for
+each person's seat that is to act, and starts again with each change; a timed phase (a
+reaction window) has its own clock, so no turn timer runs during one. The views carry it
+(``turn``: the seats, the length, and the deadline in Unix milliseconds) so every client
+can show it.
 """
 
 from __future__ import annotations
@@ -16,21 +18,22 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from parlour.engine import JsonDict, Seat
+from parlour.registry import spec
 
 if TYPE_CHECKING:
     from parlour.server.tables import Table
 
 #: Seconds a person has for a turn, by game: trick games are quick turns, Spite & Malice
-#: turns are long plays, Foursquare is a puzzle worth a think.
+#: turns are long plays. A solitaire (Foursquare) has no timer: nobody waits for its player.
 TURN_SECONDS = {"spades": 60, "clockwork-spades": 60, "hit-the-deck": 45,
-                "spite-and-malice": 120, "foursquare": 180}
+                "spite-and-malice": 120}
 DEFAULT_TURN_SECONDS = 90
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3600
 STAND_IN = "rule"  # the bot kind that plays for a person who is away
 
 
 def default_turn_seconds(game_id: str) -> int:
-    return TURN_SECONDS.get(game_id, DEFAULT_TURN_SECONDS)
+    return 0 if spec(game_id).solitaire else TURN_SECONDS.get(game_id, DEFAULT_TURN_SECONDS)
 
 
 class TurnTimer:
@@ -45,7 +48,7 @@ class TurnTimer:
         self.stop(table)
         state = table.state
         if table.turn_seconds <= 0 or table.status != "playing" or state is None \
-                or table.reaction is not None:
+                or table.reaction is not None or spec(table.game.id).solitaire:
             return
         seats = [s for s in state.to_act if table.seats[s].kind == "person"
                  and s not in table.standins]

@@ -9,12 +9,13 @@ import { api } from "./api.js";
 import { seatFor, keepSeat, forgetSeats } from "./seats.js";
 import { soundSwitch } from "./sound.js";
 import { loadLanguage, lang, t, n, num } from "./i18n.js";
-import { closedNote, languageSwitch, gameName, seatLabel } from "./words.js";
+import { closedNote, languageSwitch, gameName, seatLabel, teamName } from "./words.js";
 import { displayNames, seatBadge, badgeElement, seatLine } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
 import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 import { reviewLink, reviewPanel } from "./review.js";
 import { hintButton } from "./hints.js";
+import { richText } from "./tables/cards.js";
 import { dailyEndButtons, dailyPage, leaderboardPage, playersLinks, profilePage, ratedSwitch } from "./players.js";
 
 const app = document.getElementById("app");
@@ -176,7 +177,8 @@ function tablePage(tableId) {
   let table = null;
   let renderer = null;
   let rendererFor = null;
-  let latest = null; // {version, view, match}
+  let latest = null; // {version, view, match}: the newest view message
+  let shown = null; // the view message on screen (a finished trick holds the newer one back)
   let pending = false;
   let destroyed = false;
 
@@ -205,7 +207,10 @@ function tablePage(tableId) {
     get table() { return table; },
     live: true,
     act(text) {
-      if (!online || !latest || pending) return false;
+      // Never a move made on a picture older than the newest view: while a finished trick
+      // holds the newer view back (it may be the answer to the move just made), the page
+      // would still offer that move.
+      if (!online || !latest || pending || latest !== shown) return false;
       if (!link.send({ type: "act", action: text, version: latest.version })) {
         toast(t("Not connected: reconnecting…"), "error");
         return false;
@@ -226,6 +231,16 @@ function tablePage(tableId) {
       return link.send({ type: "hint", version: latest.version });
     },
     say: toast,
+    // How long a thing on the table stays readable (a finished trick): the table's pace.
+    get readingMs() { return readingMs(table); },
+    // The player is done reading what the table holds on screen (a deal's score): the
+    // newer view, if one came meanwhile, is shown now.
+    release() {
+      if (holdUntil <= performance.now()) return;
+      holdUntil = 0;
+      clearTimeout(holdTimer);
+      if (latest !== shown) showView();
+    },
   };
 
   const link = new Link(tableId, held && held.token, {
@@ -296,9 +311,13 @@ function tablePage(tableId) {
     const wait = holdUntil - performance.now();
     if (wait > 0) { clearTimeout(holdTimer); holdTimer = setTimeout(showView, wait); return; }
     document.body.dataset.version = `${latest.match}:${latest.version}`;
+    shown = latest;
+    tickClock(); // the clock tells the turn of the view on screen, as the seats do
     renderer.update(latest.view, { narration: latest.narration || null });
     hints.update({ match: latest.match, version: latest.version, usable: Boolean(online && seat !== null && table && table.hints && latest.status === "playing" && !renderer.hinted && latest.view.legal && latest.view.legal.length) });
-    holdUntil = renderer.holds && renderer.holds(latest.view) ? performance.now() + readingMs(table) : 0;
+    // holds(view): true for one reading at the table's pace, or {ms} (a Spades deal's score)
+    const held = renderer.holds ? renderer.holds(latest.view) : false;
+    holdUntil = held ? performance.now() + (held === true ? readingMs(table) : held.ms) : 0;
     renderEnd();
   }
 
@@ -348,8 +367,10 @@ function tablePage(tableId) {
   async function post(path) {
     try { return await api("POST", `/api/tables/${table.id}${path}`, {}, held && held.token); } catch (err) { toast(err.message, "error"); return null; }
   }
+  // The turn clock reads the view message on screen, never a newer one held back behind a
+  // finished trick: the seats' "thinking…" and the clock always name the same turn.
   function tickClock() {
-    const turn = latest && latest.status === "playing" ? latest.turn : null;
+    const turn = shown && shown.status === "playing" ? shown.turn : null;
     if (!turn || !table) { clockEl.textContent = ""; return; }
     const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
     const mine = turn.seats.includes(seat);
@@ -384,6 +405,8 @@ function tablePage(tableId) {
     const buttons = [];
     if (table.status === "closed") notes.push(h("p", { class: "error" }, t("This table is closed: {why}.", { why: closedNote(table.note) })));
     if (table.degraded) notes.push(h("p", { class: "muted" }, t("The parlour is busy: the bots here play a level lower for now.")));
+    // Once play has started, a watcher is told so (the waiting room says it before).
+    if (seat === null && table.status !== "waiting") notes.push(h("p", { class: "watching" }, t("You are watching.")));
     table.seats.forEach((s, i) => {
       if (!s.stand_in) return;
       if (i === seat) {
@@ -548,9 +571,10 @@ function replayPage(tableId, match) {
       const res = await api("GET", `/api/tables/${tableId}/matches/${match}/replay?step=${want}${viewSeat === null ? "" : `&seat=${viewSeat}`}`);
       steps = res.steps; step = res.step;
       slider.max = String(steps); slider.value = String(step);
-      // the move in the game's notation, the same in every language: shown as code
+      // the move in words of the reader's language, its cards as chips (as the narration's)
       caption.replaceChildren(t("Step {step} of {steps}:", { step, steps }), " ", ...(res.action
-        ? [info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat].label), " ", h("code", {}, res.action.text)] : [t("the deal")]));
+        ? [t("{who}:", { who: info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat].label) }), " ",
+          h("span", { class: "replay-move" }, ...richText(res.action.words))] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
       if (review) review.stepped(step, viewSeat);
@@ -696,6 +720,8 @@ async function openRules(gameId, gameName, tableId) {
 // ----------------------------------------------------------------------------- results
 // The results screen at the end of a match: who won, the final standings, and the match
 // history (the renderer's own, if it has results(view); else the rounds in the view).
+// results(view) may give: headline, scoreLabel, scoreText (a solitaire's score line),
+// history and historyTitle.
 function resultsSection(view, table, seat, renderer) {
   const names = displayNames(table, seat);
   const o = view.outcome;
@@ -714,14 +740,22 @@ function resultsSection(view, table, seat, renderer) {
   const solitaire = names.length === 1;
   section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || t("The match is over.")));
   const scoreLabel = own.scoreLabel || t("Score");
-  if (o && solitaire) section.append(h("p", { class: "results-score" }, `${scoreLabel}: ${fmtNum(o.points[0])}`));
+  if (o && solitaire) section.append(h("p", { class: "results-score" }, own.scoreText || `${scoreLabel}: ${fmtNum(o.points[0])}`));
   if (o && !solitaire) {
-    const order = names.map((_, s) => s).sort((a, b) => o.placing[a] - o.placing[b] || a - b);
-    const rows = order.map((s) => h("tr", { class: o.winners.includes(s) ? "winner" : null },
-      h("td", {}, ordinal(o.placing[s])), h("th", { scope: "row" }, names[s], " ", badgeElement(table.seats[s])), h("td", {}, fmtNum(o.points[s]))));
-    section.append(h("table", { class: "standings" },
+    // Partners (a view's teams: Spades) stand together: one row a partnership, its players
+    // named in it; else one row a seat.
+    const teams = Array.isArray(view.teams) && view.teams.length > 1 ? view.teams : null;
+    const player = (s) => { const badge = badgeElement(table.seats[s]); return badge ? [names[s], " ", badge] : [names[s]]; };
+    const players = (seats) => seats.flatMap((s, i) => [...(i ? [t(" and ")] : []), ...player(s)]);
+    const entries = teams
+      ? teams.map((seats, i) => ({ first: seats[0], head: [h("span", { class: "standings-team" }, teamName(view.team_names ? view.team_names[i] : String(i + 1))), h("small", { class: "team-players" }, ...players(seats))] }))
+      : names.map((_, s) => ({ first: s, head: player(s) }));
+    entries.sort((a, b) => o.placing[a.first] - o.placing[b.first] || a.first - b.first);
+    const rows = entries.map((e) => h("tr", { class: o.winners.includes(e.first) ? "winner" : null },
+      h("td", {}, ordinal(o.placing[e.first])), h("th", { scope: "row" }, ...e.head), h("td", {}, fmtNum(o.points[e.first]))));
+    section.append(h("table", { class: `standings${teams ? " by-team" : ""}` },
       h("caption", { class: "sr-only" }, t("Final standings")),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, own.scoreLabel || t("Points")))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, teams ? t("Team") : t("Player")), h("th", { scope: "col" }, own.scoreLabel || t("Points")))),
       h("tbody", {}, ...rows)));
   }
   const history = own.history !== undefined ? own.history : roundsTable(view, names);

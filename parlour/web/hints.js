@@ -50,9 +50,11 @@ export function hintButton({ ask, board }) {
       if (`${msg.match}:${msg.version}` !== at) return;
       answer = msg.action;
       button.disabled = false;
+      // the move in words of the reader's language, its cards as chips (msg.words, the server's)
+      const move = msg.words || msg.action;
       out.replaceChildren(...richText(typeof msg.chance === "number"
-        ? t("The bot suggests {move} ({chance} to win)", { move: msg.action, chance: percent(msg.chance) })
-        : t("The bot suggests {move}", { move: msg.action })));
+        ? t("The bot suggests {move} ({chance} to win)", { move, chance: percent(msg.chance) })
+        : t("The bot suggests {move}", { move })));
       mark();
     },
     refused() {

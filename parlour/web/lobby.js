@@ -254,6 +254,7 @@ function buildCreateForm(env, form, g, nameIn) {
   rated.input.addEventListener("change", () => { hintsIn.disabled = rated.input.checked; if (rated.input.checked) hintsIn.checked = false; });
   const turnWrap = h("label", { class: "field", for: "new-turn" }, t("Seconds for each turn"), turnIn,
     h("small", { class: "muted" }, t("When a player's time runs out a bot plays for them until they are back; 0 for no timer.")));
+  turnWrap.hidden = Boolean(g.solitaire); // nobody waits for a solitaire's player: no timer
 
   const optsBox = h("div", { class: "options-grid" });
   const controls = new Map(); // option name -> control

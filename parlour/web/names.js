@@ -1,6 +1,7 @@
 // What the page calls each seat. The server names every seat (a person's own name, a bot's
 // name and its level: the table summary's seats[i].name and .level); the page only says it
-// in the reader's language: "You" for its own seat, "bot, normal" as a bot's badge.
+// in the reader's language: "You" for its own seat, "bot, normal" or "thinking bot,
+// hard" as a bot's badge.
 
 import { h } from "./dom.js";
 import { t, p } from "./i18n.js";
@@ -23,9 +24,18 @@ export function displayNames(table, mySeat) {
   });
 }
 
-/** A bot's badge ("bot, normal"), or "" for a person's seat. */
+/** A bot's badge, its kind and level ("thinking bot, hard", "bot, normal" for the rule
+ *  bots), or "" for a person's seat. The kind is the seat's bot ("ismcts:hard"), the
+ *  level the one the server reads for it. */
 export function seatBadge(s) {
-  return s && s.kind === "bot" ? t("bot, {level}", { level: levelWord(s.level) }) : "";
+  if (!s || s.kind !== "bot") return "";
+  const level = levelWord(s.level);
+  switch ((s.bot || "").split(":")[0]) {
+    case "ismcts": return t("thinking bot, {level}", { level });
+    case "solver": return t("solver bot, {level}", { level });
+    case "clairvoyant": return t("bot that sees the stock");
+    default: return t("bot, {level}", { level });
+  }
 }
 
 /** The badge as an element to put beside a name (null for a person's seat). */

@@ -198,12 +198,15 @@ export function leaderboardPage(ctx, gameId) {
 }
 
 // ----------------------------------------------------------------------------- daily deals
+// Each result as the server says it in words ("2 penalty spades", not -2), and the share of
+// the others it beat, or that nobody else has played the deal yet.
 function dailyBoard(board) {
   if (!board.places.length) return h("p", { class: "muted daily-board" }, t("No results yet."));
   return h("ol", { class: "daily-board" }, board.places.map((pl) => h("li", { value: String(pl.rank) },
     h("a", { href: `/u/${encodeURIComponent(pl.name)}`, "data-nav": "" }, pl.name), " ",
-    h("strong", {}, num(pl.result)), " ",
-    h("span", { class: "muted" }, t("beat {pct} of the others", { pct: percent(pl.beat) })))));
+    h("strong", { class: "daily-result" }, pl.said), " ",
+    h("span", { class: "muted daily-beat" }, pl.beat === null ? (board.over ? "" : t("nobody else has played it yet"))
+      : t("beat {pct} of the others", { pct: percent(pl.beat) })))));
 }
 
 export function dailyPage(ctx) {
@@ -254,10 +257,10 @@ export function dailyPage(ctx) {
         boardButton.addEventListener("click", () => showBoard(g.game, today.day, boardBox));
         const mine = !g.mine ? null : g.mine.result === null
           ? h("p", { class: "daily-mine" }, t("Your counted try is under way."))
-          : h("p", { class: "daily-mine" }, t("Your counted result: {v}", { v: g.mine.result }));
+          : h("p", { class: "daily-mine" }, t("Your counted result: {v}", { v: g.mine.said }));
         const yesterday = g.yesterday
           ? h("p", { class: "daily-yesterday" }, h("a", { href: `/t/${g.yesterday.table}/replay/${g.yesterday.match}`, "data-nav": "" },
-            t("Replay yesterday's best ({v})", { v: g.yesterday.result })))
+            t("Replay yesterday's best ({v})", { v: g.yesterday.said })))
           : null;
         grid.append(h("section", { class: "daily-game", "data-game": g.game },
           h("h2", {}, gameName(g.name)),

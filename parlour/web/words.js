@@ -1,5 +1,5 @@
 // Words the page shows that come from the server as English data: seat labels ("North",
-// "seat 2"), game names and why a table closed, each put into the reader's language here;
+// "seat 2"), partnerships, game names and why a table closed, each put into the reader's language here;
 // and the language switch of the page header.
 
 import { h } from "./dom.js";
@@ -12,6 +12,10 @@ export function seatLabel(label) {
   const m = /^seat (\d+)$/.exec(label || "");
   return m ? t("Seat {number}", { number: Number(m[1]) + 1 }) : p("seat", label);
 }
+
+// A partnership's name (a view's team_names[i]) in the reader's language ("North-South" ->
+// "Utara-Selatan").
+export const teamName = (name) => (name === "North-South" ? p("team", "North-South") : name === "East-West" ? p("team", "East-West") : name);
 
 // A game's name as the reader's language writes it (most keep their English names).
 export const gameName = (name) => p("game", name);

@@ -9,15 +9,18 @@ from fastapi import APIRouter, Path, Query
 from pydantic import Field
 
 from parlour.games import game_ids, get_game
+from parlour.i18n import render
 from parlour.registry import spec
 from parlour.server import daily
 from parlour.server.deps import ClientDep, GuardDep, HubDep
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
+from parlour.server.language import LanguageDep
 from parlour.server.players import leaderboard, profile
 from parlour.server.protocol import ProtocolError
 from parlour.server.ratings import LEADERBOARD_MIN
 from parlour.server.routers.lobby import Body
+from parlour.stats import daily_words
 
 router = APIRouter(prefix="/api", responses=RESPONSES)
 
@@ -54,8 +57,16 @@ async def board(game_id: GameParam, hub: HubDep,
     return {"game": gid, "least": LEADERBOARD_MIN, "places": places}
 
 
+def _said(gid: str, entry: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """A daily entry with its result in words too (``said``: "1 penalty spade", not -1), in
+    the reader's language; an unfinished try has none."""
+    if entry is None or entry.get("result") is None:
+        return entry
+    return entry | {"said": render(daily_words(gid, entry["result"], spec(gid).stats), lang)}
+
+
 @router.get("/daily")
-async def today(hub: HubDep, account: AccountDep) -> dict[str, Any]:
+async def today(hub: HubDep, account: AccountDep, lang: LanguageDep) -> dict[str, Any]:
     """Today's daily deals (UTC): each game's, how many have played it, your try, and
     yesterday's best to replay."""
     now = hub.settings.now()
@@ -68,7 +79,8 @@ async def today(hub: HubDep, account: AccountDep) -> dict[str, Any]:
     for gid in game_ids():
         before = await asyncio.to_thread(daily.best, engine, yesterday, gid, now)
         games.append({"game": gid, "name": get_game(gid).name, "players": played.get(gid, 0),
-                      "mine": mine.get(gid), "yesterday": before})
+                      "mine": _said(gid, mine.get(gid), lang),
+                      "yesterday": _said(gid, before, lang)})
     return {"day": day, "yesterday": yesterday, "signed_in": account is not None,
             "games": games}
 
@@ -101,12 +113,14 @@ async def play_daily(game_id: GameParam, body: PlayDaily, hub: HubDep, guard: Gu
 
 @router.get("/daily/{game_id}/{day}")
 async def day_board(game_id: GameParam, day: Annotated[str, Path(max_length=10)],
-                    hub: HubDep) -> dict[str, Any]:
+                    hub: HubDep, lang: LanguageDep) -> dict[str, Any]:
     """A day's daily leaderboard of a game (today's, or an earlier day's with its best
     result to replay)."""
     gid = _game(game_id)
     checked = daily.check_day(day)
     if checked is None:
         raise ProtocolError("not_found", "a day is written YYYY-MM-DD")
-    return await asyncio.to_thread(daily.board, hub.store.engine, checked, gid,
-                                   hub.settings.now())
+    board = await asyncio.to_thread(daily.board, hub.store.engine, checked, gid,
+                                    hub.settings.now())
+    board["places"] = [_said(gid, place, lang) for place in board["places"]]
+    return board

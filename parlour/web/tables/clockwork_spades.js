@@ -137,7 +137,9 @@ function drawHand(st) {
     return;
   }
   const live = new Set(view.clock.filter((s) => s.spade !== null).map((s) => s.position));
-  const due = new Set(view.due);
+  // The due positions are those of the player whose turn it is: your cards that match them
+  // are marked on your turn only (the opponent's due spades are not yours to play to).
+  const due = new Set(view.turn === me ? view.due : []);
   const names = [];
   for (const card of view.hand) {
     const p = positionOf(card);

@@ -210,7 +210,9 @@ function drawSide(st) {
   const pips = h("span", { class: "fs-pips", "aria-hidden": "true" });
   for (let k = 0; k < MAX_DOWN; k++) pips.append(h("i", { class: k < view.face_down ? "on" : "" }));
   downBox.className = `fs-down${view.face_down >= MAX_DOWN ? " danger" : view.face_down >= MAX_DOWN - 1 ? " warn" : ""}`;
-  downBox.append(h("span", {}, t("Face down"), " ", h("b", { class: "fs-down-count" }, t("{n} of {most}", { n: view.face_down, most: MAX_DOWN }))), pips);
+  // "2 of 4" while within the limit; the count that lost the game says it went over it
+  const down = view.face_down > MAX_DOWN ? t("{n}, over the limit of {most}", { n: view.face_down, most: MAX_DOWN }) : t("{n} of {most}", { n: view.face_down, most: MAX_DOWN });
+  downBox.append(h("span", {}, t("Face down"), " ", h("b", { class: "fs-down-count" }, down)), pips);
   downBox.setAttribute("aria-label", n("{n} face-down top; one more than {most} loses", "{n} face-down tops; one more than {most} loses", view.face_down, { most: MAX_DOWN }));
   hintButton.hidden = !ctx.live || me === null || !(ctx.table && ctx.table.hints);
   hintButton.disabled = !playing || mem.asking !== null;
@@ -255,7 +257,7 @@ function drawHint(st) {
   if (mem.asking !== null) { hintOut.textContent = t("The solver is thinking…"); return; }
   if (!mem.hinted) return;
   const chance = mem.hinted.chance === null || mem.hinted.chance === undefined ? null : Math.round(mem.hinted.chance * 100);
-  hintOut.append(t("Hint:"), " ", h("b", { class: "fs-hint-action" }, mem.hinted.action),
+  hintOut.append(t("Hint:"), " ", h("b", { class: "fs-hint-action" }, ...richText(mem.hinted.words || mem.hinted.action)),
     chance === null ? null : h("span", { class: "fs-hint-chance" }, " · ", t("estimated chance to win {percent}%", { percent: chance })));
 }
 
@@ -456,7 +458,7 @@ export function mount(root, ctx) {
     hinted(msg) {
       if (!view || msg.version !== view.placed) return;
       mem.asking = null;
-      mem.hinted = { version: msg.version, action: msg.action, chance: msg.chance };
+      mem.hinted = { version: msg.version, action: msg.action, words: msg.words, chance: msg.chance };
       hintButton.disabled = !playing();
       drawGrid(now());
       drawHint(now());
@@ -480,7 +482,10 @@ export function mount(root, ctx) {
       const box = h("div", {},
         h("p", { class: "fs-why" }, v.result === "won" ? t("All sixteen piles face up after {placed}: the score is the {left} left in the stock.", facts) : t("The game ended after {placed}: {reason}.", facts)),
         mine ? recordTable(now()) : null);
-      return { headline, scoreLabel: t("Cards left"), historyTitle: mine ? t("{name}'s record in this browser", { name: playerName(ctx) }) : t("How the game ended"), history: box };
+      // A lost game scores nothing: its line says what was left, not "0 cards left".
+      const scoreText = v.result === "won" ? n("Score: {n} card left in the stock", "Score: {n} cards left in the stock", v.score)
+        : n("No score: {n} card was still in the stock", "No score: {n} cards were still in the stock", v.stock);
+      return { headline, scoreText, historyTitle: mine ? t("{name}'s record in this browser", { name: playerName(ctx) }) : t("How the game ended"), history: box };
     },
   });
 }

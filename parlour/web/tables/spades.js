@@ -7,7 +7,7 @@ import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenId
 import { cardFace as face, cardName } from "./cards.js";
 import { tableOf } from "./table.js";
 import { t, n, p } from "../i18n.js";
-import { seatLabel } from "../words.js";
+import { seatLabel, teamName } from "../words.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/spades.css")]);
 
@@ -25,8 +25,6 @@ function bidText(bid) {
   return String(bid);
 }
 
-// A team's name in the reader's language ("North-South" -> "Utara-Selatan").
-const teamName = (name) => (name === "North-South" ? p("team", "North-South") : p("team", "East-West"));
 
 // ------------------------------------------------------------------ seats
 function drawPlates(st) {
@@ -106,9 +104,12 @@ function resultText(st) {
 
 // ------------------------------------------------------------------ bidding
 function bidButton(st, text, caption, aria) {
-  const { act } = st;
+  const { act, mem } = st;
   const b = h("button", { class: "bid", type: "button", "data-action": text, "aria-label": aria }, caption);
-  b.addEventListener("click", () => act(text));
+  b.addEventListener("click", () => {
+    if (mem.closeSummary) mem.closeSummary(); // bidding, you are done reading the last deal's score
+    act(text);
+  });
   return b;
 }
 
@@ -140,8 +141,26 @@ function drawBidding(st) {
   }
   const row = h("div", { class: "bid-row" }, ...buttons);
   bidPanel.append(row);
-  setRoving(buttons, 0);
-  focusIfIdle(buttons[0]);
+  const first = firstBid(buttons);
+  setRoving(buttons, first);
+  focusIfIdle(buttons[first]);
+}
+
+// The bid the focus starts on, so that Enter alone makes a sensible bid: 3 tricks, the
+// commonest (13 tricks over four hands), or the legal count nearest it; never nil, which
+// a player chooses on purpose. Before the cards are seen: looking at them, not blind nil.
+const USUAL_BID = 3;
+function firstBid(buttons) {
+  const actions = buttons.map((b) => b.dataset.action);
+  const look = actions.indexOf("look");
+  if (look >= 0) return look;
+  let best = -1;
+  actions.forEach((a, i) => {
+    if (!a.startsWith("bid ")) return;
+    const far = Math.abs(Number(a.slice(4)) - USUAL_BID);
+    if (best < 0 || far < Math.abs(Number(actions[best].slice(4)) - USUAL_BID)) best = i;
+  });
+  return Math.max(0, best);
 }
 
 // ------------------------------------------------------------------ the hand
@@ -192,10 +211,20 @@ function drawHand(st) {
   if (!buttons.length) return;
   let idx = focused ? cards.indexOf(focused) : -1;
   if (idx < 0 && oldIndex >= 0) idx = Math.min(oldIndex, buttons.length - 1);
-  if (idx < 0) idx = Math.max(0, buttons.findIndex((b) => b.classList.contains("playable")));
+  if (idx < 0) idx = 0;
+  // On your turn the focus is on a card you may play: the nearest to where it was.
+  if (playing && !buttons[idx].classList.contains("playable")) idx = nearestPlayable(buttons, idx);
   setRoving(buttons, idx);
   if (hadFocus) buttons[idx].focus();
   else if (playing) focusIfIdle(buttons[idx]);
+}
+
+// The playable card nearest to `idx` (the one after it first on a tie), or idx if none.
+function nearestPlayable(buttons, idx) {
+  for (let d = 1; d < buttons.length; d++) {
+    for (const i of [idx + d, idx - d]) if (buttons[i] && buttons[i].classList.contains("playable")) return i;
+  }
+  return idx;
 }
 
 // The hand in one row, its cards overlapping just enough; on a narrow screen a long hand
@@ -286,6 +315,74 @@ function short(view, team) {
   return teamName(view.team_names[team]).split("-").map((w) => w[0]).join("");
 }
 
+// ------------------------------------------------------------------ between deals
+// The score of the deal just played, over the felt before the next bidding (as the card
+// sites do): each partnership's bids, tricks, contract, nil, bags, penalty, the deal's
+// points and the running score and bag count. It goes with Continue, or by itself after a
+// few readings at the table's pace; the page holds the next views as long (holds below).
+// All of it comes from the view's finished deals (view.deals), which are public.
+const SUMMARY_READINGS = 4;
+const SUMMARY_LEAST_MS = 3000; // even at the fastest pace, time to read a line of figures
+const summaryMs = (ctx) => Math.max(SUMMARY_LEAST_MS, (ctx.readingMs || 1100) * SUMMARY_READINGS);
+
+// The view that opens a deal after another was scored, nothing bid yet: the summary's moment.
+function dealJustScored(v) {
+  const last = v.deals.length ? v.deals[v.deals.length - 1] : null;
+  return v.phase === "bid" && Boolean(last) && last.deal === v.deal - 1 && v.bids.every((b) => b === null);
+}
+
+const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
+
+function summaryTable(st, d) {
+  const { view, me, label } = st;
+  const cells = (fn) => [0, 1].map((team) => h("td", {}, ...[].concat(fn(d.teams[team], view.teams[team], team))));
+  const row = (title, fn) => h("tr", {}, h("th", { scope: "row" }, title), ...cells(fn));
+  const nils = (seats) => seats.filter((s) => d.bids[s] === "nil" || d.bids[s] === "blind nil")
+    .map((s) => h("small", { class: "muted" }, d.tricks[s] === 0 ? t("{who}: {bid} made", { who: label(s), bid: bidText(d.bids[s]) })
+      : t("{who}: {bid} failed", { who: label(s), bid: bidText(d.bids[s]) })));
+  const anyNil = d.teams.some((r) => r.nil);
+  const anyPenalty = d.teams.some((r) => r.penalty);
+  return h("table", { class: "summary-table", "aria-labelledby": "deal-summary-title" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Team")),
+      ...[0, 1].map((team) => h("th", { scope: "col", class: me !== null && teamOf(me) === team ? "mine" : null }, teamName(view.team_names[team]))))),
+    h("tbody", {},
+      row(t("Bids"), (r, seats) => seats.map((s) => bidText(d.bids[s])).join(" + ")),
+      row(t("Tricks"), (r, seats) => seats.map((s) => String(d.tricks[s])).join(" + ")),
+      row(t("Contract"), (r) => signed(r.contract)),
+      anyNil ? row(p("bid", "Nil"), (r, seats) => [signed(r.nil), ...nils(seats)]) : null,
+      row(t("Bags"), (r) => signed(r.bag_points)),
+      anyPenalty ? row(t("Penalty"), (r) => signed(-r.penalty)) : null,
+      row(t("Deal"), (r) => h("b", { class: r.points < 0 ? "neg" : "pos" }, signed(r.points))),
+      row(t("Score"), (r) => h("b", {}, String(r.score))),
+      row(t("Bag count"), (r) => `${r.bags} / ${view.options.bag_limit}`)));
+}
+
+function drawSummary(st) {
+  const { view, ctx, els, mem, me } = st;
+  // Your own bid, or the play, ends it: you have read it.
+  if (mem.closeSummary && (view.phase !== "bid" || (me !== null && view.bids[me] !== null))) mem.closeSummary(false);
+  if (!ctx.live || !dealJustScored(view) || mem.summarized === view.deal - 1) return;
+  mem.summarized = view.deal - 1;
+  const d = view.deals[view.deals.length - 1];
+  const go = h("button", { class: "button primary", type: "button" }, t("Continue"));
+  const box = h("section", { class: "deal-summary", "aria-labelledby": "deal-summary-title" },
+    h("h2", { id: "deal-summary-title" }, t("Deal {deal} scored", { deal: d.deal })),
+    summaryTable(st, d), h("div", { class: "buttons" }, go));
+  // release: let the views the page held meanwhile show (not while one is being drawn)
+  const close = (release = true) => {
+    clearTimeout(mem.summaryTimer);
+    mem.closeSummary = null;
+    if (!box.isConnected) return;
+    box.remove();
+    if (release && ctx.release) ctx.release();
+  };
+  mem.closeSummary = close;
+  go.addEventListener("click", () => close());
+  els.summary.replaceChildren(box);
+  clearTimeout(mem.summaryTimer);
+  mem.summaryTimer = setTimeout(() => close(), summaryMs(ctx));
+}
+
 // ------------------------------------------------------------------ narration
 function narrate(st) {
   const { before, view: after, me, label, myTurn, els: { narrator } } = st;
@@ -307,11 +404,11 @@ function narrate(st) {
 
 // What every piece reads: the view and the one before, the page's context, the table's
 // elements, and who is who (seat numbers to names and places; whether you may act).
-function stateOf(view, before, ctx, seat, els) {
+function stateOf(view, before, ctx, seat, els, mem) {
   const me = seat.me();
   const name = (s) => ctx.names[s] || seatLabel(view.seat_names[s]);
   return {
-    view, before, ctx, els, me, name,
+    view, before, ctx, els, mem, me, name,
     posOf: (s) => seat.offset(s, 4),
     label: (s) => (me === s ? t("You ({seat})", { seat: seatLabel(view.seat_names[s]) }) : name(s)),
     myTurn: me !== null && view.to_act.includes(me) && view.legal.length > 0,
@@ -326,20 +423,22 @@ export function mount(root, ctx) {
   const note = h("div", { class: "felt-note", "aria-live": "polite" });
   const trick = h("div", { class: "trick", role: "region", "aria-label": t("Cards on the table") }, ...slots);
   // The caption sits in the felt's top-left corner, never over the cards of the trick.
-  const felt = h("div", { class: "felt" }, note, plates[2], plates[1], trick, plates[3], plates[0]);
+  const summary = h("div", { class: "summary-slot" }); // the score of a deal, between deals
+  const felt = h("div", { class: "felt" }, note, plates[2], plates[1], trick, plates[3], plates[0], summary);
   const bidPanel = h("div", { class: "bid-panel", role: "group", "aria-label": t("Your bid"), hidden: "" });
   const hand = h("div", { class: "hand", role: "toolbar", "aria-label": t("Your hand") });
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const side = h("aside", { class: "side", "aria-label": t("Scores") });
   const main = h("div", { class: "play-area" }, felt, bidPanel, hand, narrator);
   const board = tableOf(root, ctx, "spades", main, side);
-  const els = { root: board.el, plates, slots, note, trick, bidPanel, hand, narrator, side };
+  const els = { root: board.el, plates, slots, note, trick, bidPanel, hand, narrator, side, summary };
+  const mem = { summarized: null, summaryTimer: null, closeSummary: null }; // the deal whose summary was shown, and its closing
   rovingFocus(hand);
   rovingFocus(bidPanel);
   board.on(window, "resize", () => layHand(hand, [...hand.querySelectorAll(".card")]));
 
-  const state = (view, before) => stateOf(view, before, ctx, board.seat, els);
-  const draw = [drawPlates, drawTrick, drawBidding, drawHand, drawSide, (st) => { if (ctx.live) narrate(st); }];
+  const state = (view, before) => stateOf(view, before, ctx, board.seat, els, mem);
+  const draw = [drawPlates, drawTrick, drawBidding, drawHand, drawSide, drawSummary, (st) => { if (ctx.live) narrate(st); }];
 
   // Motion: your card flies from your hand to the trick, a bot's from its plate; a trick
   // gathered flies to the plate of the seat that took it.
@@ -360,8 +459,10 @@ export function mount(root, ctx) {
     state,
     draw,
     motion,
-    // A finished trick stays readable a moment before the next card is drawn over it.
+    // A finished trick stays readable a moment before the next card is drawn over it; a
+    // deal's score, a few moments (or until Continue) before the next bids are shown.
     holds(v) {
+      if (dealJustScored(v) && mem.summarized === v.deal - 1 && els.summary.childElementCount) return { ms: summaryMs(ctx) };
       return v.phase === "play" && !v.trick.length && Boolean(v.last_trick) && v.last_trick.deal === v.deal;
     },
     results(v) {
@@ -370,5 +471,6 @@ export function mount(root, ctx) {
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
     },
+    destroy() { clearTimeout(mem.summaryTimer); },
   });
 }
