@@ -175,7 +175,8 @@ def test_spades_scores_each_deal_before_the_next_bids_and_ranks_partnerships(bro
     play_spades_until(page, ".endbar:not([hidden]) .standings")
     assert page.inner_text(".standings thead").split() == ["Place", "Team", "Points"]
     standings = page.locator(".standings tbody tr").evaluate_all(
-        "rows => rows.map(r => [r.children[0].innerText, r.querySelector('.standings-team').innerText,"
+        "rows => rows.map(r => [r.children[0].innerText,"
+        " r.querySelector('.standings-team').innerText,"
         " r.querySelector('.team-players').innerText, r.children[2].innerText])")
     final = state.game.new(seed, max_deals=2)
     for seat, action in seed_and_log(db, url.rsplit("/", 1)[1])[1]:
