@@ -115,16 +115,31 @@ messages: $(STAMP)
 messages-compile: $(STAMP)
 	$(VENV)/bin/pybabel compile -d parlour/locale -D messages --statistics
 
-bench: $(STAMP)
-	$(INSTALL) $(LOCAL_WHEELS) -e '.[bench]'
-	$(PY) bench/engine.py
+# The benchmarks against the peer engines (OpenSpiel, RLCard: the `bench` extra), each
+# rewriting its section of docs/benchmarks.md (bench/report.py); the instruction counts run
+# under Debian's valgrind. On the compiled build when there is one (make compiled).
+BENCH_STAMP := $(VENV)/.installed-bench
+VALGRIND := /usr/bin/valgrind
 
-bench-rl: $(STAMP)
-	$(INSTALL) $(LOCAL_WHEELS) -e '.[bench]'
-	$(PY) bench/rl.py
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(INSTALL) $(LOCAL_WHEELS) -e '.[dev,web,rl,train,fast,bench]'
+	@touch $(BENCH_STAMP)
+
+$(VALGRIND):
+	apt-get update -qq && apt-get install -y -qq valgrind
+
+bench: $(BENCH_STAMP) $(VALGRIND)
+	$(PY) bench/engine.py --write
+	$(PY) bench/search.py --write
+	$(PY) bench/rl.py --write
+	$(PY) bench/instructions.py --pure-too --write spades spades_cpp hit_the_deck \
+		spite_and_malice clockwork_spades foursquare search rl:spades rl:hit_the_deck
+
+bench-rl: $(BENCH_STAMP)
+	$(PY) bench/rl.py --write
 
 bench-server: $(STAMP)
-	$(PY) bench/server.py
+	$(PY) bench/server.py --runs 1000/250 --seconds 15 --repeat 5 --write
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis artifacts build/compiled

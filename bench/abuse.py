@@ -11,8 +11,8 @@ The attacks on the HTTP edge (items 1 to 3, 13 and 14) share one server; those o
 of tables (items 4 to 12) each get a server of their own (:data:`OWN_SERVER`), since they
 kill or restart it, garble its database or fill its bot capacity.
 
-    python bench/abuse.py                     # every attack
-    python bench/abuse.py --only slowloris    # some of them (comma-separated names)
+    .venv/bin/python bench/abuse.py                     # every attack
+    .venv/bin/python bench/abuse.py --only slowloris    # some of them (comma-separated names)
 
 An attack is a small function ``(Server) -> Outcome``; add one by appending it to ATTACKS
 (and to OWN_SERVER if it must not share the server). The exit status is 1 if any attack
@@ -38,10 +38,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
-from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
-from websockets.sync.client import connect as connect_sync
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    import httpx
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect as connect_sync
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = "127.0.0.2"

@@ -10,8 +10,8 @@ iterations, from the deciding seat's own view), and the marks and losses are sum
 level: the blunder rate, the other marks, the mean loss and the loss quantiles, which
 are what the game's review thresholds are chosen from (docs/review.md).
 
-    nice -n 19 python bench/blunders.py spades --deals 4
-    nice -n 19 python bench/blunders.py hit-the-deck --deals 4 --json
+    nice -n 19 .venv/bin/python bench/blunders.py spades --deals 4
+    nice -n 19 .venv/bin/python bench/blunders.py hit-the-deck --deals 4 --json
 
 **The yardstick** (``--yardstick``): how much of the gap between the rule bot and a player
 shown every card each level closes. Over the same deals (duplicate), each player in turn
@@ -25,7 +25,7 @@ can seat it) and never built from an ``Observation``, since it reads what no sea
 Gap closed = (level - rule) / (shown-everything - rule), with a bootstrap interval over
 the deals.
 
-    nice -n 19 python bench/blunders.py spades --yardstick --deals 8
+    nice -n 19 .venv/bin/python bench/blunders.py spades --yardstick --deals 8
 """
 
 from __future__ import annotations
@@ -34,19 +34,27 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
 
-from parlour.analysis.review import MARKS, Reviewer
-from parlour.arena import wilson
-from parlour.bots import bot_kinds, make_bot, observe_for
-from parlour.bots.ismcts import PLAIN
-from parlour.bots.search import paired_search
-from parlour.engine import Action, Seat, State, derive_seed
-from parlour.registry import spec
+import report
+
+try:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from parlour.analysis.review import MARKS, Reviewer
+    from parlour.arena import wilson
+    from parlour.bots import bot_kinds, make_bot, observe_for
+    from parlour.bots.ismcts import PLAIN
+    from parlour.bots.search import paired_search
+    from parlour.engine import Action, Seat, State, derive_seed
+    from parlour.registry import spec
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 SHOWN = "shown-everything"  # the yardstick's name in the tables (not a bot kind)
 

@@ -8,7 +8,7 @@ the game with the real cards, later choices at random) win most often. Against a
 opponent, with seats swapped every deal, its win rate estimates the most any player,
 honest or not, could gain from the choice. It is a measuring stick, never a bot.
 
-    python bench/clockwork_ceiling.py --games 1000 --playouts 24 [--json]
+    .venv/bin/python bench/clockwork_ceiling.py --games 1000 --playouts 24 [--json]
 """
 
 from __future__ import annotations
@@ -17,10 +17,18 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 
-from parlour.arena import wilson
-from parlour.engine import State, derive_seed
-from parlour.games import get_game
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    from parlour.arena import wilson
+    from parlour.engine import State, derive_seed
+    from parlour.games import get_game
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 
 def playout_value(state: State, seat: int, rng: random.Random) -> float:

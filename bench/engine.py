@@ -4,12 +4,13 @@
 Each workload drives a game the way a bot does, through the public contract
 (``legal_actions`` then ``apply`` with a uniformly random choice from Python's ``random``);
 no private fast path. Peers run the same workload in the same process when the ``bench``
-extra is installed (``pip install -e .[bench]``). Every figure is the best of several short
-rounds, alternating the engines so that both see the same machine.
+extra is installed (``make .venv/.installed-bench``). Every figure is the best of several
+short rounds, alternating the engines so that both see the same machine.
 
-    python bench/engine.py            # a table
-    python bench/engine.py --json     # {"build": ..., "spades": {"parlour": ..., "openspiel": ...,
-                                      #  "ratio": ...}, ...}
+    .venv/bin/python bench/engine.py            # a table
+    .venv/bin/python bench/engine.py --json     # {"build": ..., "spades": {"parlour": ...,
+                                                #  "openspiel": ..., "ratio": ...}, ...}
+    .venv/bin/python bench/engine.py --write    # its section of docs/benchmarks.md
 
 ``build`` says whether the compiled build of the hot modules ran (``compiled``) or the pure
 one (``PARLOUR_PURE=1`` forces it; see parlour/native.py).
@@ -31,9 +32,17 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from parlour.games import game_ids, get_game
-from parlour.native import status
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    from parlour.games import game_ids, get_game
+    from parlour.native import status
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 
 def rate(work: Callable[[int], None], seconds: float) -> float:
@@ -217,6 +226,27 @@ def measure(name: str, rounds: int, seconds: float) -> dict[str, float | None]:
     return out
 
 
+def section(results: dict[str, dict[str, float | None]], rounds: int, seconds: float
+            ) -> report.Section:
+    """docs/benchmarks.md's table of this run."""
+    rows = [["workload", "unit", "Parlour", "peer", "peer's rate", "Parlour / peer"]]
+    for name, res in results.items():
+        unit, _, peers = WORKLOADS[name]
+        peer = next(iter(peers), None)
+        rows.append([f"`{name}`", unit, report.number(res["parlour"]), peer or "",
+                     "" if peer is None else report.number(res[peer]),
+                     "" if peer is None else report.number(res.get("ratio"), 2, "")])
+    return report.Section(
+        "engine", "Engine: random playouts against OpenSpiel and RLCard",
+        "Seeded random games through the public contract (`legal_actions`, then `apply` of a "
+        "random choice), each peer in the same process with the same workload, the best of "
+        f"{rounds} rounds of {seconds:g} s each, the engines alternating: Spades deals against "
+        "OpenSpiel's Spades driven from Python (`spades`) and against OpenSpiel's whole deal "
+        "played in C++ by its own random bots (`spades_cpp`), two-seat Hit the Deck rounds "
+        "against RLCard's UNO games, and the other games' first rounds alone. A timing moves "
+        "with the machine's load; the ratio within one run is what compares.", rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -224,12 +254,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated workloads (default: all)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per engine (best kept)")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of a round")
+    report.add_write_flags(parser)
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.games.split(",") if n.strip()]
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workload {unknown[0]!r}: choose from {', '.join(WORKLOADS)}")
     results = {n: measure(n, args.rounds, args.seconds) for n in names}
+    if args.write:
+        report.write(section(results, args.rounds, args.seconds), args.doc)
     if args.json:
         print(json.dumps({"build": status(), **results}))
         return 0

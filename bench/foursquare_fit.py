@@ -11,11 +11,11 @@ The solver *chooses* by its rank, set by hand (the ``*_POINTS`` weights): a mode
 to predict how the solver's own games end ranks a board's alternatives badly, since it
 learns from the boards the solver chose, not from the ones it avoided.
 
-    python bench/foursquare_fit.py --games 2000 --jobs 2       # fit and print the weights
-    python bench/foursquare_fit.py --games 1000 --check        # calibration of the current
-    python bench/foursquare_fit.py --records DIR --load FILE   # recorded games, saved boards
+    .venv/bin/python bench/foursquare_fit.py --games 2000 --jobs 2   # fit, print the weights
+    .venv/bin/python bench/foursquare_fit.py --games 1000 --check    # calibration of the current
+    .venv/bin/python bench/foursquare_fit.py --records DIR --load FILE   # records, saved boards
 
-Needs numpy (installed with the ``plots`` or ``dev`` extra).
+Needs NumPy (the ``rl`` extra, part of the development install).
 """
 
 from __future__ import annotations
@@ -27,23 +27,30 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from parlour.bots.foursquare import (
-    AT_LIMIT_POINTS,
-    DOWN_FULL_POINTS,
-    DOWN_POINTS,
-    EXPOSURE_POINTS,
-    FEATURES,
-    LEVELS,
-    PILE_POINTS,
-    WEIGHTS,
-    Expectimax,
-    Position,
-    features,
-    rule_choice,
-)
-from parlour.engine import derive_seed
-from parlour.games.foursquare import GAME, VALUE, FoursquareState
-from parlour.record import read_record
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    from parlour.bots.foursquare import (
+        AT_LIMIT_POINTS,
+        DOWN_FULL_POINTS,
+        DOWN_POINTS,
+        EXPOSURE_POINTS,
+        FEATURES,
+        LEVELS,
+        PILE_POINTS,
+        WEIGHTS,
+        Expectimax,
+        Position,
+        features,
+        rule_choice,
+    )
+    from parlour.engine import derive_seed
+    from parlour.games.foursquare import GAME, VALUE, FoursquareState
+    from parlour.record import read_record
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 Rows = list[tuple[list[float], int]]
 

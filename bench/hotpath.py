@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where the time goes: a workload of bench/engine.py or bench/rl.py under pyinstrument.
 
-    python bench/hotpath.py spades               # bench/engine.py's Spades deals
-    python bench/hotpath.py rl:spades            # bench/rl.py's Spades environment steps
-    python bench/hotpath.py hit_the_deck --flat  # self time per function, most first
+    .venv/bin/python bench/hotpath.py spades               # bench/engine.py's Spades deals
+    .venv/bin/python bench/hotpath.py rl:spades            # bench/rl.py's Spades environment steps
+    .venv/bin/python bench/hotpath.py hit_the_deck --flat  # self time per function, most first
 
 Needs the ``bench`` extra (pyinstrument). The profile is of the build that is imported
 (compiled or pure, see ``parlour.native``); compiled functions show as their callers' time.
@@ -17,10 +17,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import engine
-import rl
-from pyinstrument import Profiler
-from pyinstrument.renderers import ConsoleRenderer
+import report
+
+try:
+    import engine
+    import rl
+    from pyinstrument import Profiler
+    from pyinstrument.renderers import ConsoleRenderer
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 
 def main(argv: list[str] | None = None) -> int:

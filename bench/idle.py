@@ -7,7 +7,7 @@ process's CPU seconds from ``/proc/<pid>/stat`` over ``--seconds``. What is left
 background work of a quiet parlour: the lease heartbeats, the relay's "still here" and the
 lobby's refresh, and reading Redis.
 
-    python bench/idle.py --db postgresql+psycopg://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python bench/idle.py --db postgresql+psycopg://postgres@127.0.0.1:5432/postgres
 """
 
 from __future__ import annotations
@@ -19,10 +19,18 @@ import os
 import secrets
 import sys
 import time
+from pathlib import Path
 
-import httpx
-from server import cpu_seconds, free_port, start_server, tear_down, wait_for
-from websockets.asyncio.client import connect
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    import httpx
+    from server import cpu_seconds, free_port, start_server, tear_down, wait_for
+    from websockets.asyncio.client import connect
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 
 async def watch(base: str, table: str, stop: asyncio.Event) -> None:
@@ -61,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    report.add_write_flags(parser)
     args = parser.parse_args(argv)
 
     from sqlalchemy import create_engine, text
@@ -87,6 +96,17 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps({"seconds": args.seconds, "owner_cpu_percent": round(100 * shares[0], 2),
                       "relaying_cpu_percent": round(100 * shares[1], 2),
                       "loadavg": [round(x, 2) for x in os.getloadavg()]}))
+    if args.write:
+        report.write(report.Section(
+            "idle", "Two idle server processes on PostgreSQL and Redis",
+            "Two `parlour serve --redis` processes sharing one fresh PostgreSQL database, one "
+            "table waiting for its second person (nothing played) watched through each "
+            "process (the second one's socket relayed over Redis); each process's CPU over "
+            f"{args.seconds:g} s, after a warm-up: the lease heartbeats, the relay's \"still "
+            "here\", the lobby's refresh and reading Redis.",
+            [["process", "share of one core"],
+             ["owner of the table", f"{100 * shares[0]:.1f}%"],
+             ["relaying a spectator", f"{100 * shares[1]:.1f}%"]]), args.doc)
     return 0
 
 

@@ -5,7 +5,7 @@ Plays seeded games (the measured bot in every seat, or against the game's rule b
 times every decision that had a real choice (more than one legal action), the
 observation included, since a bot is handed one before each move.
 
-    python bench/move_time.py --bot ismcts --games 3 [--time-cap 0.22] [--json]
+    .venv/bin/python bench/move_time.py --bot ismcts --games 3 [--time-cap 0.22] [--json]
 
 Bots stop on their budgets alone; ``--time-cap`` caps every decision as the web server
 does (``Bot.time_cap``).
@@ -19,10 +19,18 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
-from parlour.bots import bot_kinds, make_bot, observe_for
-from parlour.engine import derive_seed
-from parlour.games import game_ids, get_game
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    from parlour.bots import bot_kinds, make_bot, observe_for
+    from parlour.engine import derive_seed
+    from parlour.games import game_ids, get_game
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 
 def move_times(game_id: str, kind: str, games: int, seed: int, limit: int,

@@ -2,8 +2,8 @@
 each other with ratings that start equal (OpenSkill, as the server rates people), and the
 ratings must order them (random < rule < ismcts) and settle.
 
-    python bench/ratings.py                      # every game, the default kinds and counts
-    python bench/ratings.py --game spades --matches 120 --kinds random,rule,ismcts:easy
+    .venv/bin/python bench/ratings.py            # every game, the default kinds and counts
+    .venv/bin/python bench/ratings.py --game spades --matches 120 --kinds random,rule,ismcts:easy
 
 Each match draws two kinds (or, in Hit the Deck, seats every kind once) in a rotating order
 with random seats; Spades seats a kind as a partnership of two rated identities. It prints,
@@ -22,12 +22,20 @@ import math
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from parlour.arena import play_game
-from parlour.engine import derive_seed
-from parlour.registry import spec
-from parlour.server.ratings import Rating, rate_seats
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    from parlour.arena import play_game
+    from parlour.engine import derive_seed
+    from parlour.registry import spec
+    from parlour.server.ratings import Rating, rate_seats
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "spades": {"kinds": ["random", "rule", "ismcts:easy"], "matches": 60,

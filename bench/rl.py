@@ -13,10 +13,12 @@ action mask, from OpenSpiel's ``legal_actions``, from RLCard's ``legal_actions``
 NumPy's generator, and everything the environment does for it: observation and mask of the
 next agent, rewards, resets at the end of an episode. Each figure is the best of several
 short rounds, alternating the environments so that all see the same machine. The peers come
-with the ``bench`` extra (``pip install -e .[bench]``); a missing peer is reported as such.
+with the ``bench`` extra (``make .venv/.installed-bench``); a missing peer is reported as
+such.
 
-    python bench/rl.py              # a table
-    python bench/rl.py --json       # {"spades": {"parlour": ..., "openspiel": ..., "ratio": ...}}
+    .venv/bin/python bench/rl.py              # a table
+    .venv/bin/python bench/rl.py --json       # {"spades": {"parlour": ..., "openspiel": ...}}
+    .venv/bin/python bench/rl.py --write      # its section of docs/benchmarks.md
 """
 
 from __future__ import annotations
@@ -26,9 +28,17 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    import numpy as np
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 Stepper = Callable[[], Callable[[], int]]
 
@@ -144,13 +154,35 @@ def measure(rounds: int, seconds: float) -> dict[str, dict[str, Any]]:
     return results
 
 
+def section(results: dict[str, dict[str, Any]], rounds: int, seconds: float) -> report.Section:
+    """docs/benchmarks.md's table of this run."""
+    names = {"spades": "Spades (one deal an episode)", "hit_the_deck": "Hit the Deck, 2 seats"}
+    peers = {"openspiel": "OpenSpiel `rl_environment` Spades", "rlcard": "RLCard UNO, 2 players"}
+    rows = [["environment", "Parlour steps/s", "peer", "peer steps/s", "Parlour / peer"]]
+    for name, r in results.items():
+        rows.append([names.get(name, name), report.number(r["parlour"]),
+                     peers.get(r["peer"], r["peer"]), report.number(r[r["peer"]]),
+                     report.number(r["ratio"], 2, "")])
+    return report.Section(
+        "rl", "Learning environments: steps per second against OpenSpiel and RLCard",
+        "Random-policy steps of Parlour's PettingZoo AEC environments (one agent's action, then "
+        "the next agent's observation and mask, rewards and resets included) against the "
+        "environments researchers use today, alternating round by round, the best of "
+        f"{rounds} rounds of {seconds:g} s. A timing moves with the machine's load; the "
+        "ratio within one run is what compares (`bench/instructions.py rl:spades "
+        "rl:hit_the_deck` counts the same steps in instructions).", rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one round")
     parser.add_argument("--json", action="store_true")
+    report.add_write_flags(parser)
     args = parser.parse_args(argv)
     results = measure(args.rounds, args.seconds)
+    if args.write:
+        report.write(section(results, args.rounds, args.seconds), args.doc)
     from parlour.native import status
 
     if args.json:

@@ -7,8 +7,9 @@ against OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts``, rand
 evaluator, observation strings as keys since OpenSpiel's Spades has no information-state
 string) with a resampler written here, on the same deal and bids, in the same run.
 
-    python bench/search.py            # a table
-    python bench/search.py --json     # {"spades": {"parlour": ..., "openspiel": ..., "ratio": ...}}
+    .venv/bin/python bench/search.py            # a table
+    .venv/bin/python bench/search.py --json     # {"spades": {"parlour": ..., "openspiel": ...}}
+    .venv/bin/python bench/search.py --write    # its section of docs/benchmarks.md
 """
 
 from __future__ import annotations
@@ -18,15 +19,23 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 
-from parlour.bots import observe
-from parlour.bots.search import search
-from parlour.bots.spades import value as spades_value
-from parlour.cards import cards_of
-from parlour.games import get_game
-from parlour.games.spades import BID_BASE, SpadesState
-from parlour.native import status
-from parlour.sampling import deal_by_kind
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    from parlour.bots import observe
+    from parlour.bots.search import search
+    from parlour.bots.spades import value as spades_value
+    from parlour.cards import cards_of
+    from parlour.games import get_game
+    from parlour.games.spades import BID_BASE, SpadesState
+    from parlour.native import status
+    from parlour.sampling import deal_by_kind
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 SEED = 2026
 BIDS = (3, 3, 3, 3)
@@ -117,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--iterations", type=int, default=4000)
     parser.add_argument("--rounds", type=int, default=3, help="rounds per engine (best kept)")
+    report.add_write_flags(parser)
     args = parser.parse_args(argv)
     ours = max(parlour_rate(args.iterations) for _ in range(args.rounds))
     peer_runs = [openspiel_rate(max(200, args.iterations // 4)) for _ in range(args.rounds)]
@@ -124,6 +134,18 @@ def main(argv: list[str] | None = None) -> int:
     result = {"spades": {"parlour": round(ours, 1),
                          "openspiel": None if peer is None else round(peer, 1),
                          "ratio": None if not peer else round(ours / peer, 2)}}
+    if args.write:
+        r = result["spades"]
+        report.write(report.Section(
+            "search", "Search: ISMCTS iterations per second against OpenSpiel",
+            "Information-set Monte Carlo tree search from one fixed Spades first-trick position, "
+            "random rollouts to the end of the deal on both sides: Parlour's search "
+            "(`parlour.bots.search`) against OpenSpiel's Python ISMCTS with a resampler "
+            f"written for it, the best of {args.rounds} rounds each ({args.iterations:,} "
+            "iterations a round for Parlour, a quarter as many for OpenSpiel).",
+            [["position", "Parlour it/s", "OpenSpiel it/s", "Parlour / OpenSpiel"],
+             ["Spades, first trick", report.number(r["parlour"]), report.number(r["openspiel"]),
+              report.number(r["ratio"], 2, "")]]), args.doc)
     if args.json:
         print(json.dumps({"build": status(), **result}))
     else:

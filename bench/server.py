@@ -13,9 +13,9 @@ reports the clients' loop lag (how late a 5 ms sleep wakes, p99) and the CPU per
 the server and of the clients. ``--repeat N`` runs each pair N times, each on a fresh
 server, and prints the median of each figure.
 
-    python bench/server.py                        # 20/10, 100/50, 500/250, 1000/250
-    python bench/server.py --runs 1000/250 --seconds 15 --repeat 5    # issue 20's figure
-    python bench/server.py --runs 1000/250 --seconds 30 --json
+    .venv/bin/python bench/server.py                        # 20/10, 100/50, 500/250, 1000/250
+    .venv/bin/python bench/server.py --runs 1000/250 --seconds 15 --repeat 5 --write
+    .venv/bin/python bench/server.py --runs 1000/250 --seconds 30 --json
 
 Several processes (issue 19): ``--processes 1,2,3 --db postgresql+psycopg://.../postgres``
 runs each clients/tables pair on today's single SQLite process, then on 1, 2 and 3
@@ -47,12 +47,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-import orjson
-from rich.console import Console
-from rich.table import Table
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    import httpx
+    import orjson
+    from rich.console import Console
+    from rich.table import Table
+    from websockets.asyncio.client import ClientConnection, connect
+    from websockets.exceptions import ConnectionClosed
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 ROOT = Path(__file__).resolve().parent.parent
 #: One loopback address plays every client here, so the per-client limits are lifted.
@@ -401,6 +408,26 @@ def medians(results: list[dict[str, object]]) -> list[dict[str, object]]:
     return out
 
 
+def section(rows: list[dict[str, Any]], args: argparse.Namespace) -> report.Section:
+    """docs/benchmarks.md's table of this run: each run, then the medians."""
+    columns = {"setup": "setup", "clients": "clients", "tables": "tables", "run": "run",
+               "actions_per_second": "actions/s", "p50_ms": "p50 ms", "p99_ms": "p99 ms",
+               "cpu_ms_per_action_server": "server CPU ms/action",
+               "cpu_ms_per_action_clients": "clients' CPU ms/action", "load": "load"}
+    table = [list(columns.values())]
+    table += [[str(r.get(k, "")) for k in columns] for r in rows]
+    return report.Section(
+        "server", "The web server under load",
+        "Websocket clients playing Spades tables against one `parlour serve` (SQLite) started "
+        "for the run, in a process of their own beside it on the same machine: a client whose "
+        f"seat is to act waits {args.think:g} s and sends its first legal action; the other "
+        f"seats are rule bots ({args.bot_pause:g} s pause). Over {args.seconds:g} s after a "
+        f"{args.warmup:g} s warm-up: the actions applied a second, and for each intent the "
+        "time from sending it to receiving the view that includes it (p50, p99), with the CPU "
+        "an action cost the server and the clients. The latencies include the clients' own "
+        "delays on a shared machine: they are the machine's as much as the server's.", table)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", default="20/10,100/50,500/250,1000/250",
@@ -421,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
                         "fresh database from (postgresql+psycopg://postgres@127.0.0.1/postgres)")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0",
                         help="with --processes: the Redis the processes share")
+    report.add_write_flags(parser)
     args = parser.parse_args(argv)
     if args.processes and not (args.db or "").startswith("postgresql"):
         parser.error("--processes needs --db postgresql+psycopg://...")
@@ -439,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"runs": results, "medians": medians(results) if args.repeat > 1 else [],
                "think": args.think, "bot_pause": args.bot_pause,
                "cores": os.cpu_count(), "loadavg": [round(x, 2) for x in load]}
+    if args.write:
+        report.write(section(results + summary["medians"], args), args.doc)
     if args.json:
         print(json.dumps(summary))
         return 0

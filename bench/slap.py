@@ -7,7 +7,7 @@ answers from its own view at the table's ``bot_slap`` pace, the person slaps at
 ``--person-ms``, and the game itself names the slowest (a tie in the same 10 ms bucket is
 drawn by lot, as at a table).
 
-    python bench/slap.py --slaps 1000 --person-ms 500 [--seats 4] [--seed 1] [--json]
+    .venv/bin/python bench/slap.py --slaps 1000 --person-ms 500 [--seats 4] [--seed 1] [--json]
 """
 
 from __future__ import annotations
@@ -17,18 +17,26 @@ import json
 import random
 import statistics
 import sys
+from pathlib import Path
 
-from parlour.bots import make_bot, observe_for
-from parlour.engine import derive_seed
-from parlour.games.hit_the_deck import (
-    BOT_SLAP_PACES,
-    GAME,
-    HAND_SHOUT,
-    SLAP_BASE,
-    HitTheDeckState,
-    slap_action,
-    slap_ms,
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    from parlour.bots import make_bot, observe_for
+    from parlour.engine import derive_seed
+    from parlour.games.hit_the_deck import (
+        BOT_SLAP_PACES,
+        GAME,
+        HAND_SHOUT,
+        SLAP_BASE,
+        HitTheDeckState,
+        slap_action,
+        slap_ms,
+    )
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 
 def slap_position(seats: int, seed: int, pace: str) -> HitTheDeckState:

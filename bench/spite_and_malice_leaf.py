@@ -8,20 +8,29 @@ loser's payoff cards; a drawn round is 0). Then fits the margin by least squares
 seat to move is scored by the mirror image of the same fit, so each position counts for
 both sides.
 
-    python bench/spite_and_malice_leaf.py              # 120 matches of 8 rounds, a table
-    python bench/spite_and_malice_leaf.py --matches 20 --json
+    .venv/bin/python bench/spite_and_malice_leaf.py              # 120 matches of 8 rounds, a table
+    .venv/bin/python bench/spite_and_malice_leaf.py --matches 20 --json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
 
-from parlour.bots.spite_and_malice import _gap, rule_turn
-from parlour.games import get_game
-from parlour.games.spite_and_malice import EMPTY, VALUE, WILD, SpiteAndMaliceState
+import report
+
+try:
+    import numpy as np
+
+    from parlour.bots.spite_and_malice import _gap, rule_turn
+    from parlour.games import get_game
+    from parlour.games.spite_and_malice import EMPTY, VALUE, WILD, SpiteAndMaliceState
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 NAMES = ["constant", "payoff lead", "hand wilds", "side wilds",
          "gap 0 mine", "gap 1 mine", "gap 2 mine", "gap 0 theirs", "gap 1 theirs", "gap 2 theirs"]

@@ -7,8 +7,8 @@ builds and encodes each seat's view message (``Table.view_text``, what
 four messages per action, with nothing else of the server in the way: the part of an
 action's cost that issue 20 found to be half the event loop's time.
 
-    python bench/views.py                  # 4 matches, best of 3 passes
-    python bench/views.py --matches 2 --actions 1200 --lang pt_BR
+    .venv/bin/python bench/views.py                  # 4 matches, best of 3 passes
+    .venv/bin/python bench/views.py --matches 2 --actions 1200 --lang pt_BR
 """
 
 from __future__ import annotations
@@ -17,10 +17,18 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
-from parlour.engine import State
-from parlour.games import get_game
-from parlour.server.tables import SeatInfo, Table
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
+
+import report
+
+try:
+    from parlour.engine import State
+    from parlour.games import get_game
+    from parlour.server.tables import SeatInfo, Table
+except ImportError as missing:  # not the venv's Python: say what to run instead
+    sys.exit(report.needs(missing))
 
 
 def states(matches: int, actions: int) -> list[tuple[State, int]]:

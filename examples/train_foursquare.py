@@ -1,7 +1,11 @@
 """Train a Foursquare player with maskable PPO (sb3-contrib) and measure it on new deals.
 
-    python examples/train_foursquare.py --max-minutes 22       # the full run (2 cores)
-    python examples/train_foursquare.py --steps 256 --eval-deals 5 --out /tmp/fs   # a smoke run
+    .venv/bin/python examples/train_foursquare.py --smoke     # a few seconds: does it all run?
+    .venv/bin/python examples/train_foursquare.py --steps 2000000 --max-minutes 14 --out docs/img
+
+The second is the run behind docs/rl.md's chart (about half an hour on 2 cores); it writes
+over the committed ``docs/img/rl-foursquare-ppo.png`` and ``.json``. Without ``--out`` a run
+writes them to ``artifacts/train_foursquare/`` (ignored by git).
 
 The environment is ``parlour.rl.single_agent("foursquare")``: a 806-number observation read
 from the player's view (docs/rl.md) and a mask of the legal placements, which PPO's policy
@@ -219,6 +223,11 @@ def plot(curve: list[list[float]], window: int, path: Path, title: str) -> None:
     plt.close(fig)
 
 
+#: ``--smoke``: a run of a few seconds that goes through every part (cloning, PPO, the
+#: evaluation, the chart); any flag given as well still wins.
+SMOKE = {"steps": 256, "envs": 2, "imitate": 10, "imitate_epochs": 2, "eval_deals": 4}
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=600_000, help="training steps")
@@ -236,9 +245,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="stop training early after this long (the steps done are "
                              "reported)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--out", type=Path, default=Path("docs/img"),
-                        help="folder for rl-foursquare-ppo.png/.json")
+    parser.add_argument("--out", type=Path, default=Path("artifacts/train_foursquare"),
+                        help="folder for rl-foursquare-ppo.png/.json (docs/img holds the "
+                             "committed ones)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a check that everything runs, in seconds: "
+                             + ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in SMOKE.items()))
     args = parser.parse_args(argv)
+    if args.smoke:
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
@@ -249,25 +265,36 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     model = MaskablePPO("MlpPolicy", vec, n_steps=n_steps, batch_size=min(256, n_steps),
                         n_epochs=5, learning_rate=3e-4, gamma=GAMMA, ent_coef=0.01,
                         policy_kwargs={"net_arch": [256, 256]}, seed=args.seed, device="cpu")
+    seconds: dict[str, float] = {}
     cloned = cloned_rate = None
     if args.imitate:
+        clock = time.monotonic()
         cloned = imitate(model, args.imitate, args.seed, args.imitate_epochs)
+        seconds["imitation"] = time.monotonic() - clock
         cloned_rate = rate(evaluate(model, args.eval_deals, args.eval_seed))
-        print(f"cloned the rule bot (loss {cloned:.3f}): {cloned_rate['rate']:.2%} of "
-              f"{cloned_rate['games']} new deals won before PPO", flush=True)
+        print(f"cloned the rule bot's moves on {args.imitate} games ({args.imitate_epochs} "
+              f"epochs, loss {cloned:.3f}) in {seconds['imitation']:.0f} s: "
+              f"{cloned_rate['rate']:.2%} of {cloned_rate['games']} new deals won before PPO",
+              flush=True)
     curve = Curve(None if args.max_minutes is None else 60 * args.max_minutes)
+    clock = time.monotonic()
     model.learn(total_timesteps=args.steps, callback=curve)
+    seconds["ppo"] = time.monotonic() - clock
     steps_done = model.num_timesteps
-    trained = time.monotonic() - started
+    clock = time.monotonic()
     policy = rate(evaluate(model, args.eval_deals, args.eval_seed))
     rule = rate(rule_bot_wins(args.eval_deals, args.eval_seed))
+    seconds["evaluation"] = time.monotonic() - clock
     result = {
-        "command": "python examples/train_foursquare.py "
+        "command": ".venv/bin/python examples/train_foursquare.py "
                    + " ".join(sys.argv[1:] if argv is None else argv),
         "steps": steps_done, "steps_asked": args.steps, "envs": args.envs,
         "shaping": args.shaping, "imitated_games": args.imitate, "imitation_loss": cloned,
         "policy_after_imitation": cloned_rate,
-        "training_games": len(curve.games), "training_seconds": round(trained, 1),
+        "training_games": len(curve.games),
+        "imitation_seconds": round(seconds.get("imitation", 0.0), 1),
+        "ppo_seconds": round(seconds["ppo"], 1),
+        "evaluation_seconds": round(seconds["evaluation"], 1),
         "seconds": round(time.monotonic() - started, 1),
         "eval_first_seed": args.eval_seed, "policy": policy, "rule_bot_same_deals": rule,
         "rule_bot_reference": RULE_RATE, "solver_reference": SOLVER_RATE,
@@ -278,10 +305,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     plot(result["curve"], window, args.out / "rl-foursquare-ppo.png",
          f"Foursquare, maskable PPO: {policy['rate']:.1%} of {policy['games']} new deals won")
     (args.out / "rl-foursquare-ppo.json").write_text(json.dumps(result) + "\n")
-    print(f"trained {steps_done} steps ({len(curve.games)} games) in {trained:.0f} s")
+    print(f"PPO: {steps_done} steps ({len(curve.games)} games) in {seconds['ppo']:.0f} s; "
+          f"evaluated on {policy['games']} new deals in {seconds['evaluation']:.0f} s")
     print(f"policy: {policy['wins']}/{policy['games']} won = {policy['rate']:.2%} "
           f"(95% {policy['low95']:.2%}-{policy['high95']:.2%}); rule bot on the same deals "
           f"{rule['rate']:.2%}; references: rule {RULE_RATE:.2%}, solver {SOLVER_RATE:.1%}")
+    print(f"{result['seconds']:.0f} s in all; the chart and its data: "
+          f"{args.out / 'rl-foursquare-ppo.png'}, {args.out / 'rl-foursquare-ppo.json'}")
     return result
 
 

@@ -1,7 +1,7 @@
 """Learn Spades card play against Parlour's rule bots: a short PyTorch actor-critic script.
 
-    python examples/train_spades.py --steps 200000             # a longer run
-    python examples/train_spades.py --steps 300 --eval-deals 5  # a smoke run (CI)
+    .venv/bin/python examples/train_spades.py --steps 300 --eval-deals 5       # a few seconds
+    .venv/bin/python examples/train_spades.py --steps 30000 --eval-deals 300   # docs/rl.md's run
 
 The learner sits South (seat 0) in ``parlour.rl.single_agent("spades", opponents="rule")``,
 one deal an episode (``max_deals=1``) and the per-deal reward (its team's points for the
@@ -155,16 +155,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         optimiser.step()
         if deals % (args.batch * 50) == 0:
             print(f"{steps} plays, {deals} deals: mean points {np.mean(batch_rewards):+.1f}")
+    trained = time.monotonic() - started
     with torch.no_grad():
         learned = sum(play_deal(env, policy, args.eval_seed + i, greedy=True)[2]
                       for i in range(args.eval_deals)) / args.eval_deals
     rule = rule_points(args.eval_deals, args.eval_seed)
-    result = {"steps": steps, "deals": deals, "seconds": round(time.monotonic() - started, 1),
+    result = {"steps": steps, "deals": deals, "training_seconds": round(trained, 1),
+              "seconds": round(time.monotonic() - started, 1),
               "eval_deals": args.eval_deals, "learned_points_per_deal": learned,
               "rule_points_per_deal": rule}
-    print(f"trained on {deals} deals ({steps} card plays); on {args.eval_deals} new deals "
-          f"the team scores {learned:+.1f} points a deal with the learner South, "
-          f"{rule:+.1f} with the rule bot South")
+    print(f"trained on {deals} deals ({steps} card plays) in {trained:.0f} s; on "
+          f"{args.eval_deals} new deals the team scores {learned:+.1f} points a deal with the "
+          f"learner South, {rule:+.1f} with the rule bot South ({result['seconds']:.0f} s in "
+          "all)")
     return result
 
 

@@ -176,7 +176,8 @@ def _database_of_the_test(request):
 # the other had nothing left to do.
 LONG_FIRST = ("test_browser", "test_server_failover", "test_server_restart",
               "test_server_openapi", "test_server_leak", "test_bench_abuse",
-              "test_spite_and_malice_search", "test_rl", "test_same_results")
+              "test_spite_and_malice_search", "test_rl", "test_same_results",
+              "test_docs_commands")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -473,24 +473,6 @@ def _load(path: Path) -> Any:
     return module
 
 
-def test_the_foursquare_training_example_runs(tmp_path: Path) -> None:
-    example = _load(ROOT / "examples" / "train_foursquare.py")
-    result = example.main(["--steps", "256", "--envs", "2", "--eval-deals", "4",
-                           "--imitate", "10", "--imitate-epochs", "2", "--out", str(tmp_path)])
-    assert result["steps"] >= 256 and result["policy"]["games"] == 4
-    assert result["policy_after_imitation"]["games"] == 4 and result["curve"]
-    assert result["rule_bot_same_deals"]["games"] == 4
-    assert (tmp_path / "rl-foursquare-ppo.png").stat().st_size > 1000
-    assert (tmp_path / "rl-foursquare-ppo.json").exists()
-
-
-def test_the_spades_training_example_runs() -> None:
-    example = _load(ROOT / "examples" / "train_spades.py")
-    result = example.main(["--steps", "200", "--batch", "4", "--eval-deals", "3"])
-    assert result["steps"] >= 200 and result["eval_deals"] == 3
-    assert isinstance(result["learned_points_per_deal"], float)
-
-
 def test_the_rl_benchmark_runs() -> None:
     bench = _load(ROOT / "bench" / "rl.py")
     results = bench.measure(rounds=1, seconds=0.05)
