@@ -22,6 +22,7 @@ from parlour.native import (
     BUILD,
     MODULES,
     PACKAGE,
+    PURE_VARIABLE,
     STAMP_NAME,
     build_folder,
     current_build,
@@ -127,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if current else 1
     if current and "--force" not in args:
         return 0
+    if "--background" in args and os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+        return 0  # this process, and whatever it starts next, runs the sources
     if "--background" in args:
         print(f"parlour: the compiled build (mypyc: the bots think 2-3x faster) is being made "
               f"in the background ({expected_time()}; its log: {LOG.relative_to(PACKAGE.parent)}"
