@@ -21,6 +21,7 @@ PORT ?= 8000
 # keeps what it compiles, above; a warm cache linked rather than unpacked). Where uv cannot
 # be had, pip installs the same.
 $(VENV)/bin/python:
+	@echo "Setting up .venv, Parlour's own Python environment (once: about a minute)"
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
 		(apt-get update -qq && apt-get install -y -qq python3-venv python3-pip)
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +31,7 @@ INSTALL = $(if $(wildcard $(VENV)/bin/uv),$(VENV)/bin/uv pip install -q --python
 
 # The web server's packages (make run).
 $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "Installing the web server's Python packages into .venv"
 	$(INSTALL) -e '.[web,fast]'
 	@touch $(WEB_STAMP)
 
@@ -38,11 +40,13 @@ $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
 # installer is pointed there whether or not PIP_FIND_LINKS says so, which uv does not read).
 LOCAL_WHEELS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 $(STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "Installing every package the tests need into .venv (torch's CPU build among them)"
 	$(INSTALL) $(LOCAL_WHEELS) -e '.[dev,web,rl,train,fast]'
 	@touch $(STAMP) $(WEB_STAMP)
 
 # The browser tests drive Debian's Chromium (never a downloaded browser).
 $(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests (apt-get)"
 	apt-get update -qq && apt-get install -y -qq chromium
 
 # The compiled build of the hot modules (parlour/build.py: mypyc, into build/compiled/), made
