@@ -271,8 +271,9 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
     shown = f"[{host}]" if ":" in host else host
     announce(f"Parlour is serving at http://{shown}:{port}/  (database {db_url}; "
              f"Ctrl-C stops it)")
-    announce(f"Build: {native.status()}" + (
-        "" if native.compiled() else " (the same games; its bots and hints think slower)"))
+    why = native.status().removeprefix("pure: ")
+    announce("Build: compiled (mypyc)" if native.compiled() else
+             f"Build: pure Python ({why}): the same games; bots and hints think slower")
     # The objects made at start-up (modules, the app, restored tables) live as long as the
     # server: freezing them keeps every later collection from walking them again, and a
     # higher first threshold makes collections rarer, so no full pass stalls the loop.
