@@ -283,64 +283,61 @@ def phone_bars(page: Any, size: str) -> list[str]:
     return [f"{size}: {x}" for x in found]
 
 
-def sized(page: Any, size: str) -> None:
-    width, height, _ = SIZES[size]
-    page.set_viewport_size({"width": width, "height": height})
-    settle(page)
+def at_every_size(pages: dict[str, Any], url: str, ready: str
+                  ) -> Iterator[tuple[str, Any, str]]:
+    """(kind, page, size): the desktop page, then the phone, at ``url``, laid out at each of
+    its sizes and showing ``ready``; each page's errors are checked after its sizes."""
+    for kind, sizes in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = pages[kind]
+        page.goto(url)
+        for size in sizes:
+            width, height, _ = SIZES[size]
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_selector(ready)
+            settle(page)
+            yield kind, page, size
+        assert not page.errors, page.errors
 
 
 def look(page: Any, name: str, size: str) -> None:
     shot(page, f"fit-{name}-{size}", full_page=False)
 
 
+def table_and_seat(seats: dict[tuple[str, bool], Future[Seat]], game: str, finished: bool
+                   ) -> tuple[Table, Seat]:
+    assert game in TABLES, f"{game}: say what its table needs (TABLES)"
+    return TABLES[game], seats[(game, finished)].result(timeout=120)
+
+
 @pytest.mark.parametrize("game", game_ids())
 def test_nothing_is_cut_off_during_play(pages, seats, game):
-    assert game in TABLES, f"{game}: say what its table needs (TABLES)"
-    table = TABLES[game]
-    seat = seats[(game, False)].result(timeout=120)
+    table, seat = table_and_seat(seats, game, finished=False)
     found: list[str] = []
-    for kind, sizes in (("desktop", DESKTOP), ("phone", PHONE)):
-        page = pages[kind]
-        page.goto(seat.url)
-        for size in sizes:
-            sized(page, size)
-            page.wait_for_selector(table.ready)
-            settle(page)
-            look(page, game, size)
-            if DOC_SHOTS and size in DOC_SIZES:
-                page.screenshot(path=str(Path(DOC_SHOTS) / f"{game}-{size}.jpg"), type="jpeg",
-                                quality=82)
-            found += problems(page, size, table.needed + LIFE_BAR, table.apart + BLOCKS,
-                              table.shown)
-            if kind == "phone":
-                found += phone_bars(page, size)
-        assert not page.errors, page.errors
+    for kind, page, size in at_every_size(pages, seat.url, table.ready):
+        look(page, game, size)
+        if DOC_SHOTS and size in DOC_SIZES:
+            page.screenshot(path=str(Path(DOC_SHOTS) / f"{game}-{size}.jpg"), type="jpeg",
+                            quality=82)
+        found += problems(page, size, table.needed + LIFE_BAR, table.apart + BLOCKS,
+                          table.shown)
+        if kind == "phone":
+            found += phone_bars(page, size)
     assert not found, f"{game}:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("game", game_ids())
 def test_nothing_is_cut_off_on_the_results_after_a_long_match(pages, seats, game):
-    assert game in TABLES, f"{game}: say what its table needs (TABLES)"
-    table = TABLES[game]
-    seat = seats[(game, True)].result(timeout=120)
+    table, seat = table_and_seat(seats, game, finished=True)
     found: list[str] = []
-    for kind, sizes in (("desktop", DESKTOP), ("phone", PHONE)):
-        page = pages[kind]
-        page.goto(seat.url)
-        page.wait_for_selector(".endbar:not([hidden]) .results-title")
-        for size in sizes:
-            sized(page, size)
-            look(page, f"{game}-results", size)
-            found += problems(page, size, RESULTS)
-            page.click(".endbar .fold")
-            page.wait_for_selector(".endbar.folded")
-            settle(page)
-            look(page, f"{game}-folded", size)
-            found += problems(page, size, table.after + FOLDED, table.apart + BLOCKS)
-            page.click(".endbar .fold")
-            page.wait_for_selector(".endbar:not(.folded) .results")
-            settle(page)
-        assert not page.errors, page.errors
+    for _, page, size in at_every_size(pages, seat.url, ".endbar:not(.folded) .results-title"):
+        look(page, f"{game}-results", size)
+        found += problems(page, size, RESULTS)
+        page.click(".endbar .fold")
+        page.wait_for_selector(".endbar.folded")
+        settle(page)
+        look(page, f"{game}-folded", size)
+        found += problems(page, size, table.after + FOLDED, table.apart + BLOCKS)
+        page.click(".endbar .fold")
     assert not found, f"{game}:\n" + "\n".join(found)
 
 
@@ -350,18 +347,12 @@ LOBBY = (".brand", ".lang-switch", ".account-control a, .account-control summary
 
 def test_the_lobby_does_not_scroll_sideways(pages, base):
     found: list[str] = []
-    for kind, sizes in (("desktop", DESKTOP), ("phone", PHONE)):
-        page = pages[kind]
-        page.goto(base + "/")
-        page.wait_for_selector(".game-tile")
-        for size in sizes:
-            sized(page, size)
-            look(page, "lobby", size)
-            s = page.evaluate(SCROLL)
-            if s["w"] > s["vw"]:
-                found.append(f"{size}: the lobby scrolls sideways: {s}")
-            # the page scrolls down (the lobby is long): only the width is the viewport's
-            found += [f"{size}: cut off: {x}" for x in page.evaluate(
-                CUT_OFF, [list(LOBBY), {"page_scrolls": True}])]
-        assert not page.errors, page.errors
+    for _, page, size in at_every_size(pages, base + "/", ".game-tile"):
+        look(page, "lobby", size)
+        s = page.evaluate(SCROLL)
+        if s["w"] > s["vw"]:
+            found.append(f"{size}: the lobby scrolls sideways: {s}")
+        # the lobby is long: it scrolls down, and only the width is the viewport's
+        found += [f"{size}: cut off: {x}" for x in page.evaluate(
+            CUT_OFF, [list(LOBBY), {"page_scrolls": True}])]
     assert not found, "the lobby:\n" + "\n".join(found)
