@@ -217,3 +217,165 @@ def check_rules_dialog(page: Any, title: str, name: str) -> None:
     shot(page, f"{name}-rules")
     page.click("#rules-dialog button:has-text('Close')")
     page.wait_for_selector("#rules-dialog", state="hidden")
+
+
+def settle(page: Any) -> None:
+    """Wait until the page has laid itself out after a change (a resize, a click): two
+    animation frames (the tables' own resize handlers run in the first)."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => "
+                  "requestAnimationFrame(() => done(null))))")
+
+
+# What the checks below share: whether an element is drawn at all (display none, visibility
+# hidden, opacity 0 here or above: not), and a short name for it in a finding.
+_DRAWN_AND_NAMED = """
+  const drawn = (el) => el.getClientRects().length > 0
+    && el.checkVisibility({opacityProperty: true, visibilityProperty: true});
+  const name = (el) => {
+    const d = el.dataset;
+    const text = el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 24);
+    return d.card || d.key || d.cell || d.action || text;
+  };
+  const box = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+"""
+
+#: ``page.evaluate(CUT_OFF, [selectors, {page_scrolls, frames}])``: every drawn element
+#: matching a selector that is not whole on screen, one line each: outside the viewport (only
+#: sideways when ``page_scrolls``: a long page such as the lobby scrolls down), or outside an
+#: ancestor that clips it. The ancestors are those of its containing-block chain whose
+#: overflow is not visible (hidden, clip, scroll, auto: a part scrolled out of a scroll box
+#: is out of sight too), each clipping to its padding box with its inner rounded corners,
+#: and any ancestor matching the selector ``frames`` (a felt: a card hanging over its edge is
+#: cut off to the eye even where nothing clips it). An element's box must lie inside, and
+#: in a rounded corner its corners, each drawn in by its own corner radius (a pill-shaped
+#: plate in a round felt is whole if its rounded ends are). Elements not drawn are skipped.
+CUT_OFF = """([sels, opts]) => {""" + _DRAWN_AND_NAMED + """
+  const pageScrolls = Boolean(opts && opts.page_scrolls);
+  const frames = (opts && opts.frames) || null;
+  const EPS = 1;
+  const px = (value, whole) =>
+    value.endsWith('%') ? parseFloat(value) / 100 * whole : parseFloat(value) || 0;
+  // the corner radii [x, y] of a box w by h (scaled down as CSS does when they overflow)
+  const radii = (cs, w, h) => {
+    const corners = ['TopLeft', 'TopRight', 'BottomRight', 'BottomLeft'].map((c) => {
+      const parts = cs[`border${c}Radius`].split(' ');
+      return [px(parts[0], w), px(parts[1] || parts[0], h)];
+    });
+    const [tl, tr, br, bl] = corners;
+    const f = Math.min(1, w / (tl[0] + tr[0] || 1), w / (bl[0] + br[0] || 1),
+                       h / (tl[1] + bl[1] || 1), h / (tr[1] + br[1] || 1));
+    return corners.map(([x, y]) => [x * f, y * f]);
+  };
+  // what clips el: the ancestors on its containing blocks' chain whose overflow clips
+  // (an absolute element escapes the static ones between it and its containing block),
+  // and the frames it lies in
+  const clippers = (el) => {
+    const out = [];
+    let mode = getComputedStyle(el).position;
+    for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
+      const cs = getComputedStyle(node);
+      const holdsFixed = cs.transform !== 'none' || cs.perspective !== 'none'
+        || cs.filter !== 'none' || /paint|layout|strict|content/.test(cs.contain);
+      const holds = mode === 'fixed' ? holdsFixed
+        : mode === 'absolute' ? cs.position !== 'static' || holdsFixed : true;
+      if (!holds) continue;
+      if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') out.push([node, cs, false]);
+      mode = cs.position === 'fixed' || cs.position === 'absolute' ? cs.position : 'static';
+    }
+    for (let node = el.parentElement; frames && node; node = node.parentElement) {
+      if (node.matches(frames) && !out.some(([n]) => n === node)) {
+        out.push([node, getComputedStyle(node), true]);
+      }
+    }
+    return out;
+  };
+  // is the box r (and its points, in the rounded corners) inside node's padding box?
+  const inside = (node, cs, r, points, frame) => {
+    const n = node.getBoundingClientRect();
+    const bl = parseFloat(cs.borderLeftWidth), bt = parseFloat(cs.borderTopWidth);
+    const br = parseFloat(cs.borderRightWidth), bb = parseFloat(cs.borderBottomWidth);
+    const left = n.left + bl, top = n.top + bt;
+    const right = left + node.clientWidth, bottom = top + node.clientHeight;
+    const clipX = frame || cs.overflowX !== 'visible', clipY = frame || cs.overflowY !== 'visible';
+    if (clipX && (r.left < left - EPS || r.right > right + EPS)) return false;
+    if (clipY && (r.top < top - EPS || r.bottom > bottom + EPS)) return false;
+    if (!(clipX && clipY)) return true;
+    const outer = radii(cs, n.width, n.height);  // the inner radii: less the borders
+    const inner = [[outer[0][0] - bl, outer[0][1] - bt], [outer[1][0] - br, outer[1][1] - bt],
+                   [outer[2][0] - br, outer[2][1] - bb], [outer[3][0] - bl, outer[3][1] - bb]];
+    const centres = [[left + inner[0][0], top + inner[0][1], -1, -1],
+                     [right - inner[1][0], top + inner[1][1], 1, -1],
+                     [right - inner[2][0], bottom - inner[2][1], 1, 1],
+                     [left + inner[3][0], bottom - inner[3][1], -1, 1]];
+    for (const [x, y] of points) {
+      for (let i = 0; i < 4; i++) {
+        const [rx, ry] = inner[i], [cx, cy, sx, sy] = centres[i];
+        if (rx <= 0 || ry <= 0) continue;
+        const dx = (x - cx) * sx, dy = (y - cy) * sy;  // both > 0: in the corner's square
+        if (dx > 0 && dy > 0 && (dx / (rx + EPS)) ** 2 + (dy / (ry + EPS)) ** 2 > 1) return false;
+      }
+    }
+    return true;
+  };
+  const tag = (node) => [node.tagName.toLowerCase(), ...node.classList].join('.');
+  // the screen: on a phone the layout viewport (innerWidth) widens to whatever sticks out,
+  // so the initial containing block is the one to compare with
+  const W = document.documentElement.clientWidth, H = document.documentElement.clientHeight;
+  const out = [];
+  for (const sel of sels) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (!drawn(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width && !r.height) continue;
+      const what = `${sel} [${name(el)}] at ${box(r)}`;
+      if (r.left < -EPS || r.right > W + EPS
+          || (!pageScrolls && (r.top < -EPS || r.bottom > H + EPS))) {
+        out.push(`${what}: outside the viewport ${W}x${H}`);
+        continue;
+      }
+      // the corners, drawn in along the diagonal by the element's own rounded corners
+      const own = radii(getComputedStyle(el), r.width, r.height)
+        .map(([x, y]) => [x * .3, y * .3]);
+      const points = [[r.left + own[0][0], r.top + own[0][1]],
+                      [r.right - own[1][0], r.top + own[1][1]],
+                      [r.right - own[2][0], r.bottom - own[2][1]],
+                      [r.left + own[3][0], r.bottom - own[3][1]]];
+      const clip = clippers(el).find(([node, cs, frame]) => !inside(node, cs, r, points, frame));
+      if (clip) {
+        const how = clip[2] ? 'over the edge of' : 'clipped by';
+        out.push(`${what}: ${how} ${tag(clip[0])} at ${box(clip[0].getBoundingClientRect())}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+#: ``page.evaluate(OVERLAPS, selectors)``: every two drawn elements matching the selectors
+#: (neither inside the other) whose boxes overlap by more than 1 px each way, one line each.
+OVERLAPS = """(sels) => {""" + _DRAWN_AND_NAMED + """
+  const found = [];
+  for (const sel of sels) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (drawn(el) && !found.some(([, other]) => other === el)) found.push([sel, el]);
+    }
+  }
+  const out = [];
+  for (let i = 0; i < found.length; i++) {
+    for (let j = i + 1; j < found.length; j++) {
+      const [sa, a] = found[i], [sb, b] = found[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w > 1 && h > 1) {
+        out.push(`${sa} [${name(a)}] and ${sb} [${name(b)}] by ${Math.round(w)}x${Math.round(h)}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+#: ``page.evaluate(MISSING, selectors)``: the selectors that match no drawn element.
+MISSING = """(sels) => {""" + _DRAWN_AND_NAMED + """
+  return sels.filter((sel) => ![...document.querySelectorAll(sel)].some(drawn));
+}"""

@@ -1,22 +1,38 @@
-"""Every table fits the screen (issue 15, item 1): at 1280x800, 1366x768, 1920x1080 and on a
-390x844 touch phone, each game's table shows your hand, every legal card or target, the
-scores and whose turn it is inside the viewport, and the page does not scroll.
+"""Nothing is cut off (issue 15, item 1; issue 28, item 4): every game of the registry, during
+play and on its results screen after a long match, at 1920x1080, 1280x800, 1366x768 and on
+390x844 and 360x640 touch phones, shows every card, pile, name plate, score and button a
+player needs whole: inside the viewport and inside every ancestor that clips it (hidden,
+clip, scroll or auto overflow, rounded corners included; a needed element scrolled out of a
+scroll box counts as cut off, since a player would have to find and scroll a box to see it).
+The pieces of a table (plates, piles, hands, banners) do not overlap, the page and the table
+never scroll, and on a phone the bar above the table is one short row. The lobby does not
+scroll sideways either.
 
-One short game state per game (your first turn), one server and one browser for the
-module; the table is opened once per game, its page resized for the three desktop sizes,
-and opened again on a phone holding the same seat (the browser's storage carried over).
+One server and one browser for the module, one desktop page and one phone page: all the
+tables' seats are in their storage, and each page is resized through its sizes. The tables
+are opened and played through the server's API: the one during play a few moves in (your
+turn), the one for the results played to its end with options that make a long match (many
+deals or rounds of history). The results are also folded away ("See the table") to check
+the table as the match left it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from browser_kit import SHOTS, open_table, page_of, shot
+from browser_kit import CUT_OFF, MISSING, OVERLAPS, SHOTS, page_of, settle, shot
 from server_kit import server_thread
+from websockets.sync.client import connect
+
+from parlour.registry import game_ids, spec
 
 pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
@@ -24,82 +40,106 @@ pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 DOC_SHOTS = os.environ.get("PARLOUR_TABLE_SHOTS")
 DOC_SIZES = ("1280x800", "390x844")
 
-SIZES = {"1280x800": (1280, 800, False), "1366x768": (1366, 768, False),
-         "1920x1080": (1920, 1080, False), "390x844": (390, 844, True)}
+# size -> (width, height, a touch phone)
+SIZES = {"1920x1080": (1920, 1080, False), "1280x800": (1280, 800, False),
+         "1366x768": (1366, 768, False), "390x844": (390, 844, True),
+         "360x640": (360, 640, True)}
+DESKTOP = [size for size, (_, _, touch) in SIZES.items() if not touch]
+PHONE = [size for size, (_, _, touch) in SIZES.items() if touch]
 
-# game -> (what shows that it is your turn, what must lie inside the viewport: your hand,
-# the legal targets, the scores and whose turn it is)
-GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "spades": (".bid-panel:not([hidden]) .bid",
-               (".hand .card", ".bid-panel .bid", ".plate", ".team-score")),
-    "spite-and-malice": (".snm-plate.mine.turn",
-                         (".snm-hand .card", "[data-key][data-targets]:not([data-targets=''])",
-                          ".snm-centre [data-key]", ".snm-plate", ".snm-turn")),
-    "hit-the-deck": (".htd-hand .hcard.playable, .htd-act",
-                     (".htd-hand .hcard", ".htd-act", ".htd-draw", ".htd-discard", ".htd-plate",
-                      ".htd-status")),
-    "clockwork-spades": (".cw-clock .cw-pos",
-                         (".cw-clock .cw-pos", ".cw-hand .card", ".cw-plate", ".cw-note",
-                          ".cw-take")),
-    "foursquare": (".fs-cell.legal",
-                   (".fs-cell", ".fs-in-hand", ".fs-stock", ".fs-note")),
+# What every table shows around the game: the top bar's controls (each whole, on top: a
+# phone's narrow bar once hid the Rules button under the language switch), and the bar above
+# the table (the Hint button, the seat's buttons).
+TOP_BAR = ("#crumbs a", ".top-switch", ".rules-button", ".lang-switch")
+LIFE_BAR = (".lifebar .hint-button", ".lifebar .buttons .button", ".lifebar .turn-clock")
+# The blocks of every table that must not overlap one another (a hand spilling over the side
+# panel, a felt over the bar under it): the bar above the table, each piece of the table's
+# main column, the side panel and the button that opens it on a phone.
+BLOCKS = (".lifebar", ".table-root > :not(aside, .side-toggle) > *", ".table-root > aside",
+          ".side-toggle")
+# The results over the table: its title, the standings, every button (the match history
+# may scroll inside its own box: it is read at leisure, not needed to go on).
+RESULTS = (".endbar .results-title", ".endbar .standings", ".endbar .results-score",
+           ".endbar .buttons > *")
+# The results folded away: the button that brings them back, which must not cover the table.
+FOLDED = (".endbar .fold",)
+FOLDED_APART = (".endbar.folded",)
+#: The bar above the table on a phone: one row of small controls, not two rows of buttons.
+PHONE_BAR_MOST = 48
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game's table as the checks see it."""
+
+    #: what shows that it is your turn
+    ready: str
+    #: what a player needs during play: each whole, inside the viewport and every clipping
+    #: ancestor (your hand, the legal targets, every seat's plate and score, the piles)
+    needed: tuple[str, ...]
+    #: the pieces of the table that must not overlap one another
+    apart: tuple[str, ...]
+    #: what a player needs of the table as the match left it (the results folded away)
+    after: tuple[str, ...]
+    #: what must be in sight during play, at least one of each (a needed element that is
+    #: not drawn at all, e.g. folded away with a phone's side panel, is missing)
+    shown: tuple[str, ...]
+    #: options that make a long match, for its results screen
+    long: dict[str, Any] = field(default_factory=dict)
+    #: how many of your moves the table is played before it is looked at during play
+    moves: int = 0
+
+
+TABLES: dict[str, Table] = {
+    "spades": Table(
+        ready=".hand .card.playable",
+        needed=(".hand .card", ".plate", ".trick", ".team-score"),
+        apart=(".plate", ".trick .slot .card", ".hand", ".felt-note"),
+        after=(".plate", ".team-score"), shown=(".hand .card", ".team-score", ".plate"),
+        long={"target": 5000, "max_deals": 12}, moves=3),
+    "spite-and-malice": Table(
+        ready=".snm-plate.mine.turn",
+        needed=(".snm-hand .card", "[data-key][data-targets]:not([data-targets=''])",
+                ".snm-centre [data-key]", ".snm-stock", ".snm-pile", ".snm-plate",
+                ".snm-plate .snm-score", ".snm-turn"),
+        apart=(".snm-plate", ".snm-pile", ".snm-stock", ".snm-slot", ".snm-note"),
+        after=(".snm-pile", ".snm-stock", ".snm-plate"),
+        shown=(".snm-hand .card", ".snm-plate .snm-score", ".snm-stock", ".snm-centre [data-key]"),
+        long={"payoff_size": 1, "target": 500, "max_rounds": 15, "max_turns": 60}, moves=12),
+    "hit-the-deck": Table(
+        ready=".htd-hand .hcard.playable, .htd-act",
+        needed=(".htd-hand .hcard", ".htd-act", ".htd-draw", ".htd-discard", ".htd-plate",
+                ".htd-status", ".htd-shout"),
+        apart=(".htd-plate", ".htd-draw", ".htd-discard", ".htd-direction",
+               ".htd-obligation.on"),
+        after=(".htd-plate", ".htd-discard"),
+        shown=(".htd-hand .hcard", ".htd-plate .score", ".htd-draw", ".htd-discard"),
+        long={"hand_size": 2, "target": 1000, "max_rounds": 12}, moves=2),
+    "clockwork-spades": Table(
+        ready=".cw-choice:not([hidden]) .cw-take",
+        needed=(".cw-clock", ".cw-clock .cw-pos", ".cw-hand .card", ".cw-plate", ".cw-note",
+                ".cw-take"),
+        apart=(".cw-plate", ".cw-clock", ".cw-hand", ".cw-note"),
+        after=(".cw-plate", ".cw-clock", ".cw-clock .cw-pos"),
+        shown=(".cw-plate .cw-stat", ".cw-take", ".cw-clock .cw-pos")),
+    "foursquare": Table(
+        ready=".fs-cell.legal",
+        needed=(".fs-cell", ".fs-in-hand", ".fs-stock", ".fs-note", ".fs-hint-row .button",
+                ".fs-deal-link", ".fs-share .button"),
+        apart=(".fs-frame", ".fs-note", ".fs-hand", ".fs-stock", ".fs-down"),
+        after=(".fs-cell", ".fs-stock"), moves=3,
+        shown=(".fs-in-hand", ".fs-stock", ".fs-hint-row .button", ".fs-share .button")),
 }
 
-OUTSIDE = """(sels) => {
-  const W = innerWidth, H = innerHeight, out = [];
-  for (const sel of sels) {
-    for (const el of document.querySelectorAll(sel)) {
-      if (!el.getClientRects().length) continue;  // not drawn (hidden)
-      const r = el.getBoundingClientRect();
-      if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
-        const d = el.dataset;
-        const what = d.card || d.key || d.cell || d.action || el.textContent.trim().slice(0, 20);
-        const at = [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
-        out.push(`${sel} [${what}] at ${at}`);
-      }
-    }
-  }
-  return out;
-}"""
-
+# The page's size and the screen's (not innerWidth: a phone's layout viewport widens to what
+# sticks out), and the table's (main) own scroll.
 SCROLL = """() => {
-  const d = document.scrollingElement;
+  const d = document.scrollingElement, root = document.documentElement;
   const main = document.querySelector('main');
-  return {w: d.scrollWidth, h: d.scrollHeight, vw: innerWidth, vh: innerHeight,
+  return {w: d.scrollWidth, h: d.scrollHeight, vw: root.clientWidth, vh: root.clientHeight,
           mainH: main.scrollHeight, mainVisible: main.clientHeight};
 }"""
 
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with server_thread(tmp_path_factory.mktemp("fit") / "fit.sqlite3") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def tables(browser, base) -> Iterator[dict[str, dict[str, Any]]]:
-    """game -> {url, storage (the browser storage that holds its seat), page (the desktop
-    page at the table, kept for the three desktop sizes)}, opened on first use."""
-    opened: dict[str, dict[str, Any]] = {}
-    yield opened
-    for table in opened.values():
-        table["page"].context.close()
-
-
-def table_for(game: str, browser: Any, base: str,
-              tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    if game not in tables:
-        page = page_of(browser, 1280, 800, keep=True)
-        url = open_table(page, base, game)
-        page.wait_for_selector(GAMES[game][0])
-        tables[game] = {"url": url, "storage": page.context.storage_state(), "page": page}
-    return tables[game]
-
-
-# The top bar's controls: each must show whole, on top (a phone's narrow bar once hid the
-# Rules button under the language switch).
-TOP_BAR = ("#crumbs a", ".top-switch", ".rules-button", ".lang-switch")
 COVERED = """(sels) => {
   const out = [];
   for (const sel of sels) {
@@ -116,32 +156,204 @@ COVERED = """(sels) => {
 }"""
 
 
-def check_fits(page: Any, game: str, size: str) -> None:
-    ready, needed = GAMES[game]
-    page.wait_for_selector(ready)
-    page.wait_for_timeout(350)  # let the cards land (the longest motion is 300 ms)
-    shot(page, f"fit-{game}-{size}", full_page=False)
-    if DOC_SHOTS and size in DOC_SIZES:
-        page.screenshot(path=str(Path(DOC_SHOTS) / f"{game}-{size}.jpg"), type="jpeg", quality=82)
-    outside = page.evaluate(OUTSIDE, list(needed))
-    assert not outside, f"{game} at {size}: outside the viewport: {outside}"
-    covered = page.evaluate(COVERED, list(TOP_BAR))
-    assert not covered, f"{game} at {size}: hidden in the top bar: {covered}"
+# ----------------------------------------------------------------------------- the tables
+def open_seat(base: str, game: str, options: dict[str, Any]) -> tuple[str, str]:
+    """A table of ``game``: you at seat 0, the game's rule bots at the others, the longest
+    turn timer (it shows, and no stand-in plays for you while the pages look; the pictures
+    for docs/ show no timer); its id and your seat's token."""
+    seats = spec(game).game.default_seats
+    res = httpx.post(f"{base}/api/tables", json={
+        "game": game, "options": options, "name": "Sam", "seat": 0,
+        "turn_seconds": 0 if DOC_SHOTS else 3600,
+        "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * (seats - 1)})
+    assert res.status_code == 201, res.text
+    body = res.json()
+    return body["table"]["id"], body["token"]
+
+
+def play_seat(base: str, table_id: str, token: str, moves: int | None) -> bool:
+    """Play seat 0 by its first legal action: ``moves`` of its moves, then wait for its turn
+    (True; False if the match ends first), or to the match's end (None). Every wait has a
+    deadline (30 s for the server's next view)."""
+    with connect(base.replace("http", "ws", 1) + f"/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        made = 0
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] != "view":
+                continue
+            if msg["status"] == "finished":
+                return moves is None
+            view = msg["view"]
+            if 0 in view.get("to_act", []) and view.get("legal"):
+                if moves is not None and made >= moves:
+                    return True
+                ws.send(json.dumps({"type": "act", "action": view["legal"][0],
+                                    "version": msg["version"]}))
+                made += 1
+
+
+@dataclass
+class Seat:
+    url: str
+    table_id: str
+    token: str
+
+
+def prepared(base: str, game: str, finished: bool) -> Seat:
+    """A table of ``game`` played to its end (``finished``, with the options of a long
+    match), or a few moves in and at your turn (a match over before that is dealt again)."""
+    table = TABLES[game]
+    for _ in range(5):
+        table_id, token = open_seat(base, game, table.long if finished else {})
+        if play_seat(base, table_id, token, None if finished else table.moves):
+            return Seat(f"{base}/t/{table_id}", table_id, token)
+    raise AssertionError(f"{game}: five matches ended before your turn came")
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with server_thread(tmp_path_factory.mktemp("fit") / "fit.sqlite3") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def seats(base) -> Iterator[dict[tuple[str, bool], Future[Seat]]]:
+    """(game, finished) -> the seat, played in the background while the pages look."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        yield {(game, finished): pool.submit(prepared, base, game, finished)
+               for finished in (False, True) for game in game_ids() if game in TABLES}
+
+
+@pytest.fixture(scope="module")
+def pages(browser, base, seats) -> Iterator[dict[str, Any]]:
+    """"desktop" and "phone": one page each, whose storage holds every table's seat."""
+    held = {s.table_id: {"seat": 0, "token": s.token}
+            for s in (f.result(timeout=120) for f in seats.values())}
+    storage = {"cookies": [], "origins": [{"origin": base, "localStorage": [
+        {"name": "parlour.seats", "value": json.dumps(held)}]}]}
+    made = {"desktop": page_of(browser, *SIZES[DESKTOP[0]][:2], storage=storage, keep=True),
+            "phone": page_of(browser, *SIZES[PHONE[0]][:2], touch=True, storage=storage,
+                             keep=True)}
+    yield made
+    for page in made.values():
+        page.context.close()
+
+
+# ----------------------------------------------------------------------------- the checks
+# The felts and the other blocks of a table: what lies in one must not hang over its edge.
+FRAMES = ".table-root > * > *, .table-root > aside"
+
+
+def problems(page: Any, size: str, needed: tuple[str, ...], apart: tuple[str, ...] = (),
+             shown: tuple[str, ...] = ()) -> list[str]:
+    """What is wrong with the page as it is now: each finding names the element and why."""
+    found = [f"cut off: {x}" for x in page.evaluate(CUT_OFF, [list(needed), {"frames": FRAMES}])]
+    found += [f"not in sight: {x}" for x in page.evaluate(MISSING, list(shown))]
+    found += [f"overlap: {x}" for x in page.evaluate(OVERLAPS, list(apart))]
+    found += [f"hidden in the top bar: {x}" for x in page.evaluate(COVERED, list(TOP_BAR))]
     s = page.evaluate(SCROLL)
-    assert s["h"] <= s["vh"] and s["w"] <= s["vw"], f"{game} at {size}: the page scrolls: {s}"
-    assert s["mainH"] <= s["mainVisible"], f"{game} at {size}: the table scrolls: {s}"
+    if s["h"] > s["vh"] or s["w"] > s["vw"]:
+        found.append(f"the page scrolls: {s}")
+    if s["mainH"] > s["mainVisible"]:
+        found.append(f"the table scrolls: {s}")
+    return [f"{size}: {x}" for x in found]
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("game", list(GAMES))
-def test_the_table_fits_the_screen(browser, base, tables, game, size):
-    table = table_for(game, browser, base, tables)
-    width, height, touch = SIZES[size]
-    if touch:  # a phone: a new page holding the same seat
-        page = page_of(browser, width, height, touch=True, storage=table["storage"])
-        page.goto(table["url"])
-    else:  # the same page, the window resized
-        page = table["page"]
-        page.set_viewport_size({"width": width, "height": height})
-    check_fits(page, game, size)
-    assert not page.errors, page.errors
+def phone_bars(page: Any, size: str) -> list[str]:
+    """On a phone: the bar above the table is one short row, its menu of the seat's buttons
+    opens whole, and so does the side panel."""
+    found = []
+    bar = page.eval_on_selector(".lifebar", "el => el.getBoundingClientRect().height")
+    if bar > PHONE_BAR_MOST:
+        found.append(f"the bar above the table is {bar:.0f} px high (at most {PHONE_BAR_MOST})")
+    for opener, shown in ((".lifebar .life-more", ".lifebar .life-list .button"),
+                          (".side-toggle", ".table-root > aside")):
+        if not page.locator(opener).is_visible():
+            found.append(f"no {opener} to open")
+            continue
+        page.click(opener)
+        settle(page)
+        found += [f"opened by {opener}: cut off: {x}"
+                  for x in page.evaluate(CUT_OFF, [[shown], {}])]
+        if not page.locator(shown).first.is_visible():
+            found.append(f"{opener} shows nothing")
+        page.click(opener)
+        settle(page)
+    return [f"{size}: {x}" for x in found]
+
+
+def at_every_size(pages: dict[str, Any], url: str, ready: str
+                  ) -> Iterator[tuple[str, Any, str]]:
+    """(kind, page, size): the desktop page, then the phone, at ``url``, laid out at each of
+    its sizes and showing ``ready``; each page's errors are checked after its sizes."""
+    for kind, sizes in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = pages[kind]
+        page.goto(url)
+        for size in sizes:
+            width, height, _ = SIZES[size]
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_selector(ready)
+            settle(page)
+            yield kind, page, size
+        assert not page.errors, page.errors
+
+
+def look(page: Any, name: str, size: str) -> None:
+    shot(page, f"fit-{name}-{size}", full_page=False)
+
+
+def table_and_seat(seats: dict[tuple[str, bool], Future[Seat]], game: str, finished: bool
+                   ) -> tuple[Table, Seat]:
+    assert game in TABLES, f"{game}: say what its table needs (TABLES)"
+    return TABLES[game], seats[(game, finished)].result(timeout=120)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_nothing_is_cut_off_during_play(pages, seats, game):
+    table, seat = table_and_seat(seats, game, finished=False)
+    found: list[str] = []
+    for kind, page, size in at_every_size(pages, seat.url, table.ready):
+        look(page, game, size)
+        if DOC_SHOTS and size in DOC_SIZES:
+            page.screenshot(path=str(Path(DOC_SHOTS) / f"{game}-{size}.jpg"), type="jpeg",
+                            quality=82)
+        found += problems(page, size, table.needed + LIFE_BAR, table.apart + BLOCKS,
+                          table.shown)
+        if kind == "phone":
+            found += phone_bars(page, size)
+    assert not found, f"{game}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_nothing_is_cut_off_on_the_results_after_a_long_match(pages, seats, game):
+    table, seat = table_and_seat(seats, game, finished=True)
+    found: list[str] = []
+    for _, page, size in at_every_size(pages, seat.url, ".endbar:not(.folded) .results-title"):
+        look(page, f"{game}-results", size)
+        found += problems(page, size, RESULTS)
+        page.click(".endbar .fold")
+        page.wait_for_selector(".endbar.folded")
+        settle(page)
+        look(page, f"{game}-folded", size)
+        found += problems(page, size, table.after + FOLDED, table.apart + BLOCKS + FOLDED_APART)
+        page.click(".endbar .fold")
+    assert not found, f"{game}:\n" + "\n".join(found)
+
+
+LOBBY = (".brand", ".lang-switch", ".account-control a, .account-control summary",
+         ".game-tile", "#new-name")
+
+
+def test_the_lobby_does_not_scroll_sideways(pages, base):
+    found: list[str] = []
+    for _, page, size in at_every_size(pages, base + "/", ".game-tile"):
+        look(page, "lobby", size)
+        s = page.evaluate(SCROLL)
+        if s["w"] > s["vw"]:
+            found.append(f"{size}: the lobby scrolls sideways: {s}")
+        # the lobby is long: it scrolls down, and only the width is the viewport's
+        found += [f"{size}: cut off: {x}" for x in page.evaluate(
+            CUT_OFF, [list(LOBBY), {"page_scrolls": True}])]
+    assert not found, "the lobby:\n" + "\n".join(found)

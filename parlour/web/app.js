@@ -461,9 +461,22 @@ function tablePage(tableId) {
     if (players) buttons.push(players);
     tickClock();
     lifeBar.append(clockEl, hints.el, ...notes);
-    if (buttons.length) lifeBar.append(h("div", { class: "buttons" }, ...buttons));
+    if (buttons.length) lifeBar.append(seatButtons(buttons));
     if (rejoinLink && seat !== null) lifeBar.append(rejoinBox(rejoinLink));
     lifeBar.hidden = false;
+  }
+
+  // The seat's buttons: a row of them on a wide screen; on a phone the everyday ones (I'm
+  // back, Sit at) stay in the row and the others fold behind one "⋯" button (style.css), so
+  // that the bar above the table is one short row.
+  function seatButtons(buttons) {
+    const everyday = buttons.filter((b) => b.classList.contains("primary"));
+    const others = buttons.filter((b) => !everyday.includes(b));
+    if (!others.length) return h("div", { class: "buttons" }, ...everyday);
+    const more = h("button", { class: "button life-more", type: "button", "aria-expanded": "false", "aria-label": t("More options"), title: t("More options") }, "⋯");
+    const menu = h("div", { class: "life-menu" }, more, h("div", { class: "life-list" }, ...others));
+    more.addEventListener("click", () => more.setAttribute("aria-expanded", String(menu.classList.toggle("open"))));
+    return h("div", { class: "buttons" }, ...everyday, menu);
   }
 
   let shownEnd = null; // the match whose results are on screen

@@ -319,7 +319,9 @@ function drawSeats(st) {
   clear(seatsLayer);
   const seats = view.seats;
   const slap = slapOpen ? view.slap : null;
-  for (let seat = 0; seat < seats; seat++) {
+  // in their order round the table from the bottom seat: a narrow felt lays them in a row
+  const round = [...Array(seats).keys()].sort((a, b) => st.seat.offset(a, seats) - st.seat.offset(b, seats));
+  for (const seat of round) {
     const at = spot(st, seat);
     const count = view.hand_sizes[seat];
     const turn = view.to_act.includes(seat) && view.phase !== "slap";
@@ -343,6 +345,7 @@ function drawSeats(st) {
     h("div", { class: "count" }, backs, h("b", {}, String(count)), " ", h("span", { class: "muted-light" }, n("card", "cards", count))),
     h("div", { class: "score" }, t("Score {score}", { score: view.scores[seat] })),
     note ? h("div", { class: "note", "aria-hidden": "true" }, note) : null);
+    plate.dataset.offset = String(st.seat.offset(seat, seats));
     plate.dataset.x = String(at.x);
     plate.dataset.y = String(at.y);
     seatsLayer.append(plate);

@@ -423,8 +423,8 @@ export function mount(root, ctx) {
     h("div", { class: "snm-half snm-opp" }, oppPlate, oppPiles),
     h("div", { class: "snm-middle" }, stockBox, centre),
     h("div", { class: "snm-status" }, note, banner),
-    h("div", { class: "snm-half snm-me" }, myPiles, myPlate),
-    hand);
+    // your piles and your hand: one above the other, or side by side on a wide felt
+    h("div", { class: "snm-bottom" }, h("div", { class: "snm-half snm-me" }, myPiles, myPlate), hand));
   const help = h("p", { class: "snm-help muted small", id: "snm-help" },
     t("Drag a card onto a pile, or click it and then the pile. Keys: 1–5 pick a hand card, P your payoff card, Escape lets go. A hand card put on one of your side piles ends your turn."));
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });

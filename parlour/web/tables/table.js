@@ -14,6 +14,7 @@
 // ctx is the page's (app.js): seat, names, table, live, act(text), hint(), timed, react().
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { snapshot, travel } from "./motion.js";
 import { playSound } from "../sound.js";
 
@@ -34,6 +35,15 @@ export function tableOf(root, ctx, className, ...children) {
   const el = h("div", { class: `${className} table-root` }, ...children);
   root.append(el);
   const offs = [];
+  // On a phone the side panel folds away under the table (style.css): a button opens it
+  // over the table and closes it again. A game's style sheet may keep what a player needs
+  // of it in sight while it is folded (Spades' scores).
+  const aside = el.querySelector(":scope > aside");
+  if (aside) {
+    const toggle = h("button", { class: "side-toggle", type: "button", "aria-expanded": "false" }, t("Scores and log"));
+    toggle.addEventListener("click", () => toggle.setAttribute("aria-expanded", String(el.classList.toggle("side-open"))));
+    aside.before(toggle);
+  }
   const seat = seating(ctx);
   return {
     el,
