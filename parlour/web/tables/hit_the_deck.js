@@ -301,6 +301,19 @@ function eventText(st, e) {
 // ------------------------------------------------------------------ seats round the felt
 const narrow = (felt) => felt.clientWidth < 560;
 
+// A narrow felt whose bands do not fit its height (a long obligation, bots' badges, a short
+// phone) is drawn tighter, a step at a time, until they do: nothing is cut off at its foot.
+const TIGHTER = ["tight", "tighter"];
+function fitFelt(st) {
+  const { felt } = st.els;
+  felt.classList.remove(...TIGHTER);
+  if (!felt.classList.contains("narrow")) return;
+  for (const step of TIGHTER) {
+    if (felt.scrollHeight <= felt.clientHeight + 1) return;
+    felt.classList.add(step);
+  }
+}
+
 function spot(st, seat) {
   const seats = st.view.seats;
   const offset = st.seat.offset(seat, seats);
@@ -841,14 +854,14 @@ export function mount(root, ctx) {
   board.on(document, "keydown", (ev) => onKey(now(), ev), true);
   // Seats are placed by measuring: again whenever the felt changes size (the stylesheet
   // arriving, the window or the side panel moving).
-  const onResize = () => { if (mem.view) { drawSeats(now()); fitHand(els); } };
+  const onResize = () => { if (mem.view) { const st = now(); drawSeats(st); fitHand(els); fitFelt(st); } };
   const watcher = window.ResizeObserver ? new ResizeObserver(onResize) : null;
   if (watcher) watcher.observe(felt);
   board.on(window, "resize", onResize);
 
   return board.renderer({
     state,
-    draw: [animateStep, drawSeats, drawCentre, drawBar, drawHand, tell, drawSide, showSlapResult, drawFinal],
+    draw: [animateStep, drawSeats, drawCentre, drawBar, drawHand, tell, drawSide, showSlapResult, drawFinal, fitFelt],
     refused() {
       for (const b of hand.querySelectorAll(".leaving")) b.classList.remove("leaving");
     },
