@@ -132,9 +132,11 @@ def test_under_load_casual_bots_drop_a_level_and_compared_tables_wait(tmp_path):
             south.act("bid 3")  # now the searching bots think
             tables.append((tid, south))
         (casual, south), (compared, north) = tables
-        said = south.recv_until(lambda m: m["type"] == "table" and m["table"]["degraded"])
+        said = south.recv_until(lambda m: m["type"] == "table" and m["table"]["degraded"],
+                                "the casual table to say its bots dropped a level")
         assert said["table"]["id"] == casual
-        north.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2)
+        north.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2,
+                         "the compared table's view at version 2")
         assert not [m for m in north.messages if m["type"] == "table"
                     and m["table"]["degraded"]]
         assert hub.tables[compared].degraded is False

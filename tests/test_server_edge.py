@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import BOTS3, PEOPLE4, ROOMY, Player, app_client, create, settings_for
 from starlette.testclient import WebSocketDenialResponse
+from waits import next_json
 
 from parlour.server.app import create_app
 from parlour.server.errors import MAX_MESSAGE
@@ -235,7 +236,7 @@ def test_the_websocket_checks_the_origin(tmp_path):
             with client.websocket_connect(f"/ws/tables/{table}",
                                           headers={"Origin": origin}) as ws:
                 ws.send_json({"type": "hello"})
-                assert ws.receive_json()["type"] == "welcome"
+                assert next_json(ws, "the welcome")["type"] == "welcome"
 
 
 def test_the_csp_lets_the_page_connect_to_its_own_host_only(tmp_path):

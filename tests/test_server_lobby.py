@@ -107,7 +107,8 @@ def test_spectator_watches_bots_and_play_again_record_and_replay(client):
     tid = res["table"]["id"]
     watcher = Player(client, tid, None)
     assert watcher.seat is None
-    final = watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
+    final = watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished",
+                               "the view that ends the match")
     assert final["view"]["outcome"] is not None and final["view"]["hand"] is None
     table = client.get(f"/api/tables/{tid}").json()["table"]
     assert table["status"] == "finished" and table["finished_matches"] == [1]
@@ -128,7 +129,8 @@ def test_spectator_watches_bots_and_play_again_record_and_replay(client):
 
     again = client.post(f"/api/tables/{tid}/again")  # a table of bots: anyone may
     assert again.status_code == 200 and again.json()["table"]["match"] == 2
-    nxt = watcher.recv_until(lambda m: m["type"] == "view" and m["match"] == 2)
+    nxt = watcher.recv_until(lambda m: m["type"] == "view" and m["match"] == 2,
+                             "the first view of match 2")
     assert nxt["version"] <= 2 and nxt["view"]["deal"] == 1
     watcher.close()
 
@@ -162,7 +164,8 @@ def test_play_again_needs_a_seat_token_and_a_finished_match(client):
     assert r.status_code == 403
     r = client.post(f"/api/tables/{tid}/again", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200
-    again = p.recv_until(lambda m: m["type"] == "view" and m["match"] == 2)
+    again = p.recv_until(lambda m: m["type"] == "view" and m["match"] == 2,
+                         "the first view of match 2")
     assert again["status"] == "playing" and again["view"]["scores"] == [0, 0]
     assert r.json()["table"]["seats"][0]["name"] == "Ann"
     p.close()

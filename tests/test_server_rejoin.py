@@ -42,7 +42,8 @@ def test_a_rejoin_secret_trades_for_the_same_seat_which_can_act(tmp_path, caplog
         while not view["view"].get("legal"):
             view = second.view()
         second.act(view["view"]["legal"][0])
-        after = second.recv_until(lambda m: m["type"] in ("view", "error"))
+        after = second.recv_until(lambda m: m["type"] in ("view", "error"),
+                                  "the answer to the move made with the traded token")
         assert after["type"] == "view" and after["version"] > view["version"]
         # the traded token asks for the same link, and trading again gives the same token
         assert link_of(client, table, body["token"]) == secret

@@ -62,7 +62,8 @@ def test_a_table_owned_by_one_process_is_played_through_another(two_apps):
     owned = hub.tables[table]
     while not set(owned.state.to_act) & {0, 2}:  # the bots play on to a person's turn
         time.sleep(0.02)
-    seen = bea.recv_until(lambda m: m["type"] == "view" and m["version"] == owned.version)
+    seen = bea.recv_until(lambda m: m["type"] == "view" and m["version"] == owned.version,
+                          "Bea's view at the owner's version")
     # built by the owner, for Bea's seat (its reasons in her language)
     assert seen["view"] == localize(owned.state.view(2), "en")
     # A stale intent through the relay gets the owner's refusal.
@@ -113,7 +114,8 @@ def test_a_relaying_process_that_loses_redis_catches_its_clients_up(two_apps):
     killed = [admin.client_kill_filter(_id=c["id"]) for c in admin.client_list("pubsub")
               if c["name"] == name]
     assert killed == [1]
-    again = watcher.recv_until(lambda m: m["type"] == "table")  # sent again once it is back
+    again = watcher.recv_until(lambda m: m["type"] == "table",
+                               "the table's summary, sent again once it is back")
     assert again["table"]["id"] == table and again["table"]["status"] == "waiting"
     watcher.close()
 

@@ -29,7 +29,8 @@ def finished_table(client: Any, game: str = "spades", options: dict[str, Any] | 
                  game=game)
     tid = res["table"]["id"]
     watcher = Player(client, tid, None)
-    watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
+    watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished",
+                       "the view that ends the match")
     watcher.close()
     return tid
 

@@ -204,10 +204,12 @@ def test_a_relayed_clients_hints_are_limited_by_the_tables_owner(tmp_path):
         ann = Player(two, res["table"]["id"], res["token"])  # relayed to the owner
         view = ann.view()
         ann.send({"type": "hint", "version": view["version"]})
-        assert ann.recv_until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+        assert ann.recv_until(lambda m: m["type"] in ("hint", "error"),
+                              "the first hint")["type"] == "hint"
         ann.act(view["view"]["legal"][0])
         view = ann.view()
         ann.send({"type": "hint", "version": view["version"]})
-        answer = ann.recv_until(lambda m: m["type"] in ("hint", "error"))
+        answer = ann.recv_until(lambda m: m["type"] in ("hint", "error"),
+                                "the refusal of a hint over the limit")
         assert answer["type"] == "error" and answer["code"] == "rate_limited", answer
         ann.close()

@@ -7,6 +7,7 @@ import json
 
 import pytest
 from server_kit import CARD, PEOPLE4, Player, app_client, assert_no_secret, create, join
+from waits import next_json
 
 from parlour.i18n import localize
 from parlour.message import Message, message_to_json
@@ -191,13 +192,13 @@ def test_a_wrong_token_is_refused(client, four):
     tid, _, _ = four
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": "A" * 22}))
-        err = ws.receive_json()
+        err = next_json(ws, "the refusal of the token")
         assert err["code"] == "bad_token" and "not valid" in err["message"]
     with client.websocket_connect("/ws/tables/nosuch") as ws:
-        assert ws.receive_json()["code"] == "not_found"
+        assert next_json(ws, "the refusal of the table")["code"] == "not_found"
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         ws.send_text(json.dumps({"type": "sync"}))
-        assert "hello" in ws.receive_json()["message"]
+        assert "hello" in next_json(ws, "the refusal of a sync before hello")["message"]
 
 
 def test_too_many_messages_are_refused(tmp_path):
