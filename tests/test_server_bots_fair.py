@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from server_kit import Player, ServerProcess, app_client, free_port
+from waits import ended, wait_until
 
 from parlour.server.runner import Busy, FairQueue, lower_kind
 
@@ -176,16 +177,11 @@ def test_search_workers_die_with_the_server(tmp_path, how):
         seats = [{"kind": "bot", "bot": "ismcts:hard"}] * 4
         res = httpx.post(f"{server.base}/api/tables", json={"game": "spades", "seats": seats})
         assert res.status_code == 201
-        deadline = time.monotonic() + 30
-        while not (workers := children(server.proc.pid)) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert workers, "no worker process started"
-        time.sleep(0.5)  # a hard search is under way
+        workers = wait_until(lambda: children(server.proc.pid), "a search worker to start")
+        time.sleep(0.5)  # a hard search is under way (or not: the workers die either way)
         os.kill(server.proc.pid, how)
-        server.proc.wait(15)
-        deadline = time.monotonic() + 5
-        while any(alive(w) for w in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not [w for w in workers if alive(w)]
+        ended(server.proc, "the server to end", 15)
+        wait_until(lambda: not [w for w in workers if alive(w)],
+                   "the search workers to end with the server", 10)
     finally:
         server.stop()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import select
 import subprocess
 import threading
 import time
@@ -83,6 +84,15 @@ def ended(proc: subprocess.Popen[Any], what: str, seconds: float = WAIT) -> int:
         return proc.wait(seconds)
     except subprocess.TimeoutExpired:
         raise Deadline(what, seconds).ran_out(f"process {proc.pid} still runs") from None
+
+
+def line_from(proc: subprocess.Popen[str], what: str, seconds: float = WAIT) -> str:
+    """The next line ``proc`` writes to its stdout (a pipe)."""
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], seconds)
+    if not ready:
+        raise Deadline(what, seconds).ran_out(f"process {proc.pid} wrote no line")
+    return proc.stdout.readline()
 
 
 def set_within(event: threading.Event, what: str, seconds: float = WAIT) -> None:
