@@ -12,7 +12,7 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
-from server_kit import BOTS3, PEOPLE4, ROOMY, Player, app_client, create, settings_for
+from server_kit import BOTS3, PEOPLE4, ROOMY, Clock, Player, app_client, create, settings_for
 from starlette.testclient import WebSocketDenialResponse
 from waits import next_json
 
@@ -36,14 +36,18 @@ def error_of(res, status: int, code: str) -> str:
 
 
 def limited(tmp_path, **limits) -> TestClient:
-    """A client of an app with these limits (roomy otherwise)."""
-    return app_client(tmp_path / "edge.sqlite3", limits=Limits(**(ROOMY | limits)))
+    """A client of an app with these limits (roomy otherwise), whose clock stands still:
+    no bucket fills again while a slow machine runs the test."""
+    return app_client(tmp_path / "edge.sqlite3", limits=Limits(**(ROOMY | limits)),
+                      **Clock().settings())
 
 
 def proxied(tmp_path, **limits) -> TestClient:
-    """A client behind a trusted proxy: each request names its client in X-Forwarded-For."""
+    """A client behind a trusted proxy: each request names its client in X-Forwarded-For.
+    Its clock stands still, as :func:`limited`'s."""
     settings = settings_for(tmp_path / "edge.sqlite3",
-                            limits=Limits(**(ROOMY | limits | {"trusted_proxies": [PROXY[0]]})))
+                            limits=Limits(**(ROOMY | limits | {"trusted_proxies": [PROXY[0]]})),
+                            **Clock().settings())
     return TestClient(create_app(settings), client=PROXY)
 
 
