@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from server_kit import Player, ServerProcess, app_client, free_port
-from waits import ended, wait_until
+from waits import ended, wait_until, within
 
 from parlour.server.runner import Busy, FairQueue, lower_kind
 
@@ -45,7 +45,7 @@ def test_the_workers_serve_the_tables_in_turn():
         assert await modest == "b0"
         await asyncio.gather(*greedy)
 
-    asyncio.run(main())
+    asyncio.run(within(main(), "the queue's jobs to run", 10))
     assert order.index("b0") == 1, order  # a0 was running; b0 went next
     assert sorted(order) == sorted([f"a{i}" for i in range(10)] + ["b0"])
 
@@ -70,7 +70,7 @@ def test_the_workers_time_is_shared_not_their_jobs():
         light = [asyncio.create_task(queue.run("easy", job("e", 1.0))) for _ in range(30)]
         await asyncio.gather(*heavy, *light)
 
-    asyncio.run(main())
+    asyncio.run(within(main(), "the queue's jobs to run", 10))
     # by the time the hard table has had 3 jobs (30 s), the easy one has had about 30 s too
     third = [i for i, name in enumerate(done) if name == "h"][2]
     assert 19 <= done[:third].count("e") <= 30, done
@@ -95,7 +95,7 @@ def test_a_tables_queue_is_bounded():
         await asyncio.gather(running, *waiting, other)
         assert queue.running == 0 and queue.waiting() == 0
 
-    asyncio.run(main())
+    asyncio.run(within(main(), "the queue's jobs to run", 10))
 
 
 def test_a_bot_drops_one_level():

@@ -16,6 +16,7 @@ import redis.asyncio as aioredis
 from server_kit import PEOPLE4, ROOMY, AppClient, Player, app_client
 from services import pg_database, redis_or_skip, redis_prefix
 from starlette.testclient import WebSocketDenialResponse
+from waits import within
 
 from parlour.server.limits import Limits, client_hash
 from parlour.server.shared_limits import SharedLimits
@@ -161,7 +162,7 @@ def test_the_sockets_of_a_process_that_stops_renewing_them_stop_counting(tmp_pat
         await conn.aclose()
 
     with redis_prefix() as prefix:
-        asyncio.run(run(prefix))
+        asyncio.run(within(run(prefix), "the shared counts in Redis", 30))
 
 
 def test_a_socket_whose_task_is_cancelled_as_it_closes_is_still_counted_out():
@@ -184,7 +185,7 @@ def test_a_socket_whose_task_is_cancelled_as_it_closes_is_still_counted_out():
         await conn.aclose()
 
     with redis_prefix() as prefix:
-        asyncio.run(run(prefix))
+        asyncio.run(within(run(prefix), "the shared counts in Redis", 30))
 
 
 def test_a_clients_log_in_attempts_are_counted_on_every_process(tmp_path):
