@@ -14,7 +14,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-long lint compiled bench bench-rl bench-server screenshots clean messages messages-compile
+.PHONY: run test check test-long lint compiled bench bench-rl bench-server screenshots clean messages messages-compile
 
 # Packages are installed with uv (itself from PyPI, into .venv): on a fresh clone it takes
 # about half of pip's time (parallel downloads, no bytecode compiled ahead of use: Python
@@ -51,7 +51,11 @@ $(CHROMIUM):
 compiled: $(WEB_STAMP)
 	$(PY) -m parlour.build
 
-run: $(WEB_STAMP) compiled
+# Serves at once: when the compiled build is missing or older than the sources, it is made
+# in the background (saying so) and this server runs the pure build; the next start runs
+# the compiled one. A server never changes build while it runs, nor do its workers.
+run: $(WEB_STAMP)
+	@$(PY) -m parlour.build --background
 	$(VENV)/bin/parlour serve --host $(HOST) --port $(PORT)
 
 # Every kind of check, with light counts (the `long` soaks are left out: pyproject's addopts).
@@ -69,6 +73,14 @@ test: $(STAMP) $(CHROMIUM)
 			tests/test_engine.py; checks=$$?; \
 		wait $$build; exit $$checks
 	$(PY) tests/with_services.py $(PY) -m pytest -n 3 -rf --timeout 300 --durations=25
+
+# The edit loop's quick subset (about a minute): lint, types, the engine contract (pure build)
+# and the websocket protocol (SQLite). make test runs all of it and everything else.
+check: $(STAMP)
+	$(VENV)/bin/ruff check parlour tests bench examples
+	$(VENV)/bin/mypy
+	PARLOUR_PURE=1 $(PY) -m pytest -p no:xdist -q tests/test_registry.py tests/test_engine.py \
+		tests/test_server_ws.py -k "not postgresql"
 
 # The long soaks alone: the same tests with their long counts (marker `long`).
 test-long: $(STAMP)

@@ -1,20 +1,49 @@
 """``python -m parlour.build``: compile the hot modules with mypyc (see :mod:`parlour.native`).
 
-The build is made beside the package in ``build/compiled/`` and used only while it matches
-the sources. Without mypy (the ``fast`` extra) or a C compiler, or if the build fails, it
-says so in one line and Parlour runs as pure Python.
+Each build is made beside the package in ``build/compiled/<digest>/`` and used only by
+processes started while it matches the sources (and by the processes they start). Without
+mypy (the ``fast`` extra) or a C compiler, or if the build fails, it says so in one line and
+Parlour runs as pure Python.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import os
 import shutil
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
-from parlour.native import BUILD, LIB, MODULES, PACKAGE, STAMP, source_digest, source_path
+from parlour.native import (
+    BUILD,
+    MODULES,
+    PACKAGE,
+    STAMP_NAME,
+    build_folder,
+    current_build,
+    is_complete,
+    remove_unused,
+    source_digest,
+    source_path,
+)
+
+LOG = BUILD / "build.log"  # a build's output when it runs in the background
+LAST_SECONDS = BUILD / "last-build-seconds"  # how long the last build here took
+USUAL = "about 1 to 2 minutes on 2 cores"  # said before the first build on a machine
+
+
+@contextlib.contextmanager
+def building() -> Iterator[None]:
+    """Held while a build is made: one build at a time (two ``make run``s, or ``make run``
+    beside ``make test``, wait for each other rather than compile the same files at once)."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / "BUILDING", "ab") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def build(jobs: int = 2, quiet: bool = True) -> None:
@@ -26,9 +55,9 @@ def build(jobs: int = 2, quiet: bool = True) -> None:
 
     root = PACKAGE.parent
     work = BUILD / "work"
-    new_lib = BUILD / "lib.new"
-    shutil.rmtree(new_lib, ignore_errors=True)
     digest = source_digest()
+    new_lib = build_folder(digest).with_name(build_folder(digest).name + ".new")
+    shutil.rmtree(new_lib, ignore_errors=True)
     cwd = os.getcwd()
     out = io.StringIO()
     try:
@@ -57,32 +86,73 @@ def build(jobs: int = 2, quiet: bool = True) -> None:
         raise
     finally:
         os.chdir(cwd)
-    (new_lib / "SOURCES").write_text(digest)
-    shutil.rmtree(LIB, ignore_errors=True)
-    new_lib.rename(LIB)
+    (new_lib / STAMP_NAME).write_text(digest)
+    final = build_folder(digest)
+    shutil.rmtree(final, ignore_errors=True)
+    new_lib.rename(final)
+    remove_unused(keep=final)
+
+
+def expected_time() -> str:
+    """How long a build usually takes here, for the line said before one."""
+    try:
+        return f"the last build here took {float(LAST_SECONDS.read_text()):.0f} s"
+    except (OSError, ValueError):
+        return USUAL
+
+
+def start_in_background() -> None:
+    """Make the build in a process of its own (its output in :data:`LOG`) and return at
+    once: ``make run`` serves on the pure build meanwhile."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(LOG, "wb") as log:
+        subprocess.Popen([sys.executable, "-m", "parlour.build"], stdout=log,
+                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                         start_new_session=True, cwd=PACKAGE.parent,
+                         env={k: v for k, v in os.environ.items() if k != "PARLOUR_BUILD"})
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m parlour.build [--check] [--strict]``: build unless the build is current.
+    """``python -m parlour.build [--check] [--strict] [--background] [--force]``: build
+    unless the build for today's sources is made already.
 
-    A build that cannot be made (no mypy, no compiler, an error) is reported in one line
-    and Parlour runs pure; ``--strict`` makes that an error (exit status 1)."""
+    ``--background`` starts the build in a process of its own and returns at once (saying
+    so, unless the build is current). A build that cannot be made (no mypy, no compiler, an
+    error) is reported in one line and Parlour runs pure; ``--strict`` makes that an error
+    (exit status 1)."""
     args = sys.argv[1:] if argv is None else argv
-    current = STAMP.exists() and STAMP.read_text() == source_digest()
+    current = current_build() is not None
     if "--check" in args:
         print("compiled build is current" if current else "compiled build is missing or stale")
         return 0 if current else 1
     if current and "--force" not in args:
         return 0
+    if "--background" in args:
+        print(f"parlour: the compiled build (mypyc: the bots think 2-3x faster) is being made "
+              f"in the background ({expected_time()}; its log: {LOG.relative_to(PACKAGE.parent)}"
+              "). Until then Parlour runs the pure build: the same games, slower bots; "
+              "the next start after it is made runs it.", flush=True)
+        start_in_background()
+        return 0
+    print(f"parlour: compiling the hot modules with mypyc ({expected_time()}; "
+          "PARLOUR_PURE=1 runs without it)...", flush=True)
     start = time.perf_counter()
     try:
-        build(quiet="--verbose" not in args)
+        with building():
+            if is_complete(build_folder(source_digest()), source_digest()) \
+                    and "--force" not in args:
+                print("parlour: another process made the compiled build meanwhile")
+                return 0
+            build(quiet="--verbose" not in args)
     except (Exception, SystemExit) as err:  # setuptools reports a failed compile as SystemExit
         print(f"parlour: the compiled build failed ({type(err).__name__}: {err}); "
               "Parlour runs as pure Python", file=sys.stderr)
         return 1 if "--strict" in args else 0
-    print(f"parlour: compiled {len(MODULES)} modules with mypyc in "
-          f"{time.perf_counter() - start:.0f} s ({LIB})")
+    seconds = time.perf_counter() - start
+    with contextlib.suppress(OSError):
+        LAST_SECONDS.write_text(f"{seconds:.1f}")
+    print(f"parlour: compiled {len(MODULES)} modules with mypyc in {seconds:.0f} s "
+          f"({build_folder(source_digest())})")
     return 0
 
 

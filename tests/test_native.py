@@ -2,6 +2,7 @@
 refused; otherwise the same modules as pure Python, saying why."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,15 +10,25 @@ from pathlib import Path
 import pytest
 
 from parlour import build, native
+from parlour.games import game_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_python(code: str, **env: str) -> str:
-    environ = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
+def run_python(code: str, cwd: Path = ROOT, **env: str) -> str:
+    """``code`` in a new interpreter deciding its build afresh (no inherited choice)."""
+    environ = {k: v for k, v in os.environ.items()
+               if k not in (native.PURE_VARIABLE, native.BUILD_VARIABLE)}
     environ.update(env, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-c", code], env=environ, cwd=ROOT, check=True,
+    return subprocess.run([sys.executable, "-c", code], env=environ, cwd=cwd, check=True,
                           capture_output=True, text=True, timeout=120).stdout.strip()
+
+
+def needs_current_build() -> Path:
+    folder = native.current_build()
+    if folder is None:
+        pytest.skip("no current compiled build here")
+    return folder
 
 
 def test_parlour_pure_runs_the_sources():
@@ -30,25 +41,107 @@ def test_parlour_pure_runs_the_sources():
 
 
 def test_a_current_build_is_the_one_loaded():
-    if not (native.STAMP.exists() and native.STAMP.read_text() == native.source_digest()):
-        pytest.skip("no current compiled build here")
-    out = run_python("import parlour.native as n, parlour.games.spades as s, "
-                     "parlour.bots.search as b; print(n.status(), s.__file__, b.__file__)")
-    status, spades, search = out.split(" ")
-    assert status == "compiled" and spades.endswith(".so") and search.endswith(".so")
+    folder = needs_current_build()
+    out = run_python("import sys, parlour.native as n, parlour.games.spades as s, "
+                     "parlour.bots.search as b; print(n.status(), s.__file__, b.__file__, "
+                     "any('compiled' in p for p in sys.path))")
+    status, spades, search, on_sys_path = out.split(" ")
+    assert status == "compiled" and on_sys_path == "False"
+    assert spades.startswith(str(folder)) and search.startswith(str(folder))
+    assert spades.endswith(".so") and search.endswith(".so")
+
+
+#: A worker process started the way the server starts its search workers (spawned), from a
+#: program that found ``parlour`` as an installed package (the ``parlour`` console script),
+#: not from the source folder: it must import the whole package and run its parent's build.
+SPAWNED_WORKER = """
+import multiprocessing, sys
+from concurrent.futures import ProcessPoolExecutor
+
+def report():
+    import parlour.native as n
+    from parlour.games import game_ids, get_game
+    import parlour.games.spades as s
+    return n.status(), s.__file__, len(game_ids())
+
+if __name__ == "__main__":
+    import parlour.native as n
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        print(n.status(), *pool.submit(report).result(timeout=100), sep="|")
+"""
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_a_spawned_worker_of_an_installed_parlour_runs_its_parents_build(tmp_path, pure):
+    if not pure:
+        needs_current_build()
+    script = tmp_path / "server.py"
+    script.write_text(SPAWNED_WORKER)
+    environ = {k: v for k, v in os.environ.items()
+               if k not in (native.PURE_VARIABLE, native.BUILD_VARIABLE, "PYTHONPATH")}
+    if pure:
+        environ[native.PURE_VARIABLE] = "1"
+    found = subprocess.run([sys.executable, "-c", "import parlour; print(parlour.__file__)"],
+                           env=environ, cwd=tmp_path, capture_output=True, text=True,
+                           timeout=60)
+    if found.returncode:
+        pytest.skip("parlour is not installed in this interpreter (only the source folder)")
+    out = subprocess.run([sys.executable, str(script)], env=environ, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    parent, worker, spades, games = out.stdout.strip().split("|")
+    assert worker == parent == ("pure: PARLOUR_PURE=1" if pure else "compiled")
+    assert spades.endswith(".py" if pure else ".so") and int(games) >= 5
+
+
+def test_a_child_runs_the_build_its_parent_chose(tmp_path):
+    """A worker runs its parent's build for the parent's whole life: a build the parent
+    uses is loaded even once it is not current any more (a copy stands for it here), and
+    a parent that started pure keeps its children pure although a current build exists."""
+    folder = needs_current_build()
+    older = tmp_path / "an-older-build"
+    shutil.copytree(folder, older, ignore=shutil.ignore_patterns(native.IN_USE_NAME))
+    out = run_python("import parlour.native as n, parlour.games.spades as s;"
+                     "print(n.status(), s.__file__)", **{native.BUILD_VARIABLE: str(older)})
+    status, spades = out.split(" ")
+    assert status == "compiled" and spades.startswith(str(older))
+    out = run_python("import os, parlour.native as n, parlour.games.spades as s;"
+                     "print(n.status(), s.__file__)", **{native.BUILD_VARIABLE: "pure"})
+    assert out == f"pure: as the process that started this one {ROOT}/parlour/games/spades.py"
 
 
 def test_a_stale_or_missing_build_is_not_used(tmp_path, monkeypatch):
     monkeypatch.setattr(native, "_status", native.status())
+    monkeypatch.setattr(native, "_folder", native.folder())
     monkeypatch.delenv(native.PURE_VARIABLE, raising=False)
+    monkeypatch.delenv(native.BUILD_VARIABLE, raising=False)
+    monkeypatch.setattr(native, "BUILD", tmp_path)
     path: list[str] = []
-    monkeypatch.setattr(native, "STAMP", tmp_path / "SOURCES")
     assert not native.activate(path) and path == []
     assert native.status().startswith("pure: no compiled build")
-    (tmp_path / "SOURCES").write_text("a digest of other sources")
+    (tmp_path / "0123").mkdir()
+    (tmp_path / "0123" / native.STAMP_NAME).write_text("a digest of other sources")
+    monkeypatch.delenv(native.BUILD_VARIABLE, raising=False)
     assert not native.activate(path) and path == []
     assert native.status() == ("pure: the compiled build is older than the sources "
                                "(python -m parlour.build)")
+    assert os.environ[native.BUILD_VARIABLE] == "pure"  # what its children will run
+
+
+def test_a_new_build_removes_only_the_builds_nobody_uses(tmp_path, monkeypatch):
+    monkeypatch.setattr(native, "BUILD", tmp_path)
+    for name in ("kept", "held", "unused", "lib"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / native.STAMP_NAME).write_text(name)
+    (tmp_path / "work").mkdir()
+    held = native.hold(tmp_path / "held")
+    try:
+        removed = native.remove_unused(keep=tmp_path / "kept")
+    finally:
+        assert held is not None
+        held.close()
+    assert sorted(p.name for p in removed) == ["lib", "unused"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["held", "kept", "work"]
 
 
 def test_the_digest_follows_every_compiled_source(monkeypatch):
@@ -63,12 +156,15 @@ def test_the_digest_follows_every_compiled_source(monkeypatch):
     assert native.source_digest() != before
 
 
-def test_a_failed_build_says_so_once_and_leaves_parlour_pure(monkeypatch, capsys):
+def test_a_failed_build_says_so_once_and_leaves_parlour_pure(tmp_path, monkeypatch, capsys):
     def fails(**_: object) -> None:
         raise RuntimeError("no C compiler")
 
     monkeypatch.setattr(build, "build", fails)
-    monkeypatch.setattr(build, "STAMP", Path("/nonexistent/SOURCES"))
+    monkeypatch.setattr(build, "current_build", lambda: None)
+    monkeypatch.setattr(build, "is_complete", lambda *_: False)
+    monkeypatch.setattr(build, "BUILD", tmp_path)
+    monkeypatch.setattr(build, "LAST_SECONDS", tmp_path / "last")
     assert build.main([]) == 0
     assert build.main(["--strict"]) == 1
     err = capsys.readouterr().err.splitlines()
@@ -77,8 +173,7 @@ def test_a_failed_build_says_so_once_and_leaves_parlour_pure(monkeypatch, capsys
     assert build.main(["--check"]) == 1
 
 
-@pytest.mark.parametrize("game_id", ["spades", "hit-the-deck", "spite-and-malice",
-                                     "clockwork-spades", "foursquare"])
+@pytest.mark.parametrize("game_id", game_ids())
 def test_states_and_outcomes_pickle_on_this_build(game_id):
     """Bots' searches go to worker processes pickled; a compiled state pickles by its
     fields (engine.reduce_state), a determinized one included."""

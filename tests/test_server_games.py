@@ -101,3 +101,21 @@ def test_searching_bots_think_in_a_worker_process(client):
     hub = client.app.state.hub
     assert hub.procs is not None
     watcher.close()
+
+
+def test_a_bot_that_cannot_choose_is_stood_in_for_and_play_goes_on(client, monkeypatch):
+    """A fault in a bot's choice (an exception) must not leave its table waiting forever:
+    a random legal move stands in for that move, and the fault is logged."""
+    from parlour.bots import bot_kinds
+
+    def fails(self, obs):
+        raise RuntimeError("a bot's fault")
+
+    monkeypatch.setattr(bot_kinds("spades")["rule"], "act", fails)
+    seats = [{"kind": "bot", "bot": "rule"}] * 4
+    res = client.post("/api/tables", json={"game": "spades", "seats": seats})
+    assert res.status_code == 201, res.text
+    watcher = Player(client, res.json()["table"]["id"], None)
+    msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 8)
+    assert msg["view"]["bids"].count(None) == 0
+    watcher.close()

@@ -80,6 +80,9 @@ class Bot:
     needs_sample: ClassVar[bool] = False
     #: The levels the kind takes (``kind:level``), if its constructor takes a ``level``.
     levels: ClassVar[Collection[str]] = ()
+    #: Whether the kind plays a seat at a table (the lobby offers it); a yardstick for the
+    #: analyses, such as a bot shown the hidden cards, does not.
+    at_tables: ClassVar[bool] = True
     #: Seconds one decision may take at most, or None (the default): the budget alone.
     time_cap: float | None = None
 

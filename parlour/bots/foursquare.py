@@ -638,6 +638,7 @@ class ClairvoyantBot(Bot):
     one within ``budget`` boards, otherwise the solver's choice. A yardstick, not a player."""
 
     kind = "clairvoyant"
+    at_tables = False
 
     def __init__(self, game: Game, seat: Seat, seed: int, deal: Sequence[int] | None = None,
                  budget: int = 100_000, level: str | None = None, **params: Any) -> None:

@@ -42,6 +42,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from parlour import native
 from parlour.engine import ascii_int
 from parlour.server import errors
 from parlour.server.cluster import Cluster
@@ -270,6 +271,8 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
     shown = f"[{host}]" if ":" in host else host
     announce(f"Parlour is serving at http://{shown}:{port}/  (database {db_url}; "
              f"Ctrl-C stops it)")
+    announce(f"Build: {native.status()}" + (
+        "" if native.compiled() else " (the same games; its bots and hints think slower)"))
     # The objects made at start-up (modules, the app, restored tables) live as long as the
     # server: freezing them keeps every later collection from walking them again, and a
     # higher first threshold makes collections rarer, so no full pass stalls the loop.

@@ -25,7 +25,6 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
@@ -35,7 +34,7 @@ from parlour.engine import Action, JsonDict, Seat, State
 from parlour.message import plural_message
 from parlour.server.limits import ClientGuard, ClientKey, TooMany
 from parlour.server.protocol import ProtocolError
-from parlour.server.runner import end_workers, worker_processes
+from parlour.server.runner import Workers, WorkersDown
 from parlour.server.store import Store
 
 if TYPE_CHECKING:
@@ -85,7 +84,7 @@ class ReviewDesk:
             raise ValueError("a review's budget is at least 1 iteration a decision")
         self.store = store
         self.jobs: dict[Key, Job] = {}
-        self.procs: ProcessPoolExecutor | None = None
+        self.workers = Workers(self.settings.review_processes, "reviews")
         self._slots: asyncio.Semaphore | None = None
         self._stored: OrderedDict[Key, JsonDict] = OrderedDict()
 
@@ -204,13 +203,10 @@ class ReviewDesk:
         args = (game_id, budget, state, seat, action, index)
         if self.settings.review_processes <= 0:
             return await asyncio.to_thread(judge_turn, *args)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._workers(), judge_turn, *args)
-
-    def _workers(self) -> ProcessPoolExecutor:
-        if self.procs is None:
-            self.procs = worker_processes(self.settings.review_processes)
-        return self.procs
+        try:
+            return await self.workers.run(judge_turn, *args)
+        except WorkersDown:  # in a thread of this process meanwhile: slower, but done
+            return await asyncio.to_thread(judge_turn, *args)
 
     async def close(self) -> None:
         """Stop every review in progress and end the workers."""
@@ -219,4 +215,4 @@ class ReviewDesk:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
-        end_workers(self.procs)
+        self.workers.close()

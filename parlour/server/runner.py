@@ -24,6 +24,7 @@ import threading
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -147,7 +148,8 @@ class FairQueue:
 
 def worker_processes(count: int) -> ProcessPoolExecutor:
     """A pool of ``count`` worker processes (spawned fresh, not forked from a server with
-    threads and sockets), each of which exits as soon as this process is gone."""
+    threads and sockets), each of which exits as soon as this process is gone. A worker
+    runs the build this process runs (:mod:`parlour.native` hands it down)."""
     return ProcessPoolExecutor(count, mp_context=get_context("spawn"),
                                initializer=watch_parent, initargs=(os.getpid(),))
 
@@ -160,6 +162,55 @@ def end_workers(pool: ProcessPoolExecutor | None) -> None:
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
+
+
+class WorkersDown(RuntimeError):
+    """The worker processes broke again as soon as they were started anew."""
+
+
+class Workers:
+    """``count`` worker processes, started when first needed. A pool that breaks (a worker
+    killed, or workers that die as they start) is replaced, and the job that met it is run
+    once more in the new one (a job is a pure function of its arguments); if that breaks too,
+    :class:`WorkersDown`, and the caller falls back to what it can do without them."""
+
+    #: Seconds after :class:`WorkersDown` during which no new pool is tried (each try costs
+    #: a second or two of starting processes).
+    REST = 60.0
+
+    def __init__(self, count: int, what: str) -> None:
+        self.count = count
+        self.what = what  # "bots", "reviews": for the log
+        self.pool: ProcessPoolExecutor | None = None
+        self.down_until = float("-inf")  # the loop's time until which no pool is tried
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        if loop.time() < self.down_until:
+            raise WorkersDown(f"the {self.what}' worker processes are down")
+        for attempt in range(2):
+            if self.pool is None:
+                self.pool = worker_processes(self.count)
+            pool = self.pool
+            try:
+                return await loop.run_in_executor(pool, fn, *args)
+            except BrokenProcessPool:
+                if self.pool is pool:  # not replaced already by another job that met it
+                    end_workers(pool)
+                    self.pool = None
+                    log.warning("the %s' worker processes broke; %s", self.what,
+                                "starting new ones" if attempt == 0 else
+                                f"working in this process for {self.REST:.0f} s")
+        self.down_until = loop.time() + self.REST
+        raise WorkersDown(f"the {self.what}' worker processes break as they start")
+
+    def pids(self) -> list[int]:
+        procs = getattr(self.pool, "_processes", None) or {}
+        return [p.pid for p in procs.values() if p.pid is not None]
+
+    def close(self) -> None:
+        end_workers(self.pool)
+        self.pool = None
 
 
 def watch_parent(parent: int) -> None:
@@ -203,20 +254,19 @@ class BotRunner:
         self.settings = settings
         self.submit = submit
         self.pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="parlour-bot")
-        self.procs: ProcessPoolExecutor | None = None  # started when a searching bot sits
+        self.workers = Workers(settings.bot_processes, "bots")  # started when first needed
         self.queue = FairQueue(max(1, settings.bot_processes), settings.bot_queue)
         #: How a bot waits out its table's pace (a test may record the waits asked for).
         self.wait: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     # ------------------------------------------------------------------ workers
-    def _workers(self) -> ProcessPoolExecutor:
-        if self.procs is None:
-            self.procs = worker_processes(self.settings.bot_processes)
-        return self.procs
+    @property
+    def procs(self) -> ProcessPoolExecutor | None:
+        """The worker processes' pool, once a searching bot or hint has needed it."""
+        return self.workers.pool
 
     def worker_pids(self) -> list[int]:
-        procs = getattr(self.procs, "_processes", None) or {}
-        return [p.pid for p in procs.values() if p.pid is not None]
+        return self.workers.pids()
 
     async def close(self, tables: list[Table]) -> None:
         """Stop every bot, and end the worker processes (a search in progress included)."""
@@ -226,14 +276,20 @@ class BotRunner:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
-        end_workers(self.procs)
+        self.workers.close()
 
     async def _search(self, table: Table, fn: Callable[..., T], *args: Any,
                       bounded: bool = True) -> T:
         """``fn(*args)`` in a worker process, when the table's turn comes."""
-        loop = asyncio.get_running_loop()
-        return await self.queue.run(table.id, lambda: loop.run_in_executor(
-            self._workers(), fn, *args), bounded)
+        return await self.queue.run(table.id, lambda: self._in_workers(fn, *args), bounded)
+
+    async def _in_workers(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process, or in a thread of this one while the workers
+        are down (slower, and it holds the GIL, but the table and its hints go on)."""
+        try:
+            return await self.workers.run(fn, *args)
+        except WorkersDown:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
     def busy(self) -> bool:
         """More tables wait for the workers than the settings allow before degrading."""
@@ -264,7 +320,14 @@ class BotRunner:
                 timed = table.reaction
                 started = loop.time()
                 obs = observe_for(bot, state, seat, table.bot_rng)
-                action, thought = await self._think(table, seat, bot, obs)
+                try:
+                    action, thought = await self._think(table, seat, bot, obs)
+                except (asyncio.CancelledError, Busy):
+                    raise
+                except Exception:  # a fault of the bot's: the table must not hang on it
+                    log.exception("table %s: the %s bot at seat %d could not choose; a random "
+                                  "legal move stands in", table.id, bot.kind, seat)
+                    action, thought = table.bot_rng.choice(list(obs.legal)), bot
                 if table.bots.get(seat) is not bot:
                     continue  # its person took the seat back (or another bot stands in)
                 table.bots[seat] = thought  # carries the bot's own generator forward

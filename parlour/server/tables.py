@@ -1395,7 +1395,7 @@ def describe_games() -> list[JsonDict]:
         info = game.describe()
         info["bots"] = [{"kind": k, "levels": bot_levels(cls),
                          "help": (cls.__doc__ or k).strip().splitlines()[0].replace("``", "")}
-                        for k, cls in bot_kinds(gid).items()]
+                        for k, cls in bot_kinds(gid).items() if cls.at_tables]
         info["seat_names"] = {str(n): [game.seat_name(s, n) for s in range(n)]
                               for n in range(game.min_seats, game.max_seats + 1)}
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..

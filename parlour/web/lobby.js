@@ -70,7 +70,6 @@ function botText(kind, level) {
   if (kind === "random") return t("Bot, easy (plays at random)");
   if (kind === "ismcts") return level === "easy" ? t("Thinking bot, easy") : level === "hard" ? t("Thinking bot, hard") : t("Thinking bot, normal");
   if (kind === "solver") return level === "fast" ? t("Solver bot, quick") : level === "strong" ? t("Solver bot, strong") : t("Solver bot, normal");
-  if (kind === "clairvoyant") return t("Bot that sees the stock");
   const what = level ? kind + " " + level : kind;
   return t("Bot: {kind}", { kind: what });
 }

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 from sqlalchemy import text
 
+from parlour import native
 from parlour.server.deps import HubDep
 from parlour.server.errors import RESPONSES
 from parlour.server.metrics import CONTENT_TYPE, Metrics
@@ -36,7 +37,8 @@ async def health(request: Request, hub: HubDep) -> dict[str, Any]:
         await asyncio.wait_for(asyncio.to_thread(ping), DB_CHECK)
     except Exception:
         raise ProtocolError("unavailable", "the database does not answer") from None
-    return {"status": "ok", "tables": len(hub.tables)}
+    return {"status": "ok", "tables": len(hub.tables),
+            "build": "compiled" if native.compiled() else "pure"}
 
 
 @router.get("/metrics", response_class=PlainTextResponse)
