@@ -116,6 +116,7 @@ def test_a_bot_that_cannot_choose_is_stood_in_for_and_play_goes_on(client, monke
     res = client.post("/api/tables", json={"game": "spades", "seats": seats})
     assert res.status_code == 201, res.text
     watcher = Player(client, res.json()["table"]["id"], None)
-    msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 8)
+    msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 8,
+                             "eight moves, the failing bot's stood in for")
     assert msg["view"]["bids"].count(None) == 0
     watcher.close()
