@@ -307,7 +307,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_up(base: str, seconds: float = WAIT) -> None:
+#: Seconds a server subprocess may take to answer: a loaded machine (two busy programs
+#: beside the suite) took over 60 to import and start one.
+SERVER_START = 120.0
+
+
+def wait_up(base: str, seconds: float = SERVER_START) -> None:
     """Wait for the server at ``base`` to answer (a loaded machine starts one slowly)."""
     deadline = Deadline(f"the server at {base} to come up", seconds)
     while True:

@@ -73,7 +73,7 @@ def cluster(tmp_path: Path, count: int = 3, bot_pause: float = 0.05
         for _ in range(count):
             spawn()
         for server in servers:  # they start side by side (slowly on a busy machine)
-            wait_up(server.base, seconds=90)
+            wait_up(server.base)
         _spawners[url] = spawn
         try:
             yield url, servers
