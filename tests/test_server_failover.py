@@ -26,7 +26,7 @@ import pytest
 from server_kit import ROOMY_FLAGS, ServerProcess, free_port, wait_up
 from services import pg_database, redis_or_skip, redis_prefix
 from sqlalchemy import Engine, select
-from waits import ended, wait_until
+from waits import ended, next_frame, wait_until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -345,7 +345,7 @@ def test_sigterm_drains_the_process_and_hands_its_tables_over(tmp_path):
         ws = connect(f"ws://127.0.0.1:{leaving.port}/ws/tables/{table}", open_timeout=5,
                      legacy=True)
         ws.send(json.dumps({"type": "hello", "token": None}))
-        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        assert next_frame(ws, "the welcome", 10)["type"] == "welcome"
         _, token = owner_of(url, table, servers)
         leaving.proc.send_signal(signal.SIGTERM)
         stopped = time.monotonic()

@@ -121,6 +121,15 @@ def next_json(ws: Any, what: str, seconds: float = WAIT) -> Any:
     return receive_json(ws, Deadline(what, seconds))
 
 
+def next_frame(ws: Any, what: str, seconds: float = WAIT) -> Any:
+    """The next JSON message of a ``websockets`` client connection (a real server's), whose
+    own timeout names nothing: ``what`` the test waits for."""
+    try:
+        return json.loads(ws.recv(timeout=seconds))
+    except TimeoutError:
+        raise Deadline(what, seconds).ran_out() from None
+
+
 async def _receive_within(receive: Callable[[], Awaitable[T]], seconds: float) -> T:
     with anyio.fail_after(seconds):  # a memory stream's receive is cancelled cleanly
         return await receive()
