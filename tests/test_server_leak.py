@@ -39,12 +39,13 @@ from parlour.cards import card_text
 from parlour.games import get_game
 from parlour.i18n import localize
 
+MATCH_WITHIN = 120.0  # seconds a client waits for its match to finish
 SEATS = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "rule"},
          {"kind": "bot", "bot": "rule"}]
 
 
 def play_out(player: Player, rng: random.Random) -> None:
-    deadline = Deadline("the match to finish")
+    deadline = Deadline("the match to finish", MATCH_WITHIN)
     while True:
         msg = player.recv(deadline)
         if msg["type"] != "view":
@@ -72,7 +73,7 @@ def play_all(players: list[Player], play, seed: int) -> None:
     for t in threads:
         t.start()
     for t in threads:
-        joined(t, "a client's thread to see the match finish", 120)
+        joined(t, "a client's thread to see the match finish", MATCH_WITHIN + 10)
     if failed:
         raise failed[0]
     for p in players:
@@ -271,7 +272,7 @@ TIMED_KEYS = {"phase", "name", "window_ms"}
 def play_out_htd(player: Player, rng: random.Random) -> None:
     """Random legal moves; a slap (``react``) after a short random pause."""
     reacted = None
-    deadline = Deadline("the match to finish")
+    deadline = Deadline("the match to finish", MATCH_WITHIN)
     while True:
         msg = player.recv(deadline)
         if msg["type"] != "view":
