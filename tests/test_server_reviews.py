@@ -35,6 +35,11 @@ def finished_table(client: Any, game: str = "spades", options: dict[str, Any] | 
     return tid
 
 
+#: Seconds a review may take: a whole match judged by the hard search, in a worker process
+#: that starts first; a machine at a load of 18 took over 60.
+REVIEW_WITHIN = 180.0
+
+
 def wait_review(client: Any, path: str, seat: int, ends: str = "done") -> dict[str, Any]:
     """The review of ``seat`` once it ends (``done`` or ``failed``), which must be ``ends``;
     queued or running until then, its progress within its total."""
@@ -47,7 +52,7 @@ def wait_review(client: Any, path: str, seat: int, ends: str = "done") -> dict[s
             return got
         assert got["status"] in ("queued", "running") and 0 <= got["done"] <= got["total"]
         return None
-    got = wait_until(ended, f"the review of seat {seat} to end")
+    got = wait_until(ended, f"the review of seat {seat} to end", REVIEW_WITHIN)
     assert got["status"] == ends, seen
     return got
 
