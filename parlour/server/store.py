@@ -551,14 +551,17 @@ class Store:
         return op
 
     @staticmethod
-    def op_save_review(table_id: str, match: int, seat: int, budget: int, review: str) -> Op:
-        """Keep the review of ``seat`` in match ``match`` (a review made again replaces it)."""
+    def op_save_review(table_id: str, match: int, seat: int, budget: int, review: str,
+                       at: float | None = None) -> Op:
+        """Keep the review of ``seat`` in match ``match``, made ``at`` (now by default; a
+        review made again replaces it)."""
         def op(conn: Connection) -> None:
             conn.execute(delete(reviews_t).where(reviews_t.c.table_id == table_id,
                                                  reviews_t.c.match == match,
                                                  reviews_t.c.seat == seat))
             conn.execute(insert(reviews_t).values(table_id=table_id, match=match, seat=seat,
-                                                  budget=budget, created=time.time(),
+                                                  budget=budget,
+                                                  created=time.time() if at is None else at,
                                                   review=review))
         return op
 
