@@ -5,6 +5,7 @@ subprocess given 1,024 open files, a common default, which today's server ran ou
 
 from __future__ import annotations
 
+import math
 import socket
 import time
 
@@ -58,7 +59,9 @@ def test_half_open_connections_from_one_address_do_not_starve_another(tmp_path):
         slow_body = socket.create_connection(("127.0.0.1", port), timeout=2)
         slow_body.sendall(b"POST /api/tables HTTP/1.1\r\nHost: parlour\r\nContent-Type: "
                           b"application/json\r\nContent-Length: 200\r\n\r\n{\"game\":")
+        opening = time.monotonic()
         held = open_half_requests(port, 2000)
+        opening = time.monotonic() - opening
         time.sleep(0.3)  # let the server take them in
         # Answered at all: today's server, out of file descriptors, answered nobody until the
         # sockets went. The target, within 1 s, is measured by bench/abuse.py on a quiet
@@ -72,7 +75,10 @@ def test_half_open_connections_from_one_address_do_not_starve_another(tmp_path):
                    "the server to close every connection past its header deadline")
         timed_out = [a for s, a in answers.items() if s is not slow_body
                      and a.startswith(b"HTTP/1.1 408")]
-        assert 1 <= len(timed_out) <= 64
+        # at most 64 at a time; a loaded machine still opening them when the first ones
+        # timed out (2 s) had the freed places taken again, a batch of 64 each 2 s
+        batches = 1 + math.ceil(opening / 2)
+        assert 1 <= len(timed_out) <= 64 * batches, (len(timed_out), opening)
         assert answers[slow_body].startswith(b"HTTP/1.1 408")
         assert httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200
     finally:
