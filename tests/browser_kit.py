@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from server_kit import ARTIFACTS, server_thread
+from waits import WaitedTooLong
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -123,6 +124,17 @@ def shot_failed(test_name: str) -> None:
             page.screenshot(path=str(SHOTS / f"failed-{safe}-{n}.png"), full_page=True)
 
 
+def wait_until_js(page: Any, what: str, script: str, arg: Any = None, **options: Any) -> Any:
+    """``page.wait_for_function(script, arg=arg, **options)``, whose timeout says only
+    "Timeout 15000ms exceeded": this one names ``what`` it waited for, and the page."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        return page.wait_for_function(script, arg=arg, **options)
+    except PlaywrightTimeout as err:
+        raise WaitedTooLong(f"waited for {what} on {page.url}: {err.message}") from None
+
+
 def version(page: Any) -> str:
     return page.evaluate("document.body.dataset.version || ''")
 
@@ -136,8 +148,8 @@ def wait_caught_up(page: Any, other: Any) -> None:
     """Wait until ``page`` shows a view at least as new as the one ``other`` shows (two
     devices of one seat: what one did reaches the other a moment later)."""
     match, step = (int(n) for n in version(other).split(":"))
-    page.wait_for_function(
-        """([m, n]) => {
+    wait_until_js(
+        page, f"the view {match}:{step} or a newer one", """([m, n]) => {
           const v = document.body.dataset.version;
           if (!v) return false;
           const [match, step] = v.split(":").map(Number);
@@ -199,8 +211,8 @@ def check_record_and_replay(page: Any, game: str, name: str) -> str:
     page.click("button[aria-label='Next step']")
     page.wait_for_selector(".replay-caption:has-text('Step 1 of')")
     page.click("button[aria-label='Last step']")
-    page.wait_for_function("() => /Step (\\d+) of \\1:/.test("
-                           "document.querySelector('.replay-caption').textContent)")
+    wait_until_js(page, "the replay's last step", "() => /Step (\\d+) of \\1:/.test("
+                  "document.querySelector('.replay-caption').textContent)")
     shot(page, f"{name}-replay")
     return text
 

@@ -50,7 +50,8 @@ def play_out(client: Any, table_id: str, token: str | None, pick: int = 0,
             if msg["status"] != "playing":
                 if msg["status"] == "finished" and p.welcome["table"]["status"] != "finished":
                     p.recv_until(lambda m: m["type"] == "table"
-                                 and m["table"]["status"] == "finished")
+                                 and m["table"]["status"] == "finished",
+                                 "the table's update that the match is over")
                 return msg
             legal = msg["view"].get("legal") or []
             if p.seat in msg["view"].get("to_act", []) and legal:

@@ -4,6 +4,7 @@ server in a subprocess or a thread."""
 from __future__ import annotations
 
 import atexit
+import itertools
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from fastapi.testclient import TestClient
 from services import StandIns
 from sqlalchemy import Connection, create_engine, select
 from sqlalchemy.pool import NullPool
+from waits import WAIT, Deadline, ended, joined, receive_json
 
 from parlour.server.app import create_app, server_config
 from parlour.server.limits import Limits
@@ -122,12 +124,41 @@ def fresh_database(db: Path) -> None:
     shutil.copyfile(_HEAD_TEMPLATE[0], db)
 
 
+#: The tables of this process's test servers, counted: ids a test can read anywhere in a
+#: message's text, where a random id can spell a card (``3C-aNB_V``: 1 in 2,500 ids).
+TABLE_IDS = itertools.count(1)
+
+
+def counted_table_id() -> str:
+    return f"tbl{next(TABLE_IDS):05d}"
+
+
+class Clock:
+    """A test server's clocks (``Settings.now`` and ``Settings.monotonic``), standing
+    still until the test moves them: the life of tables, retention, expiry, rate limits
+    and sessions tested by the clock and not by sleeping. ``app_client(db,
+    **clock.settings())``."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:  # a day in 2027, UTC
+        self.at = start
+
+    def now(self) -> float:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += seconds
+
+    def settings(self) -> dict[str, Callable[[], float]]:
+        return {"now": self.now, "monotonic": self.now}
+
+
 def settings_for(db: Path, **settings: Any) -> Settings:
-    """Test settings: no bot pause, no message rate limit, roomy per-client limits."""
+    """Test settings: no bot pause, no message rate limit, roomy per-client limits,
+    counted table ids."""
     limits = settings.pop("limits", None) or Limits(**ROOMY)
     fresh_database(db)
     opts = {"db_url": db_url_for(db), "bot_pause": 0.0, "rate": 1000.0,
-            "burst": 1000} | settings
+            "burst": 1000, "new_table_id": counted_table_id} | settings
     return Settings(limits=limits, **opts)
 
 
@@ -181,26 +212,32 @@ class Player:
             hello["lang"] = lang
         self.ws.send_text(json.dumps(hello))
         self.messages: list[dict[str, Any]] = []
-        self.welcome = self.recv_until(lambda m: m["type"] == "welcome")
+        self.welcome = self.recv_until(lambda m: m["type"] == "welcome", "the welcome")
         self.seat = self.welcome["seat"]
         self.last: dict[str, Any] | None = None
 
-    def recv(self) -> dict[str, Any]:
-        msg = self.ws.receive_json()
+    def recv(self, deadline: Deadline | None = None) -> dict[str, Any]:
+        """The next message, before ``deadline`` (by default :data:`waits.WAIT` seconds
+        for any message)."""
+        msg = receive_json(self.ws, deadline or Deadline("a message"), self.messages)
         self.messages.append(msg)
         if msg["type"] == "view":
             self.last = msg
         return msg
 
-    def recv_until(self, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    def recv_until(self, pred: Callable[[dict[str, Any]], bool], what: str,
+                   seconds: float = WAIT) -> dict[str, Any]:
+        """The first message ``pred`` accepts (``what`` it is, for the failure), within
+        ``seconds`` for them all."""
+        deadline = Deadline(what, seconds)
         while True:
-            msg = self.recv()
+            msg = self.recv(deadline)
             if pred(msg):
                 return msg
 
     def view(self) -> dict[str, Any]:
         """The next view message."""
-        return self.recv_until(lambda m: m["type"] == "view")
+        return self.recv_until(lambda m: m["type"] == "view", "a view")
 
     def send(self, obj: Any) -> None:
         self.ws.send_text(obj if isinstance(obj, str) else json.dumps(obj))
@@ -211,7 +248,7 @@ class Player:
                    "version": self.last["version"] if version is None else version})
 
     def error(self) -> dict[str, Any]:
-        return self.recv_until(lambda m: m["type"] == "error")
+        return self.recv_until(lambda m: m["type"] == "error", "an error")
 
     def sync(self) -> dict[str, Any]:
         self.send({"type": "sync"})
@@ -270,17 +307,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_up(base: str, timeout: float = 60.0) -> None:
+#: Seconds a server subprocess may take to answer: a loaded machine (two busy programs
+#: beside the suite) took over 60 to import and start one.
+SERVER_START = 120.0
+
+
+def wait_up(base: str, seconds: float = SERVER_START) -> None:
     """Wait for the server at ``base`` to answer (a loaded machine starts one slowly)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    deadline = Deadline(f"the server at {base} to come up", seconds)
+    while True:
         try:
-            if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
+            if httpx.get(f"{base}/api/games", timeout=min(1.0, deadline.left())
+                         ).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
-        time.sleep(0.05)
-    raise RuntimeError(f"the server at {base} did not come up")
+        time.sleep(min(0.05, deadline.left()))
 
 
 
@@ -315,7 +357,7 @@ class ServerProcess:
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        ended(self.proc, f"the killed server on port {self.port} to end", 10)
         self.log.close()
 
     def stop(self) -> None:
@@ -325,7 +367,7 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-                self.proc.wait(10)
+                ended(self.proc, f"the server on port {self.port} to end when killed", 10)
         self.log.close()
 
 
@@ -345,4 +387,4 @@ def server_thread(db: Path, **settings: Any) -> Iterator[str]:
         yield base
     finally:
         server.should_exit = True
-        thread.join(15)
+        joined(thread, f"the server thread at {base} to stop", 15)

@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import check_results_over_the_table, open_table, page_of, shot, version
+from browser_kit import (
+    check_results_over_the_table,
+    open_table,
+    page_of,
+    shot,
+    version,
+    wait_until_js,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -127,8 +134,8 @@ def check_replay_cues(page) -> None:
             break
         before = page.inner_text(".replay-caption")
         page.click("button[aria-label='Next step']")
-        page.wait_for_function("b => document.querySelector('.replay-caption').textContent !== b",
-                               arg=before)
+        wait_until_js(page, "the replay's next step",
+                      "b => document.querySelector('.replay-caption').textContent !== b", before)
     assert page.locator(".trick.done .card").count() == 4
     assert page.locator(".plate.turn").count() == 1  # whose turn: the ring
     assert page.locator(".plate .thinking, .plate .tag").count() == 0  # no live cues

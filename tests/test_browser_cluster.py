@@ -36,6 +36,7 @@ from browser_kit import page_of, shot, version
 from server_kit import ServerProcess
 from test_browser import TURN, take_turn
 from test_server_failover import cluster, owner_of
+from waits import joined, set_within
 
 pytestmark = pytest.mark.browser
 
@@ -97,12 +98,12 @@ def balancer(ports: list[int]) -> Iterator[int]:
 
     thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
     thread.start()
-    assert started.wait(10), "the balancer did not start"
+    set_within(started, "the balancer to start", 10)
     try:
         yield int(ready["port"])
     finally:
         ready["loop"].call_soon_threadsafe(ready["stop"].set)
-        thread.join(10)
+        joined(thread, "the balancer to stop", 10)
 
 
 def is_welcome(payload: str | bytes) -> bool:

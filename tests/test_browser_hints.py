@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_kit import open_table, page_of, shot
+from browser_kit import open_table, page_of, shot, wait_until_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
@@ -21,9 +21,9 @@ def test_a_hint_at_a_spades_table_marks_the_suggested_bid_then_card(browser, bas
     assert button.is_visible() and button.inner_text() == "Hint"
     button.click()
     answer = page.locator(".lifebar .hint-answer")
-    page.wait_for_function("() => /The bot suggests/.test("
-                           "document.querySelector('.lifebar .hint-answer').textContent)",
-                           timeout=30_000)
+    wait_until_js(page, "the bot's suggestion", "() => /The bot suggests/.test("
+                  "document.querySelector('.lifebar .hint-answer').textContent)",
+                  timeout=30_000)
     marked = page.locator(".board .hint-best")
     assert marked.count() == 1
     suggested = marked.get_attribute("data-action")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from browser_kit import page_of, shot
+from browser_kit import page_of, shot, wait_until_js
 from server_kit import create
 
 from parlour.games import game_ids, get_game
@@ -43,7 +43,7 @@ def test_the_rules_of_a_table_in_its_readers_language(browser, base, tag, game, 
     page.goto(f"{base}/t/{table}")
     page.click("button.rules-button")
     page.wait_for_selector("#rules-dialog[open] .rules-text.howto img")
-    page.wait_for_function(FIGURES_DRAWN)
+    wait_until_js(page, "the figures drawn", FIGURES_DRAWN)
     assert page.inner_text("#rules-dialog-title") == title
     text = " ".join(page.inner_text("#rules-dialog .rules-scroll").split())
     for words in says:
@@ -81,13 +81,13 @@ def test_every_how_to_page_fits_a_laptop_screen(browser, base, tag):
         page.goto(f"{base}/t/{table}")
         page.click("button.rules-button")
         page.wait_for_selector("#rules-dialog[open] .rules-text.howto img")
-        page.wait_for_function(FIGURES_DRAWN)
+        wait_until_js(page, "the figures drawn in the dialog", FIGURES_DRAWN)
         if not page.eval_on_selector("#rules-dialog .rules-scroll", FITS):
             shot(page, f"howto-dialog-too-tall-{game}-{tag}", full_page=False)
             pytest.fail(f"{game} in {tag} scrolls in the dialog")
         page.goto(f"{base}/rules/{game}")
         page.wait_for_selector(".rules-page .howto h1")
-        page.wait_for_function(FIGURES_DRAWN)
+        wait_until_js(page, "the figures drawn on the page", FIGURES_DRAWN)
         assert page.get_attribute(".rules-page .rules-text", "lang") == tag
         height = page.evaluate("document.documentElement.scrollHeight")
         if height > LAPTOP["height"]:

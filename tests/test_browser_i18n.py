@@ -22,7 +22,7 @@ from typing import Any
 
 import pseudo_locale
 import pytest
-from browser_kit import page_of, shot, version, wait_moved_on
+from browser_kit import page_of, shot, version, wait_moved_on, wait_until_js
 from players_kit import sign_up
 
 from parlour.server.identity import SESSION_COOKIE
@@ -101,7 +101,8 @@ def open_at(browser: Any, base: str, lang: str, game: str, seats: list[dict[str,
                                  f"localStorage.setItem('parlour.seats', "
                                  f"{json.dumps(json.dumps(held))})")
     page.goto(f"{base}/t/{tid}")
-    page.wait_for_function("document.documentElement.lang !== 'en'")
+    wait_until_js(page, "the page in another language",
+                  "document.documentElement.lang !== 'en'")
     return page, tid
 
 
@@ -145,8 +146,8 @@ def test_the_pseudo_locale_leaves_no_visible_text_undecorated(browser, base, qps
     watch.wait_for_selector(".replay-caption:not(:empty)")
     caption = watch.inner_text(".replay-caption")
     watch.locator(".replay-controls button").nth(4).click()  # the last step
-    watch.wait_for_function("(c) => document.querySelector('.replay-caption').textContent !== c",
-                            arg=caption)
+    wait_until_js(watch, "the replay's last step",
+                  "(c) => document.querySelector('.replay-caption').textContent !== c", caption)
     watch.wait_for_timeout(300)
     shot(watch, f"qps-{game}-replay")
     assert undecorated(watch, names) == []
@@ -165,8 +166,8 @@ def test_a_spades_trick_in_indonesian(browser, base):
     before = version(page)
     page.locator(".hand .card.playable").first.click()
     wait_moved_on(page, before)
-    page.wait_for_function("/memainkan/.test(document.querySelector('.play-area p.sr-only')"
-                           ".textContent)")
+    wait_until_js(page, "the narration of the card played, in Indonesian",
+                  "/memainkan/.test(document.querySelector('.play-area p.sr-only').textContent)")
     narration = page.inner_text(".play-area p.sr-only")
     assert re.search(r"memainkan \S+ (sekop|hati|wajik|keriting)\.", narration), narration
     page.wait_for_selector(".last-trick p:has-text('Diambil')")

@@ -8,7 +8,7 @@ import re
 
 import httpx
 import pytest
-from browser_kit import open_table, page_of, shot
+from browser_kit import open_table, page_of, shot, wait_until_js
 from server_kit import server_thread
 
 from parlour.games import game_ids
@@ -177,8 +177,9 @@ def test_at_slow_speed_a_cascade_is_told_one_step_at_a_time(browser, tmp_path):
         assert table["pace"]["speed"] == "slow" and step == 100
         page = page_of(browser, 1280, 800)
         page.goto(f"{url}/t/{table['id']}")
-        page.wait_for_function("() => [...document.querySelectorAll('.cw-log-list li.fresh')]"
-                               ".some(li => parseFloat(li.style.animationDelay) >= 200)")
+        wait_until_js(page, "a fresh log line shown a step later",
+                      "() => [...document.querySelectorAll('.cw-log-list li.fresh')]"
+                      ".some(li => parseFloat(li.style.animationDelay) >= 200)")
         delays = page.eval_on_selector_all(
             ".cw-log-list li.fresh", "els => els.map(li => parseFloat(li.style.animationDelay))")
         assert all(d % step == 0 for d in delays), delays

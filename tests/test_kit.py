@@ -6,8 +6,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from waits import ended, line_from, wait_until
 
 TESTS = Path(__file__).resolve().parent
 
@@ -38,12 +39,9 @@ def test_a_server_subprocess_dies_with_the_test_that_started_it() -> None:
     starter = subprocess.Popen(
         [sys.executable, "-c", STARTER.format(tests=str(TESTS))],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert starter.stdout is not None
-    server = int(starter.stdout.readline())
+    server = int(line_from(starter, "the pid of the server the test process started"))
     assert alive(server)
     starter.send_signal(signal.SIGKILL)
-    starter.wait(10)
-    deadline = time.monotonic() + 10
-    while alive(server) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not alive(server), "the server outlived the test process that started it"
+    ended(starter, "the killed test process to end", 10)
+    wait_until(lambda: not alive(server), "the server to die with the test process that "
+                                          "started it", 10)

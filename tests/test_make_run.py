@@ -28,6 +28,7 @@ import httpx
 import pytest
 from children import child_setup
 from server_kit import free_port
+from waits import wait_until
 from websockets.sync.client import ClientConnection, connect
 
 from parlour import native
@@ -44,14 +45,7 @@ REVIEW_WITHIN = 150.0
 
 def until(what: str, seconds: float, check: Callable[[], Any], every: float = 0.1) -> Any:
     """Poll ``check`` until it returns something true; fail saying ``what`` after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            pytest.fail(f"waited {seconds:.0f} s for {what}")
-        time.sleep(every)
+    return wait_until(check, what, seconds, every)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from server_kit import (
     PEOPLE4,
     ROOMY,
     AppClient,
+    Clock,
     app_client,
     connect,
     create,
@@ -194,7 +195,7 @@ def test_bad_sign_ups_are_refused_and_change_nothing(tmp_path, body, code):
 
 def test_log_in_is_limited_per_address_and_per_account(tmp_path):
     limits = Limits(**(ROOMY | {"login_burst": 3, "logins_per_minute": 1}))
-    with app_client(tmp_path / "a.sqlite3", limits=limits) as client:
+    with app_client(tmp_path / "a.sqlite3", limits=limits, **Clock().settings()) as client:
         sign_up(client)
         client.cookies.clear()
         for _ in range(3):
@@ -212,7 +213,7 @@ def test_log_in_is_limited_per_address_and_per_account(tmp_path):
 
 def test_sign_up_and_recovery_are_limited_per_address(tmp_path):
     limits = Limits(**(ROOMY | {"signup_burst": 2, "recovery_burst": 2}))
-    with app_client(tmp_path / "a.sqlite3", limits=limits) as client:
+    with app_client(tmp_path / "a.sqlite3", limits=limits, **Clock().settings()) as client:
         codes = sign_up(client, "Ana")["recovery_codes"]
         sign_up(client, "Bea")
         res = client.post("/api/account/signup", json={"name": "Cai", "password": PASSWORD})
@@ -494,7 +495,8 @@ def behind_a_proxy(db, **limits):
     """A client behind a trusted proxy: each request names its address (and scheme)."""
     proxy = ("10.0.0.1", 40000)
     settings = settings_for(db, limits=Limits(**(ROOMY | limits
-                                                | {"trusted_proxies": [proxy[0]]})))
+                                                | {"trusted_proxies": [proxy[0]]})),
+                            **Clock().settings())  # no bucket fills again meanwhile
     return AppClient(create_app(settings), client=proxy)
 
 

@@ -5,25 +5,22 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
 
 import pytest
 from server_kit import app_client, create
 from services import pg_database
+from waits import wait_until
 
 from parlour.cli import main
 
 BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
 
 
-def played(client, table_id: str, at_least: int, timeout: float = 30) -> int:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while True:
-        version = client.get(f"/api/tables/{table_id}").json()["table"]["version"]
-        if version >= at_least:
-            return int(version)
-        assert time.monotonic() < deadline, f"stuck at version {version}"
-        time.sleep(0.05)
+def played(client, table_id: str, at_least: int) -> int:  # type: ignore[no-untyped-def]
+    def version() -> int:
+        return int(client.get(f"/api/tables/{table_id}").json()["table"]["version"])
+    return wait_until(lambda: (v := version()) >= at_least and v,
+                      f"table {table_id} to reach version {at_least}")
 
 
 def test_a_sqlite_backup_taken_during_play_opens_and_plays_on(tmp_path, capsys):
@@ -63,10 +60,9 @@ def test_a_postgresql_dump_restores_into_an_empty_database_and_plays_on(tmp_path
                            check=True)
             assert main(["db", "status", "--db", target]) == 0  # at this server's schema
             with app_client(tmp_path / "y", db_url=target, bot_pause=0.02) as restored:
-                deadline = time.monotonic() + 15  # its lease runs out, then it is taken
-                while table not in restored.app.state.hub.tables:
-                    assert time.monotonic() < deadline
-                    time.sleep(0.1)
+                # its lease runs out (the database's clock), then the server takes it
+                wait_until(lambda: table in restored.app.state.hub.tables,
+                           "the restored server to take the table over")
                 at = restored.app.state.hub.tables[table].version
                 assert at >= 5
                 played(restored, table, at + 3)

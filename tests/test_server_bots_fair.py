@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from server_kit import Player, ServerProcess, app_client, free_port
+from waits import ended, wait_until, within
 
 from parlour.server.runner import Busy, FairQueue, lower_kind
 
@@ -44,7 +45,7 @@ def test_the_workers_serve_the_tables_in_turn():
         assert await modest == "b0"
         await asyncio.gather(*greedy)
 
-    asyncio.run(main())
+    asyncio.run(within(main(), "the queue's jobs to run", 10))
     assert order.index("b0") == 1, order  # a0 was running; b0 went next
     assert sorted(order) == sorted([f"a{i}" for i in range(10)] + ["b0"])
 
@@ -69,7 +70,7 @@ def test_the_workers_time_is_shared_not_their_jobs():
         light = [asyncio.create_task(queue.run("easy", job("e", 1.0))) for _ in range(30)]
         await asyncio.gather(*heavy, *light)
 
-    asyncio.run(main())
+    asyncio.run(within(main(), "the queue's jobs to run", 10))
     # by the time the hard table has had 3 jobs (30 s), the easy one has had about 30 s too
     third = [i for i, name in enumerate(done) if name == "h"][2]
     assert 19 <= done[:third].count("e") <= 30, done
@@ -94,7 +95,7 @@ def test_a_tables_queue_is_bounded():
         await asyncio.gather(running, *waiting, other)
         assert queue.running == 0 and queue.waiting() == 0
 
-    asyncio.run(main())
+    asyncio.run(within(main(), "the queue's jobs to run", 10))
 
 
 def test_a_bot_drops_one_level():
@@ -132,9 +133,11 @@ def test_under_load_casual_bots_drop_a_level_and_compared_tables_wait(tmp_path):
             south.act("bid 3")  # now the searching bots think
             tables.append((tid, south))
         (casual, south), (compared, north) = tables
-        said = south.recv_until(lambda m: m["type"] == "table" and m["table"]["degraded"])
+        said = south.recv_until(lambda m: m["type"] == "table" and m["table"]["degraded"],
+                                "the casual table to say its bots dropped a level")
         assert said["table"]["id"] == casual
-        north.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2)
+        north.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2,
+                         "the compared table's view at version 2")
         assert not [m for m in north.messages if m["type"] == "table"
                     and m["table"]["degraded"]]
         assert hub.tables[compared].degraded is False
@@ -174,16 +177,11 @@ def test_search_workers_die_with_the_server(tmp_path, how):
         seats = [{"kind": "bot", "bot": "ismcts:hard"}] * 4
         res = httpx.post(f"{server.base}/api/tables", json={"game": "spades", "seats": seats})
         assert res.status_code == 201
-        deadline = time.monotonic() + 30
-        while not (workers := children(server.proc.pid)) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert workers, "no worker process started"
-        time.sleep(0.5)  # a hard search is under way
+        workers = wait_until(lambda: children(server.proc.pid), "a search worker to start")
+        time.sleep(0.5)  # a hard search is under way (or not: the workers die either way)
         os.kill(server.proc.pid, how)
-        server.proc.wait(15)
-        deadline = time.monotonic() + 5
-        while any(alive(w) for w in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not [w for w in workers if alive(w)]
+        ended(server.proc, "the server to end", 15)
+        wait_until(lambda: not [w for w in workers if alive(w)],
+                   "the search workers to end with the server", 10)
     finally:
         server.stop()

@@ -12,8 +12,9 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
-from server_kit import BOTS3, PEOPLE4, ROOMY, Player, app_client, create, settings_for
+from server_kit import BOTS3, PEOPLE4, ROOMY, Clock, Player, app_client, create, settings_for
 from starlette.testclient import WebSocketDenialResponse
+from waits import next_json
 
 from parlour.server.app import create_app
 from parlour.server.errors import MAX_MESSAGE
@@ -35,14 +36,18 @@ def error_of(res, status: int, code: str) -> str:
 
 
 def limited(tmp_path, **limits) -> TestClient:
-    """A client of an app with these limits (roomy otherwise)."""
-    return app_client(tmp_path / "edge.sqlite3", limits=Limits(**(ROOMY | limits)))
+    """A client of an app with these limits (roomy otherwise), whose clock stands still:
+    no bucket fills again while a slow machine runs the test."""
+    return app_client(tmp_path / "edge.sqlite3", limits=Limits(**(ROOMY | limits)),
+                      **Clock().settings())
 
 
 def proxied(tmp_path, **limits) -> TestClient:
-    """A client behind a trusted proxy: each request names its client in X-Forwarded-For."""
+    """A client behind a trusted proxy: each request names its client in X-Forwarded-For.
+    Its clock stands still, as :func:`limited`'s."""
     settings = settings_for(tmp_path / "edge.sqlite3",
-                            limits=Limits(**(ROOMY | limits | {"trusted_proxies": [PROXY[0]]})))
+                            limits=Limits(**(ROOMY | limits | {"trusted_proxies": [PROXY[0]]})),
+                            **Clock().settings())
     return TestClient(create_app(settings), client=PROXY)
 
 
@@ -235,7 +240,7 @@ def test_the_websocket_checks_the_origin(tmp_path):
             with client.websocket_connect(f"/ws/tables/{table}",
                                           headers={"Origin": origin}) as ws:
                 ws.send_json({"type": "hello"})
-                assert ws.receive_json()["type"] == "welcome"
+                assert next_json(ws, "the welcome")["type"] == "welcome"
 
 
 def test_the_csp_lets_the_page_connect_to_its_own_host_only(tmp_path):

@@ -26,6 +26,7 @@ import pytest
 from server_kit import ROOMY_FLAGS, ServerProcess, free_port, wait_up
 from services import pg_database, redis_or_skip, redis_prefix
 from sqlalchemy import Engine, select
+from waits import ended, next_frame, wait_until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -72,7 +73,7 @@ def cluster(tmp_path: Path, count: int = 3, bot_pause: float = 0.05
         for _ in range(count):
             spawn()
         for server in servers:  # they start side by side (slowly on a busy machine)
-            wait_up(server.base, timeout=90)
+            wait_up(server.base)
         _spawners[url] = spawn
         try:
             yield url, servers
@@ -247,7 +248,7 @@ def play_through_kills(tmp_path: Path, kills: list[int], options: dict[str, Any]
                 owner, token = owner_of(url, table, servers)
                 assert owner is not None
                 owner.proc.send_signal(signal.SIGKILL)
-                owner.proc.wait(10)
+                ended(owner.proc, "the killed owner to end", 10)
                 killed = time.monotonic()
                 last_beat = lease_times(url, table)[0] - TTL  # the dead owner's last heartbeat
                 pending.pop(0)
@@ -314,22 +315,22 @@ def test_an_owner_paused_past_its_lease_finds_its_writes_refused(tmp_path):
     with cluster(tmp_path, count=2, bot_pause=0.0) as (url, servers):
         paused, other = servers
         tables = bot_tables(paused.base, 3)
-        time.sleep(1.0)  # the bots play
+        wait_until(lambda: all(len(log_of(url, t)[1]) >= 4 for t in tables),
+                   "the bots to play four moves at each table")
         before = {t: len(log_of(url, t)[1]) for t in tables}
         paused.proc.send_signal(signal.SIGSTOP)
         try:
-            time.sleep(TTL)  # its leases run out; the other process takes the tables (a
-            # write the paused one left half done holds its row until PostgreSQL ends it)
-            deadline = time.monotonic() + IDLE_WRITE_MS / 1000 + 10
-            while any(owner_of(url, t, servers)[0] is not other for t in tables):
-                assert time.monotonic() < deadline, "the tables were not taken over"
-                time.sleep(0.2)
+            # its leases run out; the other process takes the tables (a write the paused
+            # one left half done holds its row until PostgreSQL ends it)
+            wait_until(lambda: all(owner_of(url, t, servers)[0] is other for t in tables),
+                       "the other process to take the tables over",
+                       TTL + IDLE_WRITE_MS / 1000 + 10, every=0.2)
         finally:
             paused.proc.send_signal(signal.SIGCONT)
-        time.sleep(2.0)  # it wakes with moves in flight: the fence refuses them
-        text = paused.log_text()
-        assert "refused" in text and "stale" in text, text[-2000:]
-        assert "no longer owns it" in text
+        # it wakes with moves in flight: the fence refuses them
+        wait_until(lambda: all(words in paused.log_text() for words in (
+            "refused", "stale", "no longer owns it")),
+            "the woken process to log its refused writes and its lost tables")
         for table in tables:
             _, rows, _ = log_of(url, table)
             assert [i for i, _, _ in rows] == list(range(len(rows)))
@@ -344,7 +345,7 @@ def test_sigterm_drains_the_process_and_hands_its_tables_over(tmp_path):
         ws = connect(f"ws://127.0.0.1:{leaving.port}/ws/tables/{table}", open_timeout=5,
                      legacy=True)
         ws.send(json.dumps({"type": "hello", "token": None}))
-        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        assert next_frame(ws, "the welcome", 10)["type"] == "welcome"
         _, token = owner_of(url, table, servers)
         leaving.proc.send_signal(signal.SIGTERM)
         stopped = time.monotonic()
@@ -352,11 +353,10 @@ def test_sigterm_drains_the_process_and_hands_its_tables_over(tmp_path):
             while True:
                 ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code in (1012, 4012)
-        while owner_of(url, table, servers) != (staying, token + 1):
-            assert time.monotonic() - stopped < 10, "the table was not handed over"
-            time.sleep(0.1)
-        assert leaving.proc.wait(15) in (0, -signal.SIGTERM)  # uvicorn re-raises it
-        assert "handed 1 tables over" in leaving.log_text()
+        wait_until(lambda: owner_of(url, table, servers) == (staying, token + 1),
+                   "the table to be handed over", 10 - (time.monotonic() - stopped))
+        assert ended(leaving.proc, "the drained process to end", 15) in (0, -signal.SIGTERM)
+        assert "handed 1 tables over" in leaving.log_text()  # (uvicorn re-raises SIGTERM)
         before = len(log_of(url, table)[1])
-        time.sleep(1.0)
-        assert len(log_of(url, table)[1]) > before  # its bots play on at the new owner
+        wait_until(lambda: len(log_of(url, table)[1]) > before,
+                   "its bots to play on at the new owner")

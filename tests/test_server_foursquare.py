@@ -127,7 +127,8 @@ def test_a_hint_is_the_solvers_choice_from_the_seats_view_only(tmp_path):
             p.act(msg["view"]["legal"][0])  # d4: the first card has one place
             msg = p.view()
             p.send({"type": "hint", "version": msg["version"]})
-            answer = p.recv_until(lambda m: m["type"] in ("hint", "error"))
+            answer = p.recv_until(lambda m: m["type"] in ("hint", "error"),
+                                  "the hint or its refusal")
             assert answer["type"] == "hint", answer
             assert answer["action"] in msg["view"]["legal"]
             assert answer["version"] == msg["version"] and answer["match"] == 1
@@ -148,7 +149,7 @@ def test_a_hint_is_the_solvers_choice_from_the_seats_view_only(tmp_path):
             ana.close()
             # the same question again gets the same answer; a stale one gets the view
             p.send({"type": "hint"})
-            assert p.recv_until(lambda m: m["type"] == "hint") == answer
+            assert p.recv_until(lambda m: m["type"] == "hint", "the same hint again") == answer
             p.send({"type": "hint", "version": 0})
             assert p.error()["code"] == "stale"
             watcher.view()

@@ -27,7 +27,8 @@ def test_bots_play_every_game_through_the_server(client, game_id):
     assert res.status_code == 201, res.text
     watcher = Player(client, res.json()["table"]["id"], None)
     msg = watcher.recv_until(lambda m: m["type"] == "view" and (
-        m["status"] == "finished" or m["version"] >= ACTIONS))
+        m["status"] == "finished" or m["version"] >= ACTIONS),
+                             "the view that ends the match or reaches the last action")
     versions = [m["version"] for m in watcher.messages if m["type"] == "view"]
     assert versions == sorted(versions) and msg["version"] > 0
     for m in watcher.messages:
@@ -79,7 +80,8 @@ def test_a_timed_simultaneous_phase_takes_one_answer_from_each_seat(client):
         for p in reversed(players):  # all on the same view, each taken
             p.send({"type": "react", "phase": timed["phase"]})
         for p in players:
-            last = p.recv_until(lambda m: m["type"] == "view" and m["version"] == version + n)
+            last = p.recv_until(lambda m: m["type"] == "view" and m["version"] == version + n,
+                                "the view after every seat slapped")
             assert "timed" not in last and last["view"]["last_slap"]["player"] in range(n)
         assert not [m for p in players for m in p.messages if m.get("code") == "stale"]
     finally:
@@ -93,7 +95,8 @@ def test_searching_bots_think_in_a_worker_process(client):
     res = client.post("/api/tables", json={"game": "spades", "seats": seats})
     assert res.status_code == 201, res.text
     watcher = Player(client, res.json()["table"]["id"], None)
-    msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 12)
+    msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 12,
+                             "the view at version 12 (every seat bid)")
     assert msg["view"]["bids"].count(None) == 0  # all four bid, two of them by search
     hub = client.app.state.hub
     assert hub.procs is not None
@@ -113,6 +116,7 @@ def test_a_bot_that_cannot_choose_is_stood_in_for_and_play_goes_on(client, monke
     res = client.post("/api/tables", json={"game": "spades", "seats": seats})
     assert res.status_code == 201, res.text
     watcher = Player(client, res.json()["table"]["id"], None)
-    msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 8)
+    msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 8,
+                             "eight moves, the failing bot's stood in for")
     assert msg["view"]["bids"].count(None) == 0
     watcher.close()

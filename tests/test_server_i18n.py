@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_kit import Player, app_client
+from waits import next_json
 
 from parlour.games.clockwork_spades import narrate_event
 from parlour.i18n import LANGUAGES, cards_as_codes, render, translate
@@ -109,7 +110,7 @@ def test_spades_why_not_comes_rendered_in_each_connections_language(client):
     why: dict[str, str] = {}
     for _ in range(20):  # play on (first legal card) until a card in hand cannot be played
         view = ann.recv_until(lambda m: m["type"] == "view" and 0 in m["view"]["to_act"]
-                              and bool(m["view"]["legal"]))["view"]
+                              and bool(m["view"]["legal"]), "a view where Ann is to play")["view"]
         why = view["why_not"]
         if why:
             break
@@ -144,7 +145,7 @@ def test_a_malformed_hello_lang_is_refused_clearly(client, lang):
     tid = spades_table(client)["table"]["id"]
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         ws.send_text(json.dumps({"type": "hello", "lang": lang}))
-        err = ws.receive_json()
+        err = next_json(ws, "the refusal of the hello")
         assert err["type"] == "error" and err["code"] == "bad_message"
         assert "hello.lang" in err["message"]
 
@@ -154,7 +155,7 @@ def test_a_hello_lang_of_another_type_is_refused(client):
     for value in (1, True, ["id"], {"id": 1}):
         with client.websocket_connect(f"/ws/tables/{tid}") as ws:
             ws.send_text(json.dumps({"type": "hello", "lang": value}))
-            err = ws.receive_json()
+            err = next_json(ws, "the refusal of the hello")
             assert err["code"] == "bad_message" and "hello.lang must be text" in err["message"]
 
 

@@ -33,18 +33,21 @@ from server_kit import (
     strings,
 )
 from soak import soak
+from waits import Deadline, joined
 
 from parlour.cards import card_text
 from parlour.games import get_game
 from parlour.i18n import localize
 
+MATCH_WITHIN = 120.0  # seconds a client waits for its match to finish
 SEATS = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "rule"},
          {"kind": "bot", "bot": "rule"}]
 
 
 def play_out(player: Player, rng: random.Random) -> None:
+    deadline = Deadline("the match to finish", MATCH_WITHIN)
     while True:
-        msg = player.recv()
+        msg = player.recv(deadline)
         if msg["type"] != "view":
             continue
         if msg["status"] == "finished":
@@ -57,13 +60,22 @@ def play_out(player: Player, rng: random.Random) -> None:
 def play_all(players: list[Player], play, seed: int) -> None:
     """Each player plays in its own thread (``play(player, rng)``) until the match ends;
     then every connection is closed."""
-    threads = [threading.Thread(target=play, args=(p, random.Random(seed * 10 + i)))
+    failed: list[BaseException] = []
+
+    def run(player: Player, rng: random.Random) -> None:
+        try:
+            play(player, rng)
+        except BaseException as err:  # told by the test's own thread, below
+            failed.append(err)
+
+    threads = [threading.Thread(target=run, args=(p, random.Random(seed * 10 + i)))
                for i, p in enumerate(players)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join(120)
-        assert not t.is_alive(), "a match did not finish"
+        joined(t, "a client's thread to see the match finish", MATCH_WITHIN + 10)
+    if failed:
+        raise failed[0]
     for p in players:
         p.close()
 
@@ -260,8 +272,9 @@ TIMED_KEYS = {"phase", "name", "window_ms"}
 def play_out_htd(player: Player, rng: random.Random) -> None:
     """Random legal moves; a slap (``react``) after a short random pause."""
     reacted = None
+    deadline = Deadline("the match to finish", MATCH_WITHIN)
     while True:
-        msg = player.recv()
+        msg = player.recv(deadline)
         if msg["type"] != "view":
             continue
         if msg["status"] == "finished":

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from server_kit import app_client, connect, create, db_url_for
 from sqlalchemy import select
+from waits import joined, wait_until
 
 from parlour.server.lease import Leases
 from parlour.server.store import Fenced, SeatRow, Store, TableRow, actions_t, leases_t
@@ -43,15 +44,19 @@ def logged(store: Store, table_id: str) -> list[str]:
 
 
 def test_one_owner_at_a_time_and_a_stale_owner_cannot_write(db_url):
+    """By the database's clock, moved on by the test (``Leases.ahead``)."""
     store = Store(db_url, auto_upgrade=True)
+    ahead = [0.0]
     try:
-        first = Leases(store.engine, "first", ttl=0.3)
-        second = Leases(store.engine, "second", ttl=30)
+        first = Leases(store.engine, "first", ttl=30, ahead=lambda: ahead[0])
+        second = Leases(store.engine, "second", ttl=30, ahead=lambda: ahead[0])
         new_table(store, first)
         assert second.claim("t1") is None  # the first holds it
         assert first.claim("t1") == 1  # claiming one's own lease keeps its token
         asyncio.run(store.write(first.fence("t1", Store.op_action("t1", 1, 0, 0, "1"))))
-        time.sleep(0.6)  # the first misses its heartbeats: its lease runs out
+        ahead[0] = 20.0
+        assert second.claim("t1") is None  # the fence renewed it: 30 s from the write
+        ahead[0] = 31.0  # the first misses its heartbeats: its lease runs out
         assert second.claim("t1") == 2
         assert second.moves == 1
         with pytest.raises(Fenced):  # the first wakes up and writes: refused
@@ -88,7 +93,8 @@ def test_a_heartbeat_during_a_group_commit_of_its_tables_neither_waits_nor_deadl
             leases.fence("b", Store.op_action("b", 1, 0, 0, "1"))(conn)
             heart = threading.Thread(target=lambda: beat.update(lost=leases.renew()))
             heart.start()
-            heart.join(10)  # it skips b's row, which the write renews as it commits
+            # it skips b's row, which the write renews as it commits
+            joined(heart, "the heartbeat, which must not wait for a write in flight", 10)
             assert beat == {"lost": set()}, "the heartbeat waited for a write in flight"
             leases.fence("a", Store.op_action("a", 1, 0, 0, "1"))(conn)
         assert logged(store, "a") == ["1"] and logged(store, "b") == ["1"]
@@ -117,13 +123,6 @@ def test_a_write_in_the_same_batch_as_a_refused_one_still_commits(db_url):
         store.close()
 
 
-def wait_for(check, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
-
 @pytest.mark.databases("postgresql")  # several processes share only a PostgreSQL database
 def test_a_second_process_leaves_the_first_ones_tables_alone_then_takes_them_over(
         tmp_path):
@@ -134,7 +133,7 @@ def test_a_second_process_leaves_the_first_ones_tables_alone_then_takes_them_ove
     with app_client(db, bot_pause=0.05) as one:
         table = create(one, BOTS4)["table"]["id"]
         hub_one = one.app.state.hub
-        wait_for(lambda: hub_one.tables[table].version >= 3)
+        wait_until(lambda: hub_one.tables[table].version >= 3, "three moves at the first")
         with app_client(db, bot_pause=0.05) as two:
             hub_two = two.app.state.hub
             assert table not in hub_two.tables  # restore() left it to its owner
@@ -144,10 +143,10 @@ def test_a_second_process_leaves_the_first_ones_tables_alone_then_takes_them_ove
             assert table not in hub_two.tables
             at = hub_one.tables[table].version
             one.__exit__(None, None, None)  # the first stops: it hands its leases over
-            wait_for(lambda: table in hub_two.tables, timeout=5)
+            wait_until(lambda: table in hub_two.tables, "the second to take the table over", 5)
             moved = hub_two.tables[table]
             assert moved.version >= at
-            wait_for(lambda: moved.version >= at + 4)
+            wait_until(lambda: moved.version >= at + 4, "four moves at the second")
     with connect(db) as conn:
         idx = [r[0] for r in conn.execute(select(actions_t.c.idx)
                                           .where(actions_t.c.table_id == table)

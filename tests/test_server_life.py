@@ -5,14 +5,14 @@ refuses writes, and tables whose rows cannot be replayed."""
 from __future__ import annotations
 
 import gc
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from server_kit import BOTS3, PEOPLE4, Player, app_client, connect, create, join
+from server_kit import BOTS3, PEOPLE4, Clock, Player, app_client, connect, create, join
 from sqlalchemy import select, text, update
+from waits import next_json, wait_until
 
 from parlour.server.store import tables_t
 
@@ -51,11 +51,13 @@ def test_a_table_with_a_seat_for_a_friend_is_private_unless_public(tmp_path):
 
 # ----------------------------------------------------------------------------- life cycle
 def test_a_waiting_table_nobody_joins_expires(tmp_path):
-    with app_client(tmp_path / "e.sqlite3", waiting_expiry=3600) as client:
+    clock = Clock()
+    with app_client(tmp_path / "e.sqlite3", waiting_expiry=3600, **clock.settings()) as client:
         tid = client.post("/api/tables", json={"game": "spades", "name": "Ann", "public": True,
                                                "seats": PEOPLE4}).json()["table"]["id"]
-        assert tidy(client)["expired"] == 0
-        hub_of(client).settings.waiting_expiry = 0
+        clock.advance(3600)
+        assert tidy(client)["expired"] == 0  # an hour to the second: not yet
+        clock.advance(1)
         assert tidy(client)["expired"] == 1
         summary = client.get(f"/api/tables/{tid}").json()["table"]
         assert summary["status"] == "closed" and summary["note"] == "nobody joined in time"
@@ -67,15 +69,20 @@ def test_a_waiting_table_nobody_joins_expires(tmp_path):
 
 
 def test_a_table_its_players_left_closes_and_keeps_its_log(tmp_path):
-    with app_client(tmp_path / "a.sqlite3", absent_close=3600) as client:
+    clock = Clock()
+    with app_client(tmp_path / "a.sqlite3", absent_close=3600, **clock.settings()) as client:
         tid, tokens = four_people(client)
         south = Player(client, tid, tokens[0])
         south.view()
         south.act("bid 3")
         south.view()
-        assert tidy(client)["abandoned"] == 0  # South was there a moment ago
+        clock.advance(7200)
+        assert tidy(client)["abandoned"] == 0  # South is there
         south.close()
-        hub_of(client).settings.absent_close = 0
+        wait_until(lambda: not hub_of(client).tables[tid].conns, "South's socket to close")
+        clock.advance(3600)
+        assert tidy(client)["abandoned"] == 0  # gone an hour to the second: not yet
+        clock.advance(1)
         assert tidy(client)["abandoned"] == 1
         summary = client.get(f"/api/tables/{tid}").json()["table"]
         assert summary["status"] == "closed" and summary["version"] == 1
@@ -84,48 +91,59 @@ def test_a_table_its_players_left_closes_and_keeps_its_log(tmp_path):
 
 
 def test_a_table_of_bots_nobody_watches_stops(tmp_path):
-    with app_client(tmp_path / "u.sqlite3", bot_pause=0.02, unwatched_close=0.5) as client:
+    clock = Clock()
+    with app_client(tmp_path / "u.sqlite3", bot_pause=0.02, unwatched_close=300,
+                    **clock.settings()) as client:
         tid = create(client, BOTS4)["table"]["id"]
+        table = hub_of(client).tables[tid]
         watcher = Player(client, tid, None)
-        watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2)
-        time.sleep(0.6)
+        watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2,
+                           "the bots' view at version 2")
+        clock.advance(600)
         assert tidy(client)["unwatched"] == 0  # watched
         watcher.close()
+        wait_until(lambda: not table.conns, "the watcher's socket to close")
         assert tidy(client)["unwatched"] == 0  # just left
-        time.sleep(0.6)  # the bots play on meanwhile: playing is not being watched
+        playing = table.version
+        clock.advance(300)
+        assert tidy(client)["unwatched"] == 0  # five minutes to the second: not yet
+        wait_until(lambda: table.version > playing, "the bots to play on unwatched")
+        clock.advance(1)  # playing is not being watched
         assert tidy(client)["unwatched"] == 1
+        wait_until(lambda: not table.bot_tasks, "the bots to stop")
         summary = client.get(f"/api/tables/{tid}").json()["table"]
-        time.sleep(0.2)
-        again = client.get(f"/api/tables/{tid}").json()["table"]
-        assert summary["status"] == again["status"] == "closed"
-        assert again["version"] == summary["version"]  # the bots stopped
+        assert summary["status"] == "closed"
+        assert summary["version"] == table.version  # the bots stopped
         refused = client.post(f"/api/tables/{tid}/again")
         assert refused.status_code == 409
 
 
 def finished(msg: dict) -> bool:
-    """The table is over: said by a table update, or by the welcome of a watcher who came
-    after the bots had already finished."""
+    """The table is over: said by its last view, a table update, or the welcome of a
+    watcher who came after the bots had already finished."""
+    if msg["type"] == "view":
+        return msg["status"] == "finished"
     return msg["type"] in ("table", "welcome") and msg["table"]["status"] == "finished"
 
 
 def test_finished_casual_tables_are_deleted_after_their_retention(tmp_path):
-    with app_client(tmp_path / "r.sqlite3") as client:
-        hub = hub_of(client)
+    clock = Clock()
+    with app_client(tmp_path / "r.sqlite3", **clock.settings()) as client:
         tid = create(client, BOTS4, options={"target": 10})["table"]["id"]
         watcher = Player(client, tid, None)
-        watcher.recv_until(finished)
+        watcher.recv_until(finished, "the bots to finish the match")
         watcher.close()
         kept = create(client, BOTS4, options={"target": 10})["table"]["id"]
         watcher = Player(client, kept, None)
-        watcher.recv_until(finished)
+        watcher.recv_until(finished, "the bots to finish the second match")
         watcher.close()
         with connect(tmp_path / "r.sqlite3") as conn:  # a compared (rated) table
             conn.execute(update(tables_t).where(tables_t.c.id == kept).values(compared=True))
         assert tid not in {t["id"] for t in client.get("/api/tables").json()["tables"]}
         assert client.get(f"/api/tables/{tid}/matches/1/record").status_code == 200
-        assert tidy(client)["deleted"] == 0  # within its retention
-        hub.settings.retention = 0
+        clock.advance(14 * 24 * 3600)
+        assert tidy(client)["deleted"] == 0  # within its retention (two weeks)
+        clock.advance(1)
         assert tidy(client)["deleted"] == 1
         assert client.get(f"/api/tables/{tid}").status_code == 404
         assert client.get(f"/api/tables/{kept}/matches/1/record").status_code == 200
@@ -133,7 +151,10 @@ def test_finished_casual_tables_are_deleted_after_their_retention(tmp_path):
 
 # ----------------------------------------------------------------------------- turn timer
 def test_a_silent_seat_gets_a_stand_in_and_takes_it_back(tmp_path):
-    with app_client(tmp_path / "t.sqlite3") as client:
+    """The timer's logic by the server's clock (the deadline it sends); the timer itself
+    runs on the event loop's, shortened to 50 ms here: the wiring, in real time."""
+    clock = Clock()
+    with app_client(tmp_path / "t.sqlite3", **clock.settings()) as client:
         res = client.post("/api/tables", json={"game": "spades", "seats": BOTS3, "name": "Ann",
                                                "turn_seconds": 30}).json()
         tid = res["table"]["id"]
@@ -143,7 +164,7 @@ def test_a_silent_seat_gets_a_stand_in_and_takes_it_back(tmp_path):
         assert first["view"]["to_act"] == [0]
         turn = first["turn"]
         assert turn["seats"] == [0] and turn["seconds"] == 30
-        assert 25_000 < turn["deadline"] - time.time() * 1000 <= 30_000
+        assert turn["deadline"] == (clock.now() + 30) * 1000
         hub = hub_of(client)
         table = hub.tables[tid]
 
@@ -153,14 +174,17 @@ def test_a_silent_seat_gets_a_stand_in_and_takes_it_back(tmp_path):
 
         client.portal.call(hurry)
         stood = south.recv_until(lambda m: m["type"] == "table"
-                                 and m["table"]["seats"][0]["stand_in"])
+                                 and m["table"]["seats"][0]["stand_in"],
+                                 "the stand-in to take South's seat")
         assert stood["table"]["seats"][0]["name"] == "Ann"
-        played = south.recv_until(lambda m: m["type"] == "view" and m["version"] >= 1)
+        played = south.recv_until(lambda m: m["type"] == "view" and m["version"] >= 1,
+                                  "the stand-in's bid")
         assert played["view"]["bids"][0] is not None  # the stand-in bid for South
         table.turn_seconds = 0
         south.send({"type": "sync"})  # South speaks: the seat is South's again
         back = south.recv_until(lambda m: m["type"] == "table"
-                                and not m["table"]["seats"][0]["stand_in"])
+                                and not m["table"]["seats"][0]["stand_in"],
+                                "South's seat back from the stand-in")
         assert back["table"]["seats"][0]["taken"]
         south.close()
 
@@ -201,7 +225,8 @@ def test_a_person_leaves_a_stand_in_plays_and_a_newcomer_takes_over(tmp_path):
         assert gone.status_code == 200
         seat = gone.json()["table"]["seats"][0]
         assert seat["stand_in"] and not seat["taken"] and seat["name"] is None
-        south.recv_until(lambda m: m["type"] == "view" and m["version"] >= 1)  # bot bid
+        south.recv_until(lambda m: m["type"] == "view" and m["version"] >= 1,
+                         "the stand-in's bid")  # bot bid
         stale = client.post(f"/api/tables/{tid}/leave",
                             headers={"Authorization": f"Bearer {tokens[0]}"})
         assert stale.status_code == 403  # the old token holds nothing now
@@ -223,8 +248,8 @@ def test_the_creator_frees_the_seat_of_a_friend_who_has_gone(tmp_path):
         here = client.post(url, headers={"Authorization": f"Bearer {creator}"})
         assert here.status_code == 409 and here.json()["error"]["code"] == "still_there"
         bo.close()
-        time.sleep(0.05)
-        assert client.portal.call(lambda: hub_of(client).tables[tid].connected(1)) is False
+        wait_until(lambda: not client.portal.call(lambda: hub_of(client).tables[tid].connected(1)),
+                   "Bo's socket to close on the server")
         freed = client.post(url, headers={"Authorization": f"Bearer {creator}"})
         assert freed.status_code == 200, freed.text
         seat = freed.json()["table"]["seats"][1]
@@ -264,15 +289,16 @@ def test_bots_resume_once_the_database_takes_writes_again(tmp_path, caplog):
     with app_client(db, bot_pause=0.02) as client:
         tid = create(client, BOTS4)["table"]["id"]
         watcher = Player(client, tid, None)
-        watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2)
+        watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 2,
+                           "the bots' view at version 2")
         with refused_inserts(db, "parlour_actions", "parlour_tables"):
             refused = client.post("/api/tables", json={"game": "spades", "seats": BOTS4})
             assert refused.status_code == 503
             assert refused.json()["error"]["code"] == "unavailable"
-            time.sleep(1.0)  # the bots try, are refused, and wait
+            wait_until(lambda: "refused" in caplog.text, "the database to refuse a bot's move")
             stuck = hub_of(client).tables[tid].version
-            assert "refused" in caplog.text
-        resumed = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] > stuck + 2)
+        resumed = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] > stuck + 2,
+                                     "the bots to play on once the database takes writes")
         assert resumed["version"] > stuck
         assert client.post("/api/tables", json={"game": "spades",
                                                 "seats": BOTS4}).status_code == 201
@@ -300,9 +326,11 @@ def test_an_unreplayable_table_is_closed_and_the_rest_start(tmp_path, caplog):
             south, west = Player(client, tid, tokens[0]), Player(client, tid, tokens[1])
             south.view()
             south.act("bid 3")
-            west.recv_until(lambda m: m["type"] == "view" and m["version"] == 1)
+            west.recv_until(lambda m: m["type"] == "view" and m["version"] == 1,
+                            "West's view of South's bid")
             west.act("bid 2")
-            south.recv_until(lambda m: m["type"] == "view" and m["version"] == 2)
+            south.recv_until(lambda m: m["type"] == "view" and m["version"] == 2,
+                             "South's view of West's bid")
             south.close()
             west.close()
             tables[name] = tid
@@ -319,7 +347,7 @@ def test_an_unreplayable_table_is_closed_and_the_rest_start(tmp_path, caplog):
                                            "this table is closed: it could not be restored"}
             assert f"table {tables[name]} could not be restored" in caplog.text, name
         with client.websocket_connect(f"/ws/tables/{tables['deleted match']}") as ws:
-            assert ws.receive_json()["code"] == "unrestorable"
+            assert next_json(ws, "the refusal")["code"] == "unrestorable"
     gc.collect()  # a failed load's future, dropped, logs its exception unless it was taken
     assert "Traceback" not in caplog.text and "never retrieved" not in caplog.text
     with connect(db) as conn:
@@ -341,6 +369,7 @@ def test_a_deal_the_database_refused_is_dealt_once_it_takes_writes(tmp_path):
             tid = res.json()["table"]["id"]
             assert res.json()["table"]["status"] == "waiting"
         south = Player(client, tid, res.json()["token"])
-        dealt = south.recv_until(lambda m: m["type"] == "view")
+        dealt = south.recv_until(lambda m: m["type"] == "view",
+                                 "the view of the deal once the database takes it")
         assert dealt["status"] == "playing" and dealt["view"]["seat"] == 0
         south.close()

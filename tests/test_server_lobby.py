@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
-import time
-
 import pytest
-from server_kit import BOTS3, PEOPLE4, Player, app_client, assert_no_secret, create, join
+from server_kit import BOTS3, PEOPLE4, Clock, Player, app_client, assert_no_secret, create, join
 
 from parlour.record import parse_record, replay
+from parlour.server.tables import Table
 
 
 @pytest.fixture
@@ -107,7 +105,8 @@ def test_spectator_watches_bots_and_play_again_record_and_replay(client):
     tid = res["table"]["id"]
     watcher = Player(client, tid, None)
     assert watcher.seat is None
-    final = watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
+    final = watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished",
+                               "the view that ends the match")
     assert final["view"]["outcome"] is not None and final["view"]["hand"] is None
     table = client.get(f"/api/tables/{tid}").json()["table"]
     assert table["status"] == "finished" and table["finished_matches"] == [1]
@@ -128,7 +127,8 @@ def test_spectator_watches_bots_and_play_again_record_and_replay(client):
 
     again = client.post(f"/api/tables/{tid}/again")  # a table of bots: anyone may
     assert again.status_code == 200 and again.json()["table"]["match"] == 2
-    nxt = watcher.recv_until(lambda m: m["type"] == "view" and m["match"] == 2)
+    nxt = watcher.recv_until(lambda m: m["type"] == "view" and m["match"] == 2,
+                             "the first view of match 2")
     assert nxt["version"] <= 2 and nxt["view"]["deal"] == 1
     watcher.close()
 
@@ -162,7 +162,8 @@ def test_play_again_needs_a_seat_token_and_a_finished_match(client):
     assert r.status_code == 403
     r = client.post(f"/api/tables/{tid}/again", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200
-    again = p.recv_until(lambda m: m["type"] == "view" and m["match"] == 2)
+    again = p.recv_until(lambda m: m["type"] == "view" and m["match"] == 2,
+                         "the first view of match 2")
     assert again["status"] == "playing" and again["view"]["scores"] == [0, 0]
     assert r.json()["table"]["seats"][0]["name"] == "Ann"
     p.close()
@@ -179,19 +180,30 @@ def test_page_and_static_files_are_served_with_security_headers(client):
     assert client.get("/static/../server/app.py").status_code == 404
 
 
-def test_bots_take_their_pause_and_idle_finished_tables_are_let_go(tmp_path):
-    with app_client(tmp_path / "pause.sqlite3", bot_pause=0.12) as client:
+def test_bots_take_their_pause_and_idle_finished_tables_are_let_go(tmp_path, monkeypatch):
+    """The pause each bot move asks for, and what the runner is asked to wait (not the
+    gaps a loaded machine's client sees); the idle time by the server's clock."""
+    asked: list[float] = []
+    paced = Table.bot_wait
+    monkeypatch.setattr(Table, "bot_wait", lambda table: asked.append(paced(table)) or asked[-1])
+    clock = Clock()
+    with app_client(tmp_path / "pause.sqlite3", bot_pause=0.12, **clock.settings()) as client:
+        hub = client.app.state.hub
+        waits: list[float] = []
+
+        async def record(seconds: float) -> None:
+            waits.append(seconds)
+        hub.runner.wait = record
         res = create(client, [{"kind": "bot", "bot": "rule"}] * 4, options={"target": 10})
         tid = res["table"]["id"]
         watcher = Player(client, tid, None)
-        stamps: list[float] = []
-        while len(stamps) < 6:
-            msg = watcher.view()
-            stamps.append(time.monotonic())
-        gaps = [b - a for a, b in itertools.pairwise(stamps[1:])]
-        assert min(gaps) > 0.09, gaps  # each bot move waits out the pause
+        msg = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] >= 6,
+                                 "the bots' sixth move")
+        # each bot move asks for the pause and waits it out, less its thinking
+        assert len(asked) >= 6 and asked == [pytest.approx(0.12)] * len(asked), asked
+        assert all(0 < w <= 0.12 for w in waits), waits
         watcher.close()
-        hub = client.app.state.hub
+        clock.advance(1)
         assert hub.sweep(idle=0) == 0  # still playing: kept
         table = hub.tables[tid]
         table.status = "finished"

@@ -58,8 +58,10 @@ def test_the_foursquare_player_reads_you_and_a_watcher_their_name(tmp_path):
         watcher = Player(client, res["table"]["id"], None)
         mine = me.view()
         me.send({"type": "act", "action": mine["view"]["legal"][0], "version": mine["version"]})
-        mine = me.recv_until(lambda m: m["type"] == "view" and m["version"] == 1)
-        seen = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] == 1)
+        mine = me.recv_until(lambda m: m["type"] == "view" and m["version"] == 1,
+                             "my view of my first move")
+        seen = watcher.recv_until(lambda m: m["type"] == "view" and m["version"] == 1,
+                                  "the spectator's view of the first move")
         assert mine["narration"][0].startswith("You place ")
         assert mine["narration"] == [foursquare_line(e, [YOU]) for e in mine["view"]["events"]]
         assert seen["narration"][0].startswith("Ann places ")

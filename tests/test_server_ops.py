@@ -34,11 +34,11 @@ def test_metrics_count_tables_connections_actions_and_intent_to_view(tmp_path):
         assert metric(before.text, 'parlour_tables{status="playing"}') == 0
         made = create(client, BOTS3)
         player = Player(client, made["table"]["id"], made["token"])
-        view = player.view()
-        while 0 not in view["view"]["to_act"]:
-            view = player.view()
+        view = player.recv_until(lambda m: m["type"] == "view" and 0 in m["view"]["to_act"],
+                                 "my turn")
         player.act(view["view"]["legal"][0])
-        player.recv_until(lambda m: m["type"] == "view" and m["version"] > view["version"])
+        player.recv_until(lambda m: m["type"] == "view" and m["version"] > view["version"],
+                          "a view after my move")
         text = client.get("/metrics").text
         assert metric(text, 'parlour_tables{status="playing"}') == 1
         assert metric(text, 'parlour_connections{kind="local"}') == 1

@@ -61,7 +61,8 @@ def test_the_bots_wait_what_the_tables_speed_asks_and_play_the_same_game(tmp_pat
             table = res.json()["table"]
             assert table["pace"]["speed"] == speed
             watcher = Player(c, table["id"], None)
-            watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
+            watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished",
+                               "the view that ends the match")
             watcher.close()
             text = c.get(f"/api/tables/{table['id']}/matches/1/record").text
             records[speed] = text.replace(table["id"], "<table>")

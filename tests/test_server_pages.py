@@ -107,7 +107,8 @@ def test_replays_carry_the_sentences_too_and_spades_has_none(client):
     res = table_of(client, "clockwork-spades", BOTS2)
     tid = res["table"]["id"]
     watcher = Player(client, tid, None)
-    watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
+    watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished",
+                       "the view that ends the match")
     watcher.close()
     step = client.get(f"/api/tables/{tid}/matches/1/replay?step=0&seat=1").json()
     bots = [s["name"] for s in res["table"]["seats"]]

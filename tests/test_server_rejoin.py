@@ -38,11 +38,11 @@ def test_a_rejoin_secret_trades_for_the_same_seat_which_can_act(tmp_path, caplog
         # both devices hold seat 0: the first is not logged out, the second can act
         first, second = Player(client, table, token), Player(client, table, body["token"])
         assert first.seat == second.seat == 0
-        view = second.view()
-        while not view["view"].get("legal"):
-            view = second.view()
+        view = second.recv_until(lambda m: m["type"] == "view" and bool(m["view"].get("legal")),
+                                 "a view where seat 0 may act")
         second.act(view["view"]["legal"][0])
-        after = second.recv_until(lambda m: m["type"] in ("view", "error"))
+        after = second.recv_until(lambda m: m["type"] in ("view", "error"),
+                                  "the answer to the move made with the traded token")
         assert after["type"] == "view" and after["version"] > view["version"]
         # the traded token asks for the same link, and trading again gives the same token
         assert link_of(client, table, body["token"]) == secret

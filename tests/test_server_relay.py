@@ -9,6 +9,7 @@ import time
 import pytest
 from server_kit import ROOMY, Player, app_client
 from services import pg_database, redis_or_skip, redis_prefix
+from waits import Deadline, wait_until
 
 from parlour.i18n import localize
 from parlour.server.limits import Limits
@@ -50,9 +51,9 @@ def test_a_table_owned_by_one_process_is_played_through_another(two_apps):
     assert bea.view()["match"] == 1
     # Play a few turns; both see the same versions, each its own hand.
     hub = one.app.state.hub
-    deadline = time.monotonic() + 60
+    deadline = Deadline("twelve moves played through both processes")
     while hub.tables[table].version < 12:
-        assert time.monotonic() < deadline
+        deadline.left()
         for p in (ann, bea):
             view = p.sync()
             if p.seat in view["view"]["to_act"]:
@@ -60,9 +61,10 @@ def test_a_table_owned_by_one_process_is_played_through_another(two_apps):
         time.sleep(0.02)
     assert {p.seat for p in (ann, bea)} == {0, 2}
     owned = hub.tables[table]
-    while not set(owned.state.to_act) & {0, 2}:  # the bots play on to a person's turn
-        time.sleep(0.02)
-    seen = bea.recv_until(lambda m: m["type"] == "view" and m["version"] == owned.version)
+    wait_until(lambda: set(owned.state.to_act) & {0, 2},
+               "the bots to play on to a person's turn")
+    seen = bea.recv_until(lambda m: m["type"] == "view" and m["version"] == owned.version,
+                          "Bea's view at the owner's version")
     # built by the owner, for Bea's seat (its reasons in her language)
     assert seen["view"] == localize(owned.state.view(2), "en")
     # A stale intent through the relay gets the owner's refusal.
@@ -113,7 +115,8 @@ def test_a_relaying_process_that_loses_redis_catches_its_clients_up(two_apps):
     killed = [admin.client_kill_filter(_id=c["id"]) for c in admin.client_list("pubsub")
               if c["name"] == name]
     assert killed == [1]
-    again = watcher.recv_until(lambda m: m["type"] == "table")  # sent again once it is back
+    again = watcher.recv_until(lambda m: m["type"] == "table",
+                               "the table's summary, sent again once it is back")
     assert again["table"]["id"] == table and again["table"]["status"] == "waiting"
     watcher.close()
 
@@ -154,9 +157,9 @@ def test_a_message_published_as_soon_as_a_table_is_taken_over_reaches_its_new_ow
 
     # the new owner listens to the table's channel before the takeover returns
     assert two.portal.call(take_over_and_publish) == 1
-    deadline = time.monotonic() + 10
-    while (message := inbox.get_message(timeout=1)) is None:
-        assert time.monotonic() < deadline
+    deadline = Deadline("the owner's welcome on the table's channel", 10)
+    while (message := inbox.get_message(timeout=min(1.0, deadline.left()))) is None:
+        pass
     greeting = json.loads(json.loads(message["data"])["text"])  # the owner's welcome
     assert greeting["type"] == "welcome" and greeting["table"]["id"] == table
     inbox.close()

@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 from server_kit import BOTS3, ServerProcess, create, free_port, seed_and_log
+from waits import joined, wait_until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -71,14 +72,6 @@ class Client(threading.Thread):
         return max((v for v, _ in self.views), default=0)
 
 
-def until(condition, seconds: float = 20.0) -> bool:
-    """Wait for ``condition()`` (polling); False if it never came true."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def check_views(seed: int, options: dict[str, Any], log: list[tuple[int, str]],
@@ -111,11 +104,12 @@ def test_sigkill_mid_play_then_restart_resumes_every_table(tmp_path):
         player = Client(first.base, person["table"]["id"], person["token"])
         for c in [*clients, player]:
             c.start()
-        assert until(lambda: player.acted >= 3 and all(c.acknowledged > 10 for c in clients))
+        wait_until(lambda: player.acted >= 3 and all(c.acknowledged > 10 for c in clients),
+                   "three moves of the person and ten of each bot table")
     finally:
         first.kill()  # SIGKILL: no shutdown, no flush, mid-play
     for c in [*clients, player]:
-        c.join(10)
+        joined(c, "a client to see the server go", 10)
 
     before = {t["id"]: seed_and_log(db, t["id"]) for t in tables}
     for t, c in zip(tables, clients, strict=True):
@@ -132,14 +126,15 @@ def test_sigkill_mid_play_then_restart_resumes_every_table(tmp_path):
         player2 = Client(second.base, person["table"]["id"], person["token"], acts=3)
         for c in [*clients2, player2]:
             c.start()
-        assert until(lambda: player2.acted == 3 and all(
+        wait_until(lambda: player2.acted == 3 and all(
             c.acknowledged > len(before[t["id"]][1]) + 10 for t, c in zip(tables, clients2,
                                                                           strict=True)
-            if t["id"] != person["table"]["id"]))
+            if t["id"] != person["table"]["id"]),
+            "three more moves of the person and ten more of each bot table, restored")
     finally:
         for c in [*clients2, player2]:
             c.stop.set()
-            c.join(10)
+            joined(c, "a client to stop", 10)
         second.stop()
 
     restored = dict(re.findall(r"table (\S+) restored: spades, match 1, (\d+) actions",

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from typing import Any
 
 import pytest
 from server_kit import BOTS3, ROOMY, Player, app_client, create
+from waits import wait_until
 
 from parlour.analysis.review import review_record
 from parlour.record import parse_record
@@ -29,22 +29,36 @@ def finished_table(client: Any, game: str = "spades", options: dict[str, Any] | 
                  game=game)
     tid = res["table"]["id"]
     watcher = Player(client, tid, None)
-    watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished")
+    watcher.recv_until(lambda m: m["type"] == "view" and m["status"] == "finished",
+                       "the view that ends the match")
     watcher.close()
     return tid
 
 
-def wait_done(client: Any, path: str, seat: int) -> dict[str, Any]:
-    seen = []
-    for _ in range(600):
+#: Seconds a review may take: a whole match judged by the hard search, in a worker process
+#: that starts first; a machine at a load of 18 took over 60.
+REVIEW_WITHIN = 180.0
+
+
+def wait_review(client: Any, path: str, seat: int, ends: str = "done") -> dict[str, Any]:
+    """The review of ``seat`` once it ends (``done`` or ``failed``), which must be ``ends``;
+    queued or running until then, its progress within its total."""
+    seen: list[str] = []
+
+    def ended() -> dict[str, Any] | None:
         got = client.get(f"{path}?seat={seat}").json()
         seen.append(got["status"])
         if got["status"] in ("done", "failed"):
-            assert got["status"] == "done", seen
             return got
         assert got["status"] in ("queued", "running") and 0 <= got["done"] <= got["total"]
-        time.sleep(0.05)
-    raise AssertionError(f"the review did not finish: {seen[-5:]}")
+        return None
+    got = wait_until(ended, f"the review of seat {seat} to end", REVIEW_WITHIN)
+    assert got["status"] == ends, seen
+    return got
+
+
+def wait_done(client: Any, path: str, seat: int) -> dict[str, Any]:
+    return wait_review(client, path, seat)
 
 
 @pytest.mark.parametrize("processes", [0, 1])
@@ -161,12 +175,7 @@ def test_a_failed_review_says_so_and_may_be_asked_again(tmp_path, monkeypatch):
         tid = finished_table(client)
         path = f"/api/tables/{tid}/matches/1/review"
         client.post(path, json={"seat": 2})
-        for _ in range(200):
-            got = client.get(f"{path}?seat=2").json()
-            if got["status"] == "failed":
-                break
-            time.sleep(0.02)
-        assert got["status"] == "failed"
+        wait_review(client, path, 2, ends="failed")
         monkeypatch.setattr(reviews, "judge_turn", JUDGE)
         assert client.post(path, json={"seat": 2}).json()["status"] in ("queued", "running")
         assert wait_done(client, path, 2)["review"]["seats"] == [2]

@@ -9,6 +9,7 @@ import json
 
 import httpx
 from server_kit import BOTS3, create, server_thread
+from waits import next_frame
 from websockets.sync.client import connect
 
 from parlour.server import sessions
@@ -63,11 +64,11 @@ def test_views_reach_a_real_socket_whole_and_in_order(tmp_path, monkeypatch):
         url = base.replace("http", "ws") + f"/ws/tables/{opened['table']['id']}"
         with connect(url) as ws:
             ws.send(json.dumps({"type": "hello", "token": opened["token"]}))
-            first = json.loads(ws.recv(timeout=30))
+            first = next_frame(ws, "the welcome")
             assert first["type"] == "welcome"
             seat, versions, acted = first["seat"], [], 0
             while acted < 5:
-                msg = json.loads(ws.recv(timeout=30))
+                msg = next_frame(ws, "a view")
                 assert msg["type"] == "view", msg
                 versions.append(msg["version"])
                 view = msg["view"]

@@ -16,6 +16,7 @@ import redis.asyncio as aioredis
 from server_kit import PEOPLE4, ROOMY, AppClient, Player, app_client
 from services import pg_database, redis_or_skip, redis_prefix
 from starlette.testclient import WebSocketDenialResponse
+from waits import within
 
 from parlour.server.limits import Limits, client_hash
 from parlour.server.shared_limits import SharedLimits
@@ -161,7 +162,7 @@ def test_the_sockets_of_a_process_that_stops_renewing_them_stop_counting(tmp_pat
         await conn.aclose()
 
     with redis_prefix() as prefix:
-        asyncio.run(run(prefix))
+        asyncio.run(within(run(prefix), "the shared counts in Redis", 30))
 
 
 def test_a_socket_whose_task_is_cancelled_as_it_closes_is_still_counted_out():
@@ -184,7 +185,7 @@ def test_a_socket_whose_task_is_cancelled_as_it_closes_is_still_counted_out():
         await conn.aclose()
 
     with redis_prefix() as prefix:
-        asyncio.run(run(prefix))
+        asyncio.run(within(run(prefix), "the shared counts in Redis", 30))
 
 
 def test_a_clients_log_in_attempts_are_counted_on_every_process(tmp_path):
@@ -204,10 +205,12 @@ def test_a_relayed_clients_hints_are_limited_by_the_tables_owner(tmp_path):
         ann = Player(two, res["table"]["id"], res["token"])  # relayed to the owner
         view = ann.view()
         ann.send({"type": "hint", "version": view["version"]})
-        assert ann.recv_until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+        assert ann.recv_until(lambda m: m["type"] in ("hint", "error"),
+                              "the first hint")["type"] == "hint"
         ann.act(view["view"]["legal"][0])
         view = ann.view()
         ann.send({"type": "hint", "version": view["version"]})
-        answer = ann.recv_until(lambda m: m["type"] in ("hint", "error"))
+        answer = ann.recv_until(lambda m: m["type"] in ("hint", "error"),
+                                "the refusal of a hint over the limit")
         assert answer["type"] == "error" and answer["code"] == "rate_limited", answer
         ann.close()

@@ -92,7 +92,8 @@ def open_slap(players, window_ms=3000):
     players[0].act("hit hand!")
     timed = None
     for s, p in players.items():
-        msg = p.recv_until(lambda m: m["type"] == "view" and "timed" in m)
+        msg = p.recv_until(lambda m: m["type"] == "view" and "timed" in m,
+                           "the view that opens the slap")
         seen[s] = time.monotonic()
         assert msg["view"]["phase"] == "slap"
         assert timed in (None, msg["timed"]), "every client gets the same signal"
@@ -110,7 +111,7 @@ def react(player, timed, at=None):
 
 def resolved(player):
     return player.recv_until(lambda m: m["type"] == "view" and m["view"]["last_slap"]
-                             is not None)["view"]
+                             is not None, "the view that shows the last slap")["view"]
 
 
 def logged(client, tid):
@@ -122,8 +123,10 @@ def test_a_slap_is_timed_by_the_server_from_its_signal(client):
     tid, players, _ = seat_table(client, [PERSON, PERSON])
     timed, seen = open_slap(players)
     react(players[0], timed, seen[0] + 0.25)
-    mine = players[0].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"] == [1])
-    other = players[1].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"] == [1])
+    mine = players[0].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"] == [1],
+                                 "seat 0's view of the slap's end (seat 1 to play)")
+    other = players[1].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"] == [1],
+                                  "seat 1's view of the slap's end (seat 1 to play)")
     first = mine["view"]["slap"]["mine"]
     assert 250 <= first < 2000, "seat 0 sees its own measured time"
     assert other["view"]["slap"]["mine"] is None and other["view"]["last_slap"] is None
@@ -181,7 +184,8 @@ def test_one_slap_each_and_only_for_the_phase_open(client):
     assert players[0].error()["code"] == "wrong_phase"
     react(players[0], timed)
     version = players[0].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"]
-                                    == [1])["version"]
+                                    == [1],
+                                    "the view of the slap's end (seat 1 to play)")["version"]
     react(players[0], timed)
     err = players[0].error()
     assert err["code"] == "answered" and "one slap each" in err["message"]
@@ -199,7 +203,8 @@ def test_a_spectator_cannot_slap(client):
     watcher = connect(client, tid, None)
     watcher.view()
     timed, _ = open_slap(players)
-    msg = watcher.recv_until(lambda m: m["type"] == "view" and "timed" in m)
+    msg = watcher.recv_until(lambda m: m["type"] == "view" and "timed" in m,
+                             "the spectator's view that opens the slap")
     assert msg["timed"] == timed, "spectators get the signal too"
     watcher.send({"type": "react", "phase": timed["phase"]})
     assert watcher.error()["code"] == "spectator"
@@ -214,7 +219,7 @@ def test_bots_slap_at_their_seeded_times_and_the_record_keeps_them(client):
     react(players[0], timed)
     left = {}
     while len(left) < 2:
-        msg = players[0].recv_until(lambda m: m["type"] == "view")
+        msg = players[0].recv_until(lambda m: m["type"] == "view", "a view")
         for s in (1, 2):
             if s not in left and s not in msg["view"]["to_act"]:
                 left[s] = time.monotonic() - seen["sent"]
@@ -240,7 +245,7 @@ def test_a_slowed_clock_stretches_the_window_and_divides_the_times(tmp_path):
         react(players[0], timed, seen[0] + 0.3)
         bot_left = None
         while bot_left is None:
-            msg = players[0].recv_until(lambda m: m["type"] == "view")
+            msg = players[0].recv_until(lambda m: m["type"] == "view", "a view")
             if 2 not in msg["view"]["to_act"]:
                 bot_left = time.monotonic() - seen["sent"]
         react(players[1], timed, seen[1] + 3.3)  # past the rules' 3 s, inside the 6 s
@@ -273,7 +278,8 @@ def test_the_table_slap_setting_reaches_the_bots(client):
     assert client.get(f"/api/tables/{tid}").json()["table"]["options"]["bot_slap"] == "quick"
     timed, seen = open_slap(players)
     react(players[0], timed)
-    players[0].recv_until(lambda m: m["type"] == "view" and 1 not in m["view"]["to_act"])
+    players[0].recv_until(lambda m: m["type"] == "view" and 1 not in m["view"]["to_act"],
+                          "the view after seat 1 slapped")
     left = time.monotonic() - seen["sent"]
     slap = next(a for s, a in logged(client, tid) if s == 1 and a.startswith("slap"))
     chosen = {}
@@ -295,7 +301,7 @@ def test_a_slap_in_progress_survives_a_restart(tmp_path):
             timed, seen = open_slap(players)
             react(players[0], timed, seen[0] + 0.2)
             msg = players[0].recv_until(lambda m: m["type"] == "view" and m["view"]["to_act"]
-                                        == [1])
+                                        == [1], "the view of the slap's end (seat 1 to play)")
             first = msg["view"]["slap"]["mine"]
         finally:
             close_all()

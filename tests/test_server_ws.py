@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from server_kit import CARD, PEOPLE4, Player, app_client, assert_no_secret, create, join
+from server_kit import CARD, PEOPLE4, Clock, Player, app_client, assert_no_secret, create, join
+from waits import next_json
 
 from parlour.i18n import localize
 from parlour.message import Message, message_to_json
@@ -191,23 +192,28 @@ def test_a_wrong_token_is_refused(client, four):
     tid, _, _ = four
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": "A" * 22}))
-        err = ws.receive_json()
+        err = next_json(ws, "the refusal of the token")
         assert err["code"] == "bad_token" and "not valid" in err["message"]
     with client.websocket_connect("/ws/tables/nosuch") as ws:
-        assert ws.receive_json()["code"] == "not_found"
+        assert next_json(ws, "the refusal of the table")["code"] == "not_found"
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         ws.send_text(json.dumps({"type": "sync"}))
-        assert "hello" in ws.receive_json()["message"]
+        assert "hello" in next_json(ws, "the refusal of a sync before hello")["message"]
 
 
 def test_too_many_messages_are_refused(tmp_path):
-    with app_client(tmp_path / "rate.sqlite3", rate=5.0, burst=10) as client:
+    """By the server's clock: the burst, then one message per fifth of a second."""
+    clock = Clock()
+    with app_client(tmp_path / "rate.sqlite3", rate=5.0, burst=10, **clock.settings()) as client:
         res = create(client, PEOPLE4, name="P0")
         p = Player(client, res["table"]["id"], res["token"])  # a table still waiting
-        for _ in range(14):
+        for _ in range(13):
             p.send({"type": "ping"})
-        replies = [p.recv() for _ in range(14)]
-        assert sum(r["type"] == "pong" for r in replies) >= 10
-        limited = [r for r in replies if r["type"] == "error"]
-        assert limited and limited[0]["code"] == "rate_limited"
+        replies = [p.recv()["type"] for _ in range(13)]
+        assert replies == ["pong"] * 10 + ["error"] * 3
+        assert p.messages[-1]["code"] == "rate_limited"
+        clock.advance(0.2)  # one more
+        p.send({"type": "ping"})
+        p.send({"type": "ping"})
+        assert [p.recv()["type"] for _ in range(2)] == ["pong", "error"]
         p.close()

@@ -24,6 +24,7 @@ from hypothesis.stateful import (
 )
 from server_kit import PEOPLE4, Player, app_client, create, join
 from starlette.testclient import TestClient
+from waits import Deadline, next_json
 
 from parlour.i18n import localize
 
@@ -97,7 +98,8 @@ class OneTable(RuleBasedStateMachine):
         all it sent before."""
         got = []
         player.send({"type": "ping"})
-        while (msg := player.recv())["type"] != "pong":
+        deadline = Deadline("the pong after everything sent before the ping")
+        while (msg := player.recv(deadline))["type"] != "pong":
             got.append(msg)
         return got
 
@@ -140,7 +142,7 @@ class OneTable(RuleBasedStateMachine):
     def a_stranger_cannot_take_a_seat(self, token: str) -> None:
         with self.client.websocket_connect(f"/ws/tables/{self.table_id}") as ws:
             ws.send_json({"type": "hello", "token": token})
-            answer = ws.receive_json()
+            answer = next_json(ws, "the answer to the stranger's hello")
             assert answer["type"] == "error" and answer["code"] == "bad_token", answer
 
     @rule(body=JOIN_BODIES)

@@ -84,7 +84,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="Parlour", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json")
     app.state.settings = settings
-    app.state.guard = ClientGuard(settings.limits)
+    app.state.guard = ClientGuard(settings.limits, settings.monotonic)
     errors.install(app)
     app.include_router(lobby.router)
     app.include_router(tables.router)

@@ -56,8 +56,8 @@ async def get_account(conn: HTTPConnection) -> Account | None:
     token = conn.cookies.get(SESSION_COOKIE)
     if not token or len(token) > _TOKEN_MAX:
         return None
-    store: Store = conn.app.state.hub.store
-    return await asyncio.to_thread(account_for_session, store, token)
+    hub = conn.app.state.hub
+    return await asyncio.to_thread(account_for_session, hub.store, token, hub.settings.now())
 
 
 AccountDep = Annotated[Account | None, Depends(get_account)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -185,15 +186,17 @@ def _refusal(raw: str, err: ValidationError) -> ProtocolError:
 class RateLimit:
     """A token bucket: ``allow()`` is False once a connection sends too fast."""
 
-    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
+    def __init__(self, rate: float = RATE, burst: int = BURST,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = float(burst)
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.clock = clock
+        self.stamp = clock()
         self.refused = 0
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:

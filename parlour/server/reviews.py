@@ -188,7 +188,8 @@ class ReviewDesk:
                     job.done = len(judged)
             review = assemble(judge, start, (seat,), judged, seats_of).to_json()
             await self.store.write(Store.op_save_review(key[0], key[1], seat,
-                                                        judge.budget or 0, json.dumps(review)))
+                                                        judge.budget or 0, json.dumps(review),
+                                                        self.settings.now()))
             self._keep(key, review)
             del self.jobs[key]
             log.info("table %s: match %d reviewed for seat %d", *key)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -57,7 +56,7 @@ class Seated:
         """The client is at the table: it gets the welcome and the current view."""
         table, conn = self.table, self.conn
         table.conns.add(conn)
-        table.touched = time.monotonic()
+        table.touched = self.hub.settings.monotonic()
         if conn.seat is not None:  # its person is back: a stand-in gives the seat up
             table.people_seen = table.touched
             self.hub.reclaim(table, conn.seat)
@@ -70,7 +69,7 @@ class Seated:
         for task in self.asking:
             task.cancel()
         table.conns.discard(conn)
-        table.touched = table.watched = time.monotonic()
+        table.touched = table.watched = self.hub.settings.monotonic()
         if conn.seat is not None:
             table.people_seen = table.touched
         conn.stop()
@@ -185,7 +184,7 @@ async def pass_on(ws: WebSocket, conn: Connection, hub: Hub,
     """The receive loop of a client's socket: each message within the rate limit goes to
     ``take`` (with the loop time it came in at: a react is timed to it), until the client
     goes or sends too fast for too long."""
-    limiter = RateLimit(hub.settings.rate, hub.settings.burst)
+    limiter = RateLimit(hub.settings.rate, hub.settings.burst, hub.settings.monotonic)
     loop = asyncio.get_running_loop()
     try:
         while not conn.closed:

@@ -342,17 +342,18 @@ class AppendAction:
     ``executemany`` (SQLAlchemy executing one insert per action cost more than the
     insert), in the batch's order; called on its own, it inserts its row."""
 
-    __slots__ = ("action", "idx", "match", "seat", "table_id")
+    __slots__ = ("action", "at", "idx", "match", "seat", "table_id")
 
-    def __init__(self, table_id: str, match: int, idx: int, seat: int, action: str) -> None:
+    def __init__(self, table_id: str, match: int, idx: int, seat: int, action: str,
+                 at: float | None = None) -> None:
         self.table_id, self.match, self.idx = table_id, match, idx
-        self.seat, self.action = seat, action
+        self.seat, self.action, self.at = seat, action, at
 
-    def row(self, at: float | None = None) -> dict[str, object]:
-        """The row, written ``at`` (now by default)."""
+    def row(self) -> dict[str, object]:
+        """The row, made ``at`` (when it is written, by default)."""
         return {"table_id": self.table_id, "match": self.match, "idx": self.idx,
                 "seat": self.seat, "action": self.action,
-                "at": time.time() if at is None else at}
+                "at": time.time() if self.at is None else self.at}
 
     def __call__(self, conn: Connection) -> None:
         conn.execute(_INSERT_ACTION, self.row())
@@ -504,20 +505,22 @@ class Store:
         return Store._op_seat(table_id, seat, name=None, token_hash=None, account_id=None)
 
     @staticmethod
-    def op_close(table_id: str, note: str) -> Op:
-        """The table closed before its match ended (``note`` says why); its log stays."""
+    def op_close(table_id: str, note: str, at: float | None = None) -> Op:
+        """The table closed ``at`` (now by default; the hub's clock, Settings.now) before
+        its match ended (``note`` says why); its log stays."""
         def op(conn: Connection) -> None:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                         .values(status="closed", note=note, ended=time.time()))
+                         .values(status="closed", note=note,
+                                 ended=time.time() if at is None else at))
         return op
 
     @staticmethod
     def op_start_match(table_id: str, match: int, seed: int, result: str | None = None,
-                       deal: int | None = None) -> Op:
-        """Deal match ``match`` (numbered ``deal``, for games dealt by number); with
-        ``result``, the match was over at the deal."""
+                       deal: int | None = None, at: float | None = None) -> Op:
+        """Deal match ``match`` (numbered ``deal``, for games dealt by number) ``at`` (now
+        by default); with ``result``, the match was over at the deal."""
         def op(conn: Connection) -> None:
-            now = time.time()
+            now = time.time() if at is None else at
             conn.execute(insert(matches_t).values(
                 table_id=table_id, match=match, seed=seed, started=now,
                 finished=None if result is None else now, result=result))
@@ -530,15 +533,16 @@ class Store:
 
     @staticmethod
     def op_action(table_id: str, match: int, idx: int, seat: int, action: str,
-                  result: str | None = None) -> Op:
-        """Append one action; with ``result``, the match ended with it."""
-        append = AppendAction(table_id, match, idx, seat, action)
+                  result: str | None = None, at: float | None = None) -> Op:
+        """Append one action, made ``at`` (now by default); with ``result``, the match
+        ended with it."""
+        append = AppendAction(table_id, match, idx, seat, action, at)
         if result is None:
             return append  # the writer inserts a batch's run of these in one executemany
 
         def op(conn: Connection) -> None:
-            now = time.time()
-            conn.execute(_INSERT_ACTION, append.row(now))
+            now = time.time() if at is None else at
+            conn.execute(_INSERT_ACTION, append.row() | {"at": now})
             conn.execute(update(matches_t).where(matches_t.c.table_id == table_id,
                                                  matches_t.c.match == match)
                          .values(finished=now, result=result))
@@ -547,14 +551,17 @@ class Store:
         return op
 
     @staticmethod
-    def op_save_review(table_id: str, match: int, seat: int, budget: int, review: str) -> Op:
-        """Keep the review of ``seat`` in match ``match`` (a review made again replaces it)."""
+    def op_save_review(table_id: str, match: int, seat: int, budget: int, review: str,
+                       at: float | None = None) -> Op:
+        """Keep the review of ``seat`` in match ``match``, made ``at`` (now by default; a
+        review made again replaces it)."""
         def op(conn: Connection) -> None:
             conn.execute(delete(reviews_t).where(reviews_t.c.table_id == table_id,
                                                  reviews_t.c.match == match,
                                                  reviews_t.c.seat == seat))
             conn.execute(insert(reviews_t).values(table_id=table_id, match=match, seat=seat,
-                                                  budget=budget, created=time.time(),
+                                                  budget=budget,
+                                                  created=time.time() if at is None else at,
                                                   review=review))
         return op
 

@@ -176,6 +176,10 @@ class Settings:
     rate: float = RATE  # messages per second a connection may send on average
     burst: int = BURST  # and at once
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbits(63))  # per match
+    # A new table's id: random, since it is all a stranger needs to find the table. A test
+    # server counts them instead (tests/server_kit.py), so that no check that reads a
+    # message's text can take a random id for a card.
+    new_table_id: Callable[[], str] = field(default=lambda: secrets.token_urlsafe(6))
     limits: Limits = field(default_factory=Limits)  # what one client may take (limits.py)
     auto_upgrade: bool | None = None  # upgrade an old schema at start (None: SQLite only)
     search_tables_per_client: int = 2  # open tables with searching bots one client may have
@@ -209,9 +213,17 @@ class Settings:
     # whose browsers must answer inside a window sets more, so that a loaded machine's slow
     # pages do not change who was slowest.
     reaction_slowdown: float = 1.0
-    # The wall clock of the parlour's calendar (daily deals' days, rated-play pauses);
-    # tests set their own. No result of a game depends on it.
+    # The server's two clocks, the one place it reads time from (tests set their own and
+    # move them: tests/server_kit.py's Clock). ``now``, the wall clock: the parlour's
+    # calendar (daily deals' days, rated-play pauses), the times it stores (a table's
+    # creation and end, so its expiry and retention, sessions and their expiry, bans) and
+    # the turn timer's deadline as sent. ``monotonic``, for spans of time: how long a
+    # table went unwatched, without its people or untouched, and the per-client and
+    # per-connection rate limits. No result of a game depends on either. (The event loop's
+    # own clock times the turn timers, the timed phases and the bots' pace; the leases run
+    # on the database's clock; the heartbeats between processes, on the real one.)
     now: Callable[[], float] = field(default=time.time)
+    monotonic: Callable[[], float] = field(default=time.monotonic)
 
 
 class Connection:
@@ -321,7 +333,7 @@ class Table:
     reaction: OpenReaction | None = None  # the timed phase being played, if any
     next_deal: int | None = None  # the deal number asked for the next match (else random)
     asked: dict[tuple[int, int, Seat], asyncio.Future[JsonDict]] = field(default_factory=dict)
-    touched: float = field(default_factory=time.monotonic)  # last sign of life
+    touched: float = 0.0  # last sign of life (Settings.monotonic; the hub sets all three)
     listed: bool = True  # in the lobby list (else private: reached through its invite)
     compared: bool = False  # its results are compared (rated, daily): kept, never degraded
     hints: bool = True  # its seats may ask for hints (never at a compared table)
@@ -331,8 +343,8 @@ class Table:
     creator: Seat | None = None  # the seat of the person who opened it
     note: str | None = None  # why it closed (see CLOSED_NOTES)
     degraded: bool = False  # its bots play a level lower while the parlour is busy
-    people_seen: float = field(default_factory=time.monotonic)  # a person was connected
-    watched: float = field(default_factory=time.monotonic)  # anyone was connected
+    people_seen: float = 0.0  # a person was connected
+    watched: float = 0.0  # anyone was connected
     standins: set[Seat] = field(default_factory=set)  # person seats a bot plays for now
     turn: JsonDict | None = None  # the running turn timer (see parlour.server.turns)
     turn_timer: asyncio.TimerHandle | None = None
@@ -520,7 +532,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.clock = ReactionClock(self.submit, settings.reaction_slowdown)
         self.runner = BotRunner(settings, self.submit)
-        self.turns = TurnTimer(self.stand_in)
+        self.turns = TurnTimer(self.stand_in, settings.now)
         self.react = self.clock.react
         self.unrestorable: dict[str, str] = {}  # table id -> what stopped its replay
         self._retrying: set[asyncio.Task[None]] = set()  # deals the database refused
@@ -605,7 +617,7 @@ class Hub:
         self.unrestorable[row.id] = reason
         if row.status in ("waiting", "playing"):
             try:
-                await self.store.write(Store.op_close(row.id, "unrestorable"))
+                await self.store.write(Store.op_close(row.id, "unrestorable", self.settings.now()))
             except StoreError:
                 log.error("table %s: could not be marked closed in the database", row.id)
 
@@ -692,6 +704,7 @@ class Hub:
         if row.status not in ("waiting", "playing", "finished", "closed"):
             raise ValueError(f"unknown status {row.status!r}")
         options = game.resolve_options(row.options)
+        seen = self.settings.monotonic()  # its last signs of life: now
         table = Table(row.id, game, row.num_seats, options, row.created,
                       [SeatInfo(s.kind, s.bot, s.name, s.token_hash, s.account_id)
                        for s in row.seats],
@@ -701,7 +714,8 @@ class Hub:
                       else row.turn_seconds,
                       creator=row.creator, note=row.note, key=self.store.rejoin_key,
                       speed=row.speed if row.speed in SPEEDS else DEFAULT_SPEED,
-                      bot_pause=self.settings.bot_pause, hints=row.hints and not row.compared)
+                      bot_pause=self.settings.bot_pause, hints=row.hints and not row.compared,
+                      touched=seen, people_seen=seen, watched=seen)
         table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
                          for m in row.matches.values()}
         current = row.matches.get(row.match)
@@ -738,7 +752,7 @@ class Hub:
     def sweep(self, idle: float = IDLE_FINISHED) -> int:
         """Let go of finished or closed tables nobody has looked at for ``idle`` seconds
         (they stay in the database and load again on demand)."""
-        now = time.monotonic()
+        now = self.settings.monotonic()
         gone = [t.id for t in self.tables.values() if not t.is_open and not t.conns
                 and not t.bot_tasks and now - t.touched > idle]
         for table_id in gone:
@@ -750,7 +764,7 @@ class Hub:
         tables nobody joined, nobody came back to or nobody watches; let go of idle ones;
         delete casual tables whose retention is over. Returns what it did, by kind."""
         s = self.settings
-        now, wall = time.monotonic(), time.time()
+        now, wall = s.monotonic(), s.now()
         done = {"expired": 0, "abandoned": 0, "unwatched": 0, "released": 0, "deleted": 0}
         for table in list(self.tables.values()):
             if table.conns:
@@ -795,9 +809,9 @@ class Hub:
                 for seat, info in enumerate(table.seats):
                     if info.kind == "person":
                         await self._left_rated(table, seat)
-            await self._write(Store.op_close(table.id, note), table)
+            await self._write(Store.op_close(table.id, note, self.settings.now()), table)
             table.status, table.note = "closed", note
-            table.touched = time.monotonic()
+            table.touched = self.settings.monotonic()
             if table.reaction is not None:
                 table.reaction.stop()
                 table.reaction = None
@@ -887,12 +901,14 @@ class Hub:
         else:
             seat = None
         friends = len(people) > 1
-        table = Table(self._new_id(), game, num_seats, resolved, time.time(), infos,
+        seen = self.settings.monotonic()
+        table = Table(self._new_id(), game, num_seats, resolved, self.settings.now(), infos,
                       next_deal=deal, listed=False if daily is not None else
                       public if public is not None else not friends,
                       turn_seconds=turn_seconds, creator=seat,
                       key=self.store.rejoin_key, speed=speed, bot_pause=self.settings.bot_pause,
-                      hints=hints, compared=compared, rated=rated, daily=daily)
+                      hints=hints, compared=compared, rated=rated, daily=daily,
+                      touched=seen, people_seen=seen, watched=seen)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id)
                         for s in infos], {},
@@ -943,7 +959,7 @@ class Hub:
 
     def _new_id(self) -> str:
         while True:
-            table_id = secrets.token_urlsafe(6)
+            table_id = self.settings.new_table_id()
             if table_id not in self.tables:
                 return table_id
 
@@ -1089,7 +1105,8 @@ class Hub:
             # A game may be over at the deal (Clockwork Spades can end with no decision).
             dealt = table.game.new(seed, table.num_seats, **table.options).outcome
             result = dealt.text() if dealt is not None else None
-            await self._write(Store.op_start_match(table.id, match, seed, result, deal), table)
+            await self._write(Store.op_start_match(table.id, match, seed, result, deal,
+                                                       self.settings.now()), table)
             table.next_deal = None
             table.match = match
             table.status = "playing" if result is None else "finished"
@@ -1195,7 +1212,8 @@ class Hub:
             result = outcome.text() if outcome is not None else None
             try:
                 await self.store.write(self._fenced(table, Store.op_action(
-                    table.id, table.match, table.version, seat, text, result)))
+                    table.id, table.match, table.version, seat, text, result,
+                    self.settings.now())))
             except Fenced:
                 raise self._moved(table) from None
             except StoreError:
@@ -1204,7 +1222,7 @@ class Hub:
             table.state = after
             table.version += 1
             self.actions += 1
-            table.touched = time.monotonic()
+            table.touched = self.settings.monotonic()
             if result is not None:
                 table.status = "finished"
                 table.matches[table.match] = MatchInfo(table.match, True, result, table.deal)

@@ -39,8 +39,10 @@ def default_turn_seconds(game_id: str) -> int:
 class TurnTimer:
     """Runs the turn timers of every table; calls ``expired(table, seat)`` when one ends."""
 
-    def __init__(self, expired: Callable[[Table, Seat], None]) -> None:
+    def __init__(self, expired: Callable[[Table, Seat], None],
+                 now: Callable[[], float] = time.time) -> None:
         self.expired = expired
+        self.now = now  # the wall clock of the deadline sent (Settings.now)
 
     def restart(self, table: Table) -> None:
         """Start the timers of the person seats now to act (after any change); stop the
@@ -56,7 +58,7 @@ class TurnTimer:
             return
         loop = asyncio.get_running_loop()
         table.turn = {"seats": seats, "seconds": table.turn_seconds,
-                      "deadline": int((time.time() + table.turn_seconds) * 1000)}
+                      "deadline": int((self.now() + table.turn_seconds) * 1000)}
         table.turn_timer = loop.call_later(table.turn_seconds, self._over, table, table.turn)
 
     def stop(self, table: Table) -> None:

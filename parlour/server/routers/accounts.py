@@ -214,7 +214,8 @@ async def sign_up(body: SignUp, request: Request, response: Response, hub: HubDe
                   guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A new account; the answer shows its recovery codes, once."""
     await guard.take("signup", client)
-    done = await hashing(accounts.sign_up, hub.store, body.name, body.password)
+    done = await hashing(accounts.sign_up, hub.store, body.name, body.password,
+                         hub.settings.now())
     return await welcome(request, response, hub, done, body.seats)
 
 
@@ -222,7 +223,8 @@ async def sign_up(body: SignUp, request: Request, response: Response, hub: HubDe
 async def log_in(body: LogIn, request: Request, response: Response, hub: HubDep,
                  guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     await guard.take("login", *login_keys(client, body.name))
-    done = await hashing(accounts.log_in, hub.store, body.name, body.password)
+    done = await hashing(accounts.log_in, hub.store, body.name, body.password,
+                         hub.settings.now())
     return await welcome(request, response, hub, done, body.seats)
 
 
@@ -231,7 +233,8 @@ async def recover(body: Recover, request: Request, response: Response, hub: HubD
                   guard: GuardDep, client: ClientDep) -> dict[str, Any]:
     """A lost password reset with one recovery code (spent); every other session ends."""
     await guard.take("recovery", *login_keys(client, body.name))
-    done = await hashing(accounts.recover, hub.store, body.name, body.code, body.password)
+    done = await hashing(accounts.recover, hub.store, body.name, body.code, body.password,
+                         hub.settings.now())
     return await welcome(request, response, hub, done, body.seats)
 
 
@@ -259,7 +262,8 @@ async def new_codes(body: PasswordOnly, account: AccountDep, hub: HubDep, guard:
                     client: ClientDep) -> dict[str, Any]:
     """New recovery codes, shown once (the old ones stop working)."""
     account = await password_attempt(account, guard, client)
-    codes = await hashing(accounts.renew_codes, hub.store, account, body.password)
+    codes = await hashing(accounts.renew_codes, hub.store, account, body.password,
+                          hub.settings.now())
     return {"recovery_codes": codes}
 
 
@@ -280,7 +284,8 @@ async def delete(body: PasswordOnly, request: Request, response: Response,
                  ) -> dict[str, Any]:
     """Delete the account (the password first); see docs/accounts.md for what stays."""
     account = await password_attempt(account, guard, client)
-    await hashing(accounts.delete_account, hub.store, account, body.password)
+    await hashing(accounts.delete_account, hub.store, account, body.password,
+                  hub.settings.now())
     for table in hub.tables.values():
         for info in table.seats:
             if info.account_id == account.id:
@@ -330,7 +335,8 @@ async def report(body: Report, account: AccountDep, hub: HubDep, guard: GuardDep
     table, holder = await _seat_of(hub, body, account)
     note = " ".join(body.note.split()) if body.note else None
     await blocking(accounts.report, hub.store, account, table.id, body.seat,
-                   table.seats[body.seat].name, holder, body.reason, note or None)
+                   table.seats[body.seat].name, holder, body.reason, note or None,
+                   hub.settings.now())
     return {"reported": True}
 
 
@@ -342,7 +348,8 @@ async def mute(body: Mute, account: AccountDep, hub: HubDep, guard: GuardDep
     account = signed_in(account)
     await guard.take("join", f"account:{account.id}")
     table, holder = await _seat_of(hub, body, account)
-    await blocking(accounts.mute, hub.store, account, table.id, body.seat, holder, body.muted)
+    await blocking(accounts.mute, hub.store, account, table.id, body.seat, holder, body.muted,
+                   hub.settings.now())
     return {"muted": await _muted(hub, account, table)}
 
 
