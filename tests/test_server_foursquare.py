@@ -142,7 +142,7 @@ def test_a_hint_is_the_solvers_choice_from_the_seats_view_only(tmp_path):
                                        else f"stacking {card} on {cell}")
             ana = Player(client, tid, res["token"], lang="id")  # the seat on a second device
             ana.send({"type": "hint", "version": msg["version"]})
-            said = ana.recv_until(lambda m: m["type"] == "hint")
+            said = ana.recv_until(lambda m: m["type"] == "hint", "the hint on the second device")
             assert said["action"] == answer["action"]
             assert said["words"] == (f"meletakkan {card} di {cell}, tumpukan baru"
                                      if verb == "place" else f"menumpuk {card} di {cell}")
