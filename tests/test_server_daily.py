@@ -44,7 +44,7 @@ def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_pat
     with app_client(db, now=lambda: clock[0]) as client:
         results = {}
         for i, name in enumerate(["Ana", "Ben", "Cy"]):
-            _, token = sign_up(db, name)
+            _, token = sign_up(db, name, now=clock[0])
             signed_in(client, token)
             res = client.post("/api/daily/foursquare", json={})
             assert res.status_code == 201 and res.json()["counted"]

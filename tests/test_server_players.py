@@ -119,7 +119,7 @@ def test_leaving_a_rated_match_is_its_loss_and_leaving_again_pauses_rated_play(t
     db = tmp_path / "leave.sqlite3"
     clock = [1_800_000_000.0]
     with app_client(db, now=lambda: clock[0]) as client:
-        _aid, token = sign_up(db, "Dee")
+        _aid, token = sign_up(db, "Dee", now=clock[0])
         signed_in(client, token)
         ratings = []
         for _ in range(2):
