@@ -23,7 +23,7 @@ from contract import (
 from rich.console import Console
 from soak import soak
 
-from parlour.arena import play_game, simulate
+from parlour.arena import game_seed, play_game, simulate
 from parlour.bots import make_bot, observe_for
 from parlour.bots.hit_the_deck import reaction_ms
 from parlour.engine import IllegalAction, NotationError, OptionError
@@ -32,6 +32,7 @@ from parlour.games.hit_the_deck import (
     ACCEPTS,
     CUT,
     DRAW,
+    FLIP_ROWS,
     HAND,
     HAND_SHOUT,
     NUM_ACTIONS,
@@ -1052,6 +1053,17 @@ def test_the_rule_bot_keeps_a_drawn_hit_card_unless_it_answers_an_obligation():
     state = rig(["hit 1, R4", "G2, B4", "Y1, Y2"], draw="Y5, hit 4", discard="R3")
     act(state, "hit 1", "draw")
     assert bot_move(state, 1) == "hit 4"
+
+
+@pytest.mark.parametrize("reading", FLIP_ROWS)
+def test_two_player_matches_that_looped_now_end(reading):
+    """Issue 28: between rule bots at two seats these seeded matches (``game_seed(28, i)``,
+    as tests/test_match_ends.py seeds them) ran a round into the 2,000-move stop, the bots
+    handing one Flip back and forth under the first reading. Both the rules' reading and
+    the bots now end them: they end by the rules under either reading."""
+    for index in (48, 58, 95):
+        state = play_game(GAME, game_seed(28, index), ["rule"], {"flips_in_a_row": reading}, 2)
+        assert state.outcome is not None and state.safety_stops == ()
 
 
 def test_the_rule_bot_feeds_no_flip_back_into_the_draw_pile():

@@ -68,7 +68,7 @@ from parlour.engine import (
     reduce_state,
     shuffle,
 )
-from parlour.message import N_, Named, message_to_json, plural_message
+from parlour.message import N_, Named, message_from_json, message_to_json, plural_message
 
 # ----------------------------------------------------------------------------- cards
 COLOURS = "RYGB"
@@ -1040,11 +1040,11 @@ class HitTheDeckState(State):
         points = [0 if s == out else self.hand_points(s) for s in range(n)]
         for s in range(n):
             self.scores[s] += points[s]
-        stop = round_stop(self.round, self._max_turns) if stopped else None
         self.rounds.append({"round": self.round, "dealer": self.dealer, "out": out,
                             "blocked": out is None, "points": points,
                             "scores": list(self.scores),
-                            "stopped": None if stop is None else message_to_json(stop)})
+                            "stopped": message_to_json(round_stop(self.round, self._max_turns))
+                            if stopped else None})
         self._events.append({"type": "out" if out is not None else "round over",
                              "seat": out, "points": points})
         self._past += (tuple(self._moves),)
@@ -1065,9 +1065,8 @@ class HitTheDeckState(State):
     @property
     def safety_stops(self) -> tuple[SafetyStop, ...]:
         """Rounds ended by ``max_turns``; the match, if ``max_rounds`` ended it."""
-        stops = [SafetyStop("max_turns", r["round"], False, round_stop(r["round"],
-                                                                       self._max_turns))
-                 for r in self.rounds if r.get("stopped")]
+        stops = [SafetyStop("max_turns", r["round"], False, message_from_json(r["stopped"]))
+                 for r in self.rounds if r["stopped"]]
         stop = match_stop(self.options, self.scores, self.round, self._outcome)
         if stop is not None:
             stops.append(SafetyStop("max_rounds", self.round, True, stop))
