@@ -11,14 +11,16 @@ import math
 import os
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 from parlour.bots import make_bot, observe_for
-from parlour.engine import Game, JsonDict, Outcome, State, derive_seed
+from parlour.engine import Action, Game, JsonDict, Outcome, Seat, State, derive_seed
 from parlour.games import get_game
 from parlour.record import record_text
 
@@ -37,9 +39,14 @@ def seat_bots(kinds: Sequence[str], seats: int) -> list[str]:
     return [kinds[i % len(kinds)] for i in range(seats)]
 
 
+#: ``watch(state, seat, action)``: told of each action just before it is applied.
+Watch = Callable[[State, Seat, Action], None]
+
+
 def play_game(game: Game, seed: int, kinds: Sequence[str], options: dict[str, Any] | None = None,
-              seats: int | None = None) -> State:
-    """Play one whole game between bots; return the finished state."""
+              seats: int | None = None, watch: Watch | None = None) -> State:
+    """Play one whole game between bots; return the finished state. ``watch``, if given,
+    sees each action before it is applied, the state as it stands (a round's length)."""
     state = game.new(seed, seats, **(options or {}))
     bots = [make_bot(game, kind, s, derive_seed(seed, "bot", s))
             for s, kind in enumerate(seat_bots(kinds, state.num_seats))]
@@ -50,7 +57,10 @@ def play_game(game: Game, seed: int, kinds: Sequence[str], options: dict[str, An
             return state
         seat = to_act[0]
         bot = bots[seat]
-        state.apply(bot.act(observe_for(bot, state, seat, rng)), seat)
+        action = bot.act(observe_for(bot, state, seat, rng))
+        if watch is not None:
+            watch(state, seat, action)
+        state.apply(action, seat)
 
 
 @dataclass(frozen=True)
@@ -76,15 +86,31 @@ class GameResult:
     kinds: tuple[str, ...] = ()
     rotation: int = 0
     record: str | None = None
+    #: The actions of the game's longest round (or deal), and which round it was (the
+    #: first of equals): every action applied counts, draws, passes and slaps too.
+    longest_round: int = 0
+    longest_round_at: int = 0
+    rounds: int = 0
+    #: The safety stops the game reached: (option, round, whether it ended the match).
+    stops: tuple[tuple[str, int, bool], ...] = ()
+
+
+def count_round(counts: Counter[int], state: State, seat: Seat, action: Action) -> None:
+    """A :data:`Watch` counting the actions of each round (``state.round``)."""
+    counts[state.round] += 1
 
 
 def run_job(job: Job) -> GameResult:
-    state = play_game(get_game(job.game_id), job.seed, job.kinds, dict(job.options), job.seats)
+    counts: Counter[int] = Counter()
+    state = play_game(get_game(job.game_id), job.seed, job.kinds, dict(job.options), job.seats,
+                      partial(count_round, counts))
     assert state.outcome is not None
     kinds = tuple(seat_bots(job.kinds, state.num_seats))
     record = record_text(state, kinds) if job.record else None
+    at, longest = max(counts.items(), key=lambda item: (item[1], -item[0]), default=(0, 0))
     return GameResult(job.index, job.seed, state.outcome, len(state.history), kinds,
-                      job.rotation, record)
+                      job.rotation, record, longest, at, len(counts),
+                      tuple((s.option, s.round, s.match) for s in state.safety_stops))
 
 
 def _run_chunk(func: Callable[[T], R], items: list[T]) -> list[R]:
@@ -160,6 +186,21 @@ def summarise(game: Game, results: Sequence[GameResult], seed: int, kinds: Seque
         "mean_points_of_wins": [round(p / w, 3) if w else None
                                 for p, w in zip(won_points, wins, strict=True)],
         "mean_actions": round(sum(r.actions for r in results) / n, 1) if n else 0.0,
+        **round_lengths(results),
+    }
+
+
+def round_lengths(results: Sequence[GameResult]) -> JsonDict:
+    """The longest round of the games (in actions, with its game's index and the round),
+    how many rounds they played, and how many rounds and games a safety stop ended."""
+    longest = max(results, key=lambda r: (r.longest_round, -r.index), default=None)
+    return {
+        "rounds": sum(r.rounds for r in results),
+        "longest_round": None if longest is None else {
+            "actions": longest.longest_round, "game": longest.index,
+            "round": longest.longest_round_at},
+        "rounds_stopped": sum(1 for r in results for s in r.stops if not s[2]),
+        "games_stopped": sum(1 for r in results if any(s[2] for s in r.stops)),
     }
 
 

@@ -79,6 +79,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                       f"{summary['mean_points'][s]:.1f}")
     output_console().print(table)
     print(f"{summary['draws']} drawn; {summary['games_per_second']} games/s")
+    longest = summary["longest_round"]
+    if longest is not None:
+        print(f"longest round: {longest['actions']} actions (game {longest['game']}, round "
+              f"{longest['round']}) of {summary['rounds']} rounds; ended by a safety stop: "
+              f"{summary['rounds_stopped']} rounds, {summary['games_stopped']} games")
     if len(summary["bots"]) == 1 and summary["wins"][0]:
         print(f"mean score of the games won: {summary['mean_points_of_wins'][0]}")
     return 0

@@ -128,6 +128,11 @@ class Option:
     #: ``choices``, one plain phrase per choice; both translated where they are shown.
     label: str = ""
     choice_labels: tuple[str, ...] | None = None
+    #: The value a match recorded before this option existed was played under: a record's
+    #: Options tag and a stored table name every option of their time, so one that does not
+    #: name this option takes this value (see :meth:`Game.recorded_options`), not the
+    #: default. None: the default (the option changed nothing that was played before it).
+    legacy: Any = None
 
     def coerce(self, value: Any) -> Any:
         """Check ``value`` (text from a command line is parsed) and return it typed."""
@@ -292,6 +297,20 @@ def placing_by(scores: Sequence[float], higher_is_better: bool = True) -> tuple[
     return tuple(1 + sum(1 for o in scores if sign * o > sign * s) for s in scores)
 
 
+# --------------------------------------------------------------------------- safety stops
+
+@dataclass(frozen=True)
+class SafetyStop:
+    """A round, or the whole match, that a safety stop ended (an option such as
+    ``max_turns``) rather than the game's rules, with the message that tells the players
+    so (a view carries the same message)."""
+
+    option: str  # the option whose limit was reached: "max_turns"
+    round: int  # the round (or deal) it ended; for a match, its last
+    match: bool  # True: it ended the match; False: one round
+    message: Message
+
+
 # --------------------------------------------------------------------------- reactions
 
 @dataclass(frozen=True)
@@ -347,6 +366,15 @@ class Game(ABC):
             out[name] = self.option(name.replace("-", "_")).coerce(value)
         self.check_options(out)
         return out
+
+    def recorded_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The options of a recorded match (a record's Options tag, a stored table), which
+        name every option of their time: an option added since then takes its ``legacy``
+        value, the rules the match was played under, rather than its default. Validated."""
+        named = {name.replace("-", "_") for name in given}
+        legacy = {o.name: o.legacy for o in self.options
+                  if o.legacy is not None and o.name not in named}
+        return self.resolve_options({**legacy, **given})
 
     def check_options(self, options: dict[str, Any]) -> None:  # noqa: B027  (optional hook)
         """Hook for checks that span several options; raise :class:`OptionError`."""
@@ -466,6 +494,12 @@ class State(ABC):
         """Which deal or round of the match is being played (1 for one-round games).
         Search stops its playouts when this changes."""
         return 1
+
+    @property
+    def safety_stops(self) -> tuple[SafetyStop, ...]:
+        """The rounds and the match that a safety stop ended so far, oldest first (none in
+        a game without one). Every one is also told to the players in the views."""
+        return ()
 
     def reward(self, seat: Seat) -> float:
         """How well ``seat`` did in a finished game, from 0 to 1: 1 for first place, 0 for

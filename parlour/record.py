@@ -16,7 +16,9 @@ actions, one per line as ``<seat> <action in the game's notation>``::
     ...
 
 ``#`` starts a comment. The seed, options and actions are the game: reading a record
-replays it with the engine, and a stored result must match the replayed one. A result of
+replays it with the engine, and a stored result must match the replayed one. A record names
+every option of its time; an option added since takes the value that keeps the rules the
+record was played under (``Option.legacy``, see ``Game.recorded_options``). A result of
 ``*`` marks a game that was not finished. Errors name the line they were found on.
 """
 
@@ -131,7 +133,8 @@ def replay(record: Record, verify: bool = True) -> State:
         raise fail("Seed", f"the seed must be a whole number, not {tags['Seed']!r}") from None
     try:
         seats = int(tags["Seats"])
-        state = game.new(seed, seats, **parse_option_pairs(tags["Options"].split()))
+        options = game.recorded_options(parse_option_pairs(tags["Options"].split()))
+        state = game.new(seed, seats, **options)
     except (ValueError, OptionError) as err:
         raise fail("Options", str(err)) from None
     for (seat, text), number in zip(record.moves, record.lines, strict=True):

@@ -272,3 +272,33 @@ def test_results_screen_rules_and_replay_for_spades_too(browser, base):
     rules = page.evaluate("async () => (await fetch('/api/games/spades/rules')).json()")
     assert "<h1>" in rules["html"] and json.dumps(rules).count("<script") == 0
     assert not page.errors, page.errors
+
+
+def test_a_safety_stop_is_told_on_the_results_screen(browser, base):
+    """A Hit the Deck table of bots whose round stops at 20 moves and whose game stops
+    after one round: the results say both, in the reader's language (the engine's
+    messages, rendered by the server); a Spades match stopped after one deal too."""
+    page = page_of(browser, 1100, 900)
+    page.context.add_cookies([{"name": "parlour_lang", "value": "pt-BR", "url": base}])
+    page.goto(base + "/")
+    for game, options, seats in (
+            ("hit-the-deck", {"max_turns": 20, "max_rounds": 1, "target": 1000}, 3),
+            ("spades", {"max_deals": 1}, 4)):
+        res = page.evaluate("""async ([game, options, seats]) => {
+          const r = await fetch('/api/tables', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({game, options,
+              seats: Array.from({length: seats}, () => ({kind: 'bot', bot: 'rule'}))})});
+          return await r.json();
+        }""", [game, options, seats])
+        page.goto(f"{base}/t/{res['table']['id']}")
+        page.wait_for_selector(".endbar .results .results-stop", timeout=60000)
+        told = page.inner_text(".endbar .results-stop")
+        if game == "hit-the-deck":
+            assert told.startswith("O jogo para depois de 1 rodada, o máximo que pode durar")
+            row = page.inner_text(".results-history tr.round-stop")
+            assert row.startswith("A rodada 1 chegou a 20 jogadas")
+        else:
+            assert told.startswith("A partida para depois de 1 mão")
+            assert page.locator(".results-history tr.round-stop").count() == 0
+    assert not page.errors, page.errors

@@ -23,7 +23,7 @@ from contract import (
 from rich.console import Console
 from soak import soak
 
-from parlour.arena import play_game, simulate
+from parlour.arena import game_seed, play_game, simulate
 from parlour.bots import make_bot, observe_for
 from parlour.bots.hit_the_deck import reaction_ms
 from parlour.engine import IllegalAction, NotationError, OptionError
@@ -32,6 +32,7 @@ from parlour.games.hit_the_deck import (
     ACCEPTS,
     CUT,
     DRAW,
+    FLIP_ROWS,
     HAND,
     HAND_SHOUT,
     NUM_ACTIONS,
@@ -45,7 +46,7 @@ from parlour.games.hit_the_deck import (
     build_deck,
     slap_action,
 )
-from parlour.i18n import localize
+from parlour.i18n import localize, render
 from parlour.record import parse_record, record_text, replay
 from parlour.terminal import play
 from parlour.terminal.hit_the_deck import UI
@@ -67,12 +68,13 @@ def cards(text: str) -> list[int]:
 
 def rig(hands: list[str], draw: str = "", discard: str = "R1", turn: int = 0,
         direction: int = 1, seed: int = 1, phase: str = "play", scores: str = "",
-        **options: object) -> HitTheDeckState:
+        last_flip: bool = False, **options: object) -> HitTheDeckState:
     """A state in round 1 with chosen hands, piles (``draw`` listed bottom to top, its last
     card drawn first; ``discard`` bottom to top) and seat to play: the game's position text
     (``GAME.from_position``) with the tests' defaults."""
     text = (f"hands: {' | '.join(hands)}; draw: {draw or '-'}; discard: {discard}; "
-            f"to act: {turn}; phase: {phase}; direction: {'left' if direction == 1 else 'right'}")
+            f"to act: {turn}; phase: {phase}; direction: {'left' if direction == 1 else 'right'}"
+            f"; last flip: {'yes' if last_flip else 'no'}")
     if scores:
         text += f"; scores: {scores}"
     state = GAME.from_position(text, seed, **options)
@@ -498,6 +500,66 @@ def test_two_flips_played_in_a_row_the_second_goes_back_into_the_pile():
     assert state.direction == -1  # no second reversal, no swap
     assert state.to_act == (2,)  # the turn passes on (to the right)
     assert any(e["type"] == "flip back" for e in state.view(None)["events"])
+    assert not state.last_flip  # it did nothing, so it starts no row
+
+
+def _loop() -> dict[str, object]:
+    """The rules page's worked example: two players, neither can play on Y4, and the draw
+    pile holds only the yellow Flip, which seat 1 played and seat 0 swapped just before
+    (the draw pile was empty: the discards refilled it, and the swap turned them face up
+    again). The rest of the deck lies in the discard pile under Y4."""
+    rest = build_deck(GAME.resolve_options())
+    for card in cards("R5, G2, B3, G1, Y flip, Y4"):
+        rest.remove(card)
+    return {"hands": ["R5, G2", "B3, G1"], "draw": "Y flip",
+            "discard": ", ".join(GAME.action_text(c) for c in [*rest, k("Y4")]),
+            "turn": 1, "direction": -1, "last_flip": True}
+
+
+LOOP = _loop()
+
+
+def test_worked_example_a_flip_that_went_back_starts_no_row():
+    state = rig(**LOOP)
+    act(state, "draw", "Y flip")  # seat 1: the second Flip in a row
+    assert state.top == k("Y4") and state.draw == cards("Y flip")
+    assert not state.last_flip and state.to_act == (0,)
+    act(state, "draw", "Y flip")  # seat 0: a first Flip again, so seat 1 must swap
+    assert legal(state) == {"swap"} and state.to_act == (1,)
+    act(state, "swap")  # the discards under the Flip refill the draw pile, then the swap
+    assert state.draw == cards("Y flip")  # the rest of the deck is the discard pile again,
+    assert sorted(state.discard) == sorted(cards(LOOP["discard"]))  # in a new order
+    assert state.direction == 1 and state.to_act == (0,)  # seat 0 plays again
+
+
+def test_worked_example_under_the_first_reading_the_same_two_moves_come_for_ever():
+    state = rig(**LOOP, flips_in_a_row="chain")
+    for seat in (1, 0, 1, 0, 1):
+        assert state.to_act == (seat,)
+        act(state, "draw", "Y flip")
+        assert state.top == k("Y4") and state.draw == cards("Y flip") and state.last_flip
+
+
+def play_every_flip(state: HitTheDeckState) -> None:
+    """Play the round out the old rule bots' way: a Flip whenever one can be played, else
+    the first card that fits (a drawn card too), else the one thing to do."""
+    start = state.round
+    while state.round == start and state.to_act:
+        seat = state.to_act[0]
+        moves = state.legal_actions(seat)
+        flips = [a for a in moves if a <= HAND and GAME.action_text(a).endswith("flip")]
+        state.apply(flips[0] if flips else moves[0], seat)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_two_player_round_fed_flips_ends_under_the_new_reading_only(seed):
+    state = rig(**LOOP, seed=seed)
+    play_every_flip(state)
+    assert not state.rounds[0]["stopped"] and state.safety_stops == ()
+    assert len(state.history) < 100
+    old = rig(**LOOP, seed=seed, flips_in_a_row="chain", max_turns=300)
+    play_every_flip(old)
+    assert old.rounds[0]["stopped"] and len(old.history) == 300
 
 
 def test_a_flip_after_another_card_is_not_in_a_row():
@@ -842,7 +904,7 @@ def test_determinize_depends_only_on_what_the_seat_knows():
 
 
 # ----------------------------------------------------------------------------- safety stops
-def test_a_round_that_runs_too_long_ends_as_blocked():
+def test_a_round_that_runs_too_long_ends_as_blocked_and_says_so():
     state = GAME.new(4, 3, max_turns=20)
     rng = random.Random(4)
     while state.round == 1:
@@ -853,15 +915,37 @@ def test_a_round_that_runs_too_long_ends_as_blocked():
     first_round = len(state.history) - state.round_actions
     assert 20 <= first_round <= 20 + 3 + 6  # stops at the first turn after the limit
     assert summary["points"] == state.scores and all(p > 0 for p in summary["points"])
+    told = "Round 1 reached 20 moves, the most a round may last, and ends as if blocked: " \
+        "everyone scores the cards in hand."
+    assert localize(state.view(0)["rounds"][0]["stopped"], "en") == told
+    assert "Babak 1 mencapai 20 langkah" in localize(state.view(0)["rounds"][0]["stopped"], "id")
+    assert [(s.option, s.round, s.match, render(s.message, "en"))
+            for s in state.safety_stops] == [("max_turns", 1, False, told)]
 
 
-def test_max_rounds_ends_the_game():
+def test_a_round_that_ends_by_the_rules_names_no_stop():
+    state = rig(["R5", "G1, G2"], discard="R3")
+    act(state, "R5")
+    assert state.rounds[0]["stopped"] is None and state.safety_stops == ()
+
+
+def test_max_rounds_ends_the_game_and_says_so():
     state = GAME.new(4, 2, max_rounds=1, target=1000)
     rng = random.Random(1)
     while state.to_act:
         seat = state.to_act[0]
         state.apply(rng.choice(state.legal_actions(seat)), seat)
     assert state.round == 1 and state.outcome is not None
+    told = "The game stops after 1 round, the most it may last: nobody reached 1,000, and " \
+        "the lowest total wins."
+    assert localize(state.view(None)["stopped"], "en") == told
+    assert [(s.option, s.match, render(s.message, "en")) for s in state.safety_stops] == [
+        ("max_rounds", True, told)]
+    # A game the target ends names no stop, even in its last round.
+    state = rig(["R5", "G1, G2"], discard="R3", max_rounds=1, target=2)
+    act(state, "R5")
+    assert state.outcome is not None and state.view(None)["stopped"] is None
+    assert state.safety_stops == ()
 
 
 # ----------------------------------------------------------------------------- properties
@@ -969,6 +1053,34 @@ def test_the_rule_bot_keeps_a_drawn_hit_card_unless_it_answers_an_obligation():
     state = rig(["hit 1, R4", "G2, B4", "Y1, Y2"], draw="Y5, hit 4", discard="R3")
     act(state, "hit 1", "draw")
     assert bot_move(state, 1) == "hit 4"
+
+
+@pytest.mark.parametrize("reading", FLIP_ROWS)
+def test_two_player_matches_that_looped_now_end(reading):
+    """Issue 28: between rule bots at two seats these seeded matches (``game_seed(28, i)``,
+    as tests/test_match_ends.py seeds them) ran a round into the 2,000-move stop, the bots
+    handing one Flip back and forth under the first reading. Both the rules' reading and
+    the bots now end them: they end by the rules under either reading."""
+    for index in (48, 58, 95):
+        state = play_game(GAME, game_seed(28, index), ["rule"], {"flips_in_a_row": reading}, 2)
+        assert state.outcome is not None and state.safety_stops == ()
+
+
+def test_the_rule_bot_feeds_no_flip_back_into_the_draw_pile():
+    """A Flip that would be the second in a row only goes back into the draw pile, where
+    the next player may draw it: the bot keeps a drawn one, plays another card first, and
+    does not defend with one."""
+    state = rig(**LOOP)
+    act(state, "draw")
+    assert legal(state) == {"Y flip", "pass"} and bot_move(state, 1) == "pass"
+    state = rig(["Y flip, Y2, B1", "G1, G2, G3"], discard="Y4", last_flip=True)
+    assert bot_move(state, 0) == "Y2"  # the Flip is worth more, but would do nothing
+    state = rig(["Y flip, Y2, B1", "G1"], discard="Y4", last_flip=True)
+    assert bot_move(state, 0) == "Y2"  # no defence with it: seat 1 would still play next
+    state = rig(["Y flip, hit 3, B1", "G1, G2, G3"], discard="Y4", last_flip=True)
+    assert bot_move(state, 0) == "Y flip"  # before a Hit the Deck card, as any plain card
+    state = rig(["Y flip, Y2, B1", "G1"], discard="Y4")
+    assert bot_move(state, 0) == "Y flip"  # a first Flip defends
 
 
 def test_the_rule_bot_slaps_like_a_person():

@@ -14,6 +14,7 @@ from parlour.bots.hit_the_deck import (
     HitTheDeckRuleBot,
     candidates,
     fast_policy,
+    outside_values,
     play_out,
     standing,
     standing_table,
@@ -240,9 +241,25 @@ def test_the_value_in_the_middle_of_a_round_favours_the_seat_with_fewer_cards():
 
 # ----------------------------------------------------------------------------- strength
 def test_ismcts_beats_random_players():
+    # Easy ISMCTS wins about 92% of these games (55 of seeds 0-59, before and after the
+    # bots stopped feeding the Flip loop: 56 before): one loss in five is luck.
     wins = 0
-    for seed in range(3):
+    for seed in range(5):
         state = play_game(GAME, seed, ["ismcts:easy", "random"], {"target": 30}, 2)
         assert state.outcome is not None
         wins += state.outcome.placing[0] == 1
-    assert wins == 3
+    assert wins >= 4
+
+
+def test_under_the_first_reading_the_search_keeps_a_drawn_flip_that_would_go_back():
+    """Under ``flips_in_a_row`` chain a Flip played after a Flip goes back into the draw
+    pile, where the next player may draw it and play it back the same way for ever: the
+    search bot keeps it. Under the rules' reading (pair) the search decides."""
+    text = ("hands: R5, G2, B1 | B3, G1; draw: Y flip; discard: R1, Y4; to act: 0; "
+            "last flip: yes")
+    for reading, settled in (("chain", {PASS: 1.0}), ("pair", None)):
+        state = GAME.from_position(text, 1, flips_in_a_row=reading)
+        state.apply(k("draw"))
+        assert state.legal_actions() == (k("Y flip"), PASS)
+        obs = observe(state, 0, random.Random(1), sample=True)
+        assert outside_values(obs, random.Random(1), "easy") == settled

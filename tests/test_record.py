@@ -1,4 +1,5 @@
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -120,3 +121,42 @@ def test_a_move_line_without_a_seat_is_rejected(good):
     bad = good + "bid 4\n"
     with pytest.raises(RecordError, match=rf"line {len(bad.splitlines())}: a move looks like"):
         parse_record(bad)
+
+
+# ----------------------------------------------------------------------------- old rules
+OLD_FLIP_RECORD = Path(__file__).parent / "records" / "hit-the-deck-flip-chain.txt"
+
+
+def test_a_record_made_under_an_older_reading_replays_as_it_was_played():
+    """Made by the rule bots before ``flips_in_a_row`` existed (every Flip went back until
+    another card was played): its Options tag does not name the option, so it replays under
+    that first reading (the option's ``legacy``), to its stored result: a round the Flips
+    kept going until its 120-move safety stop."""
+    text = OLD_FLIP_RECORD.read_text(encoding="utf-8")
+    assert "flips_in_a_row" not in text
+    record, state = read_record(OLD_FLIP_RECORD)
+    assert state.options["flips_in_a_row"] == "chain"
+    assert state.outcome is not None and state.outcome.text() == record.tags["Result"]
+    assert [(s.option, s.round) for s in state.safety_stops] == [("max_turns", 1)]
+    # The same moves under the rules' reading are another game: they do not replay.
+    tags = record.tags["Options"]
+    with pytest.raises(RecordError, match="line"):
+        replay(parse_record(text.replace(tags, tags + " flips_in_a_row=pair")))
+
+
+def test_a_new_record_names_every_option_so_it_replays_under_its_own_reading():
+    hit = get_game("hit-the-deck")
+    state = play_game(hit, 3, ["rule", "random"], {"target": 20}, 2)
+    text = record_text(state)
+    assert "flips_in_a_row=pair" in text
+    again = replay(parse_record(text))
+    assert again.options == state.options and again.outcome == state.outcome
+
+
+def test_recorded_options_give_a_missing_option_its_legacy_value():
+    hit = get_game("hit-the-deck")
+    assert hit.resolve_options({"target": 50})["flips_in_a_row"] == "pair"  # a new game
+    recorded = hit.recorded_options({"target": "50"})  # a record of before the option
+    assert recorded["flips_in_a_row"] == "chain" and recorded["target"] == 50
+    assert hit.recorded_options({"flips-in-a-row": "pair"})["flips_in_a_row"] == "pair"
+    assert GAME.recorded_options({}) == GAME.resolve_options()  # no legacy values in Spades

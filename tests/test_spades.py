@@ -379,9 +379,19 @@ def test_option_mercy_threshold():
     assert state.outcome is None
 
 
-def test_option_max_deals_stops_the_match():
+def test_option_max_deals_stops_the_match_and_says_so():
     state = finish_deal_with_scores(0, 30, max_deals=1)  # 230 against 230: a drawn match
     assert state.outcome is not None and state.outcome.is_draw
+    told = ("The match stops after 1 deal, the most it may last, without a winner by the "
+            "rules: the higher score wins, and equal scores draw.")
+    assert localize(state.view(0)["stopped"], "en") == told
+    told = localize(state.view(None)["stopped"], "pt_BR")
+    assert told.startswith("A partida para depois de 1 mão")
+    assert [(s.option, s.round, s.match) for s in state.safety_stops] == [("max_deals", 1, True)]
+    # The target reached in the last deal the stop allows: the rules ended the match.
+    state = finish_deal_with_scores(400, 0, max_deals=1)
+    assert state.outcome is not None and state.view(0)["stopped"] is None
+    assert state.safety_stops == ()
 
 
 # ----------------------------------------------------------------------------- positions

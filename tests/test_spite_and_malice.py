@@ -45,6 +45,7 @@ from parlour.games.spite_and_malice import (
     new_deck,
     parse_face,
 )
+from parlour.i18n import localize, render
 from parlour.record import parse_record, record_text, replay
 from parlour.terminal import play
 
@@ -413,13 +414,29 @@ def test_safety_stop_on_turns_draws_the_round():
         state.apply(state.legal_actions()[-1])  # discard every turn
     assert state.rounds[0]["reason"] == "turn limit" and state.rounds[0]["turns"] == 11
     assert state.scores == [0, 0]
+    assert [(s.option, s.round, s.match, render(s.message, "en"))
+            for s in state.safety_stops] == [
+        ("max_turns", 1, False, "Round 1 is drawn: the turn limit was reached.")]
 
 
-def test_safety_stop_on_rounds_ends_the_match():
+def test_safety_stop_on_rounds_ends_the_match_and_says_so():
     state = GAME.new(3, max_rounds=1, max_turns=10)
     while state.to_act:
         state.apply(state.legal_actions()[-1])
     assert state.outcome is not None and state.outcome.is_draw and state.round == 1
+    told = ("The match stops after 1 round, the most it may last: nobody reached 50, so the "
+            "higher score wins, and equal scores draw.")
+    assert localize(state.view(1)["stopped"], "en") == told
+    assert [(s.option, s.match) for s in state.safety_stops] == [("max_turns", False),
+                                                                  ("max_rounds", True)]
+
+
+def test_a_match_the_target_ends_names_no_stop():
+    state = table(hands=("8C", ""), payoff=("5H", "2C"), centre=(ladder(4), "", ""), target=1,
+                  max_rounds=1)
+    state.apply(A("p>c1"))
+    assert state.outcome is not None and state.view(0)["stopped"] is None
+    assert state.safety_stops == ()
 
 
 # ----------------------------------------------------------------------------- notation & errors

@@ -298,3 +298,42 @@ def test_help_is_reflowed_to_the_terminals_width(game_id, lang):
         if line and not line[0].isspace() and after and not after[0].isspace():
             assert line.endswith((".", "!", "?", ":")), line
     assert len(lines) < len(text.split("\n"))  # some breaks were only the catalog's
+def finished_at_a_stop(game_id: str, seats: int, **options: object):
+    """A match played at random to its end with its safety stops set low."""
+    import random
+
+    state = get_game(game_id).new(4, seats, **options)
+    rng = random.Random(4)
+    while state.to_act:
+        seat = state.to_act[0]
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    return state
+
+
+def shown(game_id: str, seats: int, lang: str, draw) -> str:
+    out = io.StringIO()
+    ui = load_ui(get_game(game_id), Console(file=out, width=200, color_system=None), 0, seats,
+                 lang)
+    draw(ui)
+    return " ".join(out.getvalue().split())
+
+
+@pytest.mark.parametrize(("lang", "round_told", "match_told"), [
+    ("en", "Round 1 reached 20 moves, the most a round may last",
+     "The game stops after 1 round, the most it may last: nobody reached 1,000"),
+    ("id", "Babak 1 mencapai 20 langkah", "Permainan berhenti setelah 1 babak"),
+    ("pt_BR", "A rodada 1 chegou a 20 jogadas", "O jogo para depois de 1 rodada")])
+def test_the_terminal_tells_the_players_of_a_safety_stop(lang, round_told, match_told):
+    state = finished_at_a_stop("hit-the-deck", 3, max_turns=20, max_rounds=1, target=1000)
+    view = state.view(0)
+    text = shown("hit-the-deck", 3, lang, lambda ui: (ui._round_summary(view["rounds"][0]),
+                                                      ui.render_end(view),
+                                                      ui.render_stop(view)))
+    assert round_told in text and match_told in text
+    spades = finished_at_a_stop("spades", 4, max_deals=1)
+    text = shown("spades", 4, lang, lambda ui: ui.render_stop(spades.view(0)))
+    assert text.startswith({"en": "The match stops after 1 deal", "id": "Pertandingan berhenti",
+                            "pt_BR": "A partida para depois de 1 mão"}[lang])
+    # A match its rules ended: nothing more is said.
+    clockwork = finished_at_a_stop("clockwork-spades", 2)
+    assert shown("clockwork-spades", 2, lang, lambda ui: ui.render_stop(clockwork.view(0))) == ""

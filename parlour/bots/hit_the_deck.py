@@ -11,7 +11,13 @@ The rule bot, decision by decision:
 * **Cut the deck / swap the piles**: the only legal action.
 * **Defence**: when the next player holds two cards or fewer, play a Cut the Deck (they lose
   their turn cutting) or a Flip the Deck (they lose their turn swapping, and play turns away
-  from them) if one is legal.
+  from them) if one is legal, but not a Flip that would be the second in a row (it only
+  goes back into the draw pile).
+* **A Flip that would go back** (the second in a row, the view's ``last_flip``) does nothing
+  but hand the card to whoever draws next: it is played only when no other card but a Hit
+  the Deck card fits, and a drawn one is kept. So the bots never pass one Flip back and
+  forth through an otherwise empty draw pile (under the first reading of the rule, which
+  old records keep, that went on until the round's safety stop).
 * **Shedding**: otherwise play the legal card worth the most points (Cut and Flip 10, then
   numbers 5 down to 1), keeping Hit the Deck cards back; among equal values, the card whose
   colour the bot holds most of (so it keeps a colour it can follow). Once the next player is
@@ -22,7 +28,7 @@ The rule bot, decision by decision:
   Colour that names what the bot holds most of (so it can answer if the obligation comes
   back round), and With a Hand last (it frees the next player). The bot always shouts.
 * **After drawing**: play the drawn card if it fits, unless it is a Hit the Deck card and no
-  obligation is on the pile (then keep it for later).
+  obligation is on the pile, or a Flip that would go back (then keep it for later).
 
 The ``ismcts`` bot (the generic searcher, ``parlour.bots.ismcts``) plays Hit the Deck
 through the hooks in :data:`SEARCH`:
@@ -30,7 +36,9 @@ through the hooks in :data:`SEARCH`:
 * **Its own slap is not searched**: the ``values`` hook answers it with a reaction time drawn
   exactly as the rule bot draws one (:func:`reaction_ms`, from the bot's seeded generator),
   so it never slaps faster than a person. It also settles a With a Hand whose only
-  alternative is playing it without the shout.
+  alternative is playing it without the shout, and, under the first reading of two Flips
+  in a row (``flips_in_a_row`` chain), keeps a drawn Flip that would go back (played, it
+  feeds the loop the rules page tells of).
 * **Slaps inside the search**: ``candidates`` collapses the 300 reaction-time actions to one
   (:data:`MODEL_SLAP`) for every seat, so the slap ties and the slowest is drawn by lot from
   the determinization's seed: the model of equally quick players. It also drops the silent
@@ -67,6 +75,7 @@ from parlour.games.hit_the_deck import (
     BOT_SLAP_PACES,
     CUT_BASE,
     DRAWN,
+    FLIP_BASE,
     HAND,
     HAND_SHOUT,
     HIT_COLOUR_BASE,
@@ -134,11 +143,14 @@ class HitTheDeckRuleBot(Bot):
             return legal[0]
         hand = [_FROM_TEXT[t] for t in view["hand"]]
         plays = [a for a in legal if a <= HAND]  # HAND_SHOUT is chosen in place of HAND
+        flips_back = view["last_flip"]  # a Flip played now goes back into the draw pile
         if view["phase"] == "drawn":
             card = plays[0] if plays else None
             if card is None:
                 return PASS
             if card >= HIT_NUMBER_BASE and view["obligation"] in (None, "any"):
+                return PASS
+            if flips_back and _is_flip(card):
                 return PASS
             return _shouted(card)
         n = view["seats"]
@@ -146,9 +158,11 @@ class HitTheDeckRuleBot(Bot):
         nxt = (obs.seat + step) % n
         if view["hand_sizes"][nxt] <= 2:
             for card in plays:
-                if CUT_BASE <= card < HIT_NUMBER_BASE:
+                if CUT_BASE <= card < HIT_NUMBER_BASE and not (flips_back and _is_flip(card)):
                     return card
         plain = [c for c in plays if c < HIT_NUMBER_BASE]
+        if flips_back:
+            plain = [c for c in plain if not _is_flip(c)] or plain
         commands = [c for c in hand if CUT_BASE <= c < HIT_NUMBER_BASE]
         if len(commands) == 1 and len(hand) > 2 and view["hand_sizes"][nxt] <= 4:
             # the next player is getting close: keep the last Cut or Flip in reserve
@@ -177,6 +191,10 @@ def _shouted(card: int) -> Action:
     return HAND_SHOUT if card == HAND else card
 
 
+def _is_flip(card: int) -> bool:
+    return FLIP_BASE <= card < HIT_NUMBER_BASE
+
+
 BOTS = {"rule": HitTheDeckRuleBot}
 
 
@@ -200,18 +218,23 @@ def fast_policy(state: HitTheDeckState, seat: Seat, rng: random.Random) -> Actio
         return first
     if first >= SLAP_BASE:
         return MODEL_SLAP
+    flips_back = state.last_flip
     if state.phase == DRAWN:  # (drawn card, pass) or (hand, hand!, pass)
         if first >= HIT_NUMBER_BASE and not HIT_NUMBER_BASE <= state.top < HAND:
             return PASS  # keep a drawn Hit the Deck card unless an obligation calls for it
+        if flips_back and FLIP_BASE <= first < HIT_NUMBER_BASE:
+            return PASS  # keep a Flip that would only go back into the draw pile
         return HAND_SHOUT if first == HAND else first
     sizes = state.sizes
     nxt_size = sizes[(seat + state.direction) % state.num_seats]
     if nxt_size <= 2:
         for card in legal:
-            if CUT_BASE <= card < HIT_NUMBER_BASE:
+            if CUT_BASE <= card < HIT_NUMBER_BASE and not (flips_back and card >= FLIP_BASE):
                 return card
     plain = [c for c in legal if c < HIT_NUMBER_BASE]
     counts = state.held(seat)
+    if plain and flips_back:
+        plain = [c for c in plain if not FLIP_BASE <= c < HIT_NUMBER_BASE] or plain
     if plain:
         if nxt_size <= 4 and sizes[seat] > 2 and sum(counts[CUT_BASE:HIT_NUMBER_BASE]) == 1:
             plain = [c for c in plain if c < CUT_BASE] or plain
@@ -251,10 +274,17 @@ def outside_values(obs: Observation, rng: random.Random, level: str, bot: Any = 
                    ) -> dict[Action, float] | None:
     """Decisions settled without search: the bot's own slap is a human-like reaction time
     drawn exactly as the rule bot draws it, and a choice with one sensible move (a With a
-    Hand, shouted or not) is that move. ``None`` when the tree must decide."""
+    Hand, shouted or not) is that move. Under the first reading of two Flips in a row
+    (``flips_in_a_row`` chain), a drawn Flip that would go back is kept: played, it would
+    only go to whoever draws next, who could play it back the same way for ever. ``None``
+    when the tree must decide."""
     legal = obs.legal
     if legal[0] >= SLAP_BASE:
         return {slap_action(reaction_ms(rng, pace_of(obs))): 1.0}
+    view = obs.view
+    if view["phase"] == "drawn" and view["last_flip"] and _is_flip(legal[0]) \
+            and view["options"]["flips_in_a_row"] == "chain":
+        return {PASS: 1.0}
     if HAND_SHOUT in legal:
         legal = tuple(a for a in legal if a != HAND)
         if len(legal) == 1:
@@ -344,9 +374,9 @@ def value(state: HitTheDeckState, seat: Seat) -> float:
 
 
 #: Actions a playout may take before :func:`value` judges the round unfinished. A
-#: round between rule bots takes about 40 actions; a few fall into a loop (a Flip played
-#: on a Flip goes back into an otherwise empty draw pile, the next player draws it and
-#: plays it back, ...) that only the game's ``max_turns`` stop would end.
+#: round between rule bots takes about 40 actions, and the longest of thousands stays
+#: well under this (the rules page's bound): it is a guard, so that a playout on a table
+#: with odd options (a deck of few cards but Flips) never runs to the ``max_turns`` stop.
 PLAYOUT_LIMIT = 200
 
 

@@ -56,6 +56,7 @@ from parlour.engine import (
     OptionError,
     Outcome,
     Reaction,
+    SafetyStop,
     Seat,
     State,
     Term,
@@ -67,7 +68,7 @@ from parlour.engine import (
     reduce_state,
     shuffle,
 )
-from parlour.message import N_, Named, message_to_json
+from parlour.message import N_, Named, message_from_json, message_to_json, plural_message
 
 # ----------------------------------------------------------------------------- cards
 COLOURS = "RYGB"
@@ -252,6 +253,10 @@ def slap_ms(action: Action) -> int:
 
 #: The table's setting for the bots' slap (their reaction times: see the bot module).
 BOT_SLAP_PACES = ("relaxed", "normal", "quick")
+#: Readings of "two Flips played in a row" (the rules page): ``pair``, a Flip put back for
+#: being the second ends the row; ``chain``, the first reading (every Flip goes back until
+#: another card is played), which records made before the option name without it.
+FLIP_ROWS = ("pair", "chain")
 SLAP_WINDOW_MS = SLAP_BUCKETS * SLAP_STEP_MS  # a slap this late (or none) is the slowest
 _SLAP_SET = frozenset(SLAP_ACTIONS)
 
@@ -414,6 +419,14 @@ class HitTheDeckGame(Game):
                minimum=0, maximum=8, label=N_("Hit with a Colour cards")),
         Option("hit_hands", int, 4, "Hit the Deck With a Hand cards", minimum=0, maximum=16,
                label=N_("Hit with a Hand cards")),
+        Option("flips_in_a_row", str, "pair", "a Flip played right after a Flip goes back "
+               "into the draw pile and does nothing; pair: the next Flip after it counts as a "
+               "first again; chain: every Flip goes back until another card is played (the "
+               "first reading, kept for old records: two players can pass one Flip back and "
+               "forth for ever)", choices=FLIP_ROWS, label=N_("Flips in a row"),
+               choice_labels=(N_("only the second goes back"),
+                              N_("each goes back until another card is played")),
+               legacy="chain"),
         Option("max_turns", int, 2000, "a round reaching this many moves ends as if blocked "
                "(everyone scores the cards in hand)", minimum=20, maximum=5000,
                label=N_("Most moves in a round")),
@@ -506,8 +519,9 @@ def parse_position(text: str) -> JsonDict:
     pile's last card is the top; ``-`` for none; the discard pile is never empty); ``to
     act`` (the seat to play, 0 by default); ``phase`` (``play``, or ``cut``/``swap`` when a
     Cut or Flip on top calls for it); ``direction`` (``left``: to the next seat number);
-    ``scores`` (the totals of earlier rounds); ``last flip`` (``yes`` when the last card
-    played was a Flip the Deck, so that another goes back into the draw pile). A clear
+    ``scores`` (the totals of earlier rounds); ``last flip`` (``yes`` when a Flip played
+    now is the second in a row and goes back into the draw pile: the last card played was a
+    Flip, one that swapped the piles under the ``pair`` reading). A clear
     ``ValueError`` for anything else."""
     fields = position_fields(text, POSITION_FIELDS)
     if "hands" not in fields:
@@ -755,8 +769,8 @@ class HitTheDeckState(State):
 
     def _turn(self, seat: Seat) -> None:
         """``seat`` plays on the top card."""
-        if len(self._moves) >= self._max_turns:
-            self._end_round(None)
+        if len(self._moves) >= self._max_turns:  # the safety stop
+            self._end_round(None, stopped=True)
             return
         self.phase = PLAY
         self.turn = seat
@@ -870,6 +884,9 @@ class HitTheDeckState(State):
                 draw = self.draw
                 draw.insert(self._below("flip back", len(draw) + 1), kind)
                 self._events.append({"type": "flip back", "seat": turn})
+                # It did nothing, so it starts no row: the next Flip is a first again
+                # (under the first reading, every Flip goes back until another card).
+                self.last_flip = self.options["flips_in_a_row"] == "chain"
                 self._turn(nxt)
             else:
                 self.discard.append(kind)
@@ -1016,14 +1033,18 @@ class HitTheDeckState(State):
     def hand_points(self, seat: Seat) -> int:
         return sum(map(operator.mul, self._counts[seat], VALUE))
 
-    def _end_round(self, out: Seat | None) -> None:
+    def _end_round(self, out: Seat | None, stopped: bool = False) -> None:
+        """The round is over: ``out`` went out (None: blocked, or ``stopped`` by the
+        ``max_turns`` safety stop, which scores as a block and says so)."""
         n = self.num_seats
         points = [0 if s == out else self.hand_points(s) for s in range(n)]
         for s in range(n):
             self.scores[s] += points[s]
         self.rounds.append({"round": self.round, "dealer": self.dealer, "out": out,
                             "blocked": out is None, "points": points,
-                            "scores": list(self.scores)})
+                            "scores": list(self.scores),
+                            "stopped": message_to_json(round_stop(self.round, self._max_turns))
+                            if stopped else None})
         self._events.append({"type": "out" if out is not None else "round over",
                              "seat": out, "points": points})
         self._past += (tuple(self._moves),)
@@ -1040,6 +1061,16 @@ class HitTheDeckState(State):
             self._legal, self._legal_mask = (), 0
             return
         self._start_round()
+
+    @property
+    def safety_stops(self) -> tuple[SafetyStop, ...]:
+        """Rounds ended by ``max_turns``; the match, if ``max_rounds`` ended it."""
+        stops = [SafetyStop("max_turns", r["round"], False, message_from_json(r["stopped"]))
+                 for r in self.rounds if r["stopped"]]
+        stop = match_stop(self.options, self.scores, self.round, self._outcome)
+        if stop is not None:
+            stops.append(SafetyStop("max_rounds", self.round, True, stop))
+        return tuple(stops)
 
     @property
     def round_actions(self) -> int:
@@ -1240,6 +1271,26 @@ class HitTheDeckState(State):
 copyreg.pickle(HitTheDeckState, reduce_state)
 
 
+def round_stop(round: int, moves: int) -> Message:
+    """What the players are told when a round reaches the ``max_turns`` safety stop."""
+    return Message("Round {round} reached {moves} moves, the most a round may last, and ends "
+                   "as if blocked: everyone scores the cards in hand.", round=round,
+                   moves=moves)
+
+
+def match_stop(options: dict[str, Any], scores: Sequence[int], round: int,
+               outcome: Outcome | None) -> Message | None:
+    """What the players are told when the ``max_rounds`` safety stop ended the game (nobody
+    reached the target): None while it goes on, or when the target ended it."""
+    if outcome is None or max(scores) >= options["target"]:
+        return None
+    return plural_message("The game stops after {rounds} round, the most it may last: "
+                          "nobody reached {target}, and the lowest total wins.",
+                          "The game stops after {rounds} rounds, the most it may last: "
+                          "nobody reached {target}, and the lowest total wins.", "rounds",
+                          rounds=round, target=options["target"])
+
+
 def obligation_of(top: int) -> str | None:
     """What a top card demands beyond matching: ``number 3``, ``colour R``, ``any``."""
     if HIT_NUMBER_BASE <= top < HIT_COLOUR_BASE:
@@ -1292,7 +1343,7 @@ class HitTheDeckSeen:
     top: int  # the kind on top of the discard pile
     draw_size: int
     discard_size: int
-    last_flip: bool  # the top is a Flip the Deck played just now
+    last_flip: bool  # a Flip played now goes back (the last card played was a Flip)
     plays: tuple[tuple[Seat, int], ...]  # this round's cards played (38: a shouted Hand)
     played: tuple[int, ...]  # how many of each kind ``plays`` holds (a shouted Hand: 37)
     events: tuple[JsonDict, ...]  # this round's events (never changed once appended)
@@ -1378,6 +1429,7 @@ def view_of(seen: HitTheDeckSeen) -> JsonDict:
                 why_not[CARD_TEXT[kind]] = message_to_json(unfit_reason(phase, seen.top, kind))
     text = CARD_TEXT
     action_text = ACTION_TEXT
+    stopped = match_stop(seen.options, seen.scores, seen.round, seen.outcome)
     return {
         "game": "hit-the-deck",
         "seat": seat,
@@ -1406,6 +1458,7 @@ def view_of(seen: HitTheDeckSeen) -> JsonDict:
         "legal": [action_text[a] for a in seen.legal],
         "why_not": why_not,
         "outcome": seen.outcome.to_json() if seen.outcome else None,
+        "stopped": None if stopped is None else message_to_json(stopped),
     }  # how a state is pickled (see the engine)
 
 

@@ -53,6 +53,7 @@ from parlour.engine import (
     Option,
     Outcome,
     PlayingCard,
+    SafetyStop,
     Seat,
     State,
     Term,
@@ -633,15 +634,19 @@ class SpadesState(State):
 
     def _match_winner(self) -> int | None:
         """0 or 1 for the winning team, -1 for a drawn match, None to play on."""
-        a, b = self.scores
-        leader = 0 if a > b else 1 if b > a else None
-        target, mercy = self.options["target"], self.options["mercy"]
-        if leader is not None and (max(a, b) >= target or (mercy is not None
-                                                          and min(a, b) <= mercy)):
-            return leader
-        if self.deal >= self.options["max_deals"]:
-            return -1 if leader is None else leader
+        winner = rules_winner(self.scores, self.options)
+        if winner is not None:
+            return winner
+        if self.deal >= self.options["max_deals"]:  # the safety stop
+            a, b = self.scores
+            return 0 if a > b else 1 if b > a else -1
         return None
+
+    @property
+    def safety_stops(self) -> tuple[SafetyStop, ...]:
+        """The match, if the ``max_deals`` safety stop ended it."""
+        stop = match_stop(self.options, self.scores, self.deal, self._outcome)
+        return () if stop is None else (SafetyStop("max_deals", self.deal, True, stop),)
 
     # ------------------------------------------------------------------ views
     def seen(self, seat: Seat | None) -> SpadesSeen:
@@ -801,12 +806,38 @@ class SpadesSeen:
 ACTION_TEXT: Final = tuple(GAME.action_text(a) for a in range(NUM_ACTIONS))
 
 
+def rules_winner(scores: Sequence[int], options: dict[str, Any]) -> int | None:
+    """The team (0 or 1) the rules make the winner after a deal: ahead, and at the target
+    or over, or the other team at the mercy score or under; None: nobody yet."""
+    a, b = scores
+    leader = 0 if a > b else 1 if b > a else None
+    mercy = options["mercy"]
+    if leader is not None and (max(a, b) >= options["target"]
+                               or (mercy is not None and min(a, b) <= mercy)):
+        return leader
+    return None
+
+
+def match_stop(options: dict[str, Any], scores: Sequence[int], deal: int,
+               outcome: Outcome | None) -> Message | None:
+    """What the players are told when the ``max_deals`` safety stop ended the match (the
+    rules gave no winner): None while it goes on, or when the rules ended it."""
+    if outcome is None or rules_winner(scores, options) is not None:
+        return None
+    return plural_message("The match stops after {deals} deal, the most it may last, without "
+                          "a winner by the rules: the higher score wins, and equal scores "
+                          "draw.", "The match stops after {deals} deals, the most it may "
+                          "last, without a winner by the rules: the higher score wins, and "
+                          "equal scores draw.", "deals", deals=deal)
+
+
 def view_of(seen: SpadesSeen) -> JsonDict:
     """The JSON-ready view of what a seat sees, from its facts alone."""
     seat = seen.seat
     trick = seen.trick
     hand = None if seen.hand < 0 else [card_text(c) for c in sort_hand(cards_of(seen.hand))]
     last = seen.last_trick
+    stopped = match_stop(seen.options, seen.scores, seen.deal, seen.outcome)
     return {
         "game": "spades",
         "seat": seat,
@@ -837,6 +868,7 @@ def view_of(seen: SpadesSeen) -> JsonDict:
         "legal": [ACTION_TEXT[a] for a in seen.legal],
         "why_not": _why_not(seen),
         "outcome": seen.outcome.to_json() if seen.outcome else None,
+        "stopped": None if stopped is None else message_to_json(stopped),
     }
 
 

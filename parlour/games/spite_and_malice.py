@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copyreg
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -47,6 +48,7 @@ from parlour.engine import (
     Option,
     Outcome,
     PlayingCard,
+    SafetyStop,
     Seat,
     State,
     Term,
@@ -59,7 +61,7 @@ from parlour.engine import (
     reduce_state,
     shuffle,
 )
-from parlour.message import N_
+from parlour.message import N_, message_to_json, plural_message
 
 JOKER: Final = 52
 EMPTY: Final = -1
@@ -682,6 +684,7 @@ class SpiteAndMaliceState(State):
             raise ValueError(f"there is no seat {seat!r} in Spite & Malice")
         over = self.phase == OVER
         legal = self.legal_actions(seat) if seat is not None else ()
+        stopped = match_stop(self.options, self.scores, self.round, self._outcome)
         return {
             "game": self.game.id,
             "seat": seat,
@@ -712,7 +715,20 @@ class SpiteAndMaliceState(State):
             "log": [dict(e) for e in self._log],
             "legal": [_TEXT[a] for a in legal],
             "outcome": self._outcome.to_json() if self._outcome else None,
+            "stopped": None if stopped is None else message_to_json(stopped),
         }
+
+    @property
+    def safety_stops(self) -> tuple[SafetyStop, ...]:
+        """Rounds drawn by ``max_turns``; the match, if ``max_rounds`` ended it."""
+        stops = [SafetyStop("max_turns", r["round"], False,
+                            Message("Round {round} is drawn: the turn limit was reached.",
+                                    round=r["round"]))
+                 for r in self.rounds if r["reason"] == "turn limit"]
+        stop = match_stop(self.options, self.scores, self.round, self._outcome)
+        if stop is not None:
+            stops.append(SafetyStop("max_rounds", self.round, True, stop))
+        return tuple(stops)
 
     # ------------------------------------------------------------------ search support
     def clone(self) -> SpiteAndMaliceState:
@@ -794,3 +810,15 @@ def say_action(view: JsonDict, action: str) -> Message:
         return Message("playing {card} from side pile {side} onto centre pile {pile}",
                        card=card, side=src + 1, pile=dst + 1)
     return Message("putting {card} on side pile {side}: end of turn", card=card, side=dst + 1)
+def match_stop(options: dict[str, Any], scores: Sequence[int], round: int,
+               outcome: Outcome | None) -> Message | None:
+    """What the players are told when the ``max_rounds`` safety stop ended the match
+    (nobody reached the target): None while it goes on, or when the target ended it."""
+    if outcome is None or max(scores) >= options["target"]:
+        return None
+    return plural_message("The match stops after {rounds} round, the most it may last: "
+                          "nobody reached {target}, so the higher score wins, and equal "
+                          "scores draw.", "The match stops after {rounds} rounds, the most "
+                          "it may last: nobody reached {target}, so the higher score wins, "
+                          "and equal scores draw.", "rounds", rounds=round,
+                          target=options["target"])

@@ -703,7 +703,7 @@ class Hub:
             raise ValueError(f"{len(row.seats)} seat rows for {row.num_seats} seats")
         if row.status not in ("waiting", "playing", "finished", "closed"):
             raise ValueError(f"unknown status {row.status!r}")
-        options = game.resolve_options(row.options)
+        options = game.recorded_options(row.options)  # an option added since: its legacy
         seen = self.settings.monotonic()  # its last signs of life: now
         table = Table(row.id, game, row.num_seats, options, row.created,
                       [SeatInfo(s.kind, s.bot, s.name, s.token_hash, s.account_id)

@@ -32,7 +32,7 @@ from parlour.engine import (
 )
 from parlour.games import get_game
 from parlour.i18n import Translator, from_environment, render_error
-from parlour.message import SUIT_WORDS, PlayingCard
+from parlour.message import SUIT_WORDS, PlayingCard, message_from_json
 from parlour.record import record_text
 from parlour.registry import spec
 
@@ -136,6 +136,18 @@ class TableUI:
         self.console.print(self.t("[bold]Game over.[/] Winner: {names}",
                                   names=names or self.t("nobody")))
 
+    def render_stop(self, view: JsonDict) -> None:
+        """After the end: why the match ended early, when a safety stop ended it (the
+        view's ``stopped``, a message the engine made)."""
+        stopped = view.get("stopped")
+        if stopped:
+            self.console.print(f"[bold]{self.told(stopped)}[/]")
+
+    def told(self, message: JsonDict) -> str:
+        """A message the engine put in a view (as JSON: ``message_to_json``) in the
+        player's language, as markup."""
+        return escape(self.t.render(message_from_json(message)))
+
     def name(self, seat: Seat) -> str:
         label = self.seat_label(seat)
         return self.t("{seat} (you)", seat=label) if seat == self.seat else label
@@ -236,6 +248,7 @@ def play(game_id: str, seed: int | None = None, seat: Seat = 0, bots: str = "rul
                 action = bot.act(observe_for(bot, state, actor, rng))
                 _apply_and_narrate(state, actor, action, ui, seat)
         ui.render_end(state.view(seat))
+        ui.render_stop(state.view(seat))
     except (KeyboardInterrupt, EOFError, Quit):
         console.print("\n[yellow]" + t("Leaving the table.") + "[/]")
     _offer_save(state, names, console, read, record_dir, t)

@@ -275,6 +275,8 @@ face value, every other card 10). At 100 points the game ends: the lowest total 
                                              strict=True)):
             table.add_row(self.name(s), str(pts), str(total))
         self.console.print(table)
+        if summary.get("stopped"):  # the round reached the max_turns safety stop
+            self.console.print(f"[bold]{self.told(summary['stopped'])}[/]")
 
     def render_end(self, view: JsonDict) -> None:
         outcome = view["outcome"]

@@ -752,6 +752,8 @@ function resultsSection(view, table, seat, renderer) {
   }
   const solitaire = names.length === 1;
   section.append(h("h2", { id: "results-title", class: "results-title", tabindex: "-1" }, headline || t("The match is over.")));
+  // A match a safety stop ended says why, in the engine's words (rendered by the server).
+  if (typeof view.stopped === "string") section.append(h("p", { class: "results-stop" }, view.stopped));
   const scoreLabel = own.scoreLabel || t("Score");
   if (o && solitaire) section.append(h("p", { class: "results-score" }, own.scoreText || `${scoreLabel}: ${fmtNum(o.points[0])}`));
   if (o && !solitaire) {
@@ -794,11 +796,13 @@ function roundsTable(view, names) {
   const rounds = Array.isArray(view.rounds) ? view.rounds.filter((r) => r && Array.isArray(r.scores)) : [];
   if (!rounds.length) return null;
   const head = h("tr", {}, h("th", { scope: "col" }, t("Round")), ...names.map((name) => h("th", { scope: "col" }, name)));
-  const body = rounds.map((r, i) => h("tr", {}, h("th", { scope: "row" }, String(r.round ?? i + 1)),
+  const body = rounds.flatMap((r, i) => [h("tr", {}, h("th", { scope: "row" }, String(r.round ?? i + 1)),
     ...r.scores.map((sc, s) => {
       const pts = Array.isArray(r.points) ? r.points[s] : r.winner === s ? r.points : null;
       return h("td", {}, h("b", {}, fmtNum(sc)), pts ? h("small", { class: "muted" }, ` +${fmtNum(pts)}`) : null);
-    })));
+    })),
+    // a round a safety stop ended says so under its row (the engine's words, rendered by the server)
+    ...(typeof r.stopped === "string" ? [h("tr", { class: "round-stop" }, h("td", { colspan: String(names.length + 1) }, r.stopped))] : [])]);
   return h("table", { class: "history-table" }, h("caption", { class: "sr-only" }, t("Scores after each round")), h("thead", {}, head), h("tbody", {}, ...body));
 }
 

@@ -246,7 +246,9 @@ function tell(st) {
   if (!before || before.round !== after.round) {
     if (before && after.rounds.length) {
       const r = after.rounds[after.rounds.length - 1];
-      lines.push(r.out !== null ? t("Round {round}: {who} went out.", { round: r.round, who: name(r.out) }) : t("Round {round} ended with no one out.", { round: r.round }));
+      // a round the safety stop ended says so in the engine's words (the server's language)
+      if (typeof r.stopped === "string") lines.push(r.stopped);
+      else lines.push(r.out !== null ? t("Round {round}: {who} went out.", { round: r.round, who: name(r.out) }) : t("Round {round} ended with no one out.", { round: r.round }));
     }
     mem.told = { round: after.round, events: 0, played: 0 };
   }
