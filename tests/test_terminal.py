@@ -337,3 +337,14 @@ def test_the_terminal_tells_the_players_of_a_safety_stop(lang, round_told, match
     # A match its rules ended: nothing more is said.
     clockwork = finished_at_a_stop("clockwork-spades", 2)
     assert shown("clockwork-spades", 2, lang, lambda ui: ui.render_stop(clockwork.view(0))) == ""
+
+
+def test_the_help_tells_the_tables_own_rules():
+    """Hit the Deck's help names the table's target, Spite & Malice's what a king may do
+    at this table (both said one fixed thing whatever the options)."""
+    hit = first_screen("hit-the-deck", typed=("help",), options={"target": 150})
+    assert "At 150 points the game ends" in hit and "At 100 points" not in hit
+    plain = first_screen("spite-and-malice", typed=("help",))
+    assert "A king may not start an empty centre pile." in plain
+    kings = first_screen("spite-and-malice", typed=("help",), options={"king_starts": True})
+    assert "A king may also start an empty centre pile." in kings

@@ -57,9 +57,10 @@ piles change places, play turns round, and the Flip player plays again.
 [bold]hit hand![/]). [bold]hit hand[/] alone plays it silently and costs four cards. Then
 everyone slaps the pile: press Enter as fast as you can. The slowest draws four.
 A round ends when someone plays their last card; the others score what they hold (numbers
-face value, every other card 10). At 100 points the game ends: the lowest total wins.
+face value, every other card 10). At {target} points the game ends: the lowest total wins.
 [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
-[bold]q[/] leaves (you can save the record).""", shout=SHOUT)
+[bold]q[/] leaves (you can save the record).""", shout=SHOUT,
+                      target=view["options"]["target"])
 
     def legend(self, view: JsonDict) -> str:
         return self.t("Cards are typed with the English colour letters: {colours}; [bold]hit[/] "

@@ -36,7 +36,7 @@ class UI(TableUI):
         return self.t(
             """[bold]Spite & Malice[/]: be the first to empty your payoff pile.
 Centre piles are built up from the ace to the queen, suits ignored; a king is wild and
-stands for the rank the pile needs (but may not start an empty pile). A finished pile is
+stands for the rank the pile needs. A finished pile is
 shuffled into the stock. Your turn starts by drawing to five cards. Then move, typing:
   [bold]h3>c1[/]  hand card 3 onto centre pile 1
   [bold]p>c2[/]   your payoff top onto centre pile 2
@@ -47,7 +47,10 @@ hand and you draw five more. Side piles take any card; only the top one may be p
 only onto a centre pile. Emptying your payoff wins the round and scores the cards left in
 the other payoff pile; a round is drawn if the stock runs out. First to the target wins.
 [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
-[bold]q[/] leaves (you can save the record).""")
+[bold]q[/] leaves (you can save the record).""") + "\n" + (
+            self.t("A king may also start an empty centre pile.")
+            if view["options"]["king_starts"] else
+            self.t("A king may not start an empty centre pile."))
 
     def legend(self, view: JsonDict) -> str:
         return card_legend(self.t) + "\n" + self.t(
