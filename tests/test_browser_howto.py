@@ -64,7 +64,7 @@ def test_the_rules_of_a_table_in_its_readers_language(browser, base, tag, game, 
     assert all(words in " ".join(page.inner_text(".rules-page").split()) for words in says)
     page.click(".rules-more a")
     page.wait_for_selector(".rules-page .rules-text:not(.howto) h2")
-    assert page.get_attribute(".rules-page .rules-text", "lang") == "en"
+    assert page.get_attribute(".rules-page .rules-text", "lang") == tag  # translated
     assert page.url.endswith(f"/rules/{game}/full")
 
 
