@@ -29,6 +29,8 @@ TITLE = {"id": "Aturan lengkap {game}", "pt_BR": "Regras completas de {game}"}
 SAYS = {
     ("spades", "id"): "Sekop apa pun yang dimainkan menghancurkan sekop",
     ("spades", "pt_BR"): "Qualquer espada jogada quebra as espadas",
+    ("spite-and-malice", "id"): "Raja tidak boleh memulai tumpukan tengah yang kosong",
+    ("spite-and-malice", "pt_BR"): "Um rei não pode começar uma pilha central vazia",
 }
 PAGES = [(game, lang) for game in game_ids() for lang in TRANSLATED]
 ROOT = Path(__file__).resolve().parent.parent
