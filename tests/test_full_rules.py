@@ -34,6 +34,8 @@ SAYS = {
     ("spite-and-malice", "pt_BR"): "Um rei não pode começar uma pilha central vazia",
     ("clockwork-spades", "id"): "King Spade langsung mengakhiri permainan",
     ("clockwork-spades", "pt_BR"): "O rei de espadas termina o jogo na hora",
+    ("foursquare", "id"): "Kartu yang diletakkan tidak pernah membalik dirinya sendiri",
+    ("foursquare", "pt_BR"): "A carta colocada nunca vira a si mesma",
 }
 #: The terminal's notice before an untranslated page, in each language.
 ENGLISH_NOTICE = {lang: translate(lang, "[dim]The full specification is written in English.[/]")
