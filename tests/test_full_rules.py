@@ -36,6 +36,8 @@ SAYS = {
     ("clockwork-spades", "pt_BR"): "O rei de espadas termina o jogo na hora",
     ("foursquare", "id"): "Kartu yang diletakkan tidak pernah membalik dirinya sendiri",
     ("foursquare", "pt_BR"): "A carta colocada nunca vira a si mesma",
+    ("hit-the-deck", "id"): "Setiap kartu Hit the Deck boleh dimainkan di atas apa saja",
+    ("hit-the-deck", "pt_BR"): "Toda carta Hit the Deck pode ser jogada sobre qualquer carta",
 }
 #: The terminal's notice before an untranslated page, in each language.
 ENGLISH_NOTICE = {lang: translate(lang, "[dim]The full specification is written in English.[/]")
