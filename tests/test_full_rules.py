@@ -166,3 +166,14 @@ def test_parlour_rules_full_reads_lang(capsys, monkeypatch):
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     assert main(["rules", "spades", "--full"]) == 0
     assert "Regras completas de Spades" in capsys.readouterr().out
+
+
+def test_an_untranslated_page_is_the_english_one_under_a_notice(client, capsys, tmp_path,
+                                                                 monkeypatch):
+    shutil.copy(fullrules.RULES / "spades.md", tmp_path / "spades.md")
+    monkeypatch.setattr(fullrules, "RULES", tmp_path)
+    body = client.get("/api/games/spades/rules", params={"full": "true", "lang": "id"}).json()
+    assert body["lang"] == "en" and body["html"].startswith("<h1>Spades</h1>")
+    assert main(["rules", "spades", "--full", "--lang", "id"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ENGLISH_NOTICE["id"] in out and "Aturan lengkap Spades" in out  # the header
