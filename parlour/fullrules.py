@@ -49,8 +49,9 @@ def markdown(path: Path) -> str:
 
 
 def digest(path: Path) -> str:
-    """The first 16 hex digits of the SHA-256 of a page (what a translation's line names)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    """The first 16 hex digits of the SHA-256 of a page's text, its line ends read as ``\n``
+    (what a translation's line names; the same on a checkout that writes ``\r\n``)."""
+    return hashlib.sha256(path.read_text(encoding="utf-8").encode("utf-8")).hexdigest()[:16]
 
 
 def follows_line(game_id: str) -> str:
