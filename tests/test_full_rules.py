@@ -32,7 +32,7 @@ SAYS = {
     ("spades", "pt_BR"): "Qualquer espada jogada quebra as espadas",
     ("spite-and-malice", "id"): "Raja tidak boleh memulai tumpukan tengah yang kosong",
     ("spite-and-malice", "pt_BR"): "Um rei não pode começar uma pilha central vazia",
-    ("clockwork-spades", "id"): "King Spade langsung mengakhiri permainan",
+    ("clockwork-spades", "id"): "Raja sekop langsung mengakhiri permainan",
     ("clockwork-spades", "pt_BR"): "O rei de espadas termina o jogo na hora",
     ("foursquare", "id"): "Kartu yang diletakkan tidak pernah membalik dirinya sendiri",
     ("foursquare", "pt_BR"): "A carta colocada nunca vira a si mesma",
