@@ -8,7 +8,7 @@ import { h, toast, clear, icon } from "./dom.js";
 import { api } from "./api.js";
 import { seatFor, keepSeat, forgetSeats } from "./seats.js";
 import { soundSwitch } from "./sound.js";
-import { loadLanguage, lang, t, n, num } from "./i18n.js";
+import { loadLanguage, lang, t, n, p, num } from "./i18n.js";
 import { closedNote, languageSwitch, gameName, seatLabel, teamName } from "./words.js";
 import { displayNames, seatBadge, badgeElement, seatLine } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
@@ -554,7 +554,7 @@ function replayPage(tableId, match) {
   const slider = h("input", { type: "range", min: "0", max: "0", value: "0", id: "replay-step", "aria-label": t("Step") });
   const seatSel = h("select", { id: "replay-seat", "aria-label": t("Whose view") });
   const btn = (label, content, fn) => { const b = h("button", { class: "button icon-button", type: "button", "aria-label": label, title: label }, content); b.addEventListener("click", fn); return b; };
-  const playBtn = btn(t("Play"), [icon("play"), t("Play")], () => toggle());
+  const playBtn = btn(p("replay", "Play"), [icon("play"), p("replay", "Play")], () => toggle());
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("Replay controls") },
     btn(t("First step"), icon("first"), () => go(0)), btn(t("Previous step"), icon("previous"), () => go(step - 1)), playBtn,
     btn(t("Next step"), icon("next"), () => go(step + 1)), btn(t("Last step"), icon("last"), () => go(steps)), slider,
@@ -598,7 +598,7 @@ function replayPage(tableId, match) {
   }
   const playLabel = (paused) => {
     clear(playBtn);
-    const label = paused ? t("Play") : t("Pause");
+    const label = paused ? p("replay", "Play") : t("Pause");
     playBtn.append(icon(paused ? "play" : "pause"), label);
     playBtn.setAttribute("aria-label", label);
     playBtn.title = label;

@@ -7,7 +7,7 @@
 // from the Python that defines them), so they are shown through t().
 
 import { h, toast, clear } from "./dom.js";
-import { t, n, num } from "./i18n.js";
+import { t, n, p, num } from "./i18n.js";
 import { seatLine } from "./names.js";
 import { gameName, seatLabel } from "./words.js";
 import { gamePicture } from "./pictures.js";
@@ -396,7 +396,7 @@ export function newTablePage(env, gameId, params) {
         h("h1", {}, t("Play {what}", { what })),
         h("p", { class: "muted" }, deal ? t("Someone shared this deal with you: the same cards in the same order.") : t("A new table.")),
         name.el,
-        h("button", { class: "button primary", type: "submit" }, t("Deal")));
+        h("button", { class: "button primary", type: "submit" }, p("deal the cards", "Deal")));
       form.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const chosen = name.input.value.trim() || myName();

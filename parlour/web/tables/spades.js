@@ -352,7 +352,7 @@ function summaryTable(st, d) {
       anyNil ? row(p("bid", "Nil"), (r, seats) => [signed(r.nil), ...nils(seats)]) : null,
       row(t("Bags"), (r) => signed(r.bag_points)),
       anyPenalty ? row(t("Penalty"), (r) => signed(-r.penalty)) : null,
-      row(t("Deal"), (r) => h("b", { class: r.points < 0 ? "neg" : "pos" }, signed(r.points))),
+      row(p("points of the deal", "Deal"), (r) => h("b", { class: r.points < 0 ? "neg" : "pos" }, signed(r.points))),
       row(t("Score"), (r) => h("b", {}, String(r.score))),
       row(t("Bag count"), (r) => `${r.bags} / ${view.options.bag_limit}`)));
 }
