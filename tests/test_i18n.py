@@ -148,7 +148,7 @@ def test_the_browser_catalog_is_plain_json_keyed_by_plural_category():
     assert en["locale"] == "en" and en["messages"] == {}
     # every language, named in itself, for the page's language switch
     assert en["languages"] == json_catalog("id")["languages"] == [
-        {"tag": "en", "name": "English"}, {"tag": "id", "name": "Indonesia"},
+        {"tag": "en", "name": "English"}, {"tag": "id", "name": "Bahasa Indonesia"},
         {"tag": "pt-BR", "name": "Português (Brasil)"}]
 
 

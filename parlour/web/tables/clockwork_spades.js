@@ -37,10 +37,10 @@ function drawPlate(st, el, seat) {
         kings.length ? h("span", { class: "cw-kings" }, ...kings.map(chip)) : h("b", {}, "0")),
       seat !== me ? h("span", { class: "cw-stat" }, t("Hand"), " ", h("b", {}, String(held))) : null));
   el.setAttribute("role", "group");
-  const penalties = n("{n} penalty spade", "{n} penalty spades", pen.length);
+  const penalties = pen.length ? n("{n} penalty spade", "{n} penalty spades", pen.length) : t("no penalty spades");
   const facts = [pen.length ? `${penalties} (${pen.map(cardName).join(", ")})` : penalties,
     kings.length ? t("Kings: {cards}", { cards: kings.map(cardName).join(", ") }) : t("no Kings"),
-    seat !== me ? n("{n} card in hand", "{n} cards in hand", held) : null, turn ? t("to choose") : null];
+    seat !== me ? (held ? n("{n} card in hand", "{n} cards in hand", held) : t("no cards in hand")) : null, turn ? t("to choose") : null];
   el.setAttribute("aria-label", `${name(seat)}: ${facts.filter(Boolean).join("; ")}`);
 }
 

@@ -23,6 +23,8 @@ const rankWord = (rank) => (RANK_WORD[rank] ? p("rank", RANK_WORD[rank]) : rank)
 // "needs an ace", "needs a seven": English needs the article; each language words it its way.
 const needsRank = (rank) => (rank === "A" || rank === "8" ? t("needs an {rank}", { rank: rankWord(rank) }) : t("needs a {rank}", { rank: rankWord(rank) }));
 const cards = (count) => n("{n} card", "{n} cards", count);
+// Zero is said on its own (pt counts 0 as one: "0 carta" would read wrong).
+const inHand = (count) => (count ? n("{n} card in hand", "{n} cards in hand", count) : t("no cards in hand"));
 
 // What every piece reads: the view and the one before, the page's context, the table's
 // elements and memory, who is who, and the moves you may make.
@@ -68,7 +70,7 @@ function drawPlate(st, el, seat) {
     h("span", { class: "snm-score", title: t("Match score") }, n("{n} pt", "{n} pts", view.scores[seat])),
     seat !== me ? h("span", { class: "snm-count" }, backs, cards(held)) : null,
     turn ? h("span", { class: "snm-turn" }, me === seat && ctx.live ? t("your turn") : ctx.live ? t("playing…") : t("to play")) : null].filter(Boolean));
-  const facts = [n("{n} point", "{n} points", view.scores[seat]), seat !== me ? n("{n} card in hand", "{n} cards in hand", held) : null, turn ? t("to play") : null];
+  const facts = [view.scores[seat] ? n("{n} point", "{n} points", view.scores[seat]) : t("no points yet"), seat !== me ? inHand(held) : null, turn ? t("to play") : null];
   el.setAttribute("aria-label", `${name(seat)}: ${facts.filter(Boolean).join(", ")}`);
 }
 
