@@ -50,3 +50,26 @@ def test_the_daily_deals_say_the_day_in_the_readers_words(browser, base):
     page.goto(base + "/daily")
     text = page.wait_for_selector("main h1 + p").inner_text()
     assert re.search(r"\(\d{1,2} de \w+ de \d{4}, UTC\)", text), text  # not 2026-12-04
+
+
+
+def test_the_replays_play_button_in_the_readers_words(browser, base):
+    """A finished Foursquare deal played by a bot (one seat, the fastest speed), replayed in
+    each language: the button that plays the recording back says so in the reader's words
+    (it is no "Main" nor "Jogar")."""
+    first = in_language(browser, base, "id")
+    res = first.request.post(base + "/api/tables", data=json.dumps(
+        {"game": "foursquare", "seats": [{"kind": "bot", "bot": "rule"}], "options": {},
+         "name": "Sam", "speed": "fast", "public": False}),
+        headers={"Content-Type": "application/json"})
+    assert res.ok, res.text()
+    table = res.json()["table"]["id"]
+    first.goto(f"{base}/t/{table}")
+    first.wait_for_selector(".endbar:not([hidden])", timeout=60_000)
+    for lang, words in WORDS.items():
+        page = first if lang == "id" else in_language(browser, base, lang)
+        page.goto(f"{base}/t/{table}/replay/1")
+        button = page.wait_for_selector(".replay-controls button:nth-child(3)")
+        assert button.get_attribute("aria-label") == words["play"]
+        assert button.inner_text().strip() == words["play"]
+        shot(page, f"words-replay-{lang}")
