@@ -55,7 +55,8 @@ def test_the_daily_foursquare_deal_its_board_one_counted_try_and_the_profile(bro
     page.wait_for_url(re.compile(r"/daily$"))
     four = ".daily-game[data-game='foursquare']"
     page.wait_for_selector(f"{four} .daily-play")
-    assert page.inner_text(f"{four} .daily-players") == "Nobody counted today yet"  # zero said on its own
+    # zero said on its own
+    assert page.inner_text(f"{four} .daily-players") == "Nobody counted today yet"
     page.click(f"{four} .daily-play")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     page.wait_for_selector("#toasts >> text=This try counts for today's leaderboard.")
