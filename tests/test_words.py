@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from server_kit import app_client
 
 from parlour.i18n import Translator, json_catalog, render, translate
@@ -153,3 +154,16 @@ def test_the_daily_page_writes_the_day_as_the_reader_does():
     players, i18n = (WEB / "players.js").read_text(), (WEB / "i18n.js").read_text()
     assert "{ day: dayText(today.day) }" in players
     assert 'new Intl.DateTimeFormat(catalog.locale, { dateStyle: "long", timeZone: "UTC" })' in i18n
+
+
+@pytest.mark.parametrize("lang", ["id", "pt_BR"])
+def test_protocol_words_inside_a_translation_stay_as_the_protocol_has_them(lang):
+    """A JSON message a refusal quotes ({"kind": "bot", ...}) is the protocol's, in every
+    language: a translator's word swap (bot -> robô) must not reach it."""
+    with (ROOT / f"parlour/locale/{lang}/LC_MESSAGES/messages.po").open("rb") as f:
+        catalog = read_po(f)
+    for m in catalog:
+        msgid = " ".join(m.id) if isinstance(m.id, tuple) else m.id
+        text = " ".join(m.string) if isinstance(m.string, tuple) else m.string
+        for literal in re.findall(r'\{\{?"[^{}]*\}?\}', msgid or ""):
+            assert literal in text, (lang, msgid, literal)
