@@ -635,8 +635,8 @@ function replayPage(tableId, match) {
 
 // ----------------------------------------------------------------------------- rules
 // How to play a game, in the page's language and for a table's options (GET
-// /api/games/<id>/rules?lang=..&table=..), or its full rules (&full=true: the developers'
-// specification, in English).
+// /api/games/<id>/rules?lang=..&table=..), or its full rules (&full=true: every decision,
+// in the page's language where translated, else English; the answer's lang says which).
 const rulesCache = new Map();
 async function rulesOf(gameId, tableId, full) {
   const query = new URLSearchParams({ lang: lang() });
@@ -666,7 +666,7 @@ function rulesBody(r) {
   }
   const body = h("div", { class: r.full ? "rules-text" : "rules-text howto", lang: r.lang });
   body.append(tpl.content);
-  if (r.full && lang() !== "en") body.prepend(h("p", { class: "muted", lang: lang() }, t("The full rules are written in English.")));
+  if (r.full && r.lang !== lang()) body.prepend(h("p", { class: "muted", lang: lang() }, t("The full rules are written in English.")));
   return body;
 }
 
@@ -676,7 +676,7 @@ function rulesPage(gameId, full) {
   app.append(panel);
   crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, full ? t("Full rules") : t("How to play")));
   rulesOf(gameId, tableId, full).then((r) => {
-    document.title = t("How to play {game} · Parlour", { game: r.name });
+    document.title = full ? t("Full rules of {game} · Parlour", { game: r.name }) : t("How to play {game} · Parlour", { game: r.name });
     clear(panel);
     panel.removeAttribute("aria-busy");
     panel.append(rulesBody(r));
