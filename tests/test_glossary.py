@@ -40,8 +40,9 @@ def glossary(lang: str) -> list[Row]:
 
 
 def _kept_from_english(msgid: str) -> set[str]:
-    """Spans a translation keeps exactly as the English has them: typed notation."""
-    return set(re.findall(r"\[bold\][^\[]*\[/\]|'[^']*'|`[^`]*`", msgid))
+    """Spans a translation keeps exactly as the English has them: typed notation and the
+    protocol's JSON."""
+    return set(re.findall(r"\[bold\][^\[]*\[/\]|'[^']*'|`[^`]*`|\"[^\"]*\"", msgid))
 
 
 def _prose(text: str, kept: set[str] = frozenset()) -> str:  # type: ignore[assignment]
