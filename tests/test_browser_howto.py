@@ -31,7 +31,7 @@ def in_language(browser, tag: str):
 
 @pytest.mark.parametrize(("tag", "game", "options", "title", "says"), [
     ("id", "spades", {"target": 300, "blind_nil": True}, "Cara bermain Spades",
-     ("300 poin", "blind nil")),
+     ("300 poin", "nil buta")),
     ("pt-BR", "spite-and-malice", {"target": 75, "centre_piles": 4, "king_starts": True},
      "Como jogar Spite & Malice", ("75 pontos", "4 pilhas centrais", "começar uma pilha")),
 ])

@@ -109,9 +109,10 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
     const marked = review.decisions.filter((d) => d.mark !== "fine");
     const counts = h("p", { class: "review-summary" },
       t("Accuracy: {accuracy}", { accuracy: percent(summary.accuracy) }), " · ",
-      n("{n} inaccuracy", "{n} inaccuracies", summary.marks.inaccuracy), " · ",
-      n("{n} mistake", "{n} mistakes", summary.marks.mistake), " · ",
-      n("{n} blunder", "{n} blunders", summary.marks.blunder));
+      // zero said on its own: Portuguese counts 0 as one ("0 erro")
+      summary.marks.inaccuracy ? n("{n} inaccuracy", "{n} inaccuracies", summary.marks.inaccuracy) : t("no inaccuracies"), " · ",
+      summary.marks.mistake ? n("{n} mistake", "{n} mistakes", summary.marks.mistake) : t("no mistakes"), " · ",
+      summary.marks.blunder ? n("{n} blunder", "{n} blunders", summary.marks.blunder) : t("no blunders"));
     body.append(counts, chart(review.decisions), marked.length ? list(marked) : h("p", { class: "review-clean" }, t("Nothing marked: every decision was close to the best.")));
     stepped(shownStep, shownSeat);
   }
