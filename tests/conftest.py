@@ -52,8 +52,12 @@ def browser(request):
     """Debian's Chromium through Playwright, one per test module. A module marked
     ``reduced_motion`` opens its pages with prefers-reduced-motion (a player's setting the
     pages honour): the modules whose subject is not motion (layouts, languages, accounts,
-    pages around the tables), which spares Chromium drawing every card's flight (a quarter
-    of the CPU of test_browser_fit.py). The tables' play keeps its motion."""
+    pages around the tables, and the play of test_browser_tables, _truth, _foursquare and
+    _cluster), which spares Chromium drawing every card's flight (a quarter of the CPU of
+    test_browser_fit.py, 30% of test_browser_tables.py's, whose play with motion also
+    failed once in three under load). Play keeps its motion where motion is the subject
+    or meets the play: test_browser.py (the flights' timings, two whole deals), Hit the
+    Deck (a click in mid-flight) and the lobby (its log's entrance)."""
     from browser_kit import REDUCED_MOTION, chromium
 
     REDUCED_MOTION[0] = request.node.get_closest_marker("reduced_motion") is not None
@@ -102,7 +106,11 @@ def _pages_clean(request):
 # ``database``). A test uses a database when it makes files (``tmp_path`` or
 # ``tmp_path_factory``): server_kit names each server's database by a file, which on
 # PostgreSQL stands for a database of the test worker's own (services.StandIns). A test may
-# keep to one database with ``@pytest.mark.databases("postgresql")``, saying why.
+# keep to one database with ``@pytest.mark.databases("postgresql")``, saying why. A test
+# whose subject is not the database (what a message shows, the API's shapes) runs on
+# PostgreSQL only in make test-long, with ``@pytest.mark.long_on("postgresql")``: the same
+# check on the second database found nothing the first did not, for a third of make
+# test's CPU of those modules.
 # These modules are about one database by nature and run as they are:
 ONE_DATABASE = {
     "test_server_backup",  # SQLite's online backup file; pg_dump restored into an empty database
@@ -117,6 +125,8 @@ FILES = {"tmp_path", "tmp_path_factory"}
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "databases(*kinds): the only databases the test "
                                        "runs on (tests/conftest.py)")
+    config.addinivalue_line("markers", "long_on(*kinds): the databases the test runs on "
+                                       "only in make test-long (tests/conftest.py)")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -126,7 +136,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     marker = metafunc.definition.get_closest_marker("databases")
     kinds = marker.args if marker is not None else DATABASES
-    metafunc.parametrize("database", kinds, indirect=True, scope="module")
+    soaked = metafunc.definition.get_closest_marker("long_on")
+    later = set(soaked.args) if soaked is not None else set()
+    metafunc.parametrize("database", [pytest.param(k, marks=pytest.mark.long) if k in later
+                                      else k for k in kinds], indirect=True, scope="module")
 
 
 @pytest.fixture(scope="session")

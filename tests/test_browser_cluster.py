@@ -38,7 +38,7 @@ from test_browser import TURN, take_turn
 from test_server_failover import cluster, owner_of
 from waits import joined, set_within
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 TABLE_ID = re.compile(r"/t/([\w-]+)$")
 GREETED = 30.0  # seconds, at most, for a page to be greeted by the table's next owner

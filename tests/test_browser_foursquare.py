@@ -18,7 +18,7 @@ from browser_kit import (
     wait_moved_on,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 DEAL = 777
 TURN = ".fs-frame.live .fs-cell.legal, .endbar:not([hidden])"

@@ -23,7 +23,7 @@ from browser_kit import (
     wait_moved_on,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 
 INPUTS = ("drag", "keys", "click")  # the mouse and keyboard inputs to try, in this order

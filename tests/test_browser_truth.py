@@ -16,7 +16,7 @@ from server_kit import seed_and_log, server_thread
 
 from parlour.games import get_game
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 #: A fixed deal: the rule bots' answers and the keyboard's plays make the same match each
 #: run (on the old page this deal's third turn started with the focus on a card that may

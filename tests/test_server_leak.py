@@ -39,6 +39,10 @@ from parlour.cards import card_text
 from parlour.games import get_game
 from parlour.i18n import localize
 
+# What a message shows does not depend on the database: PostgreSQL's runs are make
+# test-long's (tests/conftest.py).
+pytestmark = pytest.mark.long_on("postgresql")
+
 MATCH_WITHIN = 120.0  # seconds a client waits for its match to finish
 SEATS = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "rule"},
          {"kind": "bot", "bot": "rule"}]

@@ -5,6 +5,7 @@ the documented one, and every error is in the one error shape."""
 from __future__ import annotations
 
 import httpx
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
@@ -16,6 +17,10 @@ from schemathesis.checks import (
 )
 from schemathesis.generation import GenerationMode
 from server_kit import BOTS3, create, server_thread
+
+# The API's shapes do not depend on the database: the fuzz on PostgreSQL is make
+# test-long's (tests/conftest.py).
+pytestmark = pytest.mark.long_on("postgresql")
 
 #: Requests per endpoint and generation mode. Six reach every line of parlour/server/ that
 #: twelve did (coverage.py over the SQLite run, both derandomized; the only lines apart were
