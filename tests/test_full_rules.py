@@ -28,7 +28,7 @@ TRANSLATED = ("id", "pt_BR")
 TITLE = {"id": "Aturan lengkap {game}", "pt_BR": "Regras completas de {game}"}
 #: A sentence of each translation's body, in its own words (one of the game's decisions).
 SAYS = {
-    ("spades", "id"): "Sekop apa pun yang dimainkan menghancurkan sekop",
+    ("spades", "id"): "Sekop apa pun yang dimainkan membuat sekop pecah",
     ("spades", "pt_BR"): "Qualquer espada jogada quebra as espadas",
     ("spite-and-malice", "id"): "Raja tidak boleh memulai tumpukan tengah yang kosong",
     ("spite-and-malice", "pt_BR"): "Um rei não pode começar uma pilha central vazia",
