@@ -182,8 +182,8 @@ def test_a_rank_code_stays_a_code_and_the_sentence_around_it_reads_right():
         return render(Message(msgid, pile=2, rank=Term("rank-code", rank),
                               card=PlayingCard(7)), lang)
     assert needs("id", "Q") == "tumpukan tengah 2 perlu kartu Q, bukan sembilan keriting"
-    assert needs("pt_BR", "Q") == "a pilha central 2 precisa de um Q, não do nove de paus"
-    assert needs("pt_BR", "A").startswith("a pilha central 2 precisa de um A, não do ")
+    assert needs("pt_BR", "Q") == "a pilha central 2 precisa de um Q, não nove de paus"
+    assert needs("pt_BR", "A").startswith("a pilha central 2 precisa de um A, não ")
 
 
 def test_labels_the_reader_met_word_for_word():
@@ -196,3 +196,16 @@ def test_labels_the_reader_met_word_for_word():
     assert PT("Turned over: {cells}.", cells="a1") == "Cartas viradas: a1."
     assert PT("({chance} to win)", chance="40%") == "(chance de vitória: 40%)"
     assert ID("{card} picked up.", card="7") == "7 diangkat."
+
+
+def test_what_a_centre_pile_needs_takes_the_article_of_its_rank_on_the_web():
+    """The web names the rank in words ("needs a queen"): one phrase per rank, so the
+    article agrees ("uma dama", "um ás"), never "um dama" from a "{rank}" slot."""
+    table = (WEB / "tables/spite_and_malice.js").read_text()
+    assert 'needs a {rank}' not in table and 'needs an {rank}' not in table
+    assert page_word("pt_BR", None, "needs a queen") == "precisa de uma dama"
+    assert page_word("pt_BR", None, "needs an ace") == "precisa de um ás"
+    assert page_word("id", None, "needs a seven") == "perlu kartu 7"
+    said = PT("Centre pile {number} {needs}, not the {card}.", number=1,
+              needs=page_word("pt_BR", None, "needs a queen"), card="dez de copas")
+    assert said == "A pilha central 1 precisa de uma dama, não dez de copas."
