@@ -28,7 +28,7 @@ TRANSLATED = ("id", "pt_BR")
 TITLE = {"id": "Aturan lengkap {game}", "pt_BR": "Regras completas de {game}"}
 #: A sentence of each translation's body, in its own words (one of the game's decisions).
 SAYS = {
-    ("spades", "id"): "Sekop apa pun yang dimainkan menghancurkan sekop",
+    ("spades", "id"): "Sekop apa pun yang dimainkan membuat sekop pecah",
     ("spades", "pt_BR"): "Qualquer espada jogada quebra as espadas",
     ("spite-and-malice", "id"): "Raja tidak boleh memulai tumpukan tengah yang kosong",
     ("spite-and-malice", "pt_BR"): "Um rei não pode começar uma pilha central vazia",
@@ -60,6 +60,19 @@ def structure(markdown: str) -> Counter[str]:
     return counts
 
 
+def code_of(markdown: str) -> Counter[str]:
+    """Every inline code span, fenced block and indented block of a page, counted by its
+    exact text: commands, options and notation, which a translation keeps as they are."""
+    found: Counter[str] = Counter()
+    for token in MarkdownIt("commonmark").enable("table").parse(markdown):
+        if token.type in ("fence", "code_block"):
+            found[f"{token.type}: {token.content}"] += 1
+        for child in token.children or ():
+            if child.type == "code_inline":
+                found[f"code: {child.content}"] += 1
+    return found
+
+
 def text_of(page_html: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page_html)).split())
 
@@ -78,6 +91,10 @@ def test_a_translation_keeps_every_heading_item_row_and_example(game_id, lang):
     assert structure(translated) == structure(english)
     blocks = re.compile(r"```.*?```", re.S)  # the examples' text is notation: kept as it is
     assert blocks.findall(translated) == blocks.findall(english)
+    translated_code, english_code = code_of(translated), code_of(english)
+    assert translated_code == english_code, (  # a command with a translated word fails
+        f"code changed in translation: {sorted((translated_code - english_code).elements())} "
+        f"instead of {sorted((english_code - translated_code).elements())}")
     assert translated.startswith("# " + TITLE[lang].format(game=get_game(game_id).name))
 
 

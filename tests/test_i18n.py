@@ -272,7 +272,7 @@ def test_the_terminal_plays_spite_and_malice_in_portuguese():
     answers = [f"h{slot}>c1", f"h{slot}>s1", "q", "n"]
     text = _play("spite-and-malice", "pt_BR", answers, seed=11, seat=seat)
     assert "Você é" in text and "(você)" in text
-    assert "a pilha central 1 precisa de um ás, não " in text  # the engine's reason
+    assert "a pilha central 1 precisa de um A, não " in text  # the engine's reason
     assert "- tente de novo" in text
     assert re.search(r"põe \S+ na pilha lateral 1; fim da vez\.", text)  # narration
     assert "Monte: " in text and "Sua mão:" in text
@@ -345,7 +345,7 @@ def test_the_command_line_speaks_the_language_asked_for(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "spite-and-malice - Spite & Malice, 2 lugares" in out
     assert "hit-the-deck - Hit the Deck, 2 a 6 lugares" in out
-    assert "pontos que ganham a partida (um número inteiro de 10 a 5.000)" in " ".join(
+    assert "pontos para vencer a partida (um número inteiro de 10 a 5.000)" in " ".join(
         out.split())  # an option's help and its values
     assert main(["rules", "spades", "--lang", "pt-BR"]) == 0
     out = capsys.readouterr().out

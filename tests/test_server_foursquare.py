@@ -64,7 +64,7 @@ def test_the_same_deal_number_deals_the_same_game_on_this_server_and_after_a_res
                                     "words": f"placing {first} at d4, a new pile"}
         pt = client.get(f"/api/tables/{a['id']}/matches/1/replay?step=1",
                         headers={"Accept-Language": "pt-BR"}).json()
-        assert pt["action"]["words"] == f"pôr {first} em d4, um monte novo"
+        assert pt["action"]["words"] == f"pôr {first} em d4, formando uma pilha nova"
         random_deal, _ = play_first_legal(client, None, moves=1)
         assert 1 <= random_deal["deal"] <= MAX_DEAL
     with app_client(db) as client:  # a restarted server keeps its deal key

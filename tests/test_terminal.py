@@ -241,8 +241,8 @@ def test_parlour_games_and_rules_leave_no_trailing_spaces(capsys):
 
 @pytest.mark.parametrize(("lang", "terminal", "browser"), [
     ("en", ["type hit hand!", "press Enter when SLAP! shows"], ["H key", "space bar"]),
-    ("id", ["ketik hit hand!", "tekan Enter begitu muncul SLAP!"], ["tekan H", "tekan spasi"]),
-    ("pt-BR", ["digite hit hand!", "aperte Enter quando aparecer SLAP!"],
+    ("id", ["ketik hit hand!", "tekan Enter begitu muncul TEPUK!"], ["tekan H", "tekan spasi"]),
+    ("pt-BR", ["digite hit hand!", "aperte Enter quando aparecer TAPA!"],
      ["tecla H", "barra de espaço"]),
 ])
 def test_parlour_rules_gives_the_terminals_controls(capsys, lang, terminal, browser):
@@ -321,7 +321,7 @@ def shown(game_id: str, seats: int, lang: str, draw) -> str:
 @pytest.mark.parametrize(("lang", "round_told", "match_told"), [
     ("en", "Round 1 reached 20 moves, the most a round may last",
      "The game stops after 1 round, the most it may last: nobody reached 1,000"),
-    ("id", "Babak 1 mencapai 20 langkah", "Permainan berhenti setelah 1 babak"),
+    ("id", "Ronde 1 mencapai 20 langkah", "Permainan berhenti setelah 1 ronde"),
     ("pt_BR", "A rodada 1 chegou a 20 jogadas", "O jogo para depois de 1 rodada")])
 def test_the_terminal_tells_the_players_of_a_safety_stop(lang, round_told, match_told):
     state = finished_at_a_stop("hit-the-deck", 3, max_turns=20, max_rounds=1, target=1000)

@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 from server_kit import app_client
 
-from parlour.i18n import Translator, json_catalog, render, translate
+from parlour.i18n import Translator, json_catalog, render, render_param, translate
 from parlour.message import Message
 from parlour.registry import game_ids
 from parlour.stats import daily_words
@@ -48,8 +48,8 @@ def test_clockwork_spades_due_is_one_phrase():
                    translate(lang, "Nothing in your hand matches a due spade: take one as a "
                                    "penalty.")]
             for lang in ("id", "pt_BR")}
-    assert said["id"][0] == "Giliran 1: kamu bermain di posisi 1, 2, 3."
-    assert said["pt_BR"][0] == "Vez 1: você joga nas posições 1, 2, 3."
+    assert said["id"][0] == "Giliran 1: kamu harus bermain di posisi 1, 2, 3."
+    assert said["pt_BR"][0] == "Jogada 1: você joga nas posições 1, 2, 3."  # a numbered turn
     assert all("giliran ini" in s or "posisi" in s for s in said["id"][1:])
     assert all("da vez" in s for s in said["pt_BR"][1:])
     for text in said["id"] + said["pt_BR"]:
@@ -167,3 +167,45 @@ def test_protocol_words_inside_a_translation_stay_as_the_protocol_has_them(lang)
         text = " ".join(m.string) if isinstance(m.string, tuple) else m.string
         for literal in re.findall(r'\{\{?"[^{}]*\}?\}', msgid or ""):
             assert literal in text, (lang, msgid, literal)
+
+
+def test_a_rank_code_stays_a_code_and_the_sentence_around_it_reads_right():
+    """A rank code is notation, as the piles show it ("K", "7"), never a word with an article
+    ("um rei", "raja"); the one sentence that uses one names it as a card of that rank."""
+    from parlour.message import PlayingCard, Term
+    from parlour.vocabulary import RANK_CODES
+    for lang in ("id", "pt_BR"):
+        assert [render_param(term, lang) for term in RANK_CODES] == [t.word for t in RANK_CODES]
+    def needs(lang: str, rank: str) -> str:
+        msgid = ("centre pile {pile} needs an {rank}, not the {card}" if rank in ("A", "8")
+                 else "centre pile {pile} needs a {rank}, not the {card}")
+        return render(Message(msgid, pile=2, rank=Term("rank-code", rank),
+                              card=PlayingCard(7)), lang)
+    assert needs("id", "Q") == "tumpukan tengah 2 perlu kartu Q, bukan sembilan keriting"
+    assert needs("pt_BR", "Q") == "a pilha central 2 precisa de um Q, não nove de paus"
+    assert needs("pt_BR", "A").startswith("a pilha central 2 precisa de um A, não ")
+
+
+def test_labels_the_reader_met_word_for_word():
+    assert (ID("Unmute"), PT("Unmute")) == ("Bunyikan", "Ativar som")
+    assert ID("Wins") == "Kemenangan" and PT("Wins") == "Vitórias"
+    assert ID("Side {number}", number=2) == "Tumpukan samping 2"
+    assert ID("points that win the match") == "poin untuk memenangkan pertandingan"
+    assert PT("points that win the match") == "pontos para vencer a partida"
+    assert PT("You win") == "Você venceu" and PT("You lose") == "Você perdeu"
+    assert PT("Turned over: {cells}.", cells="a1") == "Cartas viradas: a1."
+    assert PT("({chance} to win)", chance="40%") == "(chance de vitória: 40%)"
+    assert ID("{card} picked up.", card="7") == "7 diangkat."
+
+
+def test_what_a_centre_pile_needs_takes_the_article_of_its_rank_on_the_web():
+    """The web names the rank in words ("needs a queen"): one phrase per rank, so the
+    article agrees ("uma dama", "um ás"), never "um dama" from a "{rank}" slot."""
+    table = (WEB / "tables/spite_and_malice.js").read_text()
+    assert 'needs a {rank}' not in table and 'needs an {rank}' not in table
+    assert page_word("pt_BR", None, "needs a queen") == "precisa de uma dama"
+    assert page_word("pt_BR", None, "needs an ace") == "precisa de um ás"
+    assert page_word("id", None, "needs a seven") == "perlu kartu 7"
+    said = PT("Centre pile {number} {needs}, not the {card}.", number=1,
+              needs=page_word("pt_BR", None, "needs a queen"), card="dez de copas")
+    assert said == "A pilha central 1 precisa de uma dama, não dez de copas."

@@ -20,8 +20,14 @@ const SIDE = 4;
 const WILD = (card) => card === "Joker" || rankOf(card) === "K";
 // A rank in the reader's language ("A" -> "ace", "as", "ás").
 const rankWord = (rank) => (RANK_WORD[rank] ? p("rank", RANK_WORD[rank]) : rank);
-// "needs an ace", "needs a seven": English needs the article; each language words it its way.
-const needsRank = (rank) => (rank === "A" || rank === "8" ? t("needs an {rank}", { rank: rankWord(rank) }) : t("needs a {rank}", { rank: rankWord(rank) }));
+// What a centre pile needs next, one whole phrase per rank: the article goes with the word
+// ("an ace"; Portuguese "uma dama" but "um ás"), which a "{rank}" slot cannot give.
+const NEEDS = {
+  A: () => t("needs an ace"), 2: () => t("needs a two"), 3: () => t("needs a three"), 4: () => t("needs a four"),
+  5: () => t("needs a five"), 6: () => t("needs a six"), 7: () => t("needs a seven"), 8: () => t("needs an eight"),
+  9: () => t("needs a nine"), 10: () => t("needs a ten"), J: () => t("needs a jack"), Q: () => t("needs a queen"),
+};
+const needsRank = (rank) => NEEDS[rank]();
 const cards = (count) => n("{n} card", "{n} cards", count);
 // Zero is said on its own (pt counts 0 as one: "0 carta" would read wrong).
 const inHand = (count) => (count ? n("{n} card in hand", "{n} cards in hand", count) : t("no cards in hand"));
