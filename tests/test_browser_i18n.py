@@ -193,7 +193,7 @@ def test_a_spades_trick_in_indonesian(browser, base):
         page.locator(".hand .card.playable").first.click()
         wait_moved_on(page, before)
     assert reason is not None
-    assert re.fullmatch(r"harus mengikuti (sekop|hati|wajik|keriting)|sekop belum dibuka: "
+    assert re.fullmatch(r"harus mengikuti (sekop|hati|wajik|keriting)|sekop belum pecah: "
                         r"buka dengan jenis lain", reason), reason
     shot(page, "spades-id")
 
