@@ -438,6 +438,39 @@ def password_guessing(srv: Server) -> Outcome:
                    f"Retry-After {retry} s; a password in the log: {leaked}")
 
 
+def recovery_names(srv: Server) -> Outcome:
+    """Recovery tries with a new account name each (2,000, from one address, six
+    connections at once): refused at the address's limit, the server keeps no bucket per
+    name, and another client's ``GET /api/games`` stays as quick as before."""
+    def games_ms() -> float:
+        with srv.client() as http:
+            started = time.monotonic()
+            http.get("/api/games")
+            return (time.monotonic() - started) * 1000
+
+    before = min(games_ms() for _ in range(5))
+
+    async def flood() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=srv.base, timeout=10, transport=
+                                     httpx.AsyncHTTPTransport(local_address="127.0.0.14")) as c:
+            async def one(n: int) -> httpx.Response:
+                return await c.post("/api/account/recover", json={
+                    "name": f"Name{n}", "code": "aaaa-aaaa-aaaa-aaaa",
+                    "password": "new password 1"})
+            got: list[httpx.Response] = []
+            for start in range(0, 2000, 6):
+                got += await asyncio.gather(*(one(n) for n in range(start, min(2000, start + 6))))
+            return got
+
+    got = asyncio.run(flood())
+    during = max(games_ms() for _ in range(5))
+    refused = sum(r.status_code == 429 for r in got)
+    return Outcome("2,000 recovery tries, a new name each", refused >= 1990
+                   and during < max(50.0, 5 * before),
+                   f"{codes(got)}; another client's GET /api/games {before:.1f} ms before, "
+                   f"at most {during:.1f} ms after")
+
+
 def account_input(srv: Server) -> Outcome:
     """Wrong types, unknown fields, 5,000-character names and passwords, 1,000 seats, a
     role smuggled in, and a cookie-carrying request from another site."""
@@ -671,7 +704,7 @@ def daily_peek(srv: Server) -> Outcome:
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
-    account_input,
+    account_input, recovery_names,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

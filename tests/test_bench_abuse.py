@@ -1,7 +1,7 @@
 """bench/abuse.py runs: its quick attacks, on the edge and on the life of tables, against
 servers it starts, all hold and no server logs a traceback (the long ones, slowloris, the
-cap race, the search hog and orphaned workers, are covered by their own tests and run in
-full by ``.venv/bin/python bench/abuse.py``)."""
+cap race, the search hog, orphaned workers and the flood of recovery names, are covered by
+their own tests and run in full by ``.venv/bin/python bench/abuse.py``)."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from parlour.cli import main
 from parlour.server.account_names import bot_names, clean_account_name, name_key
 from parlour.server.app import create_app
 from parlour.server.identity import SESSION_COOKIE, session_hash
-from parlour.server.limits import Limits
+from parlour.server.limits import Limits, PerClient
 from parlour.server.protocol import ProtocolError
 from parlour.server.store import (
     accounts_t,
@@ -225,6 +225,38 @@ def test_sign_up_and_recovery_are_limited_per_address(tmp_path):
         res = client.post("/api/account/recover", json={
             "name": "Ana", "code": codes[0], "password": "new password 1"})
         assert res.status_code == 429  # even with a good code: wait
+
+
+def test_a_refused_address_makes_no_bucket_per_name(tmp_path):
+    """Issue 30 item 5: recovery tries with a new name each, from an address already
+    refused, leave nothing behind (no bucket per name)."""
+    limits = Limits(**(ROOMY | {"recovery_burst": 2}))
+    with app_client(tmp_path / "a.sqlite3", limits=limits, **Clock().settings()) as client:
+        for n in range(30):
+            res = client.post("/api/account/recover", json={
+                "name": f"Name{n}", "code": "aaaa-aaaa-aaaa-aaaa", "password": "new password 1"})
+            assert res.status_code == (403 if n < 2 else 429)
+        assert len(client.app.state.guard.buckets["recovery"].buckets) == 3  # address, 2 names
+
+
+def test_the_limiter_holds_bounded_buckets_and_forgets_the_full_ones_first():
+    """Issue 30 item 5: a limiter keeps at most its capacity of buckets whatever keys it is
+    sent, drops the ones that filled up again as it meets them, and a client it still
+    holds keeps its count (bench/limiter.py times it at 100,000 names)."""
+    now = [0.0]
+    limiter = PerClient(rate=1.0, burst=2, clock=lambda: now[0], capacity=100)
+    for n in range(1000):
+        limiter.wait(f"name{n}")
+        assert len(limiter.buckets) <= 100
+    assert list(limiter.buckets)[-1] == "name999"
+    now[0] += 10.0  # every bucket full again: met one at a time, they all go
+    limiter.wait("late")
+    assert list(limiter.buckets) == ["late"]
+    limiter.wait("held")
+    limiter.wait("held")
+    for n in range(50):
+        limiter.wait(f"other{n}")
+    assert limiter.wait("held") > 0  # still counted
 
 
 def test_changing_the_password_ends_the_other_sessions(tmp_path):
