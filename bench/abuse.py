@@ -471,6 +471,25 @@ def recovery_names(srv: Server) -> Outcome:
                    f"at most {during:.1f} ms after")
 
 
+def banned_oracle(srv: Server) -> Outcome:
+    """A banned account's log-in and recovery, with the right and a wrong password or
+    code: the answers must not tell which was right."""
+    with srv.client("127.0.0.15") as http:
+        codes_ = http.post("/api/account/signup", json={
+            "name": "Banned One", "password": "banned's secret"}).json()["recovery_codes"]
+    subprocess.run([sys.executable, "-m", "parlour.cli", "admin", "ban", "Banned One",
+                    "--db", f"sqlite:///{srv.db}"], cwd=ROOT, check=True, capture_output=True)
+    with srv.client("127.0.0.15") as http:
+        got = [http.post("/api/account/login", json={"name": "Banned One", "password": p})
+               for p in ("banned's secret", "a wrong guess")]
+        got += [http.post("/api/account/recover", json={"name": "Banned One", "code": code,
+                                                        "password": "new password 1"})
+                for code in (codes_[0], "aaaa-aaaa-aaaa-aaaa")]
+    bodies = {(r.status_code, r.text) for r in got}
+    return Outcome("a banned account's right and wrong password and code", len(bodies) == 1,
+                   f"{codes(got)}; distinct answers: {len(bodies)}")
+
+
 def account_input(srv: Server) -> Outcome:
     """Wrong types, unknown fields, 5,000-character names and passwords, 1,000 seats, a
     role smuggled in, and a cookie-carrying request from another site."""
@@ -704,7 +723,7 @@ def daily_peek(srv: Server) -> Outcome:
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
-    account_input, recovery_names,
+    account_input, recovery_names, banned_oracle,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

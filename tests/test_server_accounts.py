@@ -514,6 +514,24 @@ def test_a_banned_account_in_the_database_signs_nobody_in(tmp_path):
         assert whoami(client) == {"account": None}
 
 
+def test_a_banned_account_answers_the_same_whatever_the_password_or_code(tmp_path):
+    """Issue 30 item 6: neither log-in nor recovery tells a banned account's right password
+    or code from a wrong one."""
+    db = tmp_path / "a.sqlite3"
+    with app_client(db, **Clock().settings()) as client:
+        codes = sign_up(client)["recovery_codes"]
+        client.cookies.clear()
+        assert main(["admin", "ban", "Ana", "--db", db_url_for(db)]) == 0
+        answers = [client.post("/api/account/login", json={"name": "Ana", "password": p})
+                   for p in (PASSWORD, "a wrong password")]
+        answers += [client.post("/api/account/recover", json={
+            "name": "Ana", "code": code, "password": "new password 1"})
+            for code in (codes[0], "aaaa-aaaa-aaaa-aaaa")]
+        assert [(r.status_code, r.json()) for r in answers] == [
+            (403, {"error": {"code": "banned", "message": "this account is banned"}})] * 4
+        assert SESSION_COOKIE not in client.cookies
+
+
 def test_every_bot_name_and_kind_is_reserved():
     names = bot_names()
     assert {"random", "rule", "ismcts"} <= set(names)

@@ -161,11 +161,12 @@ def log_in(store: Store, name: str, password: str, now: float | None = None) -> 
     if row is None:
         _verify(_dummy_hash(), password)  # as long as a real check: no telling who exists
         raise ProtocolError("bad_login", "that name and password do not match")
-    if not _verify(row.password_hash, password):
+    right = _verify(row.password_hash, password)
+    if row.banned is not None:  # the same answer whatever the password: no oracle
+        raise ProtocolError("banned", "this account is banned")
+    if not right:
         log.info("account %d: a failed log-in", row.id)
         raise ProtocolError("bad_login", "that name and password do not match")
-    if row.banned is not None:
-        raise ProtocolError("banned", "this account is banned")
     with store.engine.begin() as conn:
         if HASHER.check_needs_rehash(row.password_hash):
             conn.execute(update(accounts_t).where(accounts_t.c.id == row.id)
@@ -218,13 +219,13 @@ def recover(store: Store, name: str, code: str, new: str, now: float | None = No
     now = time.time() if now is None else now
     with store.engine.begin() as conn:
         row = _by_name(conn, name)
+        if row is not None and row.banned is not None:  # whatever the code: no oracle
+            raise ProtocolError("banned", "this account is banned")
         spent = row is not None and conn.execute(delete(recovery_codes_t).where(
             recovery_codes_t.c.account_id == row.id,
             recovery_codes_t.c.code_hash == code_hash(code))).rowcount == 1
         if row is None or not spent:
             raise ProtocolError("bad_code", "that name and recovery code do not match")
-        if row.banned is not None:
-            raise ProtocolError("banned", "this account is banned")
         check_password(new, row.name)
         conn.execute(update(accounts_t).where(accounts_t.c.id == row.id)
                      .values(password_hash=HASHER.hash(new)))
