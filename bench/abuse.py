@@ -490,6 +490,50 @@ def banned_oracle(srv: Server) -> Outcome:
                    f"{codes(got)}; distinct answers: {len(bodies)}")
 
 
+def play_seat_out(srv: Server, table_id: str, token: str, moves: int = 60) -> str:
+    """Play a seat by its first legal action until the match ends; its last status."""
+    status = "playing"
+    with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        deadline = time.monotonic() + 60
+        while moves and time.monotonic() < deadline:
+            msg = json.loads(ws.recv(timeout=20))
+            if msg.get("type") != "view":
+                continue
+            status = msg["status"]
+            if status != "playing":
+                return str(status)
+            view = msg["view"]
+            if msg.get("seat", 0) in view.get("to_act", [0]) and view.get("legal"):
+                ws.send(json.dumps({"type": "act", "action": view["legal"][0],
+                                    "version": msg["version"]}))
+                moves -= 1
+    return str(status)
+
+
+def record_names(srv: Server) -> Outcome:
+    """A guest sits as ``Ann #1 "x" \\, y`` (a comment mark, a quote, a backslash, a comma),
+    plays a one-deal match out and downloads its record: it must read back and replay, with
+    the name as given."""
+    from parlour.record import parse_record, record_players, replay
+
+    name = 'Ann #1 "x" \\, y'
+    with srv.client("127.0.0.16") as http:
+        made = http.post("/api/tables", json={"game": "spades", "seats": BOTS3, "name": name,
+                                              "options": {"max_deals": 1}}).json()
+        status = play_seat_out(srv, made["table"]["id"], made["token"])
+        got = http.get(f"/api/tables/{made['table']['id']}/matches/1/record")
+    try:
+        record = parse_record(got.text)
+        replay(record)
+        players = record_players(record)
+    except ValueError as err:
+        return Outcome("a record of a player named with # \" \\ ,", False,
+                       f"match {status}, record {got.status_code}: {err}")
+    return Outcome("a record of a player named with # \" \\ ,", players[0] == name,
+                   f"match {status}, record {got.status_code}, read back as {players[0]!r}")
+
+
 def account_input(srv: Server) -> Outcome:
     """Wrong types, unknown fields, 5,000-character names and passwords, 1,000 seats, a
     role smuggled in, and a cookie-carrying request from another site."""
@@ -723,7 +767,7 @@ def daily_peek(srv: Server) -> Outcome:
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
-    account_input, recovery_names, banned_oracle,
+    account_input, recovery_names, banned_oracle, record_names,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}
