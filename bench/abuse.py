@@ -534,6 +534,27 @@ def record_names(srv: Server) -> Outcome:
                    f"match {status}, record {got.status_code}, read back as {players[0]!r}")
 
 
+def shape_leaks(srv: Server) -> Outcome:
+    """A table opened with ``application/csp-report+json`` (and with ``text/plain``), and a
+    websocket ``act`` that names its action twice: all refused, nothing applied."""
+    body = json.dumps(CREATE)
+    with srv.client("127.0.0.17") as http:
+        typed = [http.post("/api/tables", content=body, headers=h) for h in (
+            {"content-type": "application/csp-report+json"}, {"content-type": "text/plain"})]
+        made = http.post("/api/tables", json={**CREATE, "seats": [{"kind": "person"}] * 4})
+    tid, token = made.json()["table"]["id"], made.json()["token"]
+    with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        ws.send('{"type": "act", "action": "castle", "action": "bid 3", "version": 0}')
+        answer: dict[str, object] = {}
+        while answer.get("type") != "error":
+            answer = json.loads(ws.recv(timeout=10))
+    held = all(r.status_code == 415 and is_error_shape(r) for r in typed) \
+        and answer.get("code") == "bad_message"
+    return Outcome("a +json body, a text/plain one, an act with its action twice", held,
+                   f"HTTP {codes(typed)}; the doubled act: {answer.get('code')}")
+
+
 def account_input(srv: Server) -> Outcome:
     """Wrong types, unknown fields, 5,000-character names and passwords, 1,000 seats, a
     role smuggled in, and a cookie-carrying request from another site."""
@@ -767,7 +788,7 @@ def daily_peek(srv: Server) -> Outcome:
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
-    account_input, recovery_names, banned_oracle, record_names,
+    account_input, recovery_names, banned_oracle, record_names, shape_leaks,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

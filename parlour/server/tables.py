@@ -36,6 +36,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from parlour.bots import Bot, bot_kinds, hint_bot, make_bot, observe
 from parlour.engine import (
     Game,
@@ -510,8 +512,17 @@ class Table:
         self._views_at = (-1, -1)
 
     def send_view(self, conn: Connection) -> None:
-        if self.state is not None:
-            conn.push(self.view_text(conn.seat, conn.lang))
+        if self.state is None:
+            return
+        text = self.view_text(conn.seat, conn.lang)
+        timed = self.reaction
+        if timed is not None and timed.opened is not None:
+            # Sent after the signal (a sync, a reconnection, another seat's slap): the
+            # clock still runs from the signal, and the view says how long is left.
+            message = orjson.loads(text)
+            message["timed"] = timed.to_json(asyncio.get_running_loop().time())
+            text = encode(message)
+        conn.push(text)
 
     def broadcast_views(self) -> None:
         for conn in list(self.conns):
