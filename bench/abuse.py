@@ -555,6 +555,25 @@ def shape_leaks(srv: Server) -> Outcome:
                    f"HTTP {codes(typed)}; the doubled act: {answer.get('code')}")
 
 
+def invisible_names(srv: Server) -> Outcome:
+    """Names that draw as an existing or reserved one: "Ana" plus a character that shows
+    as nothing (U+034F, variation selectors, Mongolian and Khmer fillers, the Hangul
+    fillers...), and "Admin" or "Bill" plus U+034F: none becomes a new account."""
+    marks = ["\u034f", "\ufe00", "\ufe0f", "\U000e0100", "\u180b", "\u17b4", "\u3164",
+             "\u115f"]
+    with srv.client("127.0.0.18") as http:
+        http.post("/api/account/signup", json={"name": "Ana Real", "password": "p" * 12})
+    got = []
+    for n, name in enumerate([f"Ana Real{m}" for m in marks] + ["Admin\u034f", "Bill\u034f"]):
+        with srv.client(f"127.0.1.{n + 1}") as http:  # an address each: the sign-up limit
+            got.append(http.post("/api/account/signup", json={"name": name,
+                                                              "password": "p" * 12}))
+    made = [r for r in got if r.status_code == 201]
+    why = sorted({r.json()["error"]["code"] for r in got if r.status_code != 201})
+    return Outcome("10 sign-ups that draw as 'Ana Real', 'Admin' or 'Bill'", not made,
+                   f"{codes(got)} ({', '.join(why)})")
+
+
 def account_input(srv: Server) -> Outcome:
     """Wrong types, unknown fields, 5,000-character names and passwords, 1,000 seats, a
     role smuggled in, and a cookie-carrying request from another site."""
@@ -789,6 +808,7 @@ ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input, recovery_names, banned_oracle, record_names, shape_leaks,
+    invisible_names,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

@@ -25,7 +25,7 @@ from server_kit import (
     settings_for,
     stored_bytes,
 )
-from sqlalchemy import select, update
+from sqlalchemy import create_engine, select, update
 
 from parlour.cli import main
 from parlour.server.account_names import bot_names, clean_account_name, name_key
@@ -171,6 +171,60 @@ def test_reserved_names_and_their_look_alikes_are_refused(tmp_path, name):
         res = sign_up(client, name, status=400)
         assert res["error"]["code"] == "name_reserved"
         assert whoami(client) == {"account": None}
+
+
+#: Issue 30 item 2: characters that draw as nothing (Default_Ignorable_Code_Point).
+IGNORABLES = ["\u034f", "\ufe00", "\ufe0f", "\U000e0100", "\u180b", "\u17b4", "\u3164",
+              "\u115f", "\u200d", "\u2060", "\uffa0"]
+
+
+@pytest.mark.parametrize("mark", IGNORABLES)
+def test_a_name_with_a_character_that_shows_as_nothing_is_refused(mark):
+    for name in (f"Ana{mark}", f"Admin{mark}", f"Bill{mark}", f"{mark}Ana", f"An{mark}a"):
+        with pytest.raises(ProtocolError) as refused:
+            clean_account_name(name)
+        assert refused.value.code in ("bad_name", "name_reserved")
+        assert name_key(name) == name_key(name.replace(mark, ""))  # and folds away
+
+
+def test_the_ignorable_characters_come_from_unicode_s_data_not_a_list():
+    """Every Default_Ignorable_Code_Point of the regex module's Unicode tables is refused
+    and folded: the whole property, not a hand-picked few."""
+    from parlour.server.account_names import IGNORABLE
+    found = [chr(c) for c in range(0x110000) if IGNORABLE.match(chr(c))]
+    assert len(found) > 4000 and set(IGNORABLES) <= set(found)  # the tag and VS blocks
+    assert all(name_key(f"Ana{ch}") == name_key("Ana") for ch in found[::97])
+
+
+def test_old_look_alike_accounts_are_renamed_by_the_migration_and_told_once(tmp_path):
+    """Issue 30 item 2: accounts made before the change whose names now fold together:
+    the older keeps its name, the later is renamed (told at its next sign-in, once)."""
+    from alembic import command
+
+    from parlour.server import schema
+
+    db = tmp_path / "a.sqlite3"
+    with app_client(db, **Clock().settings()) as client:
+        sign_up(client, "Ana")
+        sign_up(device(client), "Bea")
+        sign_up(device(client), "Ana 2")  # the renamed one must not take this name
+    engine = create_engine(db_url_for(db))
+    with engine.begin() as conn:
+        command.downgrade(schema._config(conn), "0009")
+        # as the old code let them in: Bea became "Ana" with a U+034F, a key of its own
+        conn.execute(update(accounts_t).where(accounts_t.c.name == "Bea").values(
+            name="Ana\u034f", name_key="ana\u034f"))
+    schema.upgrade(engine)
+    engine.dispose()
+    names = {r.name: r.renamed_from for r in rows(db, accounts_t)}
+    assert names == {"Ana": None, "Ana 2": None, "Ana 3": "Ana\u034f"}
+    with app_client(db, **Clock().settings()) as client:
+        res = log_in(client, "Ana 3")
+        assert res["account"]["name"] == "Ana 3" and res["renamed_from"] == "Ana\u034f"
+        assert "renamed_from" not in whoami(client)  # told once
+        assert log_in(device(client), "Ana")["account"]["name"] == "Ana"
+    log = rows(db, admin_log_t)
+    assert [(r.action, r.operator) for r in log] == [("rename", "migration 0010")]
 
 
 @pytest.mark.parametrize("body, code", [

@@ -8,6 +8,7 @@ from server_kit import Player, app_client
 from parlour.games.foursquare import describe_event as foursquare_line
 from parlour.message import YOU
 from parlour.server.names import BOT_NAMES, bot_level, bot_names, is_bot_name
+from parlour.server.tables import clean_name
 
 
 def test_bot_names_are_the_tables_own_and_never_a_persons_at_it():
@@ -23,6 +24,20 @@ def test_bot_names_are_the_tables_own_and_never_a_persons_at_it():
     assert bot_names("t", [True] * 6, [None] * 6) == bot_names("t", [True] * 6, [None] * 6)
     assert len(set(bot_names("t", [True] * 6, [None] * 6))) == 6
     assert is_bot_name("bill") and not is_bot_name("Ann")
+
+
+def test_guest_and_bot_names_fold_as_account_names_do():
+    """Issue 30 item 2: a guest's name loses the characters that show as nothing, and a
+    bot's name is kept from a person whose name looks like it (look-alikes, invisible
+    characters), as account names are compared."""
+    assert clean_name("Ana\u034f") == "Ana" and clean_name("\u3164Bo\ufe0fb") == "Bob"
+    bots = [False, True, True, True]
+    first = bot_names("abc", bots, ["Ann", None, None, None])
+    for lookalike in (first[1] + "\u034f", first[1].replace("i", "1").replace("l", "I"),
+                      first[1].replace("o", "0")):
+        taken = bot_names("abc", bots, [lookalike, None, None, None])
+        assert first[1] not in taken, lookalike
+        assert is_bot_name(lookalike)
 
 
 def test_bot_levels_read_as_easy_normal_or_hard():

@@ -118,6 +118,24 @@ class SignedIn:
     account: Account
     token: str
     codes: list[str] | None = None
+    renamed_from: str | None = None  # the name the parlour took from it, told once
+
+
+def _told_rename(conn: Connection, row: Any) -> str | None:
+    """The name the parlour renamed this account from (migration 0010), if it has not been
+    told yet: now it is."""
+    if row.renamed_from is None:
+        return None
+    conn.execute(update(accounts_t).where(accounts_t.c.id == row.id).values(renamed_from=None))
+    return str(row.renamed_from)
+
+
+def rename_notice(store: Store, account_id: int) -> str | None:
+    """The name this account was renamed from, once (then it is forgotten)."""
+    with store.engine.begin() as conn:
+        row = conn.execute(select(accounts_t.c.id, accounts_t.c.renamed_from)
+                           .where(accounts_t.c.id == account_id)).first()
+        return None if row is None else _told_rename(conn, row)
 
 
 def _key_of(name: str) -> str:
@@ -172,8 +190,9 @@ def log_in(store: Store, name: str, password: str, now: float | None = None) -> 
             conn.execute(update(accounts_t).where(accounts_t.c.id == row.id)
                          .values(password_hash=HASHER.hash(password)))
         token = new_session(conn, row.id, now)
+        renamed = _told_rename(conn, row)
     log.info("account %d logged in", row.id)
-    return SignedIn(Account(row.id, row.name, row.role), token)
+    return SignedIn(Account(row.id, row.name, row.role), token, renamed_from=renamed)
 
 
 def log_out(store: Store, token: str) -> None:
@@ -231,8 +250,9 @@ def recover(store: Store, name: str, code: str, new: str, now: float | None = No
                      .values(password_hash=HASHER.hash(new)))
         conn.execute(delete(sessions_t).where(sessions_t.c.account_id == row.id))
         token = new_session(conn, row.id, now)
+        renamed = _told_rename(conn, row)
     log.info("account %d reset its password with a recovery code", row.id)
-    return SignedIn(Account(row.id, row.name, row.role), token)
+    return SignedIn(Account(row.id, row.name, row.role), token, renamed_from=renamed)
 
 
 def codes_left(store: Store, account_id: int) -> int:

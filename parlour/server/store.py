@@ -139,6 +139,8 @@ accounts_t = Table(  # people who signed up (a guest has no row); see the player
     Column("role", String(12), nullable=False, server_default="player"),  # player | admin
     Column("banned", Float),  # when an operator banned the account, if banned
     Column("deleted", Float),  # when the person deleted it (the row stays, anonymised)
+    # the name the parlour took from it (its key met an older account's), to tell it once
+    Column("renamed_from", String(40)),
 )
 
 sessions_t = Table(  # a signed-in browser: the cookie's token, hashed (never the token)

@@ -55,6 +55,7 @@ from parlour.i18n import localize, render
 from parlour.message import Code, Many, Message, Term, message_to_json
 from parlour.record import record_text
 from parlour.registry import spec
+from parlour.server.account_names import without_ignorables
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
 from parlour.server.daily import daily_seed, day_over
 from parlour.server.lease import Elsewhere, Leases
@@ -154,10 +155,11 @@ def check_turn_seconds(game: Game, seconds: object) -> int:
 
 
 def clean_name(name: object) -> str:
-    """A display name: printable, trimmed, 1 to 24 characters."""
+    """A display name: printable, trimmed, 1 to 24 characters; characters that show as
+    nothing (Unicode's default-ignorable ones, as for account names) are left out."""
     if not isinstance(name, str):
         raise ProtocolError("bad_name", "a name is text")
-    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    text = " ".join(without_ignorables("".join(ch for ch in name if ch.isprintable())).split())
     if not text:
         raise ProtocolError("bad_name", "choose a name to sit at the table")
     if len(text) > NAME_MAX:
