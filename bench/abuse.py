@@ -514,7 +514,7 @@ def play_seat_out(srv: Server, table_id: str, token: str, moves: int = 60) -> st
 def record_names(srv: Server) -> Outcome:
     """A guest sits as ``Ann #1 "x" \\, y`` (a comment mark, a quote, a backslash, a comma),
     plays a one-deal match out and downloads its record: it must read back and replay, with
-    the name as given."""
+    the name as given (marked a guest's)."""
     from parlour.record import parse_record, record_players, replay
 
     name = 'Ann #1 "x" \\, y'
@@ -530,7 +530,8 @@ def record_names(srv: Server) -> Outcome:
     except ValueError as err:
         return Outcome("a record of a player named with # \" \\ ,", False,
                        f"match {status}, record {got.status_code}: {err}")
-    return Outcome("a record of a player named with # \" \\ ,", players[0] == name,
+    return Outcome("a record of a player named with # \" \\ ,",
+                   players[0] == f"{name} (guest)",
                    f"match {status}, record {got.status_code}, read back as {players[0]!r}")
 
 
@@ -572,6 +573,24 @@ def invisible_names(srv: Server) -> Outcome:
     why = sorted({r.json()["error"]["code"] for r in got if r.status_code != 201})
     return Outcome("10 sign-ups that draw as 'Ana Real', 'Admin' or 'Bill'", not made,
                    f"{codes(got)} ({', '.join(why)})")
+
+
+def guest_impostor(srv: Server) -> Outcome:
+    """A guest sits under an account's name (and a look-alike of it), "Admin" and "Bill" (a
+    bot's): all refused; under a name of its own it sits, marked a guest's in the
+    summary."""
+    with srv.client("127.0.0.19") as http:
+        http.post("/api/account/signup", json={"name": "Bob Real", "password": "p" * 12})
+        table = http.post("/api/tables", json={**CREATE, "seats": PEOPLE4}).json()["table"]
+    with srv.client("127.0.0.19") as guest:
+        got = [guest.post(f"/api/tables/{table['id']}/join", json={"name": n})
+               for n in ("Bob Real", "B0b Rea1", "Admin", "Bill")]
+        sat = guest.post(f"/api/tables/{table['id']}/join", json={"name": "Bob Fake"})
+    seat = sat.json()["table"]["seats"][sat.json()["seat"]] if sat.status_code == 200 else {}
+    held = all(r.status_code in (400, 409) for r in got) and seat.get("guest") is True
+    return Outcome("a guest as 'Bob Real' (an account), 'B0b Rea1', 'Admin', 'Bill'", held,
+                   f"{codes(got)}; as 'Bob Fake': {sat.status_code}, marked a guest: "
+                   f"{seat.get('guest')}")
 
 
 def account_input(srv: Server) -> Outcome:
@@ -808,7 +827,7 @@ ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input, recovery_names, banned_oracle, record_names, shape_leaks,
-    invisible_names,
+    invisible_names, guest_impostor,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

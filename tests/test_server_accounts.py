@@ -28,6 +28,7 @@ from server_kit import (
 from sqlalchemy import create_engine, select, update
 
 from parlour.cli import main
+from parlour.i18n import render
 from parlour.server.account_names import bot_names, clean_account_name, name_key
 from parlour.server.app import create_app
 from parlour.server.identity import SESSION_COOKIE, session_hash
@@ -281,6 +282,47 @@ def test_sign_up_and_recovery_are_limited_per_address(tmp_path):
         assert res.status_code == 429  # even with a good code: wait
 
 
+@pytest.mark.parametrize("name", ["Bob Real", "bob real", "B0b Rea1", "Bob Real\u034f",
+                                  "Admin", "Bill", "guest"])
+def test_a_guest_cannot_sit_under_an_account_s_or_the_parlour_s_name(tmp_path, name):
+    """Issue 30 item 3: joining, opening a table or a daily deal as a guest under an
+    account's name (or a look-alike), the parlour's or a bot's is refused."""
+    with app_client(tmp_path / "a.sqlite3", **Clock().settings()) as client:
+        sign_up(client, "Bob Real")
+        table = create(client, PEOPLE4)["table"]["id"]  # as Bob, signed in
+        client.cookies.clear()
+        answers = [client.post(f"/api/tables/{table}/join", json={"name": name}),
+                   client.post("/api/tables", json={"game": "spades", "seats": BOTS3,
+                                                    "name": name}),
+                   client.post("/api/daily/foursquare", json={"name": name})]
+        want = "name_reserved" if name in ("Admin", "Bill", "guest") else "name_taken"
+        assert [(r.status_code, r.json()["error"]["code"]) for r in answers] == \
+            [(409 if want == "name_taken" else 400, want)] * 3
+        assert join(client, table, "Bob Fake")["seat"] == 1  # another name: fine
+
+
+def test_a_guest_is_marked_wherever_its_name_shows(tmp_path):
+    """Issue 30 item 3: the table's summary marks a guest's seat (the page's badge), the
+    narration calls it "<name> (guest)" and a record's Players tag too; a signed-in
+    person's seat is not marked."""
+    with app_client(tmp_path / "a.sqlite3", **Clock().settings()) as client:
+        sign_up(client, "Bob Real")
+        made = create(client, [{"kind": "person"}, {"kind": "person"}],
+                      game="clockwork-spades")
+        table = made["table"]["id"]
+        guest = device(client)
+        joined = join(guest, table, "Bob Fake")
+        seats = joined["table"]["seats"]
+        assert [(s["name"], s["guest"]) for s in seats] == [("Bob Real", False),
+                                                             ("Bob Fake", True)]
+        hub = client.app.state.hub
+        live = hub.tables[table]
+        assert live.player_names() == ["Bob Real", "Bob Fake (guest)"]
+        told = render(live.narration_names()[1], "en")
+        assert told == "Bob Fake (guest)" and render(live.narration_names()[1], "id") == \
+            "Bob Fake (tamu)"
+
+
 def test_a_refused_address_makes_no_bucket_per_name(tmp_path):
     """Issue 30 item 5: recovery tries with a new name each, from an address already
     refused, leave nothing behind (no bucket per name)."""
@@ -400,8 +442,8 @@ def test_a_signed_in_person_holds_the_seat_and_takes_it_back_on_another_device(t
 def test_a_guest_who_signs_up_keeps_their_seats(tmp_path):
     db = tmp_path / "a.sqlite3"
     with app_client(db) as client:
-        one = create(client, BOTS3, name="Guest")
-        two = create(client, PEOPLE4, name="Guest")
+        one = create(client, BOTS3, name="Gus")
+        two = create(client, PEOPLE4, name="Gus")
         stranger = create(client, PEOPLE4, name="Someone")
         held = [{"table": one["table"]["id"], "token": one["token"]},
                 {"table": two["table"]["id"], "token": two["token"]},

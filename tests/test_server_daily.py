@@ -25,7 +25,7 @@ def test_every_game_deals_one_daily_deal_a_day_the_same_for_everyone(tmp_path):
     clock = [NOON]
     with app_client(db, now=lambda: clock[0]) as client:
         for game in game_ids():
-            a = client.post(f"/api/daily/{game}", json={"name": "guest"})
+            a = client.post(f"/api/daily/{game}", json={"name": "Gus"})
             b = client.post(f"/api/daily/{game}", json={"name": "other"})
             assert a.status_code == b.status_code == 201, a.text
             ta, tb = a.json()["table"], b.json()["table"]
@@ -34,7 +34,7 @@ def test_every_game_deals_one_daily_deal_a_day_the_same_for_everyone(tmp_path):
             assert not ta["hints"] and not a.json()["counted"]  # a guest is not counted
             assert seed_of(db, ta["id"]) == seed_of(db, tb["id"])
         clock[0] += DAY
-        c = client.post("/api/daily/foursquare", json={"name": "guest"}).json()["table"]
+        c = client.post("/api/daily/foursquare", json={"name": "Gus"}).json()["table"]
         assert seed_of(db, c["id"]) != seed_of(db, ta["id"])  # the next day, the next deal
 
 
@@ -95,7 +95,7 @@ def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_pat
 def test_a_daily_deal_is_not_dealt_again_at_its_table(tmp_path):
     db = tmp_path / "again.sqlite3"
     with app_client(db, now=lambda: NOON) as client:
-        res = client.post("/api/daily/foursquare", json={"name": "guest"}).json()
+        res = client.post("/api/daily/foursquare", json={"name": "Gus"}).json()
         play_out(client, res["table"]["id"], res["token"])
         again = client.post(f"/api/tables/{res['table']['id']}/again",
                             headers={"Authorization": f"Bearer {res['token']}"})

@@ -154,7 +154,7 @@ def test_a_guest_may_not_sit_at_a_rated_table_but_a_signed_in_friend_may(tmp_pat
         assert res.status_code == 201, res.text
         table_id = res.json()["table"]["id"]
         signed_in(client, None)
-        guest = client.post(f"/api/tables/{table_id}/join", json={"name": "guest"})
+        guest = client.post(f"/api/tables/{table_id}/join", json={"name": "Gus"})
         assert guest.status_code == 403
         signed_in(client, friend)
         joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Fay"})

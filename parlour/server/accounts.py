@@ -25,7 +25,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, Engine, delete, exc, func, insert, select, update
 
-from parlour.server.account_names import clean_account_name, name_key
+from parlour.server.account_names import clean_account_name, name_key, reserved_keys
 from parlour.server.identity import Account, session_hash
 from parlour.server.players import export_play
 from parlour.server.protocol import ProtocolError
@@ -164,6 +164,27 @@ def sign_up(store: Store, name: str, password: str, now: float | None = None) ->
                                           "choose another") from None
     log.info("account %d signed up", account_id)
     return SignedIn(Account(account_id, clean, "player"), token, codes)
+
+
+def guest_name(store: Store, name: object) -> str:
+    """A guest's name, cleaned (:func:`~parlour.server.tables.clean_name`), if no account
+    and nothing reserved goes by it: a guest cannot sit under an account's name or a
+    look-alike of it (``name_taken``), nor under the parlour's or a bot's
+    (``name_reserved``)."""
+    from parlour.server.tables import clean_name  # the tables import the accounts' names
+
+    clean = clean_name(name)
+    key = name_key(clean)
+    if key in reserved_keys():
+        raise ProtocolError("name_reserved", "that name is kept for the parlour: choose "
+                                             "another")
+    with store.engine.connect() as conn:
+        owner = conn.scalar(select(accounts_t.c.id).where(accounts_t.c.name_key == key[:KEY_MAX],
+                                                          accounts_t.c.deleted.is_(None)))
+    if owner is not None:
+        raise ProtocolError("name_taken", "an account goes by that name: sign in to play "
+                                          "under it, or choose another")
+    return clean
 
 
 def _by_name(conn: Connection, name: str) -> Any:

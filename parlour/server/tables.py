@@ -306,6 +306,11 @@ class SeatInfo:
     def taken(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
 
+    @property
+    def guest(self) -> bool:
+        """A person's seat held by someone not signed in: marked wherever its name shows."""
+        return self.kind == "person" and self.name is not None and self.account_id is None
+
 
 @dataclass
 class MatchInfo:
@@ -358,7 +363,8 @@ class Table:
     _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
     #: narration_names' answers, for the seats' names they were worked out from
-    _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None], ...]], list[Param]] = (
+    _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None, bool], ...]],
+                      list[Param]] = (
         field(default_factory=dict))
 
     @property
@@ -419,7 +425,8 @@ class Table:
     def player_names(self) -> list[str]:
         out = []
         for s in self.seats:
-            out.append(s.name if s.kind == "person" and s.name else
+            out.append(f"{s.name} (guest)" if s.guest else
+                       s.name if s.kind == "person" and s.name else
                        f"{s.bot} bot" if s.kind == "bot" else "empty seat")
         return out
 
@@ -434,14 +441,14 @@ class Table:
         """What the game's event sentences call each seat, told to ``you`` (see
         :mod:`parlour.server.pages`); worked out once for each set of names (each view
         sent asks)."""
-        key = (you, tuple((s.kind, s.name) for s in self.seats))  # what names() reads
+        key = (you, tuple((s.kind, s.name, s.guest) for s in self.seats))  # what's read
         told = self._told_names.get(key)
         if told is None:
             if len(self._told_names) > 4 * self.num_seats:
                 self._told_names.clear()
             told = self._told_names[key] = seat_names(
                 [self.game.seat_param(i, self.num_seats) for i in range(self.num_seats)],
-                self.names(), you)
+                self.names(), you, [s.guest for s in self.seats])
         return told
 
     def summary(self) -> JsonDict:
@@ -456,7 +463,7 @@ class Table:
             "version": self.version,
             "created": self.created,
             "seats": [{"seat": i, "label": self.game.seat_name(i, self.num_seats),
-                       "kind": s.kind, "bot": s.bot, "name": name,
+                       "kind": s.kind, "bot": s.bot, "name": name, "guest": s.guest,
                        "level": bot_level(s.bot) if s.kind == "bot" else None,
                        "taken": s.taken, "stand_in": i in self.standins}
                       for i, (s, name) in enumerate(zip(self.seats, self.names(), strict=True))],

@@ -12,6 +12,7 @@ from parlour.games import game_ids, get_game
 from parlour.i18n import render
 from parlour.registry import spec
 from parlour.server import daily
+from parlour.server.accounts import guest_name
 from parlour.server.deps import ClientDep, GuardDep, HubDep
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
@@ -97,7 +98,8 @@ async def play_daily(game_id: GameParam, body: PlayDaily, hub: HubDep, guard: Gu
     engine = hub.store.engine
     counted = account is not None and not await asyncio.to_thread(
         daily.has_try, engine, day, gid, account.id)
-    name = account.name if account is not None else body.name
+    name = account.name if account is not None else body.name if body.name is None else \
+        await asyncio.to_thread(guest_name, hub.store, body.name)
     table, seat, token = await hub.create(
         gid, dict(spec(gid).one_deal), daily.daily_seats()[gid], name, 0, None,
         public=False, client=client, daily=day,

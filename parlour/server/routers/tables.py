@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter
@@ -9,6 +10,7 @@ from fastapi.responses import PlainTextResponse
 from pydantic import Field
 
 from parlour.engine import JsonDict
+from parlour.server.accounts import guest_name
 from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, TableDep, TokenDep
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
@@ -63,7 +65,9 @@ async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
     await guard.take("join", client)
     if table.rated:
         await check_rated_play(hub, account)
-    name = account.name if account else body.name  # a signed-in person plays as themselves
+    # a signed-in person plays as themselves; a guest not as an account nor the parlour
+    name = account.name if account else await asyncio.to_thread(guest_name, hub.store,
+                                                                  body.name)
     account_id = account.id if account else None
     if owned(table) is not None:
         assert relay is not None
