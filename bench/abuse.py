@@ -490,8 +490,10 @@ def banned_oracle(srv: Server) -> Outcome:
                    f"{codes(got)}; distinct answers: {len(bodies)}")
 
 
-def play_seat_out(srv: Server, table_id: str, token: str, moves: int = 60) -> str:
-    """Play a seat by its first legal action until the match ends; its last status."""
+def play_seat_out(srv: Server, table_id: str, token: str, moves: int = 60,
+                  seen: list[object] | None = None) -> str:
+    """Play a seat by its first legal action until the match ends; its last status (and
+    in ``seen``, the first full hand its views showed)."""
     status = "playing"
     with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{table_id}") as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
@@ -504,6 +506,8 @@ def play_seat_out(srv: Server, table_id: str, token: str, moves: int = 60) -> st
             if status != "playing":
                 return str(status)
             view = msg["view"]
+            if seen is not None and not seen and len(view.get("hand") or []) >= 7:
+                seen.append(sorted(map(str, view["hand"])))
             if msg.get("seat", 0) in view.get("to_act", [0]) and view.get("legal"):
                 ws.send(json.dumps({"type": "act", "action": view["legal"][0],
                                     "version": msg["version"]}))
@@ -802,25 +806,48 @@ def review_flood(srv: Server) -> Outcome:
 
 
 def daily_peek(srv: Server) -> Outcome:
-    """Learn today's daily deal before playing it: sit at it, then ask for its record and
-    replay, watch it without a seat, deal it again, and flood it with tries."""
+    """Learn today's compared deal before the counted try (issue 30 item 1): a guest plays
+    today's Spades deal to the end and reads its record; a new account's try, then an old
+    account's counted one (an account made before the day: its row aged in the database),
+    must not hold the guest's cards; the counted table's record, replay, watching and
+    dealing again stay shut, and a flood of tries is limited."""
     with srv.client(PEEKER) as c:  # an address of its own: the others' floods spent theirs
-        res = c.post("/api/daily/foursquare", json={"name": "peek"}).json()
+        guest = c.post("/api/daily/spades", json={"name": "peek"}).json()
+        peeked: list[object] = []
+        play_seat_out(srv, guest["table"]["id"], guest["token"], seen=peeked)
+        noted = c.get(f"/api/tables/{guest['table']['id']}/matches/1/record").status_code
+        c.post("/api/account/signup", json={"name": "Peeker Two", "password": "p" * 12})
+        new = c.post("/api/daily/spades", json={}).json()
+        new_hand: list[object] = []
+        play_seat_out(srv, new["table"]["id"], new["token"], moves=1, seen=new_hand)
+        with sqlite3.connect(srv.db) as db:  # a sock puppet made long ago
+            db.execute("UPDATE parlour_accounts SET created = 0 WHERE name = 'Peeker Two'")
+        counted = c.post("/api/daily/spades", json={})
+        res = counted.json()
+        if counted.status_code != 201 or not res.get("counted"):  # the puppet's day is used
+            return Outcome("peek at today's daily deal", False,
+                           f"the old account's try: {counted.status_code} {res}")
         tid = res["table"]["id"]
+        counted_hand: list[object] = []
+        play_seat_out(srv, tid, res["token"], moves=1, seen=counted_hand)
         record = c.get(f"/api/tables/{tid}/matches/1/record").status_code
         replay = c.get(f"/api/tables/{tid}/matches/1/replay?seat=0").status_code
         again = c.post(f"/api/tables/{tid}/again",
                        headers={"Authorization": f"Bearer {res['token']}"}).status_code
-        tries = [c.post("/api/daily/foursquare", json={"name": "peek"}) for _ in range(60)]
+        tries = [c.post("/api/daily/spades", json={}) for _ in range(60)]
     with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}") as ws:
         ws.send(json.dumps({"type": "hello", "token": None}))
         watched = json.loads(ws.recv(timeout=10))
     refused = sum(r.status_code == 429 for r in tries)
-    held = (record == replay == 403 and again == 409 and watched.get("code") == "daily_secret"
-            and refused > 0)
-    return Outcome("peek at today's daily deal (record, replay, watch, again, 60 tries)", held,
-                   f"record {record}, replay {replay}, again {again}, watch "
-                   f"{watched.get('code')}; tries: {codes(tries)}")
+    apart = bool(peeked) and peeked != new_hand and peeked != counted_hand
+    held = (apart and not new["counted"] and record == replay == 403 and again == 409
+            and watched.get("code") == "daily_secret" and refused > 0)
+    return Outcome("peek at today's daily deal (a guest's try, a new account, record, "
+                   "replay, watch, again, 60 tries)", held,
+                   f"guest's record {noted}; new account counted {new['counted']} "
+                   f"({new.get('why')}); the counted hand is the guest's: "
+                   f"{peeked == counted_hand}; record {record}, replay {replay}, again "
+                   f"{again}, watch {watched.get('code')}; tries: {codes(tries)}")
 
 
 ATTACKS: list[Callable[[Server], Outcome]] = [

@@ -6,12 +6,12 @@ import json
 
 from players_kit import play_out, sign_up, signed_in
 from server_kit import AppClient, Player, app_client, connect
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 
 from parlour.server import ratings as R
 from parlour.server.accounts import admin_rename
 from parlour.server.players import leaderboard
-from parlour.server.store import Store, metadata, seats_t, tables_t
+from parlour.server.store import Store, accounts_t, metadata, seats_t, tables_t
 
 CLOCKWORK = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}]
 SPADES = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
@@ -233,8 +233,11 @@ def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
         rated = open_rated(ida, "spades", SPADES).json()  # left at once: a rated loss
         assert ida.post(f"/api/tables/{rated['table']['id']}/leave", headers={
             "Authorization": f"Bearer {rated['token']}"}).status_code == 200
-        assert ida.post("/api/daily/foursquare", json={}).json()["counted"]
         hub = ida.app.state.hub
+        with hub.store.engine.begin() as conn:  # an account made before the day is counted
+            conn.execute(update(accounts_t).where(accounts_t.c.name == "Ida")
+                         .values(created=0.0))
+        assert ida.post("/api/daily/foursquare", json={}).json()["counted"]
         with hub.store.engine.begin() as conn:
             Store.op_save_review(rated["table"]["id"], 1, 0, 10, "{}")(conn)
         admin_rename(hub.store.engine, "Ida", "Ida Rose")

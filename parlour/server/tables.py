@@ -760,8 +760,12 @@ class Hub:
         table.seed = seed
         table.state = table.game.new(seed, table.num_seats, **table.options)
         table.version = 0
-        table.bot_rng = random.Random(derive_seed(seed, "observe"))
-        table.bots = {i: make_bot(table.game, s.bot or "random", i, derive_seed(seed, "bot", i))
+        # At a daily deal the cards are everyone's, the bots' choices this try's own: what
+        # one try saw them do does not foretell another's (docs/players.md).
+        bots_seed = derive_seed(seed, "daily try", table.id) if table.daily else seed
+        table.bot_rng = random.Random(derive_seed(bots_seed, "observe"))
+        table.bots = {i: make_bot(table.game, s.bot or "random", i,
+                                  derive_seed(bots_seed, "bot", i))
                       for i, s in enumerate(table.seats) if s.kind == "bot"}
         table.standins = {i for i, s in enumerate(table.seats)  # a freed seat: a bot plays it
                           if s.kind == "person" and s.token_hash is None}
