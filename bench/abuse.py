@@ -597,6 +597,37 @@ def guest_impostor(srv: Server) -> Outcome:
                    f"{seat.get('guest')}")
 
 
+def rating_farm(srv: Server) -> Outcome:
+    """Farm a rating (issue 30 item 4): a rated table with no clock, then two new accounts
+    from one address opposite each other in a rated Clockwork match, the victim leaving
+    at once: no clock is refused, the leaver loses, the stayer wins after the forfeit
+    limit, and the farmer's rating does not move."""
+    clockwork = [{"kind": "person"}, {"kind": "person"}]
+    with srv.client("127.0.0.20") as farmer, srv.client("127.0.0.20") as puppet:
+        for who, name in ((farmer, "Farmer One"), (puppet, "Farmer Two")):
+            who.post("/api/account/signup", json={"name": name, "password": "p" * 12})
+        body = {"game": "clockwork-spades", "seats": clockwork, "rated": True}
+        no_clock = farmer.post("/api/tables", json={**body, "turn_seconds": 0})
+        made = farmer.post("/api/tables", json={**body, "turn_seconds": 10}).json()
+        tid = made["table"]["id"]
+        joined = puppet.post(f"/api/tables/{tid}/join", json={"name": "x"}).json()
+        puppet.post(f"/api/tables/{tid}/leave",
+                    headers={"Authorization": f"Bearer {joined['token']}"})
+        deadline, status = time.monotonic() + 30, ""
+        while time.monotonic() < deadline and status != "closed":
+            time.sleep(0.5)
+            status = farmer.get(f"/api/tables/{tid}").json()["table"]["status"]
+        won = farmer.get("/api/players/Farmer One").json()
+    recent = won.get("recent") or [{}]
+    moved = (won.get("games", {}).get("clockwork-spades") or {}).get("rating")
+    held = no_clock.status_code == 400 and status == "closed" and recent[0].get("won") \
+        and not recent[0].get("rated") and moved is None
+    return Outcome("a clockless rated table; two new accounts from one address", bool(held),
+                   f"no clock: {no_clock.status_code}; the match {status} (forfeited), "
+                   f"the farmer won: {recent[0].get('won')}, rated: "
+                   f"{recent[0].get('rated')}, rating {moved}")
+
+
 def account_input(srv: Server) -> Outcome:
     """Wrong types, unknown fields, 5,000-character names and passwords, 1,000 seats, a
     role smuggled in, and a cookie-carrying request from another site."""
@@ -854,7 +885,7 @@ ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input, recovery_names, banned_oracle, record_names, shape_leaks,
-    invisible_names, guest_impostor,
+    invisible_names, guest_impostor, rating_farm,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

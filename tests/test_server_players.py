@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from players_kit import play_out, sign_up, signed_in
 from server_kit import AppClient, Player, app_client, connect
@@ -142,6 +143,81 @@ def test_leaving_a_rated_match_is_its_loss_and_leaving_again_pauses_rated_play(t
                                                 "name": "Dee"}).status_code == 201
         clock[0] += R.PLAYBAN[1] + 1  # the second leave's pause is over
         assert open_rated(client, "spades", SPADES).status_code == 201
+
+
+def test_a_rated_table_s_clock_is_never_off(tmp_path):
+    """Issue 30 item 4: a rated table opened with ``turn_seconds: 0`` is refused (a
+    solitaire has no timer to switch off)."""
+    db = tmp_path / "clock.sqlite3"
+    with app_client(db) as client:
+        signed_in(client, sign_up(db, "Cid")[1])
+        res = open_rated(client, turn_seconds=0)
+        assert res.status_code == 400 and res.json()["error"]["code"] == "bad_options"
+        assert "turn timer" in res.json()["error"]["message"]
+        assert open_rated(client, turn_seconds=30).status_code == 201
+
+
+def forfeited_match(tmp_path, age: float) -> tuple[int, dict, dict]:
+    """A rated Clockwork match between Ann and Fay (accounts ``age`` seconds old, both from
+    the test client's one address) that the seat to act first forfeits by going silent;
+    returns that seat and the loser's and the winner's profiles. (The timers run on the
+    event loop: the silent seat's is run out at once and the limit shortened to 50 ms.)"""
+    db = tmp_path / "away.sqlite3"
+    with app_client(db) as client:
+        made = time.time() - age
+        _, ann = sign_up(db, "Ann", created=made)
+        _, fay = sign_up(db, "Fay", created=made)
+        signed_in(client, ann)
+        res = open_rated(client, "clockwork-spades", [{"kind": "person"}] * 2,
+                         turn_seconds=30).json()
+        tid = res["table"]["id"]
+        friend = AppClient(client.app)
+        signed_in(friend, fay)
+        joined = friend.post(f"/api/tables/{tid}/join", json={"name": "Fay"}).json()
+        fay_seat = Player(client, tid, joined["token"])
+        view = fay_seat.view()
+        silent = view["view"]["to_act"][0]  # whoever is to act goes silent
+        hub = client.app.state.hub
+        table = hub.tables[tid]
+
+        def away() -> None:  # the silent seat's timer runs out; the limit is 50 ms
+            table.turn_seconds = 0.05
+            hub.stand_in(table, silent)
+            table.turn_seconds = 30  # the other seat's own timer as it was
+            hub.turns.restart(table)
+
+        client.portal.call(away)
+        fay_seat.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "closed",
+                            "the table closing on the silent seat's forfeit")
+        fay_seat.close()
+        assert table.note == "forfeited"
+        names = {0: "Ann", 1: "Fay"}
+        loser, winner = names[silent], names[1 - silent]
+        return (silent, client.get(f"/api/players/{loser}").json(),
+                client.get(f"/api/players/{winner}").json())
+
+
+def test_a_rated_player_away_past_the_limit_loses_and_the_one_who_stayed_wins(tmp_path):
+    """Issue 30 item 4: at a rated match the silent player is stood in for; not back within
+    another turn's time, they forfeit: their loss (and a leave), the other's win, and the
+    table closes."""
+    _, lost, won = forfeited_match(tmp_path, age=30 * 86_400.0)
+    assert lost["recent"][0]["abandoned"] and not lost["recent"][0]["won"]
+    assert won["recent"][0]["won"] and not won["recent"][0]["abandoned"]
+    assert lost["games"]["clockwork-spades"]["rating"]["mu"] < R.MU \
+        < won["games"]["clockwork-spades"]["rating"]["mu"]
+
+
+def test_a_new_account_s_win_over_its_own_address_moves_no_rating(tmp_path):
+    """Issue 30 item 4, the decision (docs/players.md): rated play is open to accounts that
+    share an address, but a win by an account at most a week old over a seat taken from
+    its own address moves no rating (lichess's farm-boost rule): the match is kept,
+    unrated. Above, the same match between month-old accounts moved both."""
+    _, lost, won = forfeited_match(tmp_path, age=86_400.0)
+    assert won["recent"][0]["won"] and not won["recent"][0]["rated"]
+    assert not lost["recent"][0]["rated"]
+    assert "clockwork-spades" not in won["games"] or \
+        won["games"]["clockwork-spades"]["rating"] is None
 
 
 def test_a_guest_may_not_sit_at_a_rated_table_but_a_signed_in_friend_may(tmp_path):

@@ -15,6 +15,7 @@ from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, TableDep,
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
 from parlour.server.language import LanguageDep
+from parlour.server.limits import client_hash
 from parlour.server.players import check_rated_play
 from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.relay import Mirror, Relay
@@ -74,9 +75,11 @@ async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
         token = new_token()  # made here: only its hash goes to the owner
         answer = await relay.call(table.id, "join", {"name": name, "seat": body.seat,
                                                      "hash": token_hash(token),
-                                                     "account": account_id})
+                                                     "account": account_id,
+                                                     "client": client_hash(client)})
         return answer | {"token": token}
-    seat, token = await hub.join(table, name, body.seat, account_id=account_id)
+    seat, token = await hub.join(table, name, body.seat, account_id=account_id,
+                                 client=client_hash(client))
     return {"table": table.summary(), "seat": seat, "token": token}
 
 
