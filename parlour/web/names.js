@@ -50,6 +50,6 @@ export function badgeElement(s) {
 /** A seat as one line: "Bill - bot, normal", "Ana", "You". */
 export function seatLine(s, i, mySeat) {
   const name = i === mySeat ? t("You") : s.name || t("free seat");
-  const badge = seatBadge(s);
+  const badge = i === mySeat && s.kind === "person" ? "" : seatBadge(s); // you know you
   return badge ? t("{name} - {badge}", { name, badge }) : name;
 }
