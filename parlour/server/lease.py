@@ -36,6 +36,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -92,6 +93,10 @@ class Leases:
         self.ahead = ahead
         self.tokens: dict[str, int] = {}  # table id -> the token this process holds
         self.moves = 0  # leases taken over from another owner (a metric)
+        #: Held by a renewal and a release (each in a thread of its own): a renewal that
+        #: read the leases held before a release pushed back the leases just let go, and a
+        #: restarted process found its tables still "served by another process".
+        self._renewing = threading.Lock()
 
     def _now(self) -> ColumnElement[Any]:
         if self.ahead is None:
@@ -184,6 +189,10 @@ class Leases:
     def renew(self) -> set[str]:
         """The heartbeat: push back the end of every lease this process holds; returns the
         tables it held and lost (another process took them over meanwhile)."""
+        with self._renewing:
+            return self._renew()
+
+    def _renew(self) -> set[str]:
         before = dict(self.tokens)
         if not before:
             return set()
@@ -238,15 +247,16 @@ class Leases:
     def release(self, table_ids: list[str] | None = None) -> None:
         """Hand leases over (a drain): they run out now, for another process to take.
         Blocks (run it in a thread)."""
-        ids = list(self.tokens) if table_ids is None else table_ids
-        if not ids:
-            return
-        with self.engine.begin() as conn:
-            conn.execute(update(leases_t).where(leases_t.c.owner == self.owner,
-                                                leases_t.c.table_id.in_(ids))
-                         .values(expires=0.0))
-        for table_id in ids:
-            self.tokens.pop(table_id, None)
+        with self._renewing:
+            ids = list(self.tokens) if table_ids is None else table_ids
+            if not ids:
+                return
+            with self.engine.begin() as conn:
+                conn.execute(update(leases_t).where(leases_t.c.owner == self.owner,
+                                                    leases_t.c.table_id.in_(ids))
+                             .values(expires=0.0))
+            for table_id in ids:
+                self.tokens.pop(table_id, None)
 
     def hold(self, table_id: str, token: int = 1) -> None:
         self.tokens[table_id] = token
