@@ -778,8 +778,8 @@ class Hub:
         table.seed = seed
         table.state = table.game.new(seed, table.num_seats, **table.options)
         table.version = 0
-        # At a daily deal the cards are everyone's, the bots' choices this try's own: what
-        # one try saw them do does not foretell another's (docs/players.md).
+        # At a daily deal the cards are everyone's, the bots' seeds this try's own: their
+        # chance choices do not repeat another try's (docs/players.md).
         bots_seed = derive_seed(seed, "daily try", table.id) if table.daily else seed
         table.bot_rng = random.Random(derive_seed(bots_seed, "observe"))
         table.bots = {i: make_bot(table.game, s.bot or "random", i,
