@@ -12,9 +12,10 @@ first try of a game that day, if the account was made before the day began (a ro
 another try). Everyone else (guests, another try, an account made that day) plays a
 practice deal of its own (:func:`why_not_counted`): nobody sees the compared deal's cards
 before their counted try. The bots' seeds at a compared deal are the try's table's own
-too (their chance choices do not repeat another try's). Results compare duplicate-style: everyone's result on the same cards, higher is
-better (:func:`parlour.stats.daily_result`), and each person's share of the others they
-beat. docs/players.md has the whole design.
+too (their chance choices do not repeat another try's). Results compare duplicate-style:
+everyone's result on the same cards, higher is better
+(:func:`parlour.stats.daily_result`), and each person's share of the others they beat.
+docs/players.md has the whole design.
 """
 
 from __future__ import annotations
