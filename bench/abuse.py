@@ -438,6 +438,196 @@ def password_guessing(srv: Server) -> Outcome:
                    f"Retry-After {retry} s; a password in the log: {leaked}")
 
 
+def recovery_names(srv: Server) -> Outcome:
+    """Recovery tries with a new account name each (2,000, from one address, six
+    connections at once): refused at the address's limit, the server keeps no bucket per
+    name, and another client's ``GET /api/games`` stays as quick as before."""
+    def games_ms() -> float:
+        with srv.client() as http:
+            started = time.monotonic()
+            http.get("/api/games")
+            return (time.monotonic() - started) * 1000
+
+    before = min(games_ms() for _ in range(5))
+
+    async def flood() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=srv.base, timeout=10, transport=
+                                     httpx.AsyncHTTPTransport(local_address="127.0.0.14")) as c:
+            async def one(n: int) -> httpx.Response:
+                return await c.post("/api/account/recover", json={
+                    "name": f"Name{n}", "code": "aaaa-aaaa-aaaa-aaaa",
+                    "password": "new password 1"})
+            got: list[httpx.Response] = []
+            for start in range(0, 2000, 6):
+                got += await asyncio.gather(*(one(n) for n in range(start, min(2000, start + 6))))
+            return got
+
+    got = asyncio.run(flood())
+    during = max(games_ms() for _ in range(5))
+    refused = sum(r.status_code == 429 for r in got)
+    return Outcome("2,000 recovery tries, a new name each", refused >= 1990
+                   and during < max(50.0, 5 * before),
+                   f"{codes(got)}; another client's GET /api/games {before:.1f} ms before, "
+                   f"at most {during:.1f} ms after")
+
+
+def banned_oracle(srv: Server) -> Outcome:
+    """A banned account's log-in and recovery, with the right and a wrong password or
+    code: the answers must not tell which was right."""
+    with srv.client("127.0.0.15") as http:
+        codes_ = http.post("/api/account/signup", json={
+            "name": "Banned One", "password": "banned's secret"}).json()["recovery_codes"]
+    subprocess.run([sys.executable, "-m", "parlour.cli", "admin", "ban", "Banned One",
+                    "--db", f"sqlite:///{srv.db}"], cwd=ROOT, check=True, capture_output=True)
+    with srv.client("127.0.0.15") as http:
+        got = [http.post("/api/account/login", json={"name": "Banned One", "password": p})
+               for p in ("banned's secret", "a wrong guess")]
+        got += [http.post("/api/account/recover", json={"name": "Banned One", "code": code,
+                                                        "password": "new password 1"})
+                for code in (codes_[0], "aaaa-aaaa-aaaa-aaaa")]
+    bodies = {(r.status_code, r.text) for r in got}
+    return Outcome("a banned account's right and wrong password and code", len(bodies) == 1,
+                   f"{codes(got)}; distinct answers: {len(bodies)}")
+
+
+def play_seat_out(srv: Server, table_id: str, token: str, moves: int = 60,
+                  seen: list[object] | None = None) -> str:
+    """Play a seat by its first legal action until the match ends; its last status (and
+    in ``seen``, the first full hand its views showed)."""
+    status = "playing"
+    with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        deadline = time.monotonic() + 60
+        while moves and time.monotonic() < deadline:
+            msg = json.loads(ws.recv(timeout=20))
+            if msg.get("type") != "view":
+                continue
+            status = msg["status"]
+            if status != "playing":
+                return str(status)
+            view = msg["view"]
+            if seen is not None and not seen and len(view.get("hand") or []) >= 7:
+                seen.append(sorted(map(str, view["hand"])))
+            if msg.get("seat", 0) in view.get("to_act", [0]) and view.get("legal"):
+                ws.send(json.dumps({"type": "act", "action": view["legal"][0],
+                                    "version": msg["version"]}))
+                moves -= 1
+    return str(status)
+
+
+def record_names(srv: Server) -> Outcome:
+    """A guest sits as ``Ann #1 "x" \\, y`` (a comment mark, a quote, a backslash, a comma),
+    plays a one-deal match out and downloads its record: it must read back and replay, with
+    the name as given (marked a guest's)."""
+    from parlour.record import parse_record, record_players, replay
+
+    name = 'Ann #1 "x" \\, y'
+    with srv.client("127.0.0.16") as http:
+        made = http.post("/api/tables", json={"game": "spades", "seats": BOTS3, "name": name,
+                                              "options": {"max_deals": 1}}).json()
+        status = play_seat_out(srv, made["table"]["id"], made["token"])
+        got = http.get(f"/api/tables/{made['table']['id']}/matches/1/record")
+    try:
+        record = parse_record(got.text)
+        replay(record)
+        players = record_players(record)
+    except ValueError as err:
+        return Outcome("a record of a player named with # \" \\ ,", False,
+                       f"match {status}, record {got.status_code}: {err}")
+    return Outcome("a record of a player named with # \" \\ ,",
+                   players[0] == f"{name} (guest)",
+                   f"match {status}, record {got.status_code}, read back as {players[0]!r}")
+
+
+def shape_leaks(srv: Server) -> Outcome:
+    """A table opened with ``application/csp-report+json`` (and with ``text/plain``), and a
+    websocket ``act`` that names its action twice: all refused, nothing applied."""
+    body = json.dumps(CREATE)
+    with srv.client("127.0.0.17") as http:
+        typed = [http.post("/api/tables", content=body, headers=h) for h in (
+            {"content-type": "application/csp-report+json"}, {"content-type": "text/plain"})]
+        made = http.post("/api/tables", json={**CREATE, "seats": [{"kind": "person"}] * 4})
+    tid, token = made.json()["table"]["id"], made.json()["token"]
+    with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        ws.send('{"type": "act", "action": "castle", "action": "bid 3", "version": 0}')
+        answer: dict[str, object] = {}
+        while answer.get("type") != "error":
+            answer = json.loads(ws.recv(timeout=10))
+    held = all(r.status_code == 415 and is_error_shape(r) for r in typed) \
+        and answer.get("code") == "bad_message"
+    return Outcome("a +json body, a text/plain one, an act with its action twice", held,
+                   f"HTTP {codes(typed)}; the doubled act: {answer.get('code')}")
+
+
+def invisible_names(srv: Server) -> Outcome:
+    """Names that draw as an existing or reserved one: "Ana" plus a character that shows
+    as nothing (U+034F, variation selectors, Mongolian and Khmer fillers, the Hangul
+    fillers...), and "Admin" or "Bill" plus U+034F: none becomes a new account."""
+    marks = ["\u034f", "\ufe00", "\ufe0f", "\U000e0100", "\u180b", "\u17b4", "\u3164",
+             "\u115f"]
+    with srv.client("127.0.0.18") as http:
+        http.post("/api/account/signup", json={"name": "Ana Real", "password": "p" * 12})
+    got = []
+    for n, name in enumerate([f"Ana Real{m}" for m in marks] + ["Admin\u034f", "Bill\u034f"]):
+        with srv.client(f"127.0.1.{n + 1}") as http:  # an address each: the sign-up limit
+            got.append(http.post("/api/account/signup", json={"name": name,
+                                                              "password": "p" * 12}))
+    made = [r for r in got if r.status_code == 201]
+    why = sorted({r.json()["error"]["code"] for r in got if r.status_code != 201})
+    return Outcome("10 sign-ups that draw as 'Ana Real', 'Admin' or 'Bill'", not made,
+                   f"{codes(got)} ({', '.join(why)})")
+
+
+def guest_impostor(srv: Server) -> Outcome:
+    """A guest sits under an account's name (and a look-alike of it), "Admin" and "Bill" (a
+    bot's): all refused; under a name of its own it sits, marked a guest's in the
+    summary."""
+    with srv.client("127.0.0.19") as http:
+        http.post("/api/account/signup", json={"name": "Bob Real", "password": "p" * 12})
+        table = http.post("/api/tables", json={**CREATE, "seats": PEOPLE4}).json()["table"]
+    with srv.client("127.0.0.19") as guest:
+        got = [guest.post(f"/api/tables/{table['id']}/join", json={"name": n})
+               for n in ("Bob Real", "B0b Rea1", "Admin", "Bill")]
+        sat = guest.post(f"/api/tables/{table['id']}/join", json={"name": "Bob Fake"})
+    seat = sat.json()["table"]["seats"][sat.json()["seat"]] if sat.status_code == 200 else {}
+    held = all(r.status_code in (400, 409) for r in got) and seat.get("guest") is True
+    return Outcome("a guest as 'Bob Real' (an account), 'B0b Rea1', 'Admin', 'Bill'", held,
+                   f"{codes(got)}; as 'Bob Fake': {sat.status_code}, marked a guest: "
+                   f"{seat.get('guest')}")
+
+
+def rating_farm(srv: Server) -> Outcome:
+    """Farm a rating (issue 30 item 4): a rated table with no clock, then two new accounts
+    from one address opposite each other in a rated Clockwork match, the victim leaving
+    at once: no clock is refused, the leaver loses, the stayer wins after the forfeit
+    limit, and the farmer's rating does not move."""
+    clockwork = [{"kind": "person"}, {"kind": "person"}]
+    with srv.client("127.0.0.20") as farmer, srv.client("127.0.0.20") as puppet:
+        for who, name in ((farmer, "Farmer One"), (puppet, "Farmer Two")):
+            who.post("/api/account/signup", json={"name": name, "password": "p" * 12})
+        body = {"game": "clockwork-spades", "seats": clockwork, "rated": True}
+        no_clock = farmer.post("/api/tables", json={**body, "turn_seconds": 0})
+        made = farmer.post("/api/tables", json={**body, "turn_seconds": 10}).json()
+        tid = made["table"]["id"]
+        joined = puppet.post(f"/api/tables/{tid}/join", json={"name": "x"}).json()
+        puppet.post(f"/api/tables/{tid}/leave",
+                    headers={"Authorization": f"Bearer {joined['token']}"})
+        deadline, status = time.monotonic() + 30, ""
+        while time.monotonic() < deadline and status != "closed":
+            time.sleep(0.5)
+            status = farmer.get(f"/api/tables/{tid}").json()["table"]["status"]
+        won = farmer.get("/api/players/Farmer One").json()
+    recent = won.get("recent") or [{}]
+    moved = (won.get("games", {}).get("clockwork-spades") or {}).get("rating")
+    held = no_clock.status_code == 400 and status == "closed" and recent[0].get("won") \
+        and not recent[0].get("rated") and moved is None
+    return Outcome("a clockless rated table; two new accounts from one address", bool(held),
+                   f"no clock: {no_clock.status_code}; the match {status} (forfeited), "
+                   f"the farmer won: {recent[0].get('won')}, rated: "
+                   f"{recent[0].get('rated')}, rating {moved}")
+
+
 def account_input(srv: Server) -> Outcome:
     """Wrong types, unknown fields, 5,000-character names and passwords, 1,000 seats, a
     role smuggled in, and a cookie-carrying request from another site."""
@@ -647,31 +837,55 @@ def review_flood(srv: Server) -> Outcome:
 
 
 def daily_peek(srv: Server) -> Outcome:
-    """Learn today's daily deal before playing it: sit at it, then ask for its record and
-    replay, watch it without a seat, deal it again, and flood it with tries."""
+    """Learn today's compared deal before the counted try (issue 30 item 1): a guest plays
+    today's Spades deal to the end and reads its record; a new account's try, then an old
+    account's counted one (an account made before the day: its row aged in the database),
+    must not hold the guest's cards; the counted table's record, replay, watching and
+    dealing again stay shut, and a flood of tries is limited."""
     with srv.client(PEEKER) as c:  # an address of its own: the others' floods spent theirs
-        res = c.post("/api/daily/foursquare", json={"name": "peek"}).json()
+        guest = c.post("/api/daily/spades", json={"name": "peek"}).json()
+        peeked: list[object] = []
+        play_seat_out(srv, guest["table"]["id"], guest["token"], seen=peeked)
+        noted = c.get(f"/api/tables/{guest['table']['id']}/matches/1/record").status_code
+        c.post("/api/account/signup", json={"name": "Peeker Two", "password": "p" * 12})
+        new = c.post("/api/daily/spades", json={}).json()
+        new_hand: list[object] = []
+        play_seat_out(srv, new["table"]["id"], new["token"], moves=1, seen=new_hand)
+        with sqlite3.connect(srv.db) as db:  # a sock puppet made long ago
+            db.execute("UPDATE parlour_accounts SET created = 0 WHERE name = 'Peeker Two'")
+        counted = c.post("/api/daily/spades", json={})
+        res = counted.json()
+        if counted.status_code != 201 or not res.get("counted"):  # the puppet's day is used
+            return Outcome("peek at today's daily deal", False,
+                           f"the old account's try: {counted.status_code} {res}")
         tid = res["table"]["id"]
+        counted_hand: list[object] = []
+        play_seat_out(srv, tid, res["token"], moves=1, seen=counted_hand)
         record = c.get(f"/api/tables/{tid}/matches/1/record").status_code
         replay = c.get(f"/api/tables/{tid}/matches/1/replay?seat=0").status_code
         again = c.post(f"/api/tables/{tid}/again",
                        headers={"Authorization": f"Bearer {res['token']}"}).status_code
-        tries = [c.post("/api/daily/foursquare", json={"name": "peek"}) for _ in range(60)]
+        tries = [c.post("/api/daily/spades", json={}) for _ in range(60)]
     with connect_sync(f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}") as ws:
         ws.send(json.dumps({"type": "hello", "token": None}))
         watched = json.loads(ws.recv(timeout=10))
     refused = sum(r.status_code == 429 for r in tries)
-    held = (record == replay == 403 and again == 409 and watched.get("code") == "daily_secret"
-            and refused > 0)
-    return Outcome("peek at today's daily deal (record, replay, watch, again, 60 tries)", held,
-                   f"record {record}, replay {replay}, again {again}, watch "
-                   f"{watched.get('code')}; tries: {codes(tries)}")
+    apart = bool(peeked) and peeked != new_hand and peeked != counted_hand
+    held = (apart and not new["counted"] and record == replay == 403 and again == 409
+            and watched.get("code") == "daily_secret" and refused > 0)
+    return Outcome("peek at today's daily deal (a guest's try, a new account, record, "
+                   "replay, watch, again, 60 tries)", held,
+                   f"guest's record {noted}; new account counted {new['counted']} "
+                   f"({new.get('why')}); the counted hand is the guest's: "
+                   f"{peeked == counted_hand}; record {record}, replay {replay}, again "
+                   f"{again}, watch {watched.get('code')}; tries: {codes(tries)}")
 
 
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
-    account_input,
+    account_input, recovery_names, banned_oracle, record_names, shape_leaks,
+    invisible_names, guest_impostor, rating_farm,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

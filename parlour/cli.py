@@ -166,7 +166,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     from parlour.analysis.review import MARKS, review_record
-    from parlour.record import parse_record
+    from parlour.record import parse_record, record_players
 
     short = {"inaccuracy": "Inacc."}
 
@@ -179,7 +179,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         print(json.dumps(review.to_json()))
         return 0
     game = get_game(review.game)
-    names = [n.strip() for n in record.tags.get("Players", "").split(",")]
+    names = record_players(record)
+    seat_count = int(record.tags["Seats"])
     effort = (f"{review.budget} iterations a decision" if review.budget
               else "its strongest level")
     table = Table(title=f"Review of {args.file.name}: {game.name}, by {review.reviewer} "
@@ -189,7 +190,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                          else "left")
     styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
     for d in review.marked():
-        table.add_row(str(d.index + 1), _seat_name(game.seat_name(d.seat, len(names)),
+        table.add_row(str(d.index + 1), _seat_name(game.seat_name(d.seat, seat_count),
                                                    names, d.seat),
                       d.played, d.best, f"{d.chance:.0%}", f"{d.best_chance:.0%}",
                       f"{d.loss:.1%}", f"[{styles[d.mark]}]{d.mark}[/]")

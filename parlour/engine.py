@@ -530,6 +530,8 @@ class State(ABC):
     def acting_seat(self, seat: object) -> Seat:
         """The seat an action is for, or :class:`IllegalAction` saying why none can act."""
         to_act = self.to_act
+        if seat is not None and type(seat) is not int:  # as an action: True, 1.0 are not 1
+            raise IllegalAction("there is no seat {seat}", seat=Code(repr(seat)))
         if seat is None:
             if len(to_act) == 1:
                 return to_act[0]

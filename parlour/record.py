@@ -15,8 +15,12 @@ actions, one per line as ``<seat> <action in the game's notation>``::
     1 nil
     ...
 
-``#`` starts a comment. The seed, options and actions are the game: reading a record
-replays it with the engine, and a stored result must match the replayed one. A record names
+``#`` starts a comment (outside a tag's quotes). A tag's value is escaped
+(:func:`escape_tag`: a backslash before ``\\`` and ``"``, ``\\n`` and ``\\uXXXX`` for
+line breaks and other unprintable characters), and the Players tag escapes each name's
+commas, so any name reads back (:func:`record_players`). The seed, options and actions
+are the game: reading a record replays it with the engine, and a stored result must match
+the replayed one. A record names
 every option of its time; an option added since takes the value that keeps the rules the
 record was played under (``Option.legacy``, see ``Game.recorded_options``). A result of
 ``*`` marks a game that was not finished. Errors name the line they were found on.
@@ -43,7 +47,11 @@ from parlour.engine import (
 from parlour.games import get_game
 
 REQUIRED = ("Game", "Seed", "Seats", "Options", "Result")
-_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
+#: A tag line: its name, its quoted value (escaped, :func:`escape_tag`), then perhaps a
+#: comment (a ``#`` inside the quotes is the value's own).
+_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*(?:#.*)?$')
+_ESCAPED = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
+_NAMED_ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
 
 
 class RecordError(ValueError):
@@ -70,11 +78,11 @@ def record_text(state: State, players: Sequence[str] | None = None,
         "Seed": str(state.seed),
         "Seats": str(state.num_seats),
         "Options": format_options(state.options),
-        "Players": ", ".join(players) if players else "",
+        "Players": ", ".join(_player(p) for p in players) if players else "",
         "Date": date or datetime.date.today().isoformat(),
         "Result": state.outcome.text() if state.outcome else "*",
     }
-    out = [f'[{k} "{_escape(v)}"]' for k, v in tags.items() if v or k in REQUIRED]
+    out = [f'[{k} "{escape_tag(v)}"]' for k, v in tags.items() if v or k in REQUIRED]
     out.append("")
     if comment:
         out.extend(f"# {line}" for line in comment.splitlines())
@@ -88,11 +96,8 @@ def parse_record(text: str) -> Record:
     tags, tag_lines = record.tags, record.tag_lines
     in_moves = False
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            in_moves = in_moves or bool(tags)
-            continue
-        if line.startswith("["):
+        line = raw.strip()
+        if line.startswith("["):  # before comments are cut: its value may hold a #
             if record.moves:
                 raise RecordError(f"line {number}: a tag after the moves began")
             m = _TAG.match(line)
@@ -100,8 +105,12 @@ def parse_record(text: str) -> Record:
                 raise RecordError(f'line {number}: a tag looks like [Name "value"], not {line!r}')
             if m[1] in tags:
                 raise RecordError(f"line {number}: the tag {m[1]} appears twice")
-            tags[m[1]] = _unescape(m[2])
+            tags[m[1]] = unescape_tag(m[2])
             tag_lines[m[1]] = number
+            continue
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            in_moves = in_moves or bool(tags)
             continue
         seat_text, _, action = line.partition(" ")
         if not seat_text.isdigit() or not action.strip():
@@ -159,9 +168,56 @@ def read_record(path: str | Path, verify: bool = True) -> tuple[Record, State]:
     return record, replay(record, verify)
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+def escape_tag(value: str) -> str:
+    """A tag's value as written between its quotes: a backslash and a quote escaped with a
+    backslash, a newline, return and tab as ``\\n``, ``\\r``, ``\\t``, and any other
+    character that is not printable (other line breaks among them) as ``\\uXXXX`` or
+    ``\\UXXXXXXXX``, so that a value is always one line (:func:`unescape_tag` reads it
+    back)."""
+    out = []
+    for ch in value:
+        if ch in '\\"':
+            out.append("\\" + ch)
+        elif ch in "\n\r\t":
+            out.append("\\" + {"\n": "n", "\r": "r", "\t": "t"}[ch])
+        elif not ch.isprintable():  # other line breaks among them
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+def unescape_tag(value: str) -> str:
+    """A tag's value as :func:`escape_tag` wrote it, read back (and any other character
+    after a backslash as itself, as older records have it)."""
+    def one(m: re.Match[str]) -> str:
+        escaped = m[1]
+        if len(escaped) > 1:
+            return chr(int(escaped[1:], 16))
+        return _NAMED_ESCAPES.get(escaped, escaped)
+    return _ESCAPED.sub(one, value)
+
+
+def _player(name: str) -> str:
+    """A name as the Players tag lists it: its backslashes and commas escaped."""
+    return name.replace("\\", "\\\\").replace(",", "\\,")
+
+
+def record_players(record: Record) -> list[str]:
+    """The names of the Players tag, in seat order (none if the tag is missing)."""
+    text = record.tags.get("Players", "")
+    if not text.strip():
+        return []
+    names: list[str] = []
+    name: list[str] = []
+    chars = iter(text)
+    for ch in chars:
+        if ch == "\\":
+            name.append(next(chars, ""))
+        elif ch == ",":
+            names.append("".join(name).strip())
+            name = []
+        else:
+            name.append(ch)
+    names.append("".join(name).strip())
+    return names

@@ -59,6 +59,7 @@ def check_step(state: State, rng: random.Random, deep: bool,
         return
     before = snapshot(state)
     check_no_bool_action(state)
+    check_seat_is_an_int(state)
     # An illegal action raises IllegalAction and changes nothing.
     if to_act:
         seat = to_act[0]
@@ -186,6 +187,23 @@ def check_no_bool_action(state: State) -> None:
             with pytest.raises(IllegalAction):
                 state.apply(flag, seat)  # type: ignore[arg-type]
             assert snapshot(state) == before, f"apply({flag}, {seat}) changed the state"
+
+
+def check_seat_is_an_int(state: State) -> None:
+    """A seat is checked exactly as an action is (issue 30 item 7): only a plain ``int``;
+    ``True``, a NumPy integer, a float or text naming the seat to act raise
+    :class:`IllegalAction` and change nothing, in the compiled build as in the pure one."""
+    import numpy as np
+
+    before = snapshot(state)
+    for seat in state.to_act:
+        action = state.legal_actions(seat)[0]
+        for lookalike in (seat == 1, np.int64(seat), float(seat), str(seat)):
+            if type(lookalike) is int:
+                continue
+            with pytest.raises(IllegalAction):
+                state.apply(action, lookalike)  # type: ignore[arg-type]
+            assert snapshot(state) == before, f"apply(.., {lookalike!r}) changed the state"
 
 
 def check_determinized(state: State, rng: random.Random,

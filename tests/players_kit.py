@@ -16,15 +16,17 @@ from parlour.server.identity import SESSION_COOKIE, session_hash
 from parlour.server.store import accounts_t, sessions_t
 
 
-def sign_up(db: Path, name: str, now: float | None = None) -> tuple[int, str]:
-    """An account named ``name`` with a session live for an hour from ``now`` (the server's
-    clock, if the test sets one; else the wall's); returns its id and the cookie."""
+def sign_up(db: Path, name: str, now: float | None = None, created: float | None = None
+            ) -> tuple[int, str]:
+    """An account named ``name`` (made at ``created``, else ``now``) with a session live
+    for an hour from ``now`` (the server's clock, if the test sets one; else the wall's);
+    returns its id and the cookie."""
     token = secrets.token_urlsafe(32)
     now = time.time() if now is None else now
     with connect(db) as conn:
         aid = conn.execute(insert(accounts_t).values(
             name=name, name_key=name_key(name), password_hash="argon2-not-used-here",
-            created=now)).inserted_primary_key[0]
+            created=now if created is None else created)).inserted_primary_key[0]
         conn.execute(insert(sessions_t).values(token_hash=session_hash(token),
                                                account_id=aid, created=now, expires=now + 3600))
     return int(aid), token

@@ -1,7 +1,7 @@
 """bench/abuse.py runs: its quick attacks, on the edge and on the life of tables, against
 servers it starts, all hold and no server logs a traceback (the long ones, slowloris, the
-cap race, the search hog and orphaned workers, are covered by their own tests and run in
-full by ``.venv/bin/python bench/abuse.py``)."""
+cap race, the search hog, orphaned workers and the flood of recovery names, are covered by
+their own tests and run in full by ``.venv/bin/python bench/abuse.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: The quick attacks that share one server (make test).
 SHARED = ("chunked_body,echoed_excerpt,create_flood,forged_forwarding,join_flood,"
-          "foreign_origin,lax_input,rules_probe,password_guessing,account_input,daily_peek")
+          "foreign_origin,lax_input,rules_probe,password_guessing,account_input,daily_peek,"
+          "banned_oracle,record_names,shape_leaks,invisible_names,guest_impostor,rating_farm")
 #: The quick attacks that start a server each, 23 of the 37 CPU seconds of the two
 #: (make test-long). make test checks what they do in the server tests, in process and on
 #: both databases: endless options (test_engine) and `again` at an unwatched bot table,

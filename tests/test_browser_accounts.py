@@ -157,6 +157,8 @@ def test_mute_and_report_a_player_at_the_table(browser, base):
 
     ana.goto(table_url)
     ana.wait_for_selector(".lifebar .players-menu")
+    # a guest's name is marked wherever it shows (issue 30 item 3): the table's plates
+    expect(ana.locator(".board .bot-badge", has_text="guest")).to_have_count(1)
     ana.click(".players-menu summary")
     row = ana.locator(".players-list li")
     expect(row.locator(".player-name")).to_contain_text("Rude Guest")

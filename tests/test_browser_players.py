@@ -43,7 +43,7 @@ def play_foursquare(page) -> None:
 
 def test_the_daily_foursquare_deal_its_board_one_counted_try_and_the_profile(browser, base,
                                                                            tmp_path):
-    _, token = sign_up(db_of(tmp_path), "Sam")
+    _, token = sign_up(db_of(tmp_path), "Sam", created=0.0)  # made before today
     page = signed_in_page(browser, base, token)
 
     page.goto(base + "/u/Sam")
@@ -80,12 +80,12 @@ def test_the_daily_foursquare_deal_its_board_one_counted_try_and_the_profile(bro
     assert re.fullmatch(f"Sam {said} nobody else has played it yet", entry), entry
     shot(page, "players-02-daily-board")
 
-    # a second try is played but not counted
-    assert page.inner_text(f"{four} .daily-play") == "Play it again (not counted)"
+    # a second try is a practice deal, not counted (issue 30 item 1)
+    assert page.inner_text(f"{four} .daily-play") == "Play a practice deal (not counted)"
     page.click(f"{four} .daily-play")
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    page.wait_for_selector("#toasts >> text=This try is not counted: only your first of the "
-                           "day is.")
+    page.wait_for_selector("#toasts >> text=A practice deal: your first try of the day was "
+                           "today's deal, and it is the one counted.")
     page.wait_for_selector(TURN)
 
     page.goto(base + "/u/Sam")

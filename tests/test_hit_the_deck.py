@@ -468,6 +468,26 @@ def test_flip_the_deck_swaps_the_piles_reverses_play_and_the_player_plays_again(
     assert state.to_act == (3,)  # play now goes right
 
 
+def test_determinize_keeps_the_public_order_of_the_draw_pile_after_a_swap():
+    """Issue 30 item 7: after a Flip swap the draw pile is the old discards reversed, known
+    to everyone: a determinization keeps it (and what a seat cannot know, the other hands,
+    is still redealt); once a card of unknown place is drawn or a Flip buried, only what
+    is still sure stays."""
+    state = rig(["R flip, R5, G2", "G5, B2, Y3", "B5, R4", "Y5, G1"], draw="Y1, Y2, Y3, Y4",
+                discard="B1, G4, B3, R3")
+    act(state, "R flip", "swap")
+    assert state.draw == cards("R flip, R3, B3, G4, B1")
+    hands = set()
+    for n in range(20):
+        det = state.determinize(0, random.Random(n))
+        assert det.draw == state.draw
+        hands.add(tuple(det.hand(1)))
+    assert len(hands) > 1  # the others' hands still redealt
+    act(state, "draw")  # seat 0 takes B1, the top (known) card
+    assert all(state.determinize(1, random.Random(n)).draw == cards("R flip, R3, B3, G4")
+               for n in range(5))
+
+
 def test_flip_with_two_players():
     state = rig(["R flip, R5", "G5"], draw="Y1, R2", discard="R3")
     act(state, "R flip", "swap")

@@ -3,13 +3,26 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from soak import soak
 from stateful import SEEDS
 
 from parlour.arena import play_game
 from parlour.engine import play_random
 from parlour.games import get_game
-from parlour.record import RecordError, parse_record, read_record, record_text, replay
+from parlour.record import (
+    RecordError,
+    escape_tag,
+    parse_record,
+    read_record,
+    record_players,
+    record_text,
+    replay,
+    unescape_tag,
+)
+from parlour.server.account_names import clean_account_name
+from parlour.server.protocol import ProtocolError
+from parlour.server.tables import clean_name
 
 GAME = get_game("spades")
 
@@ -160,3 +173,51 @@ def test_recorded_options_give_a_missing_option_its_legacy_value():
     assert recorded["flips_in_a_row"] == "chain" and recorded["target"] == 50
     assert hit.recorded_options({"flips-in-a-row": "pair"})["flips_in_a_row"] == "pair"
     assert GAME.recorded_options({}) == GAME.resolve_options()  # no legacy values in Spades
+
+
+def _accepted(clean):
+    def accepted(name: str) -> bool:
+        try:
+            clean(name)
+        except ProtocolError:
+            return False
+        return True
+    return accepted
+
+
+#: Any name the server seats: a guest's (printable, trimmed, 1 to 24 characters) or an
+#: account's, and the awkward characters a record's syntax uses.
+SEATED_NAMES = st.one_of(
+    st.text(min_size=1, max_size=30).filter(_accepted(clean_name)).map(clean_name),
+    st.text(min_size=2, max_size=24).filter(_accepted(clean_account_name))
+    .map(clean_account_name),
+    st.lists(st.sampled_from(['#', '"', "\\", ",", ", ", "]", "[", "a", " ", "\\,", "\\n"]),
+             min_size=1, max_size=8).map("".join).filter(_accepted(clean_name))
+    .map(clean_name))
+
+
+@settings(max_examples=150, deadline=None)
+@given(names=st.lists(SEATED_NAMES, min_size=4, max_size=4),
+       comment=st.text(max_size=40))
+def test_a_record_reads_back_any_seated_name(names, comment):
+    """Issue 30 item 7: tag values are quoted and escaped both ways, so any name the server
+    seats (a #, a quote, a backslash, a comma among them) reads back from the record, and
+    so does any tag value with a newline or another line break."""
+    state = GAME.new(3)
+    record = parse_record(record_text(state, names, date="2026-12-06", comment=comment))
+    assert record_players(record) == names
+    assert replay(record).seed == 3
+
+
+@given(value=st.text(max_size=40))
+def test_any_tag_value_is_one_line_and_reads_back(value):
+    escaped = escape_tag(value)
+    assert len(f'[Event "{escaped}"]'.splitlines()) == 1
+    assert unescape_tag(escaped) == value
+    assert parse_record(f'[Event "{escaped}"]  # a comment\n' + record_text(GAME.new(1))
+                        ).tags["Event"] == value
+
+
+def test_an_older_record_s_players_read_as_before():
+    record = parse_record('[Players "you, rule, rule, rule"]\n' + record_text(GAME.new(1)))
+    assert record_players(record) == ["you", "rule", "rule", "rule"]

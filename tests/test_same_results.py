@@ -7,7 +7,9 @@ and say why in the commit and here:
   records they hash name every option, so the new one changed them; the moves are the same
   (with the option left out of the Options tag the old digests come back).
 - Spades' ``bots`` (issue 29): the search bot's bid values read the partner's bid before the
-  playout, not after it."""
+  playout, not after it.
+- Hit the Deck's ``bots`` (issue 30): after a Flip swap the search bot's determinizations
+  keep the draw pile's public order (the old discards reversed) instead of shuffling it."""
 
 import json
 import os
@@ -26,7 +28,7 @@ EXPECTED = {
                          "rl": "4dd51ecc6f8038ca"},
     "foursquare": {"bots": "abc8728e20472d2f", "random": "04ff2ad70c859e5d",
                    "rl": "35b028563f76ab46"},
-    "hit-the-deck": {"bots": "7f327a7a7597a2f5", "random": "ba32658380cc6317",
+    "hit-the-deck": {"bots": "59be8e59fda2c8bb", "random": "ba32658380cc6317",
                      "rl": "7035da52ff00784c"},
     "spades": {"bots": "6e3c72f876a01f93", "random": "96ee724c28545e27",
                "rl": "d9560c216c4aac1c"},

@@ -10,7 +10,6 @@ from server_kit import Player, app_client, db_url_for, seed_of
 from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.games import game_ids
 from parlour.server import daily
 from parlour.server.daily import DAILY_SEATS, day_of
 from parlour.server.store import Store, accounts_t, daily_t
@@ -21,21 +20,91 @@ NOON = 1_796_126_400.0  # 2026-12-01 12:00 UTC
 
 
 def test_every_game_deals_one_daily_deal_a_day_the_same_for_everyone(tmp_path):
+    """Every counted try of a game's day deals the same cards (the compared deal);
+    anything else plays a practice deal of its own."""
     db = tmp_path / "same.sqlite3"
     clock = [NOON]
     with app_client(db, now=lambda: clock[0]) as client:
-        for game in game_ids():
-            a = client.post(f"/api/daily/{game}", json={"name": "guest"})
-            b = client.post(f"/api/daily/{game}", json={"name": "other"})
-            assert a.status_code == b.status_code == 201, a.text
-            ta, tb = a.json()["table"], b.json()["table"]
+        ana = sign_up(db, "Ana", now=NOON, created=NOON - DAY)[1]
+        ben = sign_up(db, "Ben", now=NOON, created=NOON - DAY)[1]
+        deal_key = client.app.state.hub.store.deal_key
+        for game in ("foursquare", "spades"):
+            tables = []
+            for token in (ana, ben):
+                signed_in(client, token)
+                res = client.post(f"/api/daily/{game}", json={})
+                assert res.status_code == 201 and res.json()["counted"], res.text
+                tables.append(res.json()["table"])
+            ta, tb = tables
             assert ta["daily"] == day_of(NOON) and ta["compared"] and not ta["listed"]
             assert len(ta["seats"]) == DAILY_SEATS[game] and ta["deal"] is None
-            assert not ta["hints"] and not a.json()["counted"]  # a guest is not counted
-            assert seed_of(db, ta["id"]) == seed_of(db, tb["id"])
+            assert not ta["hints"]
+            compared = daily.daily_seed(deal_key, game, day_of(NOON))
+            assert seed_of(db, ta["id"]) == seed_of(db, tb["id"]) == compared
+            signed_in(client, None)
+            guest = client.post(f"/api/daily/{game}", json={"name": "Gus"}).json()
+            assert not guest["counted"] and guest["why"] == "guest"
+            assert guest["table"]["daily"] is None and seed_of(db, guest["table"]["id"]) \
+                != compared
         clock[0] += DAY
-        c = client.post("/api/daily/foursquare", json={"name": "guest"}).json()["table"]
+        signed_in(client, sign_up(db, "Cy", now=clock[0], created=NOON - DAY)[1])
+        c = client.post("/api/daily/foursquare", json={}).json()["table"]
         assert seed_of(db, c["id"]) != seed_of(db, ta["id"])  # the next day, the next deal
+
+
+def test_nobody_sees_the_compared_deal_before_their_counted_try(tmp_path):
+    """Issue 30 item 1: a guest's try, another try, an account made during the day: each
+    plays a practice deal, never the compared one; the counted table's record, replay,
+    review, hints, watching and the lobby give nothing away until the day is over; and the
+    bots' choices at two counted tries are seeded apart."""
+    db = tmp_path / "peek.sqlite3"
+    with app_client(db, now=lambda: NOON) as client:
+        compared = daily.daily_seed(client.app.state.hub.store.deal_key, "spades",
+                                    day_of(NOON))
+        seeds = []
+        signed_in(client, None)
+        peek = client.post("/api/daily/spades", json={"name": "Peeker"}).json()
+        assert (peek["counted"], peek["why"]) == (False, "guest")
+        seeds.append(seed_of(db, peek["table"]["id"]))
+        _, fresh = sign_up(db, "Fresh", now=NOON)  # made today: may have peeked as a guest
+        signed_in(client, fresh)
+        new = client.post("/api/daily/spades", json={}).json()
+        assert (new["counted"], new["why"]) == (False, "new_account")
+        seeds.append(seed_of(db, new["table"]["id"]))
+        _, old = sign_up(db, "Olga", now=NOON, created=NOON - DAY)
+        signed_in(client, old)
+        first = client.post("/api/daily/spades", json={}).json()
+        assert first["counted"] and first["why"] is None
+        tid = first["table"]["id"]
+        assert seed_of(db, tid) == compared
+        again = client.post("/api/daily/spades", json={}).json()
+        assert (again["counted"], again["why"]) == (False, "tried")
+        seeds.append(seed_of(db, again["table"]["id"]))
+        assert compared not in seeds and len(set(seeds)) == 3
+        # the counted table: nothing before the day is over
+        assert tid not in {t["id"] for t in client.get("/api/tables").json()["tables"]}
+        player = Player(client, tid, first["token"])
+        player.view()
+        player.send({"type": "hint"})
+        assert player.error()["code"] == "no_hint"  # hints are off
+        player.close()
+        play_out(client, tid, first["token"])  # finished: still shut until the day ends
+        for path in ("record", "replay"):
+            got = client.get(f"/api/tables/{tid}/matches/1/{path}")
+            assert got.json()["error"]["code"] == "daily_secret"
+        review = client.post(f"/api/tables/{tid}/matches/1/review", json={"seat": 0})
+        assert review.json()["error"]["code"] == "daily_secret", review.text
+        watcher = Player.__new__(Player)
+        with pytest.raises(WebSocketDisconnect):
+            Player.__init__(watcher, client, tid, None)
+        # a second counted try (another old account): same cards, its bots seeded apart
+        _, other = sign_up(db, "Otto", now=NOON, created=NOON - DAY)
+        signed_in(client, other)
+        second = client.post("/api/daily/spades", json={}).json()
+        assert second["counted"] and seed_of(db, second["table"]["id"]) == compared
+        hub = client.app.state.hub
+        one, two = hub.tables[tid], hub.tables[second["table"]["id"]]
+        assert one.bot_rng.getstate() != two.bot_rng.getstate()
 
 
 def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_path):
@@ -44,7 +113,7 @@ def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_pat
     with app_client(db, now=lambda: clock[0]) as client:
         results = {}
         for i, name in enumerate(["Ana", "Ben", "Cy"]):
-            _, token = sign_up(db, name, now=clock[0])
+            _, token = sign_up(db, name, now=clock[0], created=clock[0] - DAY)
             signed_in(client, token)
             res = client.post("/api/daily/foursquare", json={})
             assert res.status_code == 201 and res.json()["counted"]
@@ -66,7 +135,9 @@ def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_pat
         # today: no record, no replay, no watching of a daily deal
         table_id = results["Ana"]
         ana = client.get("/api/players/Ana").json()["recent"]
-        assert len(ana) == 1 and ana[0]["table"] == table_id and not ana[0]["replay"]
+        counted = [r for r in ana if r.get("daily")]  # and the practice try, a casual one
+        assert len(ana) == 2 and len(counted) == 1
+        assert counted[0]["table"] == table_id and not counted[0]["replay"]
         for path in ("record", "replay"):
             got = client.get(f"/api/tables/{table_id}/matches/1/{path}")
             assert got.status_code == 403 and got.json()["error"]["code"] == "daily_secret"
@@ -95,7 +166,9 @@ def test_one_counted_try_a_day_a_board_and_the_records_open_the_next_day(tmp_pat
 def test_a_daily_deal_is_not_dealt_again_at_its_table(tmp_path):
     db = tmp_path / "again.sqlite3"
     with app_client(db, now=lambda: NOON) as client:
-        res = client.post("/api/daily/foursquare", json={"name": "guest"}).json()
+        signed_in(client, sign_up(db, "Ana", now=NOON, created=NOON - DAY)[1])
+        res = client.post("/api/daily/foursquare", json={}).json()
+        assert res["counted"]
         play_out(client, res["table"]["id"], res["token"])
         again = client.post(f"/api/tables/{res['table']['id']}/again",
                             headers={"Authorization": f"Bearer {res['token']}"})

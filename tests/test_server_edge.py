@@ -112,6 +112,23 @@ def test_unreadable_bodies_get_the_error_shape(tmp_path, raw):
         error_of(res, 400, "bad_request")
 
 
+@pytest.mark.parametrize("kind", ["application/csp-report+json", "application/x+json",
+                                  "text/plain", "application/x-www-form-urlencoded",
+                                  "text/json", None])
+def test_a_json_endpoint_takes_only_application_json(tmp_path, kind):
+    """Issue 30 item 8: a body sent as anything but application/json (FastAPI would read
+    any +json, or a body with no type, as JSON) is refused with 415 and creates nothing."""
+    body = json.dumps({"game": "spades", "seats": BOTS3, "name": "Ann"}).encode()
+    with limited(tmp_path) as client:
+        headers = {} if kind is None else {"content-type": kind}
+        error_of(client.post("/api/tables", content=body, headers=headers), 415,
+                 "bad_content_type")
+        assert client.get("/api/tables").json()["tables"] == []
+        res = client.post("/api/tables", content=body,
+                          headers={"content-type": "application/json; charset=utf-8"})
+        assert res.status_code == 201
+
+
 def test_the_frameworks_own_refusals_get_the_error_shape(tmp_path):
     with limited(tmp_path) as client:
         error_of(client.get("/no/such/page"), 404, "not_found")

@@ -20,6 +20,8 @@ from parlour.server.language import chosen
 
 RULE = {"kind": "bot", "bot": "rule"}
 
+GUEST_ANN = Message("{name} (guest)", name="Ann")  # a guest's seat is marked
+
 
 def say(message, lang: str) -> str:
     """A narration line as the server sends it: in ``lang``, cards as codes for the page."""
@@ -133,7 +135,7 @@ def test_clockwork_narration_per_connection_in_its_language(client):
     # told to Ann, she is "You" (Indonesian "Kamu"); a watcher hears her name
     assert seen_id["narration"] == [say(narrate_event(ev, [YOU, bot]), "id")
                                     for ev in seen_id["view"]["events"]]
-    assert seen_pt["narration"] == [say(narrate_event(ev, ["Ann", bot]), "pt_BR")
+    assert seen_pt["narration"] == [say(narrate_event(ev, [GUEST_ANN, bot]), "pt_BR")
                                     for ev in seen_pt["view"]["events"]]
     assert seen_id["narration"] != seen_pt["narration"]
     ann_id.close()

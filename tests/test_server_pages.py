@@ -9,11 +9,13 @@ from server_kit import Player, app_client
 from parlour.games import game_ids, get_game
 from parlour.games.clockwork_spades import ClockworkGame, narrate_event
 from parlour.i18n import cards_as_codes, render
-from parlour.message import YOU
+from parlour.message import YOU, Message
 from parlour.server import pages, tables
 from parlour.server.names import BOT_NAMES
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
+
+GUEST_ANN = Message("{name} (guest)", name="Ann")  # a guest's seat is marked
 
 
 def say(message, lang: str) -> str:
@@ -91,9 +93,9 @@ def test_clockwork_views_carry_the_games_own_sentence_for_each_event(seeded):
     assert any(line.startswith("You draw ") for line in msg["narration"])
     assert not any("Ann" in line or line.startswith("You draws") for line in msg["narration"])
     seen = watcher.view()
-    assert seen["narration"] == [say(narrate_event(ev, ["Ann", bot]), "en")
+    assert seen["narration"] == [say(narrate_event(ev, [GUEST_ANN, bot]), "en")
                                  for ev in seen["view"]["events"]]
-    assert any(line.startswith("Ann draws a card.") for line in seen["narration"])
+    assert any(line.startswith("Ann (guest) draws a card.") for line in seen["narration"])
     assert len(seen["narration"]) == len(seen["view"]["events"])
     # a card drawn is told only to its drawer
     for ev, line in zip(seen["view"]["events"], seen["narration"], strict=True):

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
+import time
 
 from players_kit import play_out, sign_up, signed_in
 from server_kit import AppClient, Player, app_client, connect
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 
 from parlour.server import ratings as R
 from parlour.server.accounts import admin_rename
 from parlour.server.players import leaderboard
-from parlour.server.store import Store, metadata, seats_t, tables_t
+from parlour.server.store import Store, accounts_t, metadata, seats_t, tables_t
 
 CLOCKWORK = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}]
 SPADES = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
@@ -144,6 +145,81 @@ def test_leaving_a_rated_match_is_its_loss_and_leaving_again_pauses_rated_play(t
         assert open_rated(client, "spades", SPADES).status_code == 201
 
 
+def test_a_rated_table_s_clock_is_never_off(tmp_path):
+    """Issue 30 item 4: a rated table opened with ``turn_seconds: 0`` is refused (a
+    solitaire has no timer to switch off)."""
+    db = tmp_path / "clock.sqlite3"
+    with app_client(db) as client:
+        signed_in(client, sign_up(db, "Cid")[1])
+        res = open_rated(client, turn_seconds=0)
+        assert res.status_code == 400 and res.json()["error"]["code"] == "bad_options"
+        assert "turn timer" in res.json()["error"]["message"]
+        assert open_rated(client, turn_seconds=30).status_code == 201
+
+
+def forfeited_match(tmp_path, age: float) -> tuple[int, dict, dict]:
+    """A rated Clockwork match between Ann and Fay (accounts ``age`` seconds old, both from
+    the test client's one address) that the seat to act first forfeits by going silent;
+    returns that seat and the loser's and the winner's profiles. (The timers run on the
+    event loop: the silent seat's is run out at once and the limit shortened to 50 ms.)"""
+    db = tmp_path / "away.sqlite3"
+    with app_client(db) as client:
+        made = time.time() - age
+        _, ann = sign_up(db, "Ann", created=made)
+        _, fay = sign_up(db, "Fay", created=made)
+        signed_in(client, ann)
+        res = open_rated(client, "clockwork-spades", [{"kind": "person"}] * 2,
+                         turn_seconds=30).json()
+        tid = res["table"]["id"]
+        friend = AppClient(client.app)
+        signed_in(friend, fay)
+        joined = friend.post(f"/api/tables/{tid}/join", json={"name": "Fay"}).json()
+        fay_seat = Player(client, tid, joined["token"])
+        view = fay_seat.view()
+        silent = view["view"]["to_act"][0]  # whoever is to act goes silent
+        hub = client.app.state.hub
+        table = hub.tables[tid]
+
+        def away() -> None:  # the silent seat's timer runs out; the limit is 50 ms
+            table.turn_seconds = 0.05
+            hub.stand_in(table, silent)
+            table.turn_seconds = 30  # the other seat's own timer as it was
+            hub.turns.restart(table)
+
+        client.portal.call(away)
+        fay_seat.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "closed",
+                            "the table closing on the silent seat's forfeit")
+        fay_seat.close()
+        assert table.note == "forfeited"
+        names = {0: "Ann", 1: "Fay"}
+        loser, winner = names[silent], names[1 - silent]
+        return (silent, client.get(f"/api/players/{loser}").json(),
+                client.get(f"/api/players/{winner}").json())
+
+
+def test_a_rated_player_away_past_the_limit_loses_and_the_one_who_stayed_wins(tmp_path):
+    """Issue 30 item 4: at a rated match the silent player is stood in for; not back within
+    another turn's time, they forfeit: their loss (and a leave), the other's win, and the
+    table closes."""
+    _, lost, won = forfeited_match(tmp_path, age=30 * 86_400.0)
+    assert lost["recent"][0]["abandoned"] and not lost["recent"][0]["won"]
+    assert won["recent"][0]["won"] and not won["recent"][0]["abandoned"]
+    assert lost["games"]["clockwork-spades"]["rating"]["mu"] < R.MU \
+        < won["games"]["clockwork-spades"]["rating"]["mu"]
+
+
+def test_a_new_account_s_win_over_its_own_address_moves_no_rating(tmp_path):
+    """Issue 30 item 4, the decision (docs/players.md): rated play is open to accounts that
+    share an address, but a win by an account at most a week old over a seat taken from
+    its own address moves no rating (lichess's farm-boost rule): the match is kept,
+    unrated. Above, the same match between month-old accounts moved both."""
+    _, lost, won = forfeited_match(tmp_path, age=86_400.0)
+    assert won["recent"][0]["won"] and not won["recent"][0]["rated"]
+    assert not lost["recent"][0]["rated"]
+    assert "clockwork-spades" not in won["games"] or \
+        won["games"]["clockwork-spades"]["rating"] is None
+
+
 def test_a_guest_may_not_sit_at_a_rated_table_but_a_signed_in_friend_may(tmp_path):
     db = tmp_path / "join.sqlite3"
     with app_client(db) as client:
@@ -154,7 +230,7 @@ def test_a_guest_may_not_sit_at_a_rated_table_but_a_signed_in_friend_may(tmp_pat
         assert res.status_code == 201, res.text
         table_id = res.json()["table"]["id"]
         signed_in(client, None)
-        guest = client.post(f"/api/tables/{table_id}/join", json={"name": "guest"})
+        guest = client.post(f"/api/tables/{table_id}/join", json={"name": "Gus"})
         assert guest.status_code == 403
         signed_in(client, friend)
         joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Fay"})
@@ -233,8 +309,11 @@ def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
         rated = open_rated(ida, "spades", SPADES).json()  # left at once: a rated loss
         assert ida.post(f"/api/tables/{rated['table']['id']}/leave", headers={
             "Authorization": f"Bearer {rated['token']}"}).status_code == 200
-        assert ida.post("/api/daily/foursquare", json={}).json()["counted"]
         hub = ida.app.state.hub
+        with hub.store.engine.begin() as conn:  # an account made before the day is counted
+            conn.execute(update(accounts_t).where(accounts_t.c.name == "Ida")
+                         .values(created=0.0))
+        assert ida.post("/api/daily/foursquare", json={}).json()["counted"]
         with hub.store.engine.begin() as conn:
             Store.op_save_review(rated["table"]["id"], 1, 0, 10, "{}")(conn)
         admin_rename(hub.store.engine, "Ida", "Ida Rose")

@@ -141,6 +141,30 @@ def test_a_slap_is_timed_by_the_server_from_its_signal(client):
     assert slaps == [(0, f"slap {first}ms"), (1, f"slap {last['ms'][1]}ms")]
 
 
+def test_a_reconnecting_slapper_gets_the_time_left_and_its_clock_runs_from_the_signal(
+        client):
+    """Issue 30 item 8 (docs/protocol.md, Timed phases 7): a sync or a new connection during
+    a slap gets the same phase with ``remaining_ms``, the window's time left; its slap is
+    still timed from the signal, not from the reconnection."""
+    tid, players, tokens = seat_table(client, [PERSON, PERSON])
+    timed, seen = open_slap(players)
+    assert "remaining_ms" not in timed  # the signal itself: the whole window
+    time.sleep(max(0.0, seen[1] + 0.3 - time.monotonic()))
+    players[1].send({"type": "sync"})
+    synced = players[1].recv_until(lambda m: m["type"] == "view", "the view after a sync")
+    assert synced["timed"]["phase"] == timed["phase"]
+    assert 0 < synced["timed"]["remaining_ms"] <= 2700
+    players[1].close()
+    again = connect(client, tid, tokens[1])
+    view = again.view()
+    assert view["timed"]["phase"] == timed["phase"]
+    assert view["timed"]["remaining_ms"] <= synced["timed"]["remaining_ms"]
+    react(again, timed)
+    react(players[0], timed)
+    last = resolved(again)["last_slap"]
+    assert last["ms"][1] >= 300  # from the signal: the time away counts
+
+
 def test_a_seat_silent_for_the_window_slaps_slowest(client):
     tid, players, _ = seat_table(client, [PERSON, PERSON])
     timed, seen = open_slap(players)

@@ -148,6 +148,11 @@ def test_a_spectator_cannot_act(client, four):
     ('{"type": "act", "action": "' + "Q" * 100 + '", "version": 0}', "unknown_action",
      "too long"),
     ('{"type": "hello"}', "bad_message", "already said hello"),
+    # issue 30 item 8: a field given twice is refused, not read as its last value
+    ('{"type": "act", "action": "castle", "action": "bid 3", "version": 0}', "bad_message",
+     "the field 'action' is given twice"),
+    ('{"type": "act", "action": "bid 3", "version": 0, "version": 0}', "bad_message",
+     "the field 'version' is given twice"),
 ])
 def test_malformed_messages_get_clear_errors_and_change_nothing(four, raw, code, words):
     _, _, players = four

@@ -433,7 +433,8 @@ class ClockworkState(State):
 
     def apply(self, action: object, seat: object = None) -> None:
         turn_seat = self.seat
-        if self.phase == OVER or (seat is not None and seat != turn_seat):
+        if self.phase == OVER or (seat is not None and (type(seat) is not int
+                                                          or seat != turn_seat)):
             self.acting_seat(seat)  # raises with the reason
         if type(action) is not int or action not in self._legal:
             raise IllegalAction(self._why_illegal(action))

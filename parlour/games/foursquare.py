@@ -479,7 +479,7 @@ class FoursquareState(State):
         self._legal = tuple(bits(place) + [STACK + cell for cell in bits(stack)])
 
     def apply(self, action: object, seat: object = None) -> None:
-        if (seat is not None and seat != 0) or self._outcome:
+        if (seat is not None and (type(seat) is not int or seat != 0)) or self._outcome:
             self.acting_seat(seat)  # raises with the reason
         if type(action) is not int or action < 0 or not (
                 self._may_place >> action & 1 if action < STACK

@@ -574,6 +574,7 @@ class HitTheDeckState(State):
         "_counts",
         "_deck",
         "_events",
+        "_known",
         "_legal",
         "_legal_mask",
         "_max_turns",
@@ -676,6 +677,7 @@ class HitTheDeckState(State):
                 self._present[seat] |= KIND_BITS[kind]
         self.sizes = [len(h) for h in position["hands"]]
         self.draw = list(position["draw"])
+        self._known = [False] * len(self.draw)
         self.discard = list(position["discard"])
         self.top = self.discard[-1]
         self.direction = position["direction"]
@@ -723,6 +725,7 @@ class HitTheDeckState(State):
         self.sizes = [size] * n
         self.draw = draw = deck[n * size:]
         self.discard = [draw.pop()]
+        self._known = [False] * len(draw)  # (a reburied Hand below keeps the count)
         self._moves = []
         self._plays = []
         self._played = [0] * NUM_KINDS
@@ -816,7 +819,8 @@ class HitTheDeckState(State):
 
     def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
-        if (seat is not None and seat != turn) or turn < 0 or type(action) is not int \
+        if (seat is not None and (type(seat) is not int or seat != turn)) or turn < 0 \
+                or type(action) is not int \
                 or action < 0:
             self._apply_other(action, seat)
             return
@@ -883,6 +887,8 @@ class HitTheDeckState(State):
             if self.last_flip:  # the second Flip in a row goes back into the draw pile
                 draw = self.draw
                 draw.insert(self._below("flip back", len(draw) + 1), kind)
+                # where it went is secret: no place in the pile is known for sure now
+                self._known = [False] * len(draw)
                 self._events.append({"type": "flip back", "seat": turn})
                 # It did nothing, so it starts no row: the next Flip is a first again
                 # (under the first reading, every Flip goes back until another card).
@@ -908,6 +914,7 @@ class HitTheDeckState(State):
                 return -1
             self._reshuffle()
             draw = self.draw
+        self._known.pop()
         return draw.pop()
 
     def _reshuffle(self) -> None:
@@ -915,6 +922,7 @@ class HitTheDeckState(State):
         cards = self.discard
         top = cards.pop()
         self.draw = cards = self._shuffle(cards, "reshuffle")
+        self._known = [False] * len(cards)
         self.discard = [top]
         self._unseen = 0
         self._events.append({"type": "reshuffle", "cards": len(cards)})
@@ -972,6 +980,7 @@ class HitTheDeckState(State):
         low = max(1, -(-n // 3))
         lifted = low + self._below("cut", max(1, 2 * n // 3) - low + 1)
         card = draw.pop(n - (lifted + 1) // 2)
+        self._known.pop(n - (lifted + 1) // 2)
         self.discard.append(card)
         self.top = card
         self._events.append({"type": "cut", "seat": turn, "card": CARD_TEXT[card],
@@ -986,11 +995,16 @@ class HitTheDeckState(State):
         self.direction = -self.direction
         if self.draw:
             draw, discard = self.discard[::-1], self.draw[::-1]
+            # The old discards, reversed, are public but for those a swap turned up unseen.
+            unseen = self._unseen
+            known = [i >= unseen for i in range(len(draw))][::-1]
             buried = 0
             while _EFFECT[discard[-1]] == FLIPS and len(discard) > 1:
                 draw.insert(self._below("bury", len(draw) + 1), discard.pop())
                 buried += 1
-            self.draw, self.discard = draw, discard
+            if buried:  # where a Flip went is secret: no place is known for sure
+                known = [False] * len(draw)
+            self.draw, self.discard, self._known = draw, discard, known
             self.top = discard[-1]
             self._unseen = len(discard) - 1
             self._events.append({"type": "swap", "seat": turn, "card": CARD_TEXT[self.top],
@@ -1187,6 +1201,7 @@ class HitTheDeckState(State):
         new._present = self._present.copy()
         new.sizes = self.sizes.copy()
         new.draw = self.draw.copy()
+        new._known = self._known.copy()
         new.discard = self.discard.copy()
         new.top = self.top
         new._unseen = self._unseen
@@ -1205,17 +1220,21 @@ class HitTheDeckState(State):
         return new
 
     def determinize(self, seat: Seat | None, rng: random.Random) -> HitTheDeckState:
-        """Other hands, the draw pile and the discards no one has seen (those turned up by a
-        swap, under the top) are redealt at random, but a seat that drew keeps clear of the
-        cards that would have fitted then (see :data:`Voids`); pending slaps of other seats
-        get random times; future shuffles are reseeded."""
+        """Other hands, the draw pile's unknown places and the discards no one has seen
+        (those turned up by a swap, under the top) are redealt at random (a swap makes the
+        old discards, reversed, the draw pile: those everyone saw keep their places, until
+        a Flip goes back to a secret place), but a seat that drew keeps clear of the cards
+        that would have fitted then (see :data:`Voids`); pending slaps of other seats get
+        random times; future shuffles are reseeded."""
         new = self.clone()
         new.seed = rng.getrandbits(63)
         if self.phase == OVER:
             return new
         n = self.num_seats
         hidden = [s for s in range(n) if s != seat]
-        pool = [k for s in hidden for k in self.hand(s)] + self.draw \
+        known = self._known  # the places in the draw pile everyone can work out
+        pool = [k for s in hidden for k in self.hand(s)] \
+            + [k for k, public in zip(self.draw, known, strict=True) if not public] \
             + self.discard[:self._unseen]
         pool.sort()
         shuffle(pool, rng)
@@ -1237,8 +1256,14 @@ class HitTheDeckState(State):
                 counts[k] += 1
                 present |= KIND_BITS[k]
             new._counts[s], new._present[s] = counts, present
-        new.draw = pool[at:at + len(self.draw)]
-        at += len(self.draw)
+        draw = []
+        for k, public in zip(self.draw, known, strict=True):
+            if public:
+                draw.append(k)
+            else:
+                draw.append(pool[at])
+                at += 1
+        new.draw = draw
         new.discard = pool[at:] + self.discard[self._unseen:]
         if self.phase == SLAP:
             for i, (s, _) in enumerate(new._slap_order):

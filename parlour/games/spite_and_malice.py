@@ -547,7 +547,8 @@ class SpiteAndMaliceState(State):
 
     def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
-        if seat is not None and (seat != turn or self.phase == OVER):
+        if seat is not None and (type(seat) is not int or seat != turn
+                                 or self.phase == OVER):
             self.acting_seat(seat)  # raises with the reason
         if self.phase == OVER:
             raise IllegalAction(GAME_OVER)

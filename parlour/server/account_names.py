@@ -18,6 +18,16 @@ skeleton repeat until the key settles. And once case is ignored a capital I read
 small l ("AdmIn", "Admln"), so the key writes both i and l as l: "Ali" and "All" are one
 name. Reserved names (the parlour's own words, the bots' kinds and names) are refused by
 key, look-alikes included.
+
+Unicode's default-ignorable code points (``Default_Ignorable_Code_Point``: joiners,
+variation selectors, the combining grapheme joiner U+034F, Mongolian free variation
+selectors, the Hangul fillers, tags...) draw as nothing, so "Ana" with one of them looks
+like "Ana". A new account name may not hold them (:func:`clean_account_name`), and the key
+drops them (TR39's internal skeleton does the same), so a name an older account took with
+one still meets its look-alike. Python's ``unicodedata`` lacks the property: it comes
+from the maintained ``regex`` module's Unicode tables (``\\p{Default_Ignorable_Code_Point}``),
+never from a hand list. Guests' and bots' names are compared by the same key
+(:mod:`parlour.server.names`).
 """
 
 from __future__ import annotations
@@ -28,6 +38,8 @@ import unicodedata
 from collections import defaultdict
 from functools import cache
 from importlib import resources
+
+import regex
 
 from parlour.server.protocol import ProtocolError
 
@@ -41,6 +53,19 @@ _MARKS = ("\u200e", "\u200f")  # direction marks the package wraps right-to-left
 RESERVED = ("admin", "administrator", "parlour", "bot", "you", "moderator", "mod",
             "operator", "system", "server", "guest", "staff", "support", "deleted player",
             "deleted", "anonymous", "nobody", "dealer")
+
+
+#: Unicode's Default_Ignorable_Code_Point characters (the regex module's Unicode data).
+IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+
+
+def has_ignorable(text: str) -> bool:
+    """Whether ``text`` holds a character that draws as nothing (default-ignorable)."""
+    return IGNORABLE.search(text) is not None
+
+
+def without_ignorables(text: str) -> str:
+    return IGNORABLE.sub("", text)
 
 
 @cache
@@ -87,7 +112,10 @@ def skeleton(text: str) -> str:
 
 
 def _folded(text: str) -> str:
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    """NFKC, case folded, NFKC again, without the default-ignorable characters (before and
+    after: NFKC makes one of some, the half-width Hangul filler say)."""
+    text = unicodedata.normalize("NFKC", without_ignorables(text))
+    return without_ignorables(unicodedata.normalize("NFKC", text.casefold()))
 
 
 def name_key(name: str) -> str:
@@ -130,6 +158,8 @@ def clean_account_name(name: str) -> str:
     if not NAME_MIN <= len(text) <= NAME_MAX:
         raise ProtocolError("bad_name", "a name has {low} to {high} characters", low=NAME_MIN,
                             high=NAME_MAX)
+    if has_ignorable(text):  # U+034F is a mark, U+3164 a letter: looked at first
+        raise ProtocolError("bad_name", "a name cannot hold characters that show as nothing")
     for ch in text:
         if ch in PUNCTUATION or unicodedata.category(ch)[0] in "LMN":
             continue

@@ -25,7 +25,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, Engine, delete, exc, func, insert, select, update
 
-from parlour.server.account_names import clean_account_name, name_key
+from parlour.server.account_names import clean_account_name, name_key, reserved_keys
 from parlour.server.identity import Account, session_hash
 from parlour.server.players import export_play
 from parlour.server.protocol import ProtocolError
@@ -118,6 +118,24 @@ class SignedIn:
     account: Account
     token: str
     codes: list[str] | None = None
+    renamed_from: str | None = None  # the name the parlour took from it, told once
+
+
+def _told_rename(conn: Connection, row: Any) -> str | None:
+    """The name the parlour renamed this account from (migration 0010), if it has not been
+    told yet: now it is."""
+    if row.renamed_from is None:
+        return None
+    conn.execute(update(accounts_t).where(accounts_t.c.id == row.id).values(renamed_from=None))
+    return str(row.renamed_from)
+
+
+def rename_notice(store: Store, account_id: int) -> str | None:
+    """The name this account was renamed from, once (then it is forgotten)."""
+    with store.engine.begin() as conn:
+        row = conn.execute(select(accounts_t.c.id, accounts_t.c.renamed_from)
+                           .where(accounts_t.c.id == account_id)).first()
+        return None if row is None else _told_rename(conn, row)
 
 
 def _key_of(name: str) -> str:
@@ -148,6 +166,27 @@ def sign_up(store: Store, name: str, password: str, now: float | None = None) ->
     return SignedIn(Account(account_id, clean, "player"), token, codes)
 
 
+def guest_name(store: Store, name: object) -> str:
+    """A guest's name, cleaned (:func:`~parlour.server.tables.clean_name`), if no account
+    and nothing reserved goes by it: a guest cannot sit under an account's name or a
+    look-alike of it (``name_taken``), nor under the parlour's or a bot's
+    (``name_reserved``)."""
+    from parlour.server.tables import clean_name  # the tables import the accounts' names
+
+    clean = clean_name(name)
+    key = name_key(clean)
+    if key in reserved_keys():
+        raise ProtocolError("name_reserved", "that name is kept for the parlour: choose "
+                                             "another")
+    with store.engine.connect() as conn:
+        owner = conn.scalar(select(accounts_t.c.id).where(accounts_t.c.name_key == key[:KEY_MAX],
+                                                          accounts_t.c.deleted.is_(None)))
+    if owner is not None:
+        raise ProtocolError("name_taken", "an account goes by that name: sign in to play "
+                                          "under it, or choose another")
+    return clean
+
+
 def _by_name(conn: Connection, name: str) -> Any:
     return conn.execute(select(accounts_t).where(accounts_t.c.name_key == name_key(name),
                                                  accounts_t.c.deleted.is_(None))).first()
@@ -161,18 +200,20 @@ def log_in(store: Store, name: str, password: str, now: float | None = None) -> 
     if row is None:
         _verify(_dummy_hash(), password)  # as long as a real check: no telling who exists
         raise ProtocolError("bad_login", "that name and password do not match")
-    if not _verify(row.password_hash, password):
+    right = _verify(row.password_hash, password)
+    if row.banned is not None:  # the same answer whatever the password: no oracle
+        raise ProtocolError("banned", "this account is banned")
+    if not right:
         log.info("account %d: a failed log-in", row.id)
         raise ProtocolError("bad_login", "that name and password do not match")
-    if row.banned is not None:
-        raise ProtocolError("banned", "this account is banned")
     with store.engine.begin() as conn:
         if HASHER.check_needs_rehash(row.password_hash):
             conn.execute(update(accounts_t).where(accounts_t.c.id == row.id)
                          .values(password_hash=HASHER.hash(password)))
         token = new_session(conn, row.id, now)
+        renamed = _told_rename(conn, row)
     log.info("account %d logged in", row.id)
-    return SignedIn(Account(row.id, row.name, row.role), token)
+    return SignedIn(Account(row.id, row.name, row.role), token, renamed_from=renamed)
 
 
 def log_out(store: Store, token: str) -> None:
@@ -218,20 +259,21 @@ def recover(store: Store, name: str, code: str, new: str, now: float | None = No
     now = time.time() if now is None else now
     with store.engine.begin() as conn:
         row = _by_name(conn, name)
+        if row is not None and row.banned is not None:  # whatever the code: no oracle
+            raise ProtocolError("banned", "this account is banned")
         spent = row is not None and conn.execute(delete(recovery_codes_t).where(
             recovery_codes_t.c.account_id == row.id,
             recovery_codes_t.c.code_hash == code_hash(code))).rowcount == 1
         if row is None or not spent:
             raise ProtocolError("bad_code", "that name and recovery code do not match")
-        if row.banned is not None:
-            raise ProtocolError("banned", "this account is banned")
         check_password(new, row.name)
         conn.execute(update(accounts_t).where(accounts_t.c.id == row.id)
                      .values(password_hash=HASHER.hash(new)))
         conn.execute(delete(sessions_t).where(sessions_t.c.account_id == row.id))
         token = new_session(conn, row.id, now)
+        renamed = _told_rename(conn, row)
     log.info("account %d reset its password with a recovery code", row.id)
-    return SignedIn(Account(row.id, row.name, row.role), token)
+    return SignedIn(Account(row.id, row.name, row.role), token, renamed_from=renamed)
 
 
 def codes_left(store: Store, account_id: int) -> int:

@@ -186,6 +186,11 @@ class Guard:
             await error(too_big.code, too_big.render(language_of(conn)), 413,
                         headers={"Connection": "close"})(scope, receive, send)
             return
+        if not json_body(scope, conn, announced):
+            wrong = ProtocolError("bad_content_type", "send the body as JSON, with "
+                                  "Content-Type: application/json")
+            await error(wrong.code, wrong.render(language_of(conn)), 415)(scope, receive, send)
+            return
         policy = content_policy(page_host(conn))
 
         async def send_with_headers(message: Message) -> None:
@@ -197,6 +202,22 @@ class Guard:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def json_body(scope: Scope, conn: HTTPConnection, announced: int) -> bool:
+    """Whether a request to the API sends its body (if any) as ``application/json``, and
+    nothing else: FastAPI itself would read ``application/csp-report+json`` (any
+    ``+json``) or a body with no type at all as JSON."""
+    if scope["method"] not in BODY_METHODS or not scope["path"].startswith("/api/"):
+        return True
+    kind = conn.headers.get("content-type")
+    has_body = announced > 0 or "chunked" in conn.headers.get("transfer-encoding", "")
+    if kind is None:
+        return not has_body
+    return kind.split(";", 1)[0].strip().lower() == "application/json"
 
 
 def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: Any

@@ -56,9 +56,14 @@ class OpenReaction:
         assert self.opened is not None
         return self.opened + self.reaction.ms(action) / 1000 * self.slowdown
 
-    def to_json(self) -> JsonDict:
-        return {"phase": self.id, "name": self.reaction.name,
-                "window_ms": round(self.seconds * 1000)}
+    def to_json(self, now: float | None = None) -> JsonDict:
+        """The phase as views carry it; ``now`` (loop time), after the signal, adds
+        ``remaining_ms``: how long the window stays open still, on the wall clock."""
+        out: JsonDict = {"phase": self.id, "name": self.reaction.name,
+                         "window_ms": round(self.seconds * 1000)}
+        if now is not None and self.opened is not None:
+            out["remaining_ms"] = max(0, round((self.opened + self.seconds - now) * 1000))
+        return out
 
     def stop(self) -> None:
         if self.timer is not None:

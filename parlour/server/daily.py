@@ -6,11 +6,16 @@ can deal today's cards at another table. Its table has fixed seats (the person a
 :data:`DAILY_BOT` bots), the game's one-deal options (``spec(game).one_deal``), no hints,
 and no spectators or records until the day is over (:func:`day_over`).
 
-Anyone may play; a signed-in person's first try of a game's deal that day is the counted
-one (a row of ``parlour_daily``, claimed when the table opens, so abandoning a bad start
-does not buy another try). Results compare duplicate-style: everyone's result on the same
-cards, higher is better (:func:`parlour.stats.daily_result`), and each person's share of
-the others they beat.
+Only the counted try deals the day's deal (the *compared* deal): a signed-in person's
+first try of a game that day, if the account was made before the day began (a row of
+``parlour_daily``, claimed when the table opens, so abandoning a bad start does not buy
+another try). Everyone else (guests, another try, an account made that day) plays a
+practice deal of its own (:func:`why_not_counted`): nobody sees the compared deal's cards
+before their counted try. The bots' seeds at a compared deal are the try's table's own
+too (their chance choices do not repeat another try's). Results compare duplicate-style:
+everyone's result on the same cards, higher is better
+(:func:`parlour.stats.daily_result`), and each person's share of the others they beat.
+docs/players.md has the whole design.
 """
 
 from __future__ import annotations
@@ -43,6 +48,29 @@ def previous_day(day: str) -> str:
 def day_over(day: str, now: float) -> bool:
     """Whether the UTC day ``day`` has ended at ``now``."""
     return day < day_of(now)
+
+
+def day_start(day: str) -> float:
+    """The moment the UTC day ``day`` began (Unix seconds)."""
+    return datetime.datetime.fromisoformat(day).replace(tzinfo=datetime.UTC).timestamp()
+
+
+def why_not_counted(engine: Engine, day: str, game_id: str, account_id: int | None
+                    ) -> str | None:
+    """Why a try of ``game_id``'s deal of ``day`` would not be the counted one (it is then
+    a practice deal): ``guest``, ``new_account`` (made during the day: it may have seen the
+    deal on another account or as a guest), ``tried`` (the day's counted try is taken);
+    None for the counted try."""
+    if account_id is None:
+        return "guest"
+    with engine.connect() as conn:
+        created = conn.scalar(select(accounts_t.c.created).where(accounts_t.c.id == account_id))
+        if created is None or float(created) >= day_start(day):
+            return "new_account"
+        tried = conn.execute(select(daily_t.c.table_id).where(
+            daily_t.c.day == day, daily_t.c.game == game_id,
+            daily_t.c.account_id == account_id)).first()
+    return "tried" if tried is not None else None
 
 
 def check_day(text: str) -> str | None:

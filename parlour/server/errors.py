@@ -31,6 +31,7 @@ log = logging.getLogger("parlour.server")
 STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403, "bad_secret": 403,
           "bad_origin": 403, "seat_taken": 409, "table_full": 409, "not_finished": 409,
           "not_playing": 409, "method_not_allowed": 405, "too_big": 413,
+          "bad_content_type": 415,
           "rate_limited": 429, "internal": 500, "busy": 503, "unavailable": 503,
           "too_many": 429, "unrestorable": 410, "not_creator": 403, "still_there": 409,
           "not_watched": 409, "closed": 409, "not_signed_in": 403, "bad_login": 403,
@@ -61,6 +62,7 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
         (400, "a malformed or refused request"), (403, "not allowed"),
         (404, "no such thing"), (409, "not now"),
         (410, "a table that could not be restored"), (413, "a body past the limit"),
+        (415, "a body that is not sent as application/json"),
         (429, "a per-client limit reached (Retry-After says when to try again)"),
         (500, "a fault of the server"), (503, "full or unavailable (Retry-After)"))}
 

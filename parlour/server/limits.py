@@ -23,7 +23,7 @@ import hashlib
 import ipaddress
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -141,23 +141,35 @@ class Bucket:
     stamp: float
 
 
+#: The most buckets one limiter keeps (each about 200 bytes): past it, the one used least
+#: recently is dropped, so memory stays bounded whatever names an attacker sends.
+MAX_BUCKETS = 100_000
+
+
 @dataclass
 class PerClient:
-    """A token bucket per client: ``rate`` per second on average, ``burst`` at once."""
+    """A token bucket per client: ``rate`` per second on average, ``burst`` at once.
+
+    Every :meth:`wait` costs O(1) and the buckets are bounded (``capacity``): they are
+    kept least recently used first, so the ones that have filled up again (as good as
+    new) are dropped from the front as they are met, and past ``capacity`` the least
+    recently used one goes, full or not (a client silent for that long, while
+    ``capacity`` others were counted, gets its allowance back)."""
 
     rate: float
     burst: int
     clock: Callable[[], float] = time.monotonic
-    buckets: dict[ClientKey, Bucket] = field(default_factory=dict)
+    capacity: int = MAX_BUCKETS
+    buckets: OrderedDict[ClientKey, Bucket] = field(default_factory=OrderedDict)
 
     def wait(self, key: ClientKey) -> float:
         """Take one token for ``key``: 0 if it had one, else the seconds until it will."""
         now = self.clock()
-        if len(self.buckets) > 10_000:
-            self._forget_full(now)
-        bucket = self.buckets.get(key)
+        bucket = self.buckets.pop(key, None)
+        self._forget_full(now)
         if bucket is None:
-            bucket = self.buckets[key] = Bucket(float(self.burst), now)
+            bucket = Bucket(float(self.burst), now)
+        self.buckets[key] = bucket  # now the most recently used
         bucket.tokens = min(float(self.burst), bucket.tokens + (now - bucket.stamp) * self.rate)
         bucket.stamp = now
         if bucket.tokens >= 1:
@@ -166,11 +178,15 @@ class PerClient:
         return (1 - bucket.tokens) / self.rate
 
     def _forget_full(self, now: float) -> None:
-        """Drop the buckets that have filled up again (they are as good as new)."""
-        full = [k for k, b in self.buckets.items()
-                if b.tokens + (now - b.stamp) * self.rate >= self.burst]
-        for k in full:
-            del self.buckets[k]
+        """Drop, from the least recently used end, the buckets that have filled up again
+        (each is met once after its last use, so this is O(1) a call amortised), then the
+        oldest ones past the capacity."""
+        while self.buckets:
+            key, oldest = next(iter(self.buckets.items()))
+            if oldest.tokens + (now - oldest.stamp) * self.rate < self.burst \
+                    and len(self.buckets) < self.capacity:
+                return
+            del self.buckets[key]
 
 
 HASHED = "hash:"  # the key of a client known by its hash only (relayed from another process)
@@ -293,17 +309,21 @@ class ClientGuard:
         self.table_sockets: Counter[tuple[ClientKey, str]] = Counter()
 
     async def take(self, kind: Kind, *keys: ClientKey, message: str | None = None) -> None:
-        """Take a token of the ``kind`` bucket for each of ``keys`` (an address and an
-        account, say), from this process's buckets and then from the shared ones:
-        ``rate_limited`` with the longest wait if any of them has none left."""
+        """Take a token of the ``kind`` bucket for each of ``keys`` in turn (an address,
+        then an account name, say), from this process's buckets and then from the shared
+        ones: ``rate_limited`` at the first that has none left, whose wait it tells; the
+        keys after it are not counted (so a refused address makes no bucket per name)."""
         bucket = self.buckets[kind]
-        wait = max(bucket.wait(key) for key in keys)
-        if not wait and self.shared is not None:
+        for key in keys:  # the first key refused stops it: the others are not counted
+            wait = bucket.wait(key)
+            if wait:
+                raise TooMany("rate_limited", message or TOO_FAST[kind], wait)
+        if self.shared is not None:
             for key in keys:
-                wait = max(wait, await self.shared.wait(kind, client_hash(key), bucket.rate,
-                                                        bucket.burst))
-        if wait:
-            raise TooMany("rate_limited", message or TOO_FAST[kind], wait)
+                wait = await self.shared.wait(kind, client_hash(key), bucket.rate,
+                                              bucket.burst)
+                if wait:
+                    raise TooMany("rate_limited", message or TOO_FAST[kind], wait)
 
     def _too_many_sockets(self, cap: Refusal) -> TooMany:
         if cap == "client":

@@ -17,6 +17,8 @@ import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
 
+from parlour.server.account_names import name_key
+
 #: The bots' names: short, easy to read aloud in English, Indonesian and Portuguese, from
 #: many places. Also names a person cannot take (the accounts' reserved names).
 BOT_NAMES = ("Bill", "Mia", "Rafi", "Dewi", "Lena", "Omar", "Ines", "Kofi", "Yuki", "Nora",
@@ -50,9 +52,9 @@ def bot_names(table_id: str, bots: Sequence[bool], people: Sequence[str | None]
               ) -> list[str | None]:
     """The name of each bot seat (None for the others): the table's own order of
     :data:`BOT_NAMES`, in seat order, skipping any name a person at the table goes by
-    (letter case aside)."""
-    taken = {p.casefold() for p in people if p}
-    free = [n for n in _order(table_id) if n.casefold() not in taken]
+    (compared as account names are: case, look-alikes and invisible characters aside)."""
+    taken = {name_key(p) for p in people if p}
+    free = [n for n in _order(table_id) if name_key(n) not in taken]
     out: list[str | None] = []
     for is_bot in bots:
         out.append(free.pop(0) if is_bot and free else None)
@@ -60,5 +62,10 @@ def bot_names(table_id: str, bots: Sequence[bool], people: Sequence[str | None]
 
 
 def is_bot_name(name: str) -> bool:
-    """Whether ``name`` is one of the bots' (letter case aside)."""
-    return name.casefold() in {n.casefold() for n in BOT_NAMES}
+    """Whether ``name`` is one of the bots' (compared as account names are)."""
+    return name_key(name) in _bot_keys()
+
+
+@lru_cache(maxsize=1)
+def _bot_keys() -> frozenset[str]:
+    return frozenset(name_key(n) for n in BOT_NAMES)

@@ -98,11 +98,14 @@ def action_words(game: Game, view: JsonDict, action: str) -> Message:
 
 
 def seat_names(labels: Sequence[Param], names: Sequence[str | None],
-               you: Seat | None = None) -> list[Param]:
+               you: Seat | None = None, guests: Sequence[bool] = ()) -> list[Param]:
     """What the narration calls each seat: its name (a person's or a bot's, see
-    :mod:`parlour.server.names`), else the seat's label; a name two seats share gets the
-    label too; the seat the lines are told to is :data:`~parlour.message.YOU`."""
-    named: list[Param] = [p or label for label, p in zip(labels, names, strict=True)]
+    :mod:`parlour.server.names`), marked "(guest)" for a guest's seat, else the seat's
+    label; a name two seats share gets the label too; the seat the lines are told to is
+    :data:`~parlour.message.YOU`."""
+    named: list[Param] = [
+        (Message("{name} (guest)", name=p) if p and i < len(guests) and guests[i] else p)
+        or label for i, (label, p) in enumerate(zip(labels, names, strict=True))]
     out: list[Param] = [Message("{name} ({seat})", name=n, seat=label) if named.count(n) > 1
                         else n for n, label in zip(named, labels, strict=True)]
     if you is not None and 0 <= you < len(out):

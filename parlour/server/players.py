@@ -43,6 +43,10 @@ if TYPE_CHECKING:
     from parlour.server.tables import Hub
 
 RECENT = 20  # matches a profile lists
+#: Rated play and accounts sharing an address (docs/players.md): a match whose winner's
+#: account is this young (seconds) and shares an address with a seat it beat moves no
+#: rating (lichess's farm-boost rule, which uses 7 days too).
+NEW_ACCOUNT = 7 * 86_400.0
 HISTORY = 200  # rating changes a profile's chart draws at most per game
 
 
@@ -119,6 +123,27 @@ def _seat_ratings(conn: Connection, game_id: str, seats: Sequence[SeatKind],
     return out
 
 
+def shared_address(conn: Connection, table_id: str, placing: Sequence[int],
+                   accounts: dict[int, int], now: float) -> bool:
+    """Whether a winning account at most :data:`NEW_ACCOUNT` old took its seat from the
+    same address as a person's seat it beat (the last client to take each seat, kept after
+    it left): then the match is played, and kept, but moves no rating."""
+    clients = {int(r.seat): r.client for r in conn.execute(
+        select(seats_t.c.seat, seats_t.c.client).where(
+            seats_t.c.table_id == table_id, seats_t.c.kind == "person",
+            seats_t.c.client.is_not(None)))}
+    made = dict(conn.execute(select(accounts_t.c.id, accounts_t.c.created)
+                             .where(accounts_t.c.id.in_(list(accounts.values())))).all())
+    for seat, account in accounts.items():
+        mine = clients.get(seat)
+        if placing[seat] != 1 or mine is None or now - float(made.get(account, 0.0)) \
+                > NEW_ACCOUNT:
+            continue
+        if any(c == mine and placing[o] != placing[seat] for o, c in clients.items()):
+            return True
+    return False
+
+
 def op_finished(f: Finished, now: float) -> Op:
     """Write the finished match for every signed-in person at it: their counts, their
     ratings if it was rated, their daily result if it was a daily deal."""
@@ -130,11 +155,13 @@ def op_finished(f: Finished, now: float) -> Op:
         accounts = _accounts_at(conn, f.table_id)
         done = _written(conn, f.table_id, f.match)
         playing = {seat: acc for seat, acc in accounts.items() if acc not in done}
+        rated = f.rated and not shared_address(conn, f.table_id, outcome.placing, accounts,
+                                               now)
         for seat, account in playing.items():
             counts = match_counts(f.state, seat, game_stats)
             conn.execute(insert(player_matches_t).values(
                 account_id=account, table_id=f.table_id, match=f.match, game=f.game_id,
-                seat=seat, finished=now, rated=f.rated, abandoned=False,
+                seat=seat, finished=now, rated=rated, abandoned=False,
                 won=outcome.placing[seat] == 1, points=float(outcome.points[seat]),
                 counts=json.dumps(counts)))
             if f.daily is not None:
@@ -143,7 +170,7 @@ def op_finished(f: Finished, now: float) -> Op:
                     daily_t.c.account_id == account, daily_t.c.table_id == f.table_id,
                     daily_t.c.result.is_(None))
                     .values(result=daily_result(f.state, seat, game_stats), finished=now))
-        if not f.rated or not playing:
+        if not rated or not playing:
             return
         if f.game_id == "foursquare":
             for account in playing.values():
@@ -189,6 +216,35 @@ def op_left(table_id: str, match: int, game_id: str, seats: Sequence[SeatKind], 
         before = _seat_ratings(conn, game_id, seats, accounts, {})
         after = R.rate_seats(game_id, before, R.loss_placing(game_id, len(seats), seat))
         _save_rating(conn, account_id, game_id, after[seat], table_id, match, now)
+    return op
+
+
+def op_forfeit(table_id: str, match: int, game_id: str, seats: Sequence[SeatKind],
+               seat: int, absent: int | None, now: float) -> Op:
+    """A rated match forfeited by ``seat``, away past the limit (held by the account
+    ``absent``, if it was a signed-in person's; it may have left the seat already): its
+    side loses and every other side wins, for every signed-in person at it, rated from the
+    ratings as they stand (a row written already, the leaver's own, is not written again)."""
+    placing = R.loss_placing(game_id, len(seats), seat)
+
+    def op(conn: Connection) -> None:
+        accounts = _accounts_at(conn, table_id)
+        if absent is not None:
+            accounts[seat] = absent
+        done = _written(conn, table_id, match)
+        playing = {s: a for s, a in accounts.items() if a not in done}
+        rated = not shared_address(conn, table_id, placing, accounts, now)
+        for s, account in playing.items():
+            conn.execute(insert(player_matches_t).values(
+                account_id=account, table_id=table_id, match=match, game=game_id, seat=s,
+                finished=now, rated=rated, abandoned=s == seat, won=placing[s] == 1,
+                points=None, counts=None))
+        if game_id == "foursquare" or not playing or not rated:
+            return
+        before = _seat_ratings(conn, game_id, seats, accounts, {})
+        after = R.rate_seats(game_id, before, placing)
+        for s, account in playing.items():
+            _save_rating(conn, account, game_id, after[s], table_id, match, now)
     return op
 
 

@@ -132,9 +132,26 @@ def parse_message(raw: str | bytes | None) -> Message:
         raise ProtocolError("too_big", "message too big: {size} bytes (at most {limit})",
                             size=size, limit=MAX_MESSAGE)
     try:
-        return _PARSER.validate_json(raw)
+        message = _PARSER.validate_json(raw)
     except ValidationError as err:
         raise _refusal(raw, err) from None
+    try:
+        json.loads(raw, object_pairs_hook=_no_repeats)
+    except json.JSONDecodeError:  # what pydantic read, the standard library would not
+        raise ProtocolError("bad_message", "message is not valid JSON") from None
+    return message
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's fields, each named once: a name given twice is refused (the parser
+    would keep the last one given, which another reader of the same text may not)."""
+    seen: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in seen:
+            raise ProtocolError("bad_message", "the field {field} is given twice",
+                                field=repr(excerpt(name)))
+        seen[name] = value
+    return seen
 
 
 def _refusal(raw: str, err: ValidationError) -> ProtocolError:

@@ -391,10 +391,11 @@ class Relay:
             if not isinstance(digest, str):
                 raise ProtocolError("bad_message", "a join needs the token's hash")
             wanted = args.get("seat")
-            account = args.get("account")
+            account, client = args.get("account"), args.get("client")
             joined, _ = await hub.join(table, args.get("name"),  # type: ignore[arg-type]
                                        wanted if isinstance(wanted, int) else None, digest,
-                                       account if isinstance(account, int) else None)
+                                       account if isinstance(account, int) else None,
+                                       client if isinstance(client, str) else None)
             return {"table": table.summary(), "seat": joined}
         elif name == "again":
             await hub.again(table, seat)

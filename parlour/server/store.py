@@ -89,6 +89,9 @@ seats_t = Table(
     Column("name", String(40)),
     Column("token_hash", String(64)),  # sha256 of the seat token; the token is never stored
     Column("account_id", Integer),  # the signed-in person holding it (None: a guest or a bot)
+    # the hash of the client (limits.client_hash: its address) that last took it, kept
+    # after it left: rated play's rule for accounts sharing an address (docs/players.md)
+    Column("client", String(32)),
 )
 
 matches_t = Table(
@@ -139,6 +142,8 @@ accounts_t = Table(  # people who signed up (a guest has no row); see the player
     Column("role", String(12), nullable=False, server_default="player"),  # player | admin
     Column("banned", Float),  # when an operator banned the account, if banned
     Column("deleted", Float),  # when the person deleted it (the row stays, anonymised)
+    # the name the parlour took from it (its key met an older account's), to tell it once
+    Column("renamed_from", String(40)),
 )
 
 sessions_t = Table(  # a signed-in browser: the cookie's token, hashed (never the token)
@@ -295,6 +300,7 @@ class SeatRow:
     name: str | None
     token_hash: str | None
     account_id: int | None = None  # the signed-in person holding it
+    client: str | None = None  # the hash of the client that took it (rated play's check)
 
 
 @dataclass
@@ -475,7 +481,8 @@ class Store:
                 searches=row.searches))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
-                 "token_hash": s.token_hash, "account_id": s.account_id}
+                 "token_hash": s.token_hash, "account_id": s.account_id,
+                 "client": s.client}
                 for i, s in enumerate(row.seats)])
         return op
 
@@ -489,9 +496,9 @@ class Store:
 
     @staticmethod
     def op_take_seat(table_id: str, seat: int, name: str, token_hash: str,
-                     account_id: int | None = None) -> Op:
+                     account_id: int | None = None, client: str | None = None) -> Op:
         return Store._op_seat(table_id, seat, name=name, token_hash=token_hash,
-                              account_id=account_id)
+                              account_id=account_id, client=client)
 
     @staticmethod
     def op_link_seat(table_id: str, seat: int, account_id: int | None) -> Op:
@@ -579,7 +586,7 @@ class Store:
             if t is None:
                 return None
             problem = None
-            seats = [SeatRow(r.kind, r.bot, r.name, r.token_hash, r.account_id)
+            seats = [SeatRow(r.kind, r.bot, r.name, r.token_hash, r.account_id, r.client)
                      for r in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id)
                                            .order_by(seats_t.c.seat))]
             matches = {r.match: MatchRow(r.match, r.seed, r.finished, r.result)

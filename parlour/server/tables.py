@@ -36,6 +36,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from parlour.bots import Bot, bot_kinds, hint_bot, make_bot, observe
 from parlour.engine import (
     Game,
@@ -53,6 +55,7 @@ from parlour.i18n import localize, render
 from parlour.message import Code, Many, Message, Term, message_to_json
 from parlour.record import record_text
 from parlour.registry import spec
+from parlour.server.account_names import without_ignorables
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST, OpenReaction, ReactionClock
 from parlour.server.daily import daily_seed, day_over
 from parlour.server.lease import Elsewhere, Leases
@@ -60,7 +63,14 @@ from parlour.server.limits import ClientKey, Limits, TableQuota, client_hash
 from parlour.server.names import bot_level, bot_names
 from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
 from parlour.server.pages import action_words, narration, seat_names
-from parlour.server.players import Finished, SeatKind, op_finished, op_left, seat_account
+from parlour.server.players import (
+    Finished,
+    SeatKind,
+    op_finished,
+    op_forfeit,
+    op_left,
+    seat_account,
+)
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode, localized
 from parlour.server.ratings import BOT_ELO, bot_rating
 from parlour.server.rejoin import device_token, rejoin_secret
@@ -69,6 +79,7 @@ from parlour.server.runner import BotRunner
 from parlour.server.showcase import showcase_json
 from parlour.server.store import Fenced, Op, SeatRow, Store, StoreError, TableRow
 from parlour.server.turns import (
+    FORFEIT_TURNS,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
     STAND_IN,
@@ -86,6 +97,7 @@ CLOSED_NOTES = {  # why a table closed before its match ended, as its summary sa
     "abandoned": "its players left",
     "unwatched": "a table of bots nobody was watching",
     "unrestorable": "could not be restored",
+    "forfeited": "a player was away too long: their loss",
 }
 RESTORE_AT_MOST = 100_000  # tables nobody owns that a process starting takes at once
 OUTBOX_LIMIT = 256  # queued messages a slow client may fall behind by before it is dropped
@@ -152,10 +164,11 @@ def check_turn_seconds(game: Game, seconds: object) -> int:
 
 
 def clean_name(name: object) -> str:
-    """A display name: printable, trimmed, 1 to 24 characters."""
+    """A display name: printable, trimmed, 1 to 24 characters; characters that show as
+    nothing (Unicode's default-ignorable ones, as for account names) are left out."""
     if not isinstance(name, str):
         raise ProtocolError("bad_name", "a name is text")
-    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    text = " ".join(without_ignorables("".join(ch for ch in name if ch.isprintable())).split())
     if not text:
         raise ProtocolError("bad_name", "choose a name to sit at the table")
     if len(text) > NAME_MAX:
@@ -297,10 +310,16 @@ class SeatInfo:
     name: str | None = None
     token_hash: str | None = None
     account_id: int | None = None  # the signed-in person holding it (None: a guest)
+    client: str | None = None  # the hash of the client that took it (limits.client_hash)
 
     @property
     def taken(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def guest(self) -> bool:
+        """A person's seat held by someone not signed in: marked wherever its name shows."""
+        return self.kind == "person" and self.name is not None and self.account_id is None
 
 
 @dataclass
@@ -348,13 +367,18 @@ class Table:
     standins: set[Seat] = field(default_factory=set)  # person seats a bot plays for now
     turn: JsonDict | None = None  # the running turn timer (see parlour.server.turns)
     turn_timer: asyncio.TimerHandle | None = None
+    # At a rated match: the seats away (stood in for), each with the timer that forfeits
+    # the match if its person is not back in time, and the account that left it, if any.
+    forfeits: dict[Seat, asyncio.TimerHandle] = field(default_factory=dict)
+    absent_accounts: dict[Seat, int] = field(default_factory=dict)
     key: str = field(default="", repr=False)  # the server's rejoin key (parlour.server.rejoin)
     speed: str = DEFAULT_SPEED  # how fast its bots and automatic steps go (parlour.server.pace)
     bot_pause: float = 0.8  # the server's bot pause (Settings.bot_pause), which speeds scale
     _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
     #: narration_names' answers, for the seats' names they were worked out from
-    _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None], ...]], list[Param]] = (
+    _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None, bool], ...]],
+                      list[Param]] = (
         field(default_factory=dict))
 
     @property
@@ -415,7 +439,8 @@ class Table:
     def player_names(self) -> list[str]:
         out = []
         for s in self.seats:
-            out.append(s.name if s.kind == "person" and s.name else
+            out.append(f"{s.name} (guest)" if s.guest else
+                       s.name if s.kind == "person" and s.name else
                        f"{s.bot} bot" if s.kind == "bot" else "empty seat")
         return out
 
@@ -430,14 +455,14 @@ class Table:
         """What the game's event sentences call each seat, told to ``you`` (see
         :mod:`parlour.server.pages`); worked out once for each set of names (each view
         sent asks)."""
-        key = (you, tuple((s.kind, s.name) for s in self.seats))  # what names() reads
+        key = (you, tuple((s.kind, s.name, s.guest) for s in self.seats))  # what's read
         told = self._told_names.get(key)
         if told is None:
             if len(self._told_names) > 4 * self.num_seats:
                 self._told_names.clear()
             told = self._told_names[key] = seat_names(
                 [self.game.seat_param(i, self.num_seats) for i in range(self.num_seats)],
-                self.names(), you)
+                self.names(), you, [s.guest for s in self.seats])
         return told
 
     def summary(self) -> JsonDict:
@@ -452,7 +477,7 @@ class Table:
             "version": self.version,
             "created": self.created,
             "seats": [{"seat": i, "label": self.game.seat_name(i, self.num_seats),
-                       "kind": s.kind, "bot": s.bot, "name": name,
+                       "kind": s.kind, "bot": s.bot, "name": name, "guest": s.guest,
                        "level": bot_level(s.bot) if s.kind == "bot" else None,
                        "taken": s.taken, "stand_in": i in self.standins}
                       for i, (s, name) in enumerate(zip(self.seats, self.names(), strict=True))],
@@ -510,8 +535,17 @@ class Table:
         self._views_at = (-1, -1)
 
     def send_view(self, conn: Connection) -> None:
-        if self.state is not None:
-            conn.push(self.view_text(conn.seat, conn.lang))
+        if self.state is None:
+            return
+        text = self.view_text(conn.seat, conn.lang)
+        timed = self.reaction
+        if timed is not None and timed.opened is not None:
+            # Sent after the signal (a sync, a reconnection, another seat's slap): the
+            # clock still runs from the signal, and the view says how long is left.
+            message = orjson.loads(text)
+            message["timed"] = timed.to_json(asyncio.get_running_loop().time())
+            text = encode(message)
+        conn.push(text)
 
     def broadcast_views(self) -> None:
         for conn in list(self.conns):
@@ -706,7 +740,7 @@ class Hub:
         options = game.recorded_options(row.options)  # an option added since: its legacy
         seen = self.settings.monotonic()  # its last signs of life: now
         table = Table(row.id, game, row.num_seats, options, row.created,
-                      [SeatInfo(s.kind, s.bot, s.name, s.token_hash, s.account_id)
+                      [SeatInfo(s.kind, s.bot, s.name, s.token_hash, s.account_id, s.client)
                        for s in row.seats],
                       status=row.status, match=row.match, listed=row.listed,
                       compared=row.compared, rated=row.rated, daily=row.daily,
@@ -737,11 +771,19 @@ class Hub:
 
     def _begin(self, table: Table, seed: int) -> None:
         """Set up the match ``table.match`` in memory (state and bots) from its seed."""
+        for timer in table.forfeits.values():  # the match before's
+            timer.cancel()
+        table.forfeits.clear()
+        table.absent_accounts.clear()
         table.seed = seed
         table.state = table.game.new(seed, table.num_seats, **table.options)
         table.version = 0
-        table.bot_rng = random.Random(derive_seed(seed, "observe"))
-        table.bots = {i: make_bot(table.game, s.bot or "random", i, derive_seed(seed, "bot", i))
+        # At a daily deal the cards are everyone's, the bots' seeds this try's own: their
+        # chance choices do not repeat another try's (docs/players.md).
+        bots_seed = derive_seed(seed, "daily try", table.id) if table.daily else seed
+        table.bot_rng = random.Random(derive_seed(bots_seed, "observe"))
+        table.bots = {i: make_bot(table.game, s.bot or "random", i,
+                                  derive_seed(bots_seed, "bot", i))
                       for i, s in enumerate(table.seats) if s.kind == "bot"}
         table.standins = {i for i, s in enumerate(table.seats)  # a freed seat: a bot plays it
                           if s.kind == "person" and s.token_hash is None}
@@ -883,6 +925,9 @@ class Hub:
         hints = not compared if hints is None else hints
         if rated:
             check_rated(game, resolved, infos, account_id)
+            if turn_seconds == 0 and not spec(game.id).solitaire:
+                raise ProtocolError("bad_options", "a rated match always has a turn timer: "
+                                                   "open it with one, or with the game's own")
         if (rated or daily is not None) and deal is not None:
             raise ProtocolError("bad_deal", "rated matches and daily deals are not dealt by "
                                             "number")
@@ -898,6 +943,7 @@ class Hub:
             infos[seat].name = clean_name(name)
             infos[seat].token_hash = token_hash(token)
             infos[seat].account_id = account_id
+            infos[seat].client = client_hash(client) if client is not None else None
         else:
             seat = None
         friends = len(people) > 1
@@ -910,7 +956,7 @@ class Hub:
                       hints=hints, compared=compared, rated=rated, daily=daily,
                       touched=seen, people_seen=seen, watched=seen)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
-                       [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id)
+                       [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id, s.client)
                         for s in infos], {},
                        listed=table.listed, compared=compared, turn_seconds=turn_seconds,
                        creator=seat, speed=speed, hints=hints, rated=rated, daily=daily,
@@ -964,8 +1010,8 @@ class Hub:
                 return table_id
 
     async def join(self, table: Table, name: str, seat: Seat | None,
-                   digest: str | None = None, account_id: int | None = None
-                   ) -> tuple[Seat, str]:
+                   digest: str | None = None, account_id: int | None = None,
+                   client: str | None = None) -> tuple[Seat, str]:
         """Sit a person (signed in as ``account_id``, or a guest) at a free seat; returns the
         seat and its token. A seat freed during play (its person left) is taken over from the
         stand-in bot playing it. A process that forwards the join
@@ -986,11 +1032,13 @@ class Hub:
                                     seat=seat, free=Many(tuple(free)))
             token = new_token() if digest is None else ""
             digest = digest or token_hash(token)
-            await self._write(Store.op_take_seat(table.id, seat, clean, digest, account_id),
+            await self._write(Store.op_take_seat(table.id, seat, clean, digest, account_id,
+                                                 client),
                               table)
             table.seats[seat].name = clean
             table.seats[seat].token_hash = digest
             table.seats[seat].account_id = account_id
+            table.seats[seat].client = client
         table.broadcast_table()
         self.reclaim(table, seat)  # a seat freed during play: the stand-in gives it up
         if table.status == "waiting" and not table.free_seats():
@@ -1035,6 +1083,7 @@ class Hub:
                     conn.seat = None  # whoever left may stay and watch
             if table.status == "playing":
                 self._stand_in(table, seat)
+                self._watch_forfeit(table, seat)
             log.info("table %s: seat %d is free", table.id, seat)
         table.broadcast_table()
         table.broadcast_views()
@@ -1052,6 +1101,7 @@ class Hub:
         account = await asyncio.to_thread(seat_account, self.store.engine, table.id, seat)
         if account is None:
             return
+        table.absent_accounts[seat] = account
         await self._write(op_left(table.id, table.match, table.game.id,
                                   [SeatKind(s.kind, s.bot) for s in table.seats], seat,
                                   account, self.settings.now()))
@@ -1064,11 +1114,46 @@ class Hub:
             return
         self._stand_in(table, seat)
         log.info("table %s: a %s bot stands in for seat %d", table.id, STAND_IN, seat)
+        self._watch_forfeit(table, seat)
         self.turns.restart(table)
         table.refresh_views()
         table.broadcast_table()
         table.broadcast_views()
         self.schedule_bots(table)
+
+    def _watch_forfeit(self, table: Table, seat: Seat) -> None:
+        """At a rated match, a seat a stand-in plays (its person silent past the turn timer,
+        or gone) forfeits the match if nobody is back at it within another turn's time
+        (:data:`FORFEIT_TURNS` of them): the others need not play out a match against a
+        bot, nor leave it and lose (docs/players.md)."""
+        if not table.rated or table.status != "playing" or seat in table.forfeits \
+                or table.turn_seconds <= 0:
+            return
+        match = table.match
+        loop = asyncio.get_running_loop()
+
+        def due() -> None:
+            table.forfeits.pop(seat, None)
+            task = asyncio.create_task(self.forfeit(table, seat, match))
+            self._retrying.add(task)  # held until done, like the retried deals
+            task.add_done_callback(self._retrying.discard)
+
+        table.forfeits[seat] = loop.call_later(table.turn_seconds * FORFEIT_TURNS, due)
+
+    async def forfeit(self, table: Table, seat: Seat, match: int) -> None:
+        """``seat`` was away from a rated match past the limit: its side loses it and the
+        others win; the table closes (``forfeited``)."""
+        async with table.lock:
+            if table.status != "playing" or table.match != match \
+                    or seat not in table.standins:
+                return
+            account = table.absent_accounts.get(seat, table.seats[seat].account_id)
+            await self._write(op_forfeit(table.id, match, table.game.id,
+                                         [SeatKind(s.kind, s.bot) for s in table.seats],
+                                         seat, account, self.settings.now()))
+        log.info("table %s: seat %d was away too long: the rated match is its loss",
+                 table.id, seat)
+        await self.close_table(table, "forfeited")
 
     def _stand_in(self, table: Table, seat: Seat) -> None:
         table.standins.add(seat)
@@ -1081,6 +1166,9 @@ class Hub:
             return
         table.standins.discard(seat)
         table.bots.pop(seat, None)  # its bot task sees it and stops before moving
+        timer = table.forfeits.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
         log.info("table %s: seat %d is back", table.id, seat)
         self.turns.restart(table)
         table.refresh_views()

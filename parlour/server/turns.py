@@ -1,5 +1,7 @@
 """The turn timer: a person's seat that is to act has a time to do it, and when that runs
-out a stand-in bot plays the seat until its person comes back.
+out a stand-in bot plays the seat until its person comes back. At a rated match the
+timer is never off, and a seat a stand-in plays whose person is not back within another
+turn's time (:data:`FORFEIT_TURNS`) forfeits the match (``Hub.forfeit``).
 
 The timer is the table's ``turn_seconds`` (chosen when it is opened, else the game's
 default, :data:`TURN_SECONDS`; 0 switches it off). A solitaire has none, whatever its
@@ -30,6 +32,9 @@ TURN_SECONDS = {"spades": 60, "clockwork-spades": 60, "hit-the-deck": 45,
 DEFAULT_TURN_SECONDS = 90
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3600
 STAND_IN = "rule"  # the bot kind that plays for a person who is away
+#: At a rated match, turns' time a stood-in seat has to come back before it forfeits the
+#: match (after the turn timer that brought the stand-in, or the person leaving).
+FORFEIT_TURNS = 1
 
 
 def default_turn_seconds(game_id: str) -> int:

@@ -19,6 +19,7 @@ const claimed = new Set(); // tables whose seat this page tried to take back alr
 export async function loadAccount() {
   try { me = await api("GET", "/api/account"); } catch { me = { account: null, seats: [] }; }
   if (!me.seats) me.seats = [];
+  renamedToast(me);
   renderControl();
   return me;
 }
@@ -132,7 +133,15 @@ export function accountPage(path, ctx) {
   return { destroy() {} };
 }
 
+/** Told once: the parlour renamed this account (its name looked like an older one's). */
+function renamedToast(res) {
+  if (res.renamed_from && res.account) {
+    toast(t("Your account is called {name} now: its old name, {old}, looked the same as an older account's name.", { name: res.account.name, old: res.renamed_from }));
+  }
+}
+
 function welcomed(res) {
+  renamedToast(res);
   if (res.seats_kept) toast(n("Your account keeps the seat you had.", "Your account keeps the {n} seats you had.", res.seats_kept));
   return loadAccount();
 }

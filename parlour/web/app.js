@@ -202,7 +202,7 @@ function tablePage(tableId) {
   const ctx = {
     get seat() { return seat; },
     get names() { return table ? displayNames(table, seat) : []; },
-    badge(s) { return table ? seatBadge(table.seats[s]) : ""; },
+    badge(s) { return table && s !== seat ? seatBadge(table.seats[s]) : ""; }, // "You" needs none
     get stepMs() { return table && table.pace ? table.pace.step_ms : 120; },
     get table() { return table; },
     live: true,
@@ -760,7 +760,7 @@ function resultsSection(view, table, seat, renderer) {
     // Partners (a view's teams: Spades) stand together: one row a partnership, its players
     // named in it; else one row a seat.
     const teams = Array.isArray(view.teams) && view.teams.length > 1 ? view.teams : null;
-    const player = (s) => { const badge = badgeElement(table.seats[s]); return badge ? [names[s], " ", badge] : [names[s]]; };
+    const player = (s) => { const badge = s === seat ? null : badgeElement(table.seats[s]); return badge ? [names[s], " ", badge] : [names[s]]; };
     const players = (seats) => seats.flatMap((s, i) => [...(i ? [t(" and ")] : []), ...player(s)]);
     const entries = teams
       ? teams.map((seats, i) => ({ first: seats[0], head: [h("span", { class: "standings-team" }, teamName(view.team_names ? view.team_names[i] : String(i + 1))), h("small", { class: "team-players" }, ...players(seats))] }))

@@ -1,7 +1,8 @@
 // What the page calls each seat. The server names every seat (a person's own name, a bot's
 // name and its level: the table summary's seats[i].name and .level); the page only says it
 // in the reader's language: "You" for its own seat, "bot, normal" or "thinking bot,
-// hard" as a bot's badge.
+// hard" as a bot's badge, "guest" for a person who is not signed in (seats[i].guest: a
+// guest's name is no account's, and the badge says so wherever the name shows).
 
 import { h } from "./dom.js";
 import { t, p } from "./i18n.js";
@@ -30,9 +31,10 @@ export function displayNames(table, mySeat) {
 }
 
 /** A bot's badge, its kind and level ("thinking bot, hard", "bot, normal" for the rule
- *  bots), or "" for a person's seat. The kind is the seat's bot ("ismcts:hard"), the
+ *  bots), "guest" for a guest's seat, or "" for a signed-in person's. The kind is the seat's bot ("ismcts:hard"), the
  *  level the one the server reads for it. */
 export function seatBadge(s) {
+  if (s && s.kind === "person" && s.guest) return p("seat badge", "guest"); // not signed in
   if (!s || s.kind !== "bot") return "";
   const level = levelWord(s.level);
   switch ((s.bot || "").split(":")[0]) {
@@ -46,12 +48,13 @@ export function seatBadge(s) {
 /** The badge as an element to put beside a name (null for a person's seat). */
 export function badgeElement(s) {
   const text = seatBadge(s);
-  return text ? h("span", { class: "bot-badge" }, text) : null;
+  if (!text) return null;
+  return h("span", { class: s.kind === "bot" ? "bot-badge" : "bot-badge guest-badge" }, text);
 }
 
 /** A seat as one line: "Bill - bot, normal", "Ana", "You". */
 export function seatLine(s, i, mySeat) {
   const name = i === mySeat ? t("You") : s.name ? personName(s.name) : t("free seat");
-  const badge = seatBadge(s);
+  const badge = i === mySeat && s.kind === "person" ? "" : seatBadge(s); // you know you
   return badge ? t("{name} - {badge}", { name, badge }) : name;
 }

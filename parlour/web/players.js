@@ -221,7 +221,10 @@ export function dailyPage(ctx) {
     try {
       const res = await ctx.api("POST", `/api/daily/${gameId}`, { name: ctx.myName() || t("Guest") });
       if (res.token) ctx.keepSeat(res.table.id, res.seat, res.token);
-      toast(res.counted ? t("This try counts for today's leaderboard.") : t("This try is not counted: only your first of the day is."));
+      toast(res.counted ? t("This try counts for today's leaderboard.")
+        : res.why === "guest" ? t("A practice deal: guests never see today's deal. Sign in to be counted.")
+          : res.why === "new_account" ? t("A practice deal: an account made today plays today's deal from tomorrow.")
+            : t("A practice deal: your first try of the day was today's deal, and it is the one counted."));
       ctx.navigate(`/t/${res.table.id}`);
     } catch (err) {
       toast(err.message, "error");
@@ -245,13 +248,13 @@ export function dailyPage(ctx) {
       if (gone) return;
       clear(panel);
       panel.append(h("h1", {}, t("Daily deals")),
-        h("p", {}, t("Today's deals ({day}, UTC) deal the same cards to everyone: one deal or round against rule bots. Your first try of each counts.", { day: dayText(today.day) })));
-      if (!today.signed_in) panel.append(h("p", { class: "muted" }, t("Guests may play, but only signed-in people are counted.")));
+        h("p", {}, t("Today's deals ({day}, UTC) deal the same cards to every counted try: one deal or round against rule bots. Your first try of each is counted; other tries play a practice deal.", { day: dayText(today.day) })));
+      if (!today.signed_in) panel.append(h("p", { class: "muted" }, t("Guests play practice deals: only signed-in people play today's deals and are counted.")));
       const grid = h("div", { class: "daily-grid" });
       panel.append(grid);
       for (const g of today.games) {
         const boardBox = h("div", { class: "daily-board-box" });
-        const playButton = h("button", { type: "button", class: "button primary daily-play" }, g.mine ? t("Play it again (not counted)") : t("Play today's deal"));
+        const playButton = h("button", { type: "button", class: "button primary daily-play" }, g.mine ? t("Play a practice deal (not counted)") : t("Play today's deal"));
         playButton.addEventListener("click", () => play(g.game, playButton));
         const boardButton = h("button", { type: "button", class: "button daily-show-board" }, t("Leaderboard"));
         boardButton.addEventListener("click", () => showBoard(g.game, today.day, boardBox));

@@ -27,6 +27,7 @@ export function closedNote(note) {
     case "its players left": return t("its players left");
     case "a table of bots nobody was watching": return t("a table of bots nobody was watching");
     case "could not be restored": return t("could not be restored");
+    case "a player was away too long: their loss": return t("a player was away too long: their loss");
     default: return note || t("it has ended");
   }
 }

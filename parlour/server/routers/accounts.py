@@ -181,6 +181,8 @@ async def welcome(request: Request, response: Response, hub: Hub, done: SignedIn
     body: dict[str, Any] = {"account": me(done.account), "seats_kept": linked}
     if done.codes is not None:
         body["recovery_codes"] = done.codes
+    if done.renamed_from is not None:
+        body["renamed_from"] = done.renamed_from
     return body
 
 
@@ -203,10 +205,14 @@ async def whoami(account: AccountDep, hub: HubDep) -> dict[str, Any]:
     """The signed-in account (None for a guest), its seats and recovery codes left."""
     if account is None:
         return {"account": None}
-    seats, left = await asyncio.gather(
+    seats, left, renamed = await asyncio.gather(
         blocking(accounts.account_seats, hub.store, account.id),
-        blocking(accounts.codes_left, hub.store, account.id))
-    return {"account": me(account), "seats": seats, "recovery_codes_left": left}
+        blocking(accounts.codes_left, hub.store, account.id),
+        blocking(accounts.rename_notice, hub.store, account.id))
+    body = {"account": me(account), "seats": seats, "recovery_codes_left": left}
+    if renamed is not None:  # told once, here or at the next sign-in
+        body["renamed_from"] = renamed
+    return body
 
 
 @router.post("/signup", status_code=201)

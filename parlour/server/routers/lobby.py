@@ -16,6 +16,7 @@ from parlour.games import game_ids, get_game
 from parlour.howto import NoHowto, howto_html
 from parlour.i18n import LANGUAGES, json_catalog, normalize, translate
 from parlour.message import Code, Term
+from parlour.server.accounts import guest_name
 from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
@@ -174,9 +175,11 @@ async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: Client
     await guard.take("create", client)
     if body.rated:
         await check_rated_play(hub, account)
+    name = account.name if account else body.name if body.name is None else \
+        await asyncio.to_thread(guest_name, hub.store, body.name)
     table, seat, token = await hub.create(
         body.game.strip().lower(), dict(body.options),
-        [s.model_dump() for s in body.seats], account.name if account else body.name,
+        [s.model_dump() for s in body.seats], name,
         body.seat, body.deal,
         public=body.public, turn_seconds=body.turn_seconds, speed=body.speed, client=client,
         account_id=account.id if account else None, hints=body.hints, rated=body.rated)

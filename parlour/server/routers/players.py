@@ -12,6 +12,7 @@ from parlour.games import game_ids, get_game
 from parlour.i18n import render
 from parlour.registry import spec
 from parlour.server import daily
+from parlour.server.accounts import guest_name
 from parlour.server.deps import ClientDep, GuardDep, HubDep
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
@@ -88,27 +89,36 @@ async def today(hub: HubDep, account: AccountDep, lang: LanguageDep) -> dict[str
 @router.post("/daily/{game_id}", status_code=201)
 async def play_daily(game_id: GameParam, body: PlayDaily, hub: HubDep, guard: GuardDep,
                      client: ClientDep, account: AccountDep) -> dict[str, Any]:
-    """Sit at today's daily deal of a game. A signed-in person's first try of the day is
-    counted (``counted``); any other try, and a guest's, is played but not counted."""
+    """Sit at today's deal of a game. A signed-in person's first try of the day, on an
+    account made before the day began, deals the compared deal and is counted
+    (``counted``); any other try (``why``: ``guest``, ``new_account``, ``tried``) plays a
+    practice deal of its own, never the compared one (docs/players.md)."""
     gid = _game(game_id)
     await guard.take("create", client)
     now = hub.settings.now()
     day = daily.day_of(now)
     engine = hub.store.engine
-    counted = account is not None and not await asyncio.to_thread(
-        daily.has_try, engine, day, gid, account.id)
-    name = account.name if account is not None else body.name
-    table, seat, token = await hub.create(
-        gid, dict(spec(gid).one_deal), daily.daily_seats()[gid], name, 0, None,
-        public=False, client=client, daily=day,
-        account_id=account.id if counted and account is not None else None)
-    if counted and account is not None:
-        counted = await asyncio.to_thread(daily.claim, engine, day, gid, account.id,
-                                          table.id, now)
-        if not counted and seat is not None:  # another try claimed the day meanwhile
-            await hub.link_seat(table, seat, None)
-    return {"table": table.summary(), "seat": seat, "token": token, "counted": counted,
-            "invite": f"/t/{table.id}"}
+    why = await asyncio.to_thread(daily.why_not_counted, engine, day, gid,
+                                  account.id if account is not None else None)
+    name = account.name if account is not None else body.name if body.name is None else \
+        await asyncio.to_thread(guest_name, hub.store, body.name)
+    account_id = account.id if account is not None else None
+    if why is None and account is not None:
+        table, seat, token = await hub.create(
+            gid, dict(spec(gid).one_deal), daily.daily_seats()[gid], name, 0, None,
+            public=False, client=client, daily=day, account_id=account_id)
+        if not await asyncio.to_thread(daily.claim, engine, day, gid, account.id, table.id,
+                                       now):
+            # another try claimed the day meanwhile: this one must not see the deal
+            await hub.close_table(table, "abandoned")
+            raise ProtocolError("daily_once", "your counted try of today's deal has begun "
+                                              "already: try again for a practice deal")
+    else:  # a practice deal: the same seats and rules, cards of its own
+        table, seat, token = await hub.create(
+            gid, dict(spec(gid).one_deal), daily.daily_seats()[gid], name, 0, None,
+            public=False, client=client, account_id=account_id)
+    return {"table": table.summary(), "seat": seat, "token": token, "counted": why is None,
+            "why": why, "invite": f"/t/{table.id}"}
 
 
 @router.get("/daily/{game_id}/{day}")

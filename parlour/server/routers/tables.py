@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter
@@ -9,10 +10,12 @@ from fastapi.responses import PlainTextResponse
 from pydantic import Field
 
 from parlour.engine import JsonDict
+from parlour.server.accounts import guest_name
 from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, TableDep, TokenDep
 from parlour.server.errors import RESPONSES
 from parlour.server.identity import AccountDep
 from parlour.server.language import LanguageDep
+from parlour.server.limits import client_hash
 from parlour.server.players import check_rated_play
 from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.relay import Mirror, Relay
@@ -63,16 +66,20 @@ async def join(body: JoinTable, table: TableDep, hub: HubDep, guard: GuardDep,
     await guard.take("join", client)
     if table.rated:
         await check_rated_play(hub, account)
-    name = account.name if account else body.name  # a signed-in person plays as themselves
+    # a signed-in person plays as themselves; a guest not as an account nor the parlour
+    name = account.name if account else await asyncio.to_thread(guest_name, hub.store,
+                                                                  body.name)
     account_id = account.id if account else None
     if owned(table) is not None:
         assert relay is not None
         token = new_token()  # made here: only its hash goes to the owner
         answer = await relay.call(table.id, "join", {"name": name, "seat": body.seat,
                                                      "hash": token_hash(token),
-                                                     "account": account_id})
+                                                     "account": account_id,
+                                                     "client": client_hash(client)})
         return answer | {"token": token}
-    seat, token = await hub.join(table, name, body.seat, account_id=account_id)
+    seat, token = await hub.join(table, name, body.seat, account_id=account_id,
+                                 client=client_hash(client))
     return {"table": table.summary(), "seat": seat, "token": token}
 
 

@@ -451,7 +451,11 @@ function drawCentre(st) {
 function runSlapBar({ ctx, els, mem }) {
   const timed = ctx.timed;
   if (!timed || !ctx.live) return;
-  if (!mem.barAnim || mem.barAnim.phase !== timed.phase) mem.barAnim = { phase: timed.phase, start: performance.now(), ms: timed.window_ms };
+  if (!mem.barAnim || mem.barAnim.phase !== timed.phase) {
+    // a view sent after the signal (a sync, a reconnection) says how much time is left
+    const gone = timed.remaining_ms === undefined ? 0 : timed.window_ms - timed.remaining_ms;
+    mem.barAnim = { phase: timed.phase, start: performance.now() - gone, ms: timed.window_ms };
+  }
   const { start, ms } = mem.barAnim;
   const gone = Math.min(1, (performance.now() - start) / ms);
   if (els.slapBar.animate && !reduced()) {
