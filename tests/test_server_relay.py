@@ -164,3 +164,30 @@ def test_a_message_published_as_soon_as_a_table_is_taken_over_reaches_its_new_ow
     assert greeting["type"] == "welcome" and greeting["table"]["id"] == table
     inbox.close()
     listener.close()
+
+
+def test_a_relayed_client_of_a_table_found_unrestorable_at_takeover_gets_4410(two_apps):
+    from sqlalchemy import update
+    from starlette.websockets import WebSocketDisconnect
+
+    from parlour.server.store import tables_t
+
+    one, two = two_apps
+    made = one.post("/api/tables", json={"game": "spades", "name": "Ann",
+                                         "seats": TWO_AND_BOTS}).json()
+    table = made["table"]["id"]
+    joined = two.post(f"/api/tables/{table}/join", json={"name": "Bea"}).json()
+    bea = Player(two, table, joined["token"])  # relayed to the owner
+    assert bea.welcome["table"]["status"] == "playing"
+    hub = one.app.state.hub
+    with hub.store.engine.begin() as conn:  # its rows no longer make a table
+        conn.execute(update(tables_t).where(tables_t.c.id == table).values(game="nogame"))
+    one.portal.call(hub.lose, hub.tables[table])  # its owner lets it go (as if it died)
+    hub.leases.release([table])
+    error = bea.recv_until(lambda m: m["type"] == "error", "the owner's refusal", 10)
+    assert error["code"] == "unrestorable"
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while True:
+            bea.recv()
+    assert closed.value.code == 4410
+    bea.close()

@@ -16,6 +16,7 @@ import logging
 import random
 
 from parlour.server.lease import BEAT, Leases
+from parlour.server.outages import DATABASE
 from parlour.server.protocol import ProtocolError
 from parlour.server.tables import Hub
 
@@ -48,8 +49,11 @@ class Cluster:
                 await self.beat()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the lease heartbeat failed")
+            except Exception as err:
+                if not self.hub.outages.note(err):  # an outage: one line when it begins
+                    log.exception("the lease heartbeat failed")
+            else:
+                self.hub.outages.answered(DATABASE)
             await asyncio.sleep(BEAT * random.uniform(0.8, 1.0))
 
     async def beat(self) -> None:

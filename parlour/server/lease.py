@@ -51,6 +51,7 @@ TTL = 2.5  # seconds a lease lasts without a heartbeat (five missed beats)
 BEAT = 0.5  # seconds between heartbeats (and between looks for tables nobody owns)
 CLAIMS_PER_BEAT = 20  # orphaned tables one process takes at most per look
 LOCK_WAIT_MS = 2000  # how long a claim waits for a lease row locked by a write in flight
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE for a lock_timeout that ran out
 IDLE_WRITE_MS = 10_000  # a write's transaction left idle this long is ended by PostgreSQL
 
 
@@ -114,7 +115,10 @@ class Leases:
         held = self.tokens.get(table_id)
         try:
             row = self._take(table_id)
-        except exc.OperationalError:  # its row stayed locked (a write of its owner's)
+        except exc.OperationalError as err:  # its row stayed locked (a write of its owner's)
+            if self.engine.dialect.name == "postgresql" \
+                    and getattr(err.orig, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise  # the database is out of reach
             return None
         if row is None:
             if not self._insert(table_id):

@@ -34,7 +34,9 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import DBAPIError
 
 from parlour.bots import Bot, bot_kinds, hint_bot, make_bot, observe
 from parlour.engine import (
@@ -58,6 +60,7 @@ from parlour.server.daily import daily_seed, day_over
 from parlour.server.lease import Elsewhere, Leases
 from parlour.server.limits import ClientKey, Limits, TableQuota, client_hash
 from parlour.server.names import bot_level, bot_names
+from parlour.server.outages import DATABASE, unavailable
 from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
 from parlour.server.pages import action_words, narration, seat_names
 from parlour.server.players import Finished, SeatKind, op_finished, op_left, seat_account
@@ -77,6 +80,7 @@ from parlour.server.turns import (
 )
 
 log = logging.getLogger("parlour.server")
+T = TypeVar("T")
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 NAME_MAX = 24
@@ -529,6 +533,7 @@ class Hub:
     def __init__(self, settings: Settings, store: Store) -> None:
         self.settings = settings
         self.store = store
+        self.outages = store.outages  # the database's and Redis's (parlour.server.outages)
         self.tables: dict[str, Table] = {}
         self.clock = ReactionClock(self.submit, settings.reaction_slowdown)
         self.runner = BotRunner(settings, self.submit)
@@ -658,14 +663,13 @@ class Hub:
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            if self.leases is not None and \
-                    await asyncio.to_thread(self.leases.claim, table_id) is None:
-                other = await asyncio.to_thread(self.store.load_table, table_id)
+            if self.leases is not None and await self._read(self.leases.claim, table_id) is None:
+                other = await self._read(self.store.load_table, table_id)
                 if other is None:
                     fut.set_result(None)
                     return None
                 raise Elsewhere(other)  # another process owns it
-            row = await asyncio.to_thread(self.store.load_table, table_id)
+            row = await self._read(self.store.load_table, table_id)
             if row is None:
                 fut.set_result(None)
                 return None
@@ -688,6 +692,18 @@ class Hub:
             raise
         finally:
             del self._loading[table_id]
+
+    async def _read(self, work: Callable[[str], T], table_id: str) -> T:
+        """``work(table_id)`` on the database, in a thread: ``unavailable`` (503) while the
+        database is out of reach (logged once per outage: :mod:`.outages`)."""
+        try:
+            done = await asyncio.to_thread(work, table_id)
+        except DBAPIError as err:
+            if not self.outages.note(err):
+                raise
+            raise unavailable(DATABASE) from None
+        self.outages.answered(DATABASE)
+        return done
 
     def _rebuild(self, row: TableRow) -> Table:
         """The table in memory, replayed from its rows; ValueError (or the engine's own
