@@ -7,19 +7,21 @@ PostgreSQL and Redis keep running."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import logging
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from outage_kit import cuttable, lines
-from server_kit import AppClient, app_client
+from server_kit import AppClient, Player, app_client
 from services import PG_ADMIN, pg_database, redis_or_skip, redis_prefix
 from starlette.websockets import WebSocketDisconnect
-from waits import wait_until
+from waits import Deadline, wait_until
 
 ANN_AND_BOTS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},
                 {"kind": "bot", "bot": "rule"}]
@@ -145,3 +147,77 @@ def test_a_database_outage_is_answered_on_every_process_and_logged_once(outage, 
     assert len(lines(caplog.records, "lost the database")) == 2
     assert len(lines(caplog.records, "the database is back after")) == 2
     assert list(quiet(caplog.records)) == []
+
+
+def connect_until_welcomed(client: AppClient, table: str, token: str, seconds: float
+                           ) -> Player:
+    """The page's reconnecting: hello after hello until one is welcomed."""
+    deadline = Deadline("a hello to be welcomed again", seconds)
+    while True:
+        try:
+            return Player(client, table, token)
+        except WebSocketDisconnect as refused:
+            assert refused.code == 1013, refused.code
+            client.players[-1].close()  # the refused one's socket, closed on this side too
+        time.sleep(min(0.3, deadline.left()))
+
+
+@pytest.mark.databases("postgresql")
+def test_play_goes_on_through_a_redis_outage_and_everyone_plays_once_it_is_back(outage):
+    (one, two), _, redis_proxy = outage
+    res = one.post("/api/tables", json={"game": "spades", "seats": ANN_AND_BOTS,
+                                        "name": "Ann", "turn_seconds": 0})  # no turn timer
+    assert res.status_code == 201, res.text
+    table, ann_token = res.json()["table"]["id"], res.json()["token"]
+    bea_token = two.post(f"/api/tables/{table}/join", json={"name": "Bea"}).json()["token"]
+    ann = Player(one, table, ann_token)
+    bea = Player(two, table, bea_token)  # relayed to the owner
+    owned = one.app.state.hub.tables[table]
+    redis_proxy.cut()
+    # Bea's page is told why, and closed so that it reconnects
+    error = bea.recv_until(lambda m: m["type"] == "error", "why Bea's page must wait")
+    assert error["code"] == "unavailable" and "cannot reach each other" in error["message"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while True:
+            bea.recv()
+    assert closed.value.code == 1013
+    bea.close()
+    # Ann plays on: Bea's seat is stood in for, as a seat whose time ran out
+    start = owned.version
+    deadline = Deadline("Ann and the stand-in for Bea to play two rounds")
+    while owned.version < start + 8:
+        view = ann.recv_until(lambda m: m["type"] == "view", "Ann's next view",
+                              deadline.left())
+        if view["status"] == "playing" and 0 in view["view"]["to_act"] \
+                and view["version"] == owned.version:
+            ann.act(view["view"]["legal"][0])
+    assert 2 in owned.standins
+    assert any(seat == 2 for seat, _ in one.portal.call(played_since, one, table, start))
+    # Redis is back: within 10 s Bea is back at her seat, and plays
+    redis_proxy.restore()
+    bea = connect_until_welcomed(two, table, bea_token, 10)
+    assert bea.seat == 2
+    wait_until(lambda: 2 not in owned.standins, "Bea's seat to be hers again")
+    deadline = Deadline("Bea's turn, Ann playing hers meanwhile")
+    while True:
+        deadline.left()
+        view = bea.sync()
+        if view["status"] == "playing" and 2 in view["view"]["to_act"]:
+            break
+        mine = ann.sync()
+        if mine["status"] == "playing" and 0 in mine["view"]["to_act"]:
+            ann.act(mine["view"]["legal"][0])
+        time.sleep(0.05)
+    bea.act(view["view"]["legal"][0])
+    bea.recv_until(lambda m: m["type"] == "view" and m["version"] > view["version"],
+                   "the view after Bea's move")
+    ann.close()
+    bea.close()
+
+
+async def played_since(client: AppClient, table: str, start: int) -> list[tuple[int, str]]:
+    """The seats and actions of ``table``'s current match from version ``start`` on."""
+    hub = client.app.state.hub
+    owned = hub.tables[table]
+    row = await asyncio.to_thread(hub.store.load_table, table)
+    return list(row.matches[owned.match].actions[start:])
