@@ -182,7 +182,8 @@ class Relay:
         self.outages = hub.outages
         self.limits = guard.shared = SharedLimits(self.redis, prefix, process, self.outages)
         self.inbox = self.process_channel(process)
-        self.channels: set[str] = {self.inbox}
+        self.owners = f"{prefix}owners"  # every process: "table X has a new owner"
+        self.channels: set[str] = {self.inbox, self.owners}
         self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()
         self._confirming: dict[str, list[asyncio.Future[None]]] = {}  # until subscribed
         self.clients: dict[str, Relayed] = {}
@@ -279,6 +280,8 @@ class Relay:
                 await heard
         except TimeoutError:
             log.warning("table %s: redis did not confirm its channel in time", table.id)
+        # the processes relaying its clients greet the new owner now, not at their refresh
+        await self.publish(self.owners, {"table": table.id, "by": self.me})
         self._spawn(self.list_tables())
 
     def _lost(self, table: Table) -> None:
@@ -388,6 +391,8 @@ class Relay:
             return
         if channel == self.inbox:
             self._for_client(data)
+        elif channel == self.owners:
+            self._new_owner(data)
         elif channel.startswith(self.prefix + "t:"):
             self._at_owner(channel[len(self.prefix) + 2:], data)
 
@@ -478,7 +483,32 @@ class Relay:
         return {"table": table.summary()}
 
     # ------------------------------------------------------------------ the relaying side
+    def _new_owner(self, data: JsonDict) -> None:
+        """A table has a new owner: this process's clients at it are announced to it at
+        once (it greets them with the current view), so they play on within moments."""
+        table_id = data.get("table")
+        if data.get("by") == self.me or not isinstance(table_id, str):
+            return
+        for cid, one in list(self.clients.items()):
+            if one.table_id == table_id:
+                self._spawn(self._announce(cid, one, sync=False))
+
+    async def _announce(self, cid: str, one: Relayed, sync: bool) -> None:
+        if not await self.publish(self.table_channel(one.table_id), {
+                "op": "seat", "cid": cid, "from": self.me, "seat": one.seat,
+                "hash": one.digest, "client": one.client, "lang": one.conn.lang,
+                "sync": sync}):
+            self._adopt(one.table_id)
+
+    async def offer(self, table_id: str, process: str) -> None:
+        """Ask ``process`` to take ``table_id`` now (its lease has just been let go)."""
+        await self.publish(self.process_channel(process), {"adopt": table_id})
+
     def _for_client(self, data: JsonDict) -> None:
+        if isinstance(data.get("adopt"), str):  # a table handed over to this process
+            if self.hub.taking:
+                self._adopt(data["adopt"])
+            return
         if "reply" in data:
             fut = self.calls.get(data["reply"]) if isinstance(data["reply"], int) else None
             if fut is not None and not fut.done():
@@ -612,10 +642,7 @@ class Relay:
         shared socket caps) and list its open tables. With ``sync`` (after Redis came
         back), each client's owner sends it the current view again."""
         for cid, one in list(self.clients.items()):
-            if not await self.publish(self.table_channel(one.table_id), {
-                    "op": "seat", "cid": cid, "from": self.me, "seat": one.seat,
-                    "hash": one.digest, "client": one.client, "sync": sync}):
-                self._adopt(one.table_id)
+            await self._announce(cid, one, sync)
         now = time.monotonic()
         for cid, remote in list(self.remotes.items()):
             if now - remote.seen > STALE:

@@ -198,6 +198,7 @@ class Settings:
     leases: bool | None = None
     redis_url: str | None = None
     redis_prefix: str = "parlour:"  # of its keys and channels (one Redis, several parlours)
+    drain_seconds: float = 5.0  # seconds a stopping process drains before it stops listening
 
     @property
     def leased(self) -> bool:
@@ -546,6 +547,7 @@ class Hub:
         # With several processes on one database (parlour.server.lease): the leases, and
         # what to do when this process starts or stops owning a table (the relay's hooks).
         self.leases: Leases | None = None
+        self.taking = True  # takes tables nobody owns (not while it drains)
         self.actions = 0  # actions applied (a metric)
         self.intent_done: Callable[[float], None] = lambda seconds: None  # (a metric)
         self.on_own: list[Callable[[Table], Awaitable[None]]] = []
@@ -576,10 +578,10 @@ class Hub:
         for hook in self.on_own:
             await hook(table)
 
-    def lose(self, table: Table) -> None:
-        """This process no longer owns ``table`` (its lease moved, or it handed it over):
-        stop its bots and timers, forget it, and ask its clients to connect again (they
-        land on a process that forwards them to the new owner)."""
+    def lose(self, table: Table, handed: bool = False) -> None:
+        """This process no longer owns ``table`` (its lease moved, or it ``handed`` it
+        over): stop its bots and timers, forget it, and ask its clients to connect again
+        (they land on a process that forwards them to the new owner)."""
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
@@ -596,7 +598,8 @@ class Hub:
             hook(table)
         for conn in list(table.conns):
             conn.kick(RECONNECT)
-        log.warning("table %s: this process no longer owns it", table.id)
+        if not handed:
+            log.warning("table %s: this process no longer owns it", table.id)
 
     # ------------------------------------------------------------------ lifecycle
     async def restore(self) -> int:
@@ -663,7 +666,8 @@ class Hub:
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            if self.leases is not None and await self._read(self.leases.claim, table_id) is None:
+            if self.leases is not None and (
+                    not self.taking or await self._read(self.leases.claim, table_id) is None):
                 other = await self._read(self.store.load_table, table_id)
                 if other is None:
                     fut.set_result(None)
@@ -684,6 +688,10 @@ class Hub:
             self.turns.restart(table)  # and a turn has a full turn's time again
             self.schedule_bots(table)
             await self.owning(table)
+            if table.status == "waiting" and not table.free_seats():  # handed over undealt
+                task = asyncio.create_task(self._start_or_retry(table))
+                self._retrying.add(task)
+                task.add_done_callback(self._retrying.discard)
             fut.set_result(table)
             return table
         except BaseException as err:
@@ -1106,7 +1114,7 @@ class Hub:
     async def start(self, table: Table) -> None:
         """Deal a new match at a table whose seats are all filled."""
         async with table.lock:
-            if table.status in ("playing", "closed") \
+            if table.status in ("playing", "closed", "moved") \
                     or (table.status == "waiting" and table.free_seats()):
                 return
             match = table.match + 1
