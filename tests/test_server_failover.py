@@ -10,6 +10,7 @@ The short forms run in ``make test``; the long forms (more deals, more kills) ar
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -390,6 +391,6 @@ def test_sigterm_drains_visibly_and_hands_the_tables_over_between_actions(tmp_pa
             wait_until(lambda t=table, n=before: len(log_of(url, t)[1]) > n + 2,
                        "its bots to play on at the new owner")
             times = action_times(url, table)
-            gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+            gaps = [b - a for a, b in itertools.pairwise(times)]
             # no action waited over a second more than the bots' pace asks for
             assert max(gaps) < pause + 1.0, (table, max(gaps))
