@@ -191,3 +191,42 @@ def test_a_relayed_client_of_a_table_found_unrestorable_at_takeover_gets_4410(tw
             bea.recv()
     assert closed.value.code == 4410
     bea.close()
+
+
+def test_play_resumes_at_once_when_the_lease_moves(tmp_path):
+    """Issue 31 item 6: after a takeover the next bot moves at once (its pace counted
+    from the last action, at the old owner) and a relayed client is greeted by the new
+    owner at once (it announces itself), not at the relaying process's next refresh."""
+    redis_url = redis_or_skip()
+    with pg_database("scale_relay") as url, redis_prefix() as prefix:
+        opts = dict(db_url=url, redis_url=redis_url, redis_prefix=prefix, bot_pause=1.0)
+        with app_client(tmp_path / "x", **opts) as one, \
+                app_client(tmp_path / "x", **opts) as two:
+            made = one.post("/api/tables", json={
+                "game": "spades", "name": "Ann", "turn_seconds": 0,
+                "seats": [{"kind": "person"}, *BOTS2, {"kind": "bot", "bot": "rule"}]})
+            table = made.json()["table"]["id"]
+            if table not in one.app.state.hub.tables:  # a process that owns fewer took it
+                one, two = two, one
+            ann = Player(two, table, made.json()["token"])  # relayed to the owner
+            hub = one.app.state.hub
+            owned = hub.tables[table]
+            one.portal.call(one.app.state.cluster.stop)  # the owner dies, as far as the
+            view = ann.sync()  # room can tell: no beats; Ann plays her turn if it is hers
+            if 0 in view["view"]["to_act"]:
+                ann.act(view["view"]["legal"][0])
+            wait_until(lambda: owned.version > 0 and 0 not in owned.state.to_act,
+                       "a bot's turn", 10, every=0.005)
+            one.portal.call(hub.lose, owned)
+            hub.leases.release([table])
+            version = owned.version
+            wait_until(lambda: table in two.app.state.hub.tables,
+                       "the other process to take the table over", 5, every=0.005)
+            taken = time.monotonic()
+            ann.recv_until(lambda m: m["type"] == "welcome", "the new owner's welcome", 5)
+            greeted = time.monotonic() - taken
+            moved = two.app.state.hub.tables[table]
+            wait_until(lambda: moved.version > version, "the next action", 5, every=0.005)
+            resumed = time.monotonic() - taken
+            assert greeted < 0.5 and resumed < 0.5, (greeted, resumed)
+            ann.close()

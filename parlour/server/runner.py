@@ -332,7 +332,8 @@ class BotRunner:
                     continue  # its person took the seat back (or another bot stands in)
                 table.bots[seat] = thought  # carries the bot's own generator forward
                 phase = None
-                wait = table.bot_wait() - (loop.time() - started)
+                # the pace counts from the last action (none at a table just taken over)
+                wait = table.bot_wait() - (loop.time() - min(started, table.acted_at))
                 if timed is not None and action in timed.reaction.actions:
                     # A reaction goes in at the bot's own time, counted like a person's
                     # from the signal, when there is a person to race; the action (and so

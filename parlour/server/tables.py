@@ -27,6 +27,7 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import math
 import random
 import re
 import secrets
@@ -356,6 +357,10 @@ class Table:
     key: str = field(default="", repr=False)  # the server's rejoin key (parlour.server.rejoin)
     speed: str = DEFAULT_SPEED  # how fast its bots and automatic steps go (parlour.server.pace)
     bot_pause: float = 0.8  # the server's bot pause (Settings.bot_pause), which speeds scale
+    # When its last action (or deal) was applied here, by the event loop's clock: a bot's
+    # pace counts from it. A table just taken over (replayed) has none: its last action
+    # was at its old owner, longer ago than any pace, so play resumes at once.
+    acted_at: float = -math.inf
     _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
     #: narration_names' answers, for the seats' names they were worked out from
@@ -1136,6 +1141,7 @@ class Hub:
             table.status = "playing" if result is None else "finished"
             table.matches[match] = MatchInfo(match, result is not None, result, deal)
             self._begin(table, seed)
+            table.acted_at = asyncio.get_running_loop().time()
             self.clock.sync(table)
             self.turns.restart(table)
             log.info("table %s: match %d started", table.id, match)
@@ -1245,6 +1251,7 @@ class Hub:
                     from None
             table.state = after
             table.version += 1
+            table.acted_at = asyncio.get_running_loop().time()
             self.actions += 1
             table.touched = self.settings.monotonic()
             if result is not None:
