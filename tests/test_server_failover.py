@@ -396,4 +396,5 @@ def test_sigterm_drains_visibly_and_hands_the_tables_over_between_actions(tmp_pa
             times = action_times(url, table)
             gaps = [b - a for a, b in itertools.pairwise(times)]
             # no action waited over a second more than the bots' pace asks for
+            print(f"table {table}: longest gap between two actions {max(gaps):.2f} s")
             assert max(gaps) < pause + 1.0, (table, max(gaps))

@@ -543,6 +543,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.clock = ReactionClock(self.submit, settings.reaction_slowdown)
         self.runner = BotRunner(settings, self.submit)
+        self.runner.outages = self.clock.outages = self.outages
         self.turns = TurnTimer(self.stand_in, settings.now)
         self.react = self.clock.react
         self.unrestorable: dict[str, str] = {}  # table id -> what stopped its replay
@@ -1168,8 +1169,9 @@ class Hub:
     async def _retry_start(self, table: Table) -> None:
         pause = RETRY_FIRST
         while table.status == "waiting" and not table.free_seats():
-            log.warning("table %s: the database refused the deal; trying again in %.1f s",
-                        table.id, pause)
+            if not self.outages.down(DATABASE):  # an outage is logged once, as such
+                log.warning("table %s: the database refused the deal; trying again in "
+                            "%.1f s", table.id, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MOST)
             try:
