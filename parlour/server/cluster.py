@@ -137,7 +137,8 @@ class Cluster:
     async def _placed(self, table: Table) -> None:
         """A table this process has just made or taken: if another live process owns
         fewer, it goes there (a new table before anyone plays at it)."""
-        if self.draining or not self.load or table.status != "waiting" or table.version:
+        if self.draining or not self.load or table.status != "waiting" or table.version \
+                or self.leases.tokens.get(table.id) != 1:  # made here, not taken over
             return
         lightest = self.lightest()
         mine = self.load.get(self.leases.owner, 0)
