@@ -4,22 +4,33 @@ Each build is made beside the package in ``build/compiled/<digest>/`` and used o
 processes started while it matches the sources (and by the processes they start). Without
 mypy (the ``fast`` extra) or a C compiler, or if the build fails, it says so in one line and
 Parlour runs as pure Python.
+
+A finished build is also kept in the user's build cache (``~/.cache/parlour/compiled``, as
+uv and pip keep what they built), under a key of the sources, Python, mypyc's version, the
+optimisation level and the C compiler: another checkout of the same sources (a fresh clone,
+a worktree, CI's) copies it in a moment rather than compiling for a minute or two.
+``PARLOUR_BUILD_CACHE`` names another folder, or ``off`` for none; the
+:data:`CACHED_BUILDS` most recently used are kept.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import io
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 from parlour.native import (
     BUILD,
+    IN_USE_NAME,
     MODULES,
     PACKAGE,
     PURE_VARIABLE,
@@ -35,6 +46,87 @@ from parlour.native import (
 LOG = BUILD / "build.log"  # a build's output when it runs in the background
 LAST_SECONDS = BUILD / "last-build-seconds"  # how long the last build here took
 USUAL = "about 1 to 2 minutes on 2 cores"  # said before the first build on a machine
+CACHE_VARIABLE = "PARLOUR_BUILD_CACHE"  # another build cache folder, or "off"
+CACHED_BUILDS = 4  # builds the cache keeps, the most recently used
+
+
+def opt_level() -> str:
+    return os.environ.get("MYPYC_OPT_LEVEL", "3")
+
+
+def cache_folder() -> Path | None:
+    """The build cache every checkout of this user shares: ``$PARLOUR_BUILD_CACHE``, else
+    ``$XDG_CACHE_HOME/parlour/compiled`` (``~/.cache/parlour/compiled``); None if "off"."""
+    chosen = os.environ.get(CACHE_VARIABLE, "")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "parlour" / "compiled"
+
+
+def cache_key(digest: str) -> str:
+    """The cache's name for the build of ``digest`` (the sources and Python) by this mypyc,
+    at this optimisation level, with this C compiler."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        mypyc = version("mypy")
+    except PackageNotFoundError:
+        mypyc = "none"
+    made_by = f"{digest}|{mypyc}|{opt_level()}|{sysconfig.get_config_var('CC')}"
+    return hashlib.sha256(made_by.encode()).hexdigest()[:20]
+
+
+def _copy(source: Path, target: Path) -> None:
+    """``source``'s build into ``target`` (made whole under a temporary name, then renamed:
+    a reader never sees half of it)."""
+    part = target.with_name(f"{target.name}.new-{os.getpid()}")
+    shutil.rmtree(part, ignore_errors=True)
+    try:
+        shutil.copytree(source, part, ignore=shutil.ignore_patterns(IN_USE_NAME))
+        shutil.rmtree(target, ignore_errors=True)
+        part.rename(target)
+        os.utime(target)  # copytree kept the source's time: this copy is the newest
+    finally:
+        shutil.rmtree(part, ignore_errors=True)
+
+
+def restore(digest: str) -> Path | None:
+    """Copy the build of ``digest`` from the build cache into this checkout, if the cache
+    has it; the folder it now lives in."""
+    cache = cache_folder()
+    if cache is None:
+        return None
+    found = cache / cache_key(digest)
+    if not is_complete(found, digest):
+        return None
+    final = build_folder(digest)
+    try:
+        _copy(found, final)
+        os.utime(found)  # recently used: the last to be pruned
+    except OSError:
+        return None
+    remove_unused(keep=final)
+    return final
+
+
+def keep_in_cache(final: Path, digest: str) -> None:
+    """Keep the build in ``final`` (of ``digest``) in the build cache, and prune the cache to
+    its :data:`CACHED_BUILDS` most recently used. A cache that cannot be written is skipped."""
+    cache = cache_folder()
+    if cache is None:
+        return
+    with contextlib.suppress(OSError):
+        cache.mkdir(parents=True, exist_ok=True)
+        target = cache / cache_key(digest)
+        if not is_complete(target, digest):
+            _copy(final, target)
+        builds = sorted((p for p in cache.iterdir() if p.is_dir() and ".new-" not in p.name),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in builds[CACHED_BUILDS:]:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -70,7 +162,7 @@ def build(jobs: int = 2, quiet: bool = True) -> None:
                 ["--no-warn-unused-configs", "--config-file", str(root / "pyproject.toml"),
                  "--cache-dir", str(work / "mypy_cache"),
                  *(str(source_path(m).relative_to(root)) for m in MODULES)],
-                opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"), group_name="parlour",
+                opt_level=opt_level(), group_name="parlour",
                 # a C file per module, compiled two at a time (one file took gcc ~2 minutes
                 # on one core); the same instructions per deal, round and search iteration
                 # as one file, within 0.01% (bench/instructions.py)
@@ -92,6 +184,7 @@ def build(jobs: int = 2, quiet: bool = True) -> None:
     shutil.rmtree(final, ignore_errors=True)
     new_lib.rename(final)
     remove_unused(keep=final)
+    keep_in_cache(final, digest)
 
 
 def expected_time() -> str:
@@ -130,6 +223,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if "--background" in args and os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
         return 0  # this process, and whatever it starts next, runs the sources
+    if "--force" not in args:
+        with building():
+            if current_build() is not None:
+                return 0  # another process made it meanwhile
+            restored = restore(source_digest())
+        if restored is not None:
+            print(f"parlour: the compiled build of these sources was copied from the build "
+                  f"cache ({cache_folder()})", flush=True)
+            return 0
     if "--background" in args:
         print(f"parlour: the compiled build (mypyc: the bots think 2-3x faster) is being made "
               f"in the background ({expected_time()}; its log: {LOG.relative_to(PACKAGE.parent)}"

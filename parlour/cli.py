@@ -221,9 +221,10 @@ def _seat_name(seat_name: str, players: list[str], seat: int) -> str:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """How to play the game in the terminal's language, for the options given; with
-    ``--full`` the full specification (English, every decision)."""
+    ``--full`` the full rules (every decision), in that language where translated."""
     from rich.markdown import Markdown
 
+    from parlour import fullrules
     from parlour.howto import howto_markdown
 
     t = Translator(_lang(args))
@@ -234,15 +235,15 @@ def cmd_rules(args: argparse.Namespace) -> int:
         console.print(Markdown(_without_figures(text)))
         console.print(t("[dim]Full rules: parlour rules {game} --full[/]", game=game.id))
         return 0
-    page = spec(game.id).rules_page
+    page, written_in = spec(game.id).full_rules(t.lang)
     if not page.exists():
         print(t("no rules page for {game} at {page}", game=game.id, page=str(page)),
               file=sys.stderr)
         return 1
-    console.rule(t("[bold]Rules of {game}[/]", game=t.p("game", game.name)))
-    if t.lang != "en":
+    console.rule(t("[bold]Full rules of {game}[/]", game=t.p("game", game.name)))
+    if written_in != t.lang:
         console.print(t("[dim]The full specification is written in English.[/]"))
-    console.print(Markdown(page.read_text(encoding="utf-8")))
+    console.print(Markdown(fullrules.markdown(page)))
     return 0
 
 
@@ -546,7 +547,7 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="a table's option, shown on the page (target=300)")
     p.add_argument("--full", action="store_true",
-                   help="the full specification (English, every decision)")
+                   help="the full rules (every decision)")
     p.add_argument("--lang", default=argparse.SUPPRESS, help=LANG_HELP)
     p.set_defaults(func=cmd_rules)
 

@@ -419,8 +419,13 @@ def json_catalog(lang: str) -> dict[str, Any]:
                           for other in LANGUAGES]}
 
 
+#: Where CLDR's name of a language in itself is not what its speakers call it on a language
+#: switch: CLDR says "Indonesia" (the country), speakers say "Bahasa Indonesia".
+AUTONYMS = {"id": "Bahasa Indonesia"}
+
+
 def autonym(lang: str) -> str:
-    """The language's name in itself, as a language switch lists it (``Indonesia``,
+    """The language's name in itself, as a language switch lists it (``Bahasa Indonesia``,
     ``Português (Brasil)``)."""
-    name = babel_locale(lang).get_display_name(babel_locale(lang)) or lang
+    name = AUTONYMS.get(lang) or babel_locale(lang).get_display_name(babel_locale(lang)) or lang
     return name[:1].upper() + name[1:]

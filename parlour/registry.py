@@ -42,7 +42,6 @@ Narrate = Callable[[JsonDict, list[Param]], Message]
 SayAction = Callable[[JsonDict, str], Message]
 
 WEB = Path(__file__).resolve().parent / "web"
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 class Study(Protocol):
@@ -119,8 +118,15 @@ class GameSpec:
 
     @property
     def rules_page(self) -> Path:
-        """The game's rules page (``parlour rules``, the web page's Rules), in Markdown."""
-        return DOCS / "rules" / f"{self.game.id}.md"
+        """The game's full rules page in English (the translations follow it)."""
+        return self.full_rules("en")[0]
+
+    def full_rules(self, lang: str) -> tuple[Path, str]:
+        """The game's full rules page for a reader of ``lang`` and the language it is written
+        in: its translation if there is one, else English (see :mod:`parlour.fullrules`)."""
+        from parlour import fullrules
+
+        return fullrules.page(self.game.id, lang)
 
     def __post_init__(self) -> None:
         if (self.describe_event is None) != (self.narrate_event is None):

@@ -110,12 +110,20 @@ def daily_words(game_id: str, result: float, stats: GameStats | None) -> Message
     Foursquare deal went."""
     value = round(result)
     if game_id == "foursquare":
+        if value == FOURSQUARE_WON:  # zero is said on its own (pt counts 0 as one)
+            return Message("won, with no card left in the stock")
         if value >= FOURSQUARE_WON:
             return plural_message("won, {n} card left in the stock",
                                   "won, {n} cards left in the stock", "n",
                                   n=value - FOURSQUARE_WON)
         return plural_message("lost after {n} card placed", "lost after {n} cards placed", "n",
                               n=value)
+    if value == 0:  # zero is said on its own (pt counts 0 as one: "0 ponto")
+        if game_id == "clockwork-spades":
+            return Message("no penalty spades")
+        if stats is not None and stats.lower_points_better:
+            return Message("no penalty points")
+        return Message("no points")
     if stats is not None and stats.lower_points_better:
         if game_id == "clockwork-spades":
             return plural_message("{n} penalty spade", "{n} penalty spades", "n", n=-value)

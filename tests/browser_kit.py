@@ -67,8 +67,14 @@ def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = Fa
                                   has_touch=touch, is_mobile=touch, storage_state=storage,
                                   reduced_motion="reduce" if reduced_motion else "no-preference")
     # Finished tricks stay readable only 0.4 s (the page's fast pace): the tests play many.
-    context.add_init_script("localStorage.setItem('parlour.pace', 'fast')")
-    page = context.new_page()
+    # (A new tab's first document, about:blank, has no storage: hence the try.)
+    context.add_init_script("try { localStorage.setItem('parlour.pace', 'fast') } catch {}")
+    return watched(context.new_page(), keep=keep)
+
+
+def watched(page: Any, keep: bool = False) -> Any:
+    """``page`` (one :func:`page_of` made, or one a link opened in a new tab) with its
+    errors collected and checked as :func:`page_of` says."""
     page.set_default_timeout(15000)
     errors: list[str] = []
     allowed: list[re.Pattern[str]] = []

@@ -1,6 +1,6 @@
 """Colour-blind players (issue 15, item 13): every Hit the Deck colour also carries its
-letter and its own shape, and the four-colour deck (a switch at the table) tells the suits
-apart by colour as well as by symbol."""
+own shape (and no English initial: issue 32), and the four-colour deck (a switch at the
+table) tells the suits apart by colour as well as by symbol."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ HTD_MARKS = """async () => {
     const st = getComputedStyle(mark);
     const r = mark.getBoundingClientRect();
     out[c] = {
-      letter: card.querySelector('.hc-corner i').textContent,
+      corner: card.querySelector('.hc-corner').textContent,
       mark: mark.className,
       disc: (hit.querySelector('.disc .cmark') || {}).className || null,
       shape: [st.clipPath, st.borderRadius, st.transform].join(' | '),
@@ -52,13 +52,13 @@ SUIT_COLOURS = """async () => {
 }"""
 
 
-def test_each_hit_the_deck_colour_has_its_letter_and_its_own_shape(browser, base):
+def test_each_hit_the_deck_colour_has_its_own_shape_and_no_initial(browser, base):
     page = page_of(browser)
     page.goto(base + "/")
     marks = page.evaluate(HTD_MARKS)
     names = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
     for colour, m in marks.items():
-        assert m["letter"] == colour, m
+        assert m["corner"] == "3", m  # the number; the colour is the shape, not R/Y/G/B
         assert f"cm-{colour}" in m["mark"].split() and f"cm-{colour}" in m["disc"].split(), m
         assert min(m["size"]) >= 4, m  # drawn, not an empty box
         assert m["ink"] != m["paper"], m  # the mark stands out from the card

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from browser_kit import page_of, shot, wait_until_js
+from browser_kit import page_of, shot, wait_until_js, watched
 from server_kit import create
 
 from parlour.games import game_ids, get_game
@@ -31,7 +31,7 @@ def in_language(browser, tag: str):
 
 @pytest.mark.parametrize(("tag", "game", "options", "title", "says"), [
     ("id", "spades", {"target": 300, "blind_nil": True}, "Cara bermain Spades",
-     ("300 poin", "blind nil")),
+     ("300 poin", "nil buta")),
     ("pt-BR", "spite-and-malice", {"target": 75, "centre_piles": 4, "king_starts": True},
      "Como jogar Spite & Malice", ("75 pontos", "4 pilhas centrais", "começar uma pilha")),
 ])
@@ -64,7 +64,8 @@ def test_the_rules_of_a_table_in_its_readers_language(browser, base, tag, game, 
     assert all(words in " ".join(page.inner_text(".rules-page").split()) for words in says)
     page.click(".rules-more a")
     page.wait_for_selector(".rules-page .rules-text:not(.howto) h2")
-    assert page.get_attribute(".rules-page .rules-text", "lang") == "en"
+    assert page.get_attribute(".rules-page .rules-text", "lang") == tag  # translated
+    assert page.locator(".rules-page .rules-text > p.muted").count() == 0  # no English notice
     assert page.url.endswith(f"/rules/{game}/full")
 
 
@@ -93,3 +94,30 @@ def test_every_how_to_page_fits_a_laptop_screen(browser, base, tag):
         if height > LAPTOP["height"]:
             shot(page, f"howto-too-tall-{game}-{tag}")
         assert height <= LAPTOP["height"], f"{game} in {tag} is {height}px tall"
+
+
+def test_the_dialogs_full_rules_open_translated_on_a_phone(browser, base):
+    """On a phone, in Indonesian, the Rules dialog's "Aturan lengkap" opens the full rules in
+    a new tab, translated and titled as the full rules, with no English-page notice."""
+    page = page_of(browser, 390, 844, touch=True)
+    page.context.add_init_script("try { localStorage.setItem('parlour.lang', 'id') } catch {}")
+    page.context.on("page", watched)  # the new tab's errors count too
+    with httpx.Client(base_url=base) as client:
+        table = create(client, SEATS["spite-and-malice"], game="spite-and-malice")["table"]["id"]
+    page.goto(f"{base}/t/{table}")
+    page.click("button.rules-button")
+    page.wait_for_selector("#rules-dialog[open] .rules-text.howto")
+    link = page.locator("#rules-dialog a.rules-full")
+    assert link.inner_text() == "Aturan lengkap"
+    with page.context.expect_page() as opened:
+        link.click()
+    full = opened.value
+    full.wait_for_selector(".rules-page .rules-text:not(.howto) h2")
+    assert full.url.endswith("/rules/spite-and-malice/full")
+    assert full.get_attribute(".rules-page .rules-text", "lang") == "id"
+    assert full.inner_text(".rules-page h1") == "Aturan lengkap Spite & Malice"
+    assert full.title() == "Aturan lengkap Spite & Malice · Parlour"
+    text = " ".join(full.inner_text(".rules-page").split())
+    assert "Raja tidak boleh memulai tumpukan tengah yang kosong" in text
+    assert full.locator(".rules-page .rules-text > p.muted").count() == 0  # no English notice
+    shot(full, "full-rules-id-phone")

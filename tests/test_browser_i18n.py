@@ -283,6 +283,8 @@ def test_the_pseudo_locale_reaches_the_players_and_account_pages(browser, base, 
         page.goto(base + path)
         page.wait_for_selector(ready)
         if path == "/daily":
+            # the day, written by Intl.DateTimeFormat, which knows no pseudo-locale
+            names.add(page.evaluate("async (d) => (await import('/static/i18n.js')).day(d)", day))
             page.click(".daily-game[data-game='spades'] .daily-show-board")
             page.wait_for_selector(".daily-board li")
         assert page.evaluate("document.documentElement.lang") == qps

@@ -56,7 +56,11 @@ def test_a_review_from_the_results_screen_jumps_to_a_marked_mistake(browser, bas
     item = items.first
     index = int(item.get_attribute("data-index"))
     better, played = item.get_attribute("data-best"), item.get_attribute("data-played")
-    assert better != played and "Better" in item.inner_text()
+    assert better != played and "Better:" in item.inner_text()
+    # the moves said in words ("bidding 3 tricks", "playing 9♥"), not in the notation
+    said = item.inner_text()
+    assert re.search(r"Chosen: (bidding|playing|leading)", said), said
+    assert f"Chosen: {played} (" not in said and f"Better: {better} (" not in said, said
     item.click()
     page.wait_for_selector(f".replay-caption:has-text('Step {index} of')")
     assert page.input_value("#replay-seat") == "0"

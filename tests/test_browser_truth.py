@@ -213,20 +213,24 @@ def test_spades_scores_each_deal_before_the_next_bids_and_ranks_partnerships(bro
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
 def test_hit_the_deck_corner_marks_are_not_under_the_oval(browser, base, width, height):
-    """Each coloured card's corner shows its colour letter and shape: at the middle of
-    each, the page finds the corner itself, not the oval drawn over it."""
+    """Each coloured card's corner shows its colour's shape (a sign in no language: no
+    R/Y/G/B initial), big enough to see: at its middle, the page finds the corner itself,
+    not the oval drawn over it."""
     page = page_of(browser, width, height, touch=width < 500)
     open_table(page, base, "hit-the-deck")
     page.wait_for_selector(".hcard .hc-corner .cmark")
     hidden = page.evaluate("""() => [...document.querySelectorAll('.hcard .hc-corner')]
       .filter((corner) => corner.querySelector('.cmark') && corner.getBoundingClientRect().width)
-      .flatMap((corner) => [corner.querySelector('i'), corner.querySelector('.cmark')])
+      .map((corner) => corner.querySelector('.cmark'))
       .filter((el) => {
         const r = el.getBoundingClientRect();
+        if (r.width < 5 || r.height < 5) return true;  // too small to make out
         const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
         return !top || !top.closest('.hc-corner');
       }).map((el) => el.closest('.hcard').dataset.card || el.closest('.hcard').className)""")
     assert not hidden, f"corner marks under the oval: {hidden}"
+    corners = page.eval_on_selector_all(".hcard .hc-corner", "cs => cs.map(c => c.textContent)")
+    assert corners and not [c for c in corners if re.search(r"[A-Z]", c)], corners
     shot(page, f"truth-htd-corners-{width}")
 
 

@@ -918,7 +918,7 @@ def test_a_round_that_runs_too_long_ends_as_blocked_and_says_so():
     told = "Round 1 reached 20 moves, the most a round may last, and ends as if blocked: " \
         "everyone scores the cards in hand."
     assert localize(state.view(0)["rounds"][0]["stopped"], "en") == told
-    assert "Babak 1 mencapai 20 langkah" in localize(state.view(0)["rounds"][0]["stopped"], "id")
+    assert "Ronde 1 mencapai 20 langkah" in localize(state.view(0)["rounds"][0]["stopped"], "id")
     assert [(s.option, s.round, s.match, render(s.message, "en"))
             for s in state.safety_stops] == [("max_turns", 1, False, told)]
 

@@ -197,3 +197,44 @@ def test_states_and_outcomes_pickle_on_this_build(game_id):
         assert again.view(seat) == sample.view(seat)
     done = play_random(get_game(game_id).new(4), random.Random(4))
     assert pickle.loads(pickle.dumps(done)).outcome == done.outcome
+
+
+def test_a_build_is_kept_in_the_users_cache_and_another_checkout_copies_it(
+        tmp_path, monkeypatch, capsys):
+    """A fresh clone of the same sources takes the build from the cache (no compiler run);
+    the cache keeps only its most recently used builds."""
+    checkout, cache = tmp_path / "checkout", tmp_path / "cache"
+    monkeypatch.setattr(native, "BUILD", checkout)
+    monkeypatch.setattr(build, "BUILD", checkout)
+    monkeypatch.setattr(build, "LAST_SECONDS", checkout / "last")
+    monkeypatch.setenv(build.CACHE_VARIABLE, str(cache))
+    digest = native.source_digest()
+    made = native.build_folder(digest)
+    made.mkdir(parents=True)
+    (made / "parlour__mypyc.so").write_bytes(b"compiled")
+    (made / native.STAMP_NAME).write_text(digest)
+    held = native.hold(made)  # a lock file of this checkout's: not copied
+    build.keep_in_cache(made, digest)
+    assert held is not None
+    held.close()
+    shutil.rmtree(checkout)  # another checkout of the same sources, never built
+
+    def compiles(**_: object) -> None:
+        raise AssertionError("compiled although the cache had the build")
+
+    monkeypatch.setattr(build, "build", compiles)
+    assert build.main([]) == 0
+    assert "copied from the build cache" in capsys.readouterr().out
+    assert (made / "parlour__mypyc.so").read_bytes() == b"compiled"
+    assert native.is_complete(made, digest) and not (made / native.IN_USE_NAME).exists()
+    assert build.main(["--check"]) == 0
+
+    monkeypatch.setenv("MYPYC_OPT_LEVEL", "0")  # another build of the same sources
+    assert build.restore(digest) is None
+    for n in range(build.CACHED_BUILDS + 2):  # older builds are pruned, the newest kept
+        monkeypatch.setenv("MYPYC_OPT_LEVEL", f"level-{n}")
+        build.keep_in_cache(made, digest)
+    kept = {p.name for p in cache.iterdir()}
+    assert len(kept) == build.CACHED_BUILDS and build.cache_key(digest) in kept
+    monkeypatch.setenv(build.CACHE_VARIABLE, "off")
+    assert build.cache_folder() is None and build.restore(digest) is None

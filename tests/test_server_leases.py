@@ -43,6 +43,41 @@ def logged(store: Store, table_id: str) -> list[str]:
                                            .order_by(actions_t.c.idx))]
 
 
+def test_a_release_is_not_undone_by_a_renewal_under_way(db_url):
+    """A heartbeat that read the leases held just before the process let them go (its
+    shutdown) must not push them back: the next process takes the table at once."""
+    store = Store(db_url, auto_upgrade=True)
+    try:
+        first = Leases(store.engine, "first", ttl=30)
+        new_table(store, first)
+        read, go_on = threading.Event(), threading.Event()
+        real_begin = store.engine.begin
+
+        def paused_begin():  # type: ignore[no-untyped-def]
+            if threading.current_thread().name == "heartbeat":
+                read.set()  # the renewal has read the leases it holds
+                assert go_on.wait(10), "the test did not let the renewal go on"
+            return real_begin()
+
+        store.engine.begin = paused_begin  # type: ignore[method-assign]
+        try:
+            beat = threading.Thread(target=first.renew, name="heartbeat")
+            beat.start()
+            assert read.wait(10), "the renewal did not start"
+            letting_go = threading.Thread(target=first.release, name="shutdown")
+            letting_go.start()
+            letting_go.join(0.3)  # it waits for the renewal (with the fix), or is done
+            go_on.set()
+            joined(beat, "the renewal", 10)
+            joined(letting_go, "the release", 10)
+        finally:
+            del store.engine.begin
+        assert first.tokens == {}
+        assert Leases(store.engine, "second", ttl=30).claim("t1") == 2
+    finally:
+        store.close()
+
+
 def test_one_owner_at_a_time_and_a_stale_owner_cannot_write(db_url):
     """By the database's clock, moved on by the test (``Leases.ahead``)."""
     store = Store(db_url, auto_upgrade=True)

@@ -220,7 +220,8 @@ def test_the_page_catalog_in_each_language_and_a_clear_refusal_for_others(client
     assert client.get("/api/i18n/id").json()["locale"] == "id"
     en = client.get("/api/i18n/en-GB").json()
     assert en["locale"] == "en" and en["messages"] == {}
-    assert en["languages"] == [{"tag": "en", "name": "English"}, {"tag": "id", "name": "Indonesia"},
+    assert en["languages"] == [{"tag": "en", "name": "English"},
+                               {"tag": "id", "name": "Bahasa Indonesia"},
                                {"tag": "pt-BR", "name": "Português (Brasil)"}]
     for tag in ("xx", "../etc", "a" * 40):
         res = client.get(f"/api/i18n/{tag}")

@@ -57,7 +57,7 @@ def test_rules_errors_and_raw_html_is_escaped(client, tmp_path, monkeypatch):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "spades.md").write_text(
         "# Spades\n\n<script>alert(1)</script> [x](javascript:alert(1)) <b>bold</b>\n")
-    monkeypatch.setattr("parlour.registry.DOCS", tmp_path)
+    monkeypatch.setattr("parlour.fullrules.RULES", tmp_path / "rules")
     html = client.get("/api/games/spades/rules?full=true").json()["html"]
     assert "<script" not in html and "<b>" not in html and "href=\"javascript" not in html
     assert "&lt;script&gt;" in html

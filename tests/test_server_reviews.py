@@ -61,6 +61,20 @@ def wait_done(client: Any, path: str, seat: int) -> dict[str, Any]:
     return wait_review(client, path, seat)
 
 
+def check_said_in_words(client: Any, path: str, done: dict[str, Any]) -> None:
+    """Each decision's moves are said in words of the reader's language, as the replay's
+    caption says them (``said``; the review itself keeps the notation)."""
+    decisions = done["review"]["decisions"]
+    assert decisions and sorted(done["said"]) == sorted(str(d["index"]) for d in decisions)
+    told = client.get(f"{path}?seat=0", headers={"Accept-Language": "id"}).json()["said"]
+    for d in decisions:
+        said = done["said"][str(d["index"])]
+        for key in ("played", "best"):
+            # "bid 8" as "bidding 8 tricks", "9H" as "playing 9H" (the code kept for the chip)
+            assert said[key] != d[key] and d[key].split()[-1] in said[key], (said, d)
+            assert told[str(d["index"])][key] != said[key]  # Indonesian, not English
+
+
 @pytest.mark.parametrize("processes", [0, 1])
 def test_a_review_is_stored_with_the_match_and_matches_the_command(tmp_path, processes):
     db = tmp_path / "reviews.sqlite3"
@@ -81,6 +95,7 @@ def test_a_review_is_stored_with_the_match_and_matches_the_command(tmp_path, pro
         record = client.get(f"/api/tables/{tid}/matches/1/record").text
         expected = review_record(parse_record(record), [0], budget=BUDGET, seed=0)
         assert review == expected.to_json()  # the command's review, decision for decision
+        check_said_in_words(client, path, done)
         assert client.post(path, json={"seat": 0}).json() == done  # at once, no new job
         assert client.app.state.hub.reviews.jobs == {}
     with app_client(db, review_budget=BUDGET, review_processes=processes) as client:

@@ -93,11 +93,11 @@ def test_a_daily_result_is_said_in_words_of_its_game():
     said = {game: (lambda r, g=game: render(daily_words(g, r, spec(g).stats), "en"))
             for game in game_ids()}
     assert said["clockwork-spades"](-1.0) == "1 penalty spade"
-    assert said["clockwork-spades"](0.0) == "0 penalty spades"
+    assert said["clockwork-spades"](0.0) == "no penalty spades"  # zero said on its own
     assert said["hit-the-deck"](-17.0) == "17 penalty points"
     assert said["spades"](-40.0) == "-40 points" and said["spades"](1.0) == "1 point"
     assert said["spite-and-malice"](12.0) == "12 points"
-    assert said["foursquare"](52.0) == "won, 0 cards left in the stock"
+    assert said["foursquare"](52.0) == "won, with no card left in the stock"
     assert said["foursquare"](64.0) == "won, 12 cards left in the stock"
     assert said["foursquare"](17.0) == "lost after 17 cards placed"
     assert render(daily_words("clockwork-spades", -2.0, spec("clockwork-spades").stats),

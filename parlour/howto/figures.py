@@ -62,13 +62,28 @@ def arrow(x1: float, y: float, x2: float) -> str:
             'stroke-linecap="round" stroke-linejoin="round"/>')
 
 
+def colour_mark(cx: float, cy: float, colour: str, r: float = 4.5) -> str:
+    """A Hit the Deck colour's shape, as the cards draw it (hit_the_deck.js): red a
+    triangle, yellow a circle, green a square, blue a diamond; white on the card's colour."""
+    if colour == "Y":
+        return f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="#ffffff"/>'
+    if colour == "G":
+        return (f'<rect x="{cx - r * .85:g}" y="{cy - r * .85:g}" width="{r * 1.7:g}" '
+                f'height="{r * 1.7:g}" fill="#ffffff"/>')
+    points = {"R": ((0, -1), (1, .85), (-1, .85)), "B": ((0, -1.15), (1, 0), (0, 1.15), (-1, 0))}
+    path = " ".join(f"{cx + r * dx:g},{cy + r * dy:g}" for dx, dy in points[colour])
+    return f'<polygon points="{path}" fill="#ffffff"/>'
+
+
 def colour_card(x: float, y: float, colour: str | None, sign: str, lit: bool = False) -> str:
-    """A Hit the Deck card: its colour (None: the black Hit the Deck cards) and its sign."""
+    """A Hit the Deck card: its colour (None: the black Hit the Deck cards), its colour's
+    shape in the corner and its sign."""
     fill = COLOURS[colour] if colour else "#262626"
     edge = f'stroke="{GOLD}" stroke-width="3"' if lit else 'stroke="#8a8a80" stroke-width="1"'
     return "\n".join((
         f'<rect x="{x:g}" y="{y:g}" width="{W}" height="{H}" rx="6" fill="{fill}" {edge}/>',
         f'<ellipse cx="{x + W / 2:g}" cy="{y + H / 2:g}" rx="19" ry="26" fill="#ffffff"/>',
+        *((colour_mark(x + 7, y + 8, colour, 4),) if colour else ()),
         _hand(x + W / 2, y + H / 2, fill) if sign == "hand" else
         _text(x + W / 2, y + H / 2 + 9, sign, 26, fill)))
 

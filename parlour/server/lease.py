@@ -37,6 +37,7 @@ import logging
 import os
 import secrets
 import socket
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -95,6 +96,10 @@ class Leases:
         self.ahead = ahead
         self.tokens: dict[str, int] = {}  # table id -> the token this process holds
         self.moves = 0  # leases taken over from another owner (a metric)
+        #: Held by a renewal and a release (each in a thread of its own): a renewal that
+        #: read the leases held before a release pushed back the leases just let go, and a
+        #: restarted process found its tables still "served by another process".
+        self._renewing = threading.Lock()
 
     def _now(self) -> ColumnElement[Any]:
         if self.ahead is None:
@@ -192,6 +197,10 @@ class Leases:
     def renew(self) -> set[str]:
         """The heartbeat: push back the end of every lease this process holds; returns the
         tables it held and lost (another process took them over meanwhile)."""
+        with self._renewing:
+            return self._renew()
+
+    def _renew(self) -> set[str]:
         before = dict(self.tokens)
         if not before:
             return set()
@@ -247,15 +256,16 @@ class Leases:
         """Hand leases over (a drain, a rebalance): they run out now, for another process
         to take (the one it is offered to at once, else the least loaded at its next
         heartbeat). Blocks (run it in a thread)."""
-        ids = list(self.tokens) if table_ids is None else table_ids
-        if not ids:
-            return
-        with self.engine.begin() as conn:
-            conn.execute(update(leases_t).where(leases_t.c.owner == self.owner,
-                                                leases_t.c.table_id.in_(ids))
-                         .values(expires=self._now() - 0.001))
-        for table_id in ids:
-            self.tokens.pop(table_id, None)
+        with self._renewing:
+            ids = list(self.tokens) if table_ids is None else table_ids
+            if not ids:
+                return
+            with self.engine.begin() as conn:
+                conn.execute(update(leases_t).where(leases_t.c.owner == self.owner,
+                                                    leases_t.c.table_id.in_(ids))
+                             .values(expires=self._now() - 0.001))
+            for table_id in ids:
+                self.tokens.pop(table_id, None)
 
     # ------------------------------------------------------------------ the room
     @property

@@ -2,9 +2,10 @@
 and the game's own sentence for each event of a view.
 
 A game has two rules pages: its short *How to play* page in the reader's language, for a
-table's options (:mod:`parlour.howto`), and the full specification, the Markdown file
-``docs/rules/<game-id>.md`` (English, for developers; the same page ``parlour rules
---full`` prints), rendered with markdown-it (CommonMark plus tables, raw HTML escaped).
+table's options (:mod:`parlour.howto`), and its full rules, every decision, the Markdown
+file ``docs/rules/<game-id>.md`` in English with its translations beside it
+(``<game-id>.id.md``, ``<game-id>.pt-BR.md``; the same page ``parlour rules --full``
+prints), rendered with markdown-it (CommonMark plus tables, raw HTML escaped).
 
 A game's spec may name ``describe_event(event, names) -> str``, one line of plain English
 for an event of its view's ``events`` list, and with it ``narrate_event(event, names) ->
@@ -20,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from parlour import fullrules
 from parlour.engine import Code, Game, JsonDict, Param, Seat
 from parlour.howto import markdown_html
 from parlour.i18n import cards_as_codes, negotiate, normalize, render_param
@@ -30,23 +32,25 @@ from parlour.registry import Describe, spec
 LANG_COOKIE = "parlour_lang"
 
 
-def rules_path(game: Game) -> Path:
-    return spec(game.id).rules_page
+def rules_path(game: Game, lang: str = "en") -> Path:
+    """The game's full rules page for a reader of ``lang`` (English where untranslated)."""
+    return spec(game.id).full_rules(lang)[0]
 
 
-def rules_html(game: Game) -> str | None:
-    """The game's rules page as HTML, or None if it has none."""
-    path = rules_path(game)
+def rules_html(game: Game, lang: str = "en") -> tuple[str, str] | None:
+    """The game's full rules page for a reader of ``lang`` as HTML, and the language it is
+    written in (its translation, else English); None if it has no page."""
+    path, written_in = spec(game.id).full_rules(lang)
     try:
         mtime = path.stat().st_mtime
     except OSError:
         return None
-    return _render(str(path), mtime)
+    return _render(str(path), mtime), written_in
 
 
 @lru_cache(maxsize=16)
 def _render(path: str, mtime: float) -> str:
-    return markdown_html(Path(path).read_text(encoding="utf-8"))
+    return markdown_html(fullrules.markdown(Path(path)))
 
 
 def reader_language(cookie: str | None, accept_language: str | None) -> str:

@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING, Literal
 
 from parlour.analysis.review import Decision, Reviewer, assemble, reviewer_kind, turns
 from parlour.engine import Action, JsonDict, Seat, State
+from parlour.i18n import DEFAULT, render
 from parlour.message import plural_message
 from parlour.server.limits import ClientGuard, ClientKey, TooMany
+from parlour.server.pages import action_words
 from parlour.server.protocol import ProtocolError
 from parlour.server.runner import Workers, WorkersDown
 from parlour.server.store import Store
@@ -89,18 +91,20 @@ class ReviewDesk:
         self._stored: OrderedDict[Key, JsonDict] = OrderedDict()
 
     # ------------------------------------------------------------------ asking
-    async def look(self, table: Table, match: int, seat: object) -> JsonDict:
+    async def look(self, table: Table, match: int, seat: object, lang: str = DEFAULT
+                   ) -> JsonDict:
         """The review of ``seat`` in ``match`` as it stands: ``{"status": "none"}`` if
-        nobody has asked for it."""
+        nobody has asked for it; a finished one with its moves in words of ``lang``."""
         key = self._check(table, match, seat)
         job = self.jobs.get(key)
         if job is not None:
             return job.to_json()
         stored = await self._load(key)
-        return {"status": "none"} if stored is None else stored
+        return {"status": "none"} if stored is None else \
+            await self._in_words(table, match, stored, lang)
 
     async def ask(self, table: Table, match: int, seat: object, client: ClientKey,
-                  guard: ClientGuard) -> JsonDict:
+                  guard: ClientGuard, lang: str = DEFAULT) -> JsonDict:
         """Start the review of ``seat`` in ``match`` unless it is stored or under way (a
         failed one is tried again); its state as :meth:`look` gives it."""
         key = self._check(table, match, seat)
@@ -109,7 +113,7 @@ class ReviewDesk:
             return job.to_json()
         stored = await self._load(key)
         if stored is not None:
-            return stored
+            return await self._in_words(table, match, stored, lang)
         await guard.take("review", client)
         self._room(client)
         final = await self.hub.finished_state(table, match)
@@ -122,6 +126,32 @@ class ReviewDesk:
         job = self.jobs[key] = Job(client)
         job.task = asyncio.create_task(self._run(key, job, table, final))
         return job.to_json()
+
+    async def _in_words(self, table: Table, match: int, answer: JsonDict, lang: str
+                        ) -> JsonDict:
+        """A finished review's ``answer`` with ``said``: for each decision (by its index),
+        the move played and the better one in words of ``lang``, as the replay's caption
+        says a move (the stored review keeps the notation, which the page matches with the
+        cards it marks)."""
+        final = await self.hub.finished_state(table, match)
+        game = table.game
+        decisions = {int(d["index"]): d for d in answer["review"]["decisions"]}
+
+        def say() -> JsonDict:
+            start = game.new(final.seed, table.num_seats, **table.options)
+            said: JsonDict = {}
+            seats = tuple({int(d["seat"]) for d in decisions.values()})
+            for turn in turns(start, final.history, seats):
+                found = decisions.get(turn.index)
+                if found is None:
+                    continue
+                view = turn.state.view(turn.seat)
+                said[str(turn.index)] = {
+                    key: render(action_words(game, view, str(found[key])), lang)
+                    for key in ("played", "best")}
+            return said
+
+        return answer | {"said": await asyncio.to_thread(say)}
 
     def _room(self, client: ClientKey) -> None:
         """Refuse a new review past the server's and the client's caps."""

@@ -141,8 +141,10 @@ spades win. [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
         if piles:
             c.print(self.t("On the clock: {piles}", piles="   ".join(piles)))
         for seat in (me, other):
-            pen = " ".join(card_markup(x) for x in view["penalty"][seat]) or self.t("none")
-            kings = " ".join(card_markup(x) for x in view["kings"][seat]) or self.t("none")
+            pen = (" ".join(card_markup(x) for x in view["penalty"][seat])
+                   or self.t.p("penalty spades", "none"))
+            kings = (" ".join(card_markup(x) for x in view["kings"][seat])
+                     or self.t.p("kings", "none"))
             c.print(self.t("{who}: penalty {count} ({cards}); Kings {kings}",
                            who=self.name(seat), count=len(view["penalty"][seat]), cards=pen,
                            kings=kings))
@@ -158,7 +160,7 @@ spades win. [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
                 dead = pos not in live
                 mark = card_markup(card) + ("[dim]" + self.t("(dead)") + "[/]" if dead else "")
                 shown.append(mark)
-            c.print(self.t("Your hand: ") + (" ".join(shown) or self.t("empty")))
+            c.print(self.t("Your hand: ") + (" ".join(shown) or self.t.p("hand", "empty")))
         if view["legal"]:
             c.print(self.t("You can play nothing on the due spades: take one - {moves}",
                            moves=", ".join(f"[bold]{a}[/]" for a in view["legal"])))

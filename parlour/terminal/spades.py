@@ -131,8 +131,8 @@ First team to {target} wins. [bold]?[/] lists your moves with a hint from the st
         deal = view["deals"][-1]
         table = Table(title=self.t("Deal {deal} scored", deal=deal["deal"]), header_style="bold")
         columns = (self.t("Team"), self.t("Bids"), self.t("Tricks"), self.t("Contract"),
-                   self.t("Nil"), self.t("Bags"), self.t("Penalty"), self.t("Deal"),
-                   self.t("Score"), self.t("Bag count"))
+                   self.t("Nil"), self.t("Bags"), self.t("Penalty"),
+                   self.t.p("points of the deal", "Deal"), self.t("Score"), self.t("Bag count"))
         for i, col in enumerate(columns):
             table.add_column(col, justify="right" if i else "left")
         for team, res in enumerate(deal["teams"]):

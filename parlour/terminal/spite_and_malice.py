@@ -91,7 +91,7 @@ the other payoff pile; a round is drawn if the stock runs out. First to the targ
         if view["legal"]:
             builds = [m for m in view["legal"] if ">c" in m]
             c.print(self.t("Builds you can make: {builds}   (or discard: h<slot>>s<pile>)",
-                           builds=" ".join(builds) if builds else self.t("none")))
+                           builds=" ".join(builds) if builds else self.t.p("builds", "none")))
 
     def _player_line(self, view: JsonDict, seat: Seat) -> Text:
         pay = view["payoff"][seat]
@@ -101,7 +101,7 @@ the other payoff pile; a round is drawn if the stock runs out. First to the targ
             line.append_text(card_markup(pay["top"]))
             line.append("]")
         else:
-            line.append(self.t("empty"))
+            line.append(self.t.p("pile", "empty"))
         line.append(" " + self.t("{count} left", count=pay["size"]))
         if seat != self.seat:
             line.append("    " + self.t("hand: {count} cards", count=view["hand_sizes"][seat]))
@@ -134,7 +134,7 @@ the other payoff pile; a round is drawn if the stock runs out. First to the targ
                 line.append(" " + (self.t("at {rank} (wild)", rank=stands) if wild
                                    else self.t("at {rank}", rank=stands)))
             else:
-                line.append(self.t("empty"))
+                line.append(self.t.p("pile", "empty"))
             line.append(", " + self.t("needs {rank}", rank=pile["needs"]))
             line.append("     ")
         return line

@@ -263,7 +263,7 @@ function myAccountPage(section, navigate) {
   const delProblem = errorLine();
   const delForm = h("form", { class: "account-form danger" },
     h("h2", {}, t("Delete the account")),
-    h("p", {}, t("Your name, password and sessions are deleted. The matches you played stay in other players' records under \"Deleted player\".")),
+    h("p", {}, t("Your name, password and sessions are deleted. The matches you played stay in other players' records under the name “{name}”.", { name: t("Deleted player") })),
     field(t("Password"), delPassword),
     h("label", { class: "field check", for: "account-delete-sure" }, sure, h("span", {}, t("Yes, delete my account"))), delProblem,
     h("button", { type: "submit", class: "button" }, t("Delete the account")));

@@ -8,9 +8,9 @@ import { h, toast, clear, icon } from "./dom.js";
 import { api } from "./api.js";
 import { seatFor, keepSeat, forgetSeats } from "./seats.js";
 import { soundSwitch } from "./sound.js";
-import { loadLanguage, lang, t, n, num } from "./i18n.js";
+import { loadLanguage, lang, t, n, p, num } from "./i18n.js";
 import { closedNote, languageSwitch, gameName, seatLabel, teamName } from "./words.js";
-import { displayNames, seatBadge, badgeElement, seatLine } from "./names.js";
+import { displayNames, personName, seatBadge, badgeElement, seatLine } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName, keepName } from "./lobby.js";
 import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, isMuted, playersControl } from "./account.js";
 import { reviewLink, reviewPanel } from "./review.js";
@@ -379,7 +379,7 @@ function tablePage(tableId) {
     if (!turn || !table) { clockEl.textContent = ""; return; }
     const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
     const mine = turn.seats.includes(seat);
-    const others = turn.seats.filter((s) => s !== seat).map((s) => table.seats[s].name || seatLabel(table.seats[s].label)).join(t(" and "));
+    const others = turn.seats.filter((s) => s !== seat).map((s) => personName(table.seats[s].name) || seatLabel(table.seats[s].label)).join(t(" and "));
     clockEl.textContent = !others ? t("Your turn: {left} s", { left })
       : mine ? t("Your turn and {others}'s: {left} s", { others, left }) : t("{others}'s turn: {left} s", { others, left });
     clockEl.classList.toggle("low", left <= 10);
@@ -420,7 +420,7 @@ function tablePage(tableId) {
         back.addEventListener("click", () => link.send({ type: "sync" }));
         buttons.push(back);
       } else {
-        const who = s.name || seatLabel(s.label);
+        const who = personName(s.name) || seatLabel(s.label);
         notes.push(h("p", { class: "muted" }, s.taken ? t("A bot is playing for {who} while they are away.", { who }) : t("A bot is playing for {who}: the seat is free.", { who })));
         if (seat !== null && seat === table.creator && s.taken) {
           const free = h("button", { class: "button", type: "button" }, t("Free {seat}'s seat", { seat: who }));
@@ -559,7 +559,7 @@ function replayPage(tableId, match) {
   const slider = h("input", { type: "range", min: "0", max: "0", value: "0", id: "replay-step", "aria-label": t("Step") });
   const seatSel = h("select", { id: "replay-seat", "aria-label": t("Whose view") });
   const btn = (label, content, fn) => { const b = h("button", { class: "button icon-button", type: "button", "aria-label": label, title: label }, content); b.addEventListener("click", fn); return b; };
-  const playBtn = btn(t("Play"), [icon("play"), t("Play")], () => toggle());
+  const playBtn = btn(p("replay", "Play"), [icon("play"), p("replay", "Play")], () => toggle());
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("Replay controls") },
     btn(t("First step"), icon("first"), () => go(0)), btn(t("Previous step"), icon("previous"), () => go(step - 1)), playBtn,
     btn(t("Next step"), icon("next"), () => go(step + 1)), btn(t("Last step"), icon("last"), () => go(steps)), slider,
@@ -591,7 +591,7 @@ function replayPage(tableId, match) {
       slider.max = String(steps); slider.value = String(step);
       // the move in words of the reader's language, its cards as chips (as the narration's)
       caption.replaceChildren(t("Step {step} of {steps}:", { step, steps }), " ", ...(res.action
-        ? [t("{who}:", { who: info.seats[res.action.seat].name || seatLabel(info.seats[res.action.seat].label) }), " ",
+        ? [t("{who}:", { who: personName(info.seats[res.action.seat].name) || seatLabel(info.seats[res.action.seat].label) }), " ",
           h("span", { class: "replay-move" }, ...richText(res.action.words))] : [t("the deal")]));
       ctx.seat = viewSeat;
       renderer.update(res.view, { narration: res.narration || null, step: res.step, action: res.action, deal: res.deal ?? null });
@@ -603,7 +603,7 @@ function replayPage(tableId, match) {
   }
   const playLabel = (paused) => {
     clear(playBtn);
-    const label = paused ? t("Play") : t("Pause");
+    const label = paused ? p("replay", "Play") : t("Pause");
     playBtn.append(icon(paused ? "play" : "pause"), label);
     playBtn.setAttribute("aria-label", label);
     playBtn.title = label;
@@ -640,8 +640,8 @@ function replayPage(tableId, match) {
 
 // ----------------------------------------------------------------------------- rules
 // How to play a game, in the page's language and for a table's options (GET
-// /api/games/<id>/rules?lang=..&table=..), or its full rules (&full=true: the developers'
-// specification, in English).
+// /api/games/<id>/rules?lang=..&table=..), or its full rules (&full=true: every decision,
+// in the page's language where translated, else English; the answer's lang says which).
 const rulesCache = new Map();
 async function rulesOf(gameId, tableId, full) {
   const query = new URLSearchParams({ lang: lang() });
@@ -671,7 +671,7 @@ function rulesBody(r) {
   }
   const body = h("div", { class: r.full ? "rules-text" : "rules-text howto", lang: r.lang });
   body.append(tpl.content);
-  if (r.full && lang() !== "en") body.prepend(h("p", { class: "muted", lang: lang() }, t("The full rules are written in English.")));
+  if (r.full && r.lang !== lang()) body.prepend(h("p", { class: "muted", lang: lang() }, t("The full rules are written in English.")));
   return body;
 }
 
@@ -681,7 +681,7 @@ function rulesPage(gameId, full) {
   app.append(panel);
   crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, full ? t("Full rules") : t("How to play")));
   rulesOf(gameId, tableId, full).then((r) => {
-    document.title = t("How to play {game} · Parlour", { game: r.name });
+    document.title = full ? t("Full rules of {game} · Parlour", { game: r.name }) : t("How to play {game} · Parlour", { game: r.name });
     clear(panel);
     panel.removeAttribute("aria-busy");
     panel.append(rulesBody(r));

@@ -57,6 +57,13 @@ export function percent(share, digits = 0) {
   return new Intl.NumberFormat(catalog.locale, { style: "percent", maximumFractionDigits: digits }).format(share);
 }
 
+/** A day (YYYY-MM-DD, a UTC date) as the reader's language writes it ("4 Desember 2026",
+ *  "4 de dezembro de 2026", "December 4, 2026"). */
+export function day(iso) {
+  const [y, m, d] = iso.split("-").map(Number);
+  return new Intl.DateTimeFormat(catalog.locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, d)));
+}
+
 /** The reader's language as a BCP 47 tag (en, id, pt-BR). */
 export function lang() { return catalog.locale; }
 

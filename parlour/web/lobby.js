@@ -7,7 +7,7 @@
 // from the Python that defines them), so they are shown through t().
 
 import { h, toast, clear } from "./dom.js";
-import { t, n, num } from "./i18n.js";
+import { t, n, p, num } from "./i18n.js";
 import { seatLine } from "./names.js";
 import { gameName, seatLabel } from "./words.js";
 import { gamePicture } from "./pictures.js";
@@ -60,10 +60,34 @@ function botChoices(g) {
     const levels = b.levels.length ? b.levels : [null];
     for (const lv of levels) {
       const kind = lv ? `${b.kind}:${lv}` : b.kind;
-      out.push({ value: `bot:${kind}`, text: botText(b.kind, lv), title: b.help });
+      out.push({ value: `bot:${kind}`, text: botText(b.kind, lv), title: botHelp(g.id, b.kind, lv) });
     }
   }
   return out;
+}
+// What a bot does, for the choice's tooltip, in the reader's words (a kind this page does not
+// know gets no tooltip rather than the server's English).
+const RULE_BOT_HELP = {
+  spades: () => t("Counts its sure tricks to bid, plays to make its team's contract, covers a partner's nil and avoids bags."),
+  "spite-and-malice": () => t("Plans all the builds of its turn together, to empty its payoff pile first."),
+  "hit-the-deck": () => t("Sheds high cards first, keeps Hit the Deck cards for later and blocks a player about to go out."),
+  "clockwork-spades": () => t("When it must take a spade, takes the one its opponent most likely needs and it needs least."),
+  foursquare: () => t("Wins when it can, otherwise keeps as few tops face down as it can."),
+};
+function botHelp(gameId, kind, level) {
+  if (kind === "random") return t("Plays any legal move, at random.");
+  if (kind === "rule") return RULE_BOT_HELP[gameId] ? RULE_BOT_HELP[gameId]() : null;
+  if (kind === "ismcts") {
+    if (level === "easy") return t("Plays out possible games before each move, briefly: makes mistakes.");
+    if (level === "hard") return t("Plays out many possible games before each move: the strongest, and the slowest.");
+    return t("Plays out possible games before each move: a fair opponent.");
+  }
+  if (kind === "solver") {
+    if (level === "fast") return t("Looks a few cards ahead into the unknown stock: quick.");
+    if (level === "strong") return t("Looks far ahead into the unknown stock: the strongest.");
+    return t("Looks ahead into the unknown stock.");
+  }
+  return null;
 }
 function botText(kind, level) {
   if (kind === "rule") return t("Bot, normal");
@@ -396,7 +420,7 @@ export function newTablePage(env, gameId, params) {
         h("h1", {}, t("Play {what}", { what })),
         h("p", { class: "muted" }, deal ? t("Someone shared this deal with you: the same cards in the same order.") : t("A new table.")),
         name.el,
-        h("button", { class: "button primary", type: "submit" }, t("Deal")));
+        h("button", { class: "button primary", type: "submit" }, p("deal the cards", "Deal")));
       form.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const chosen = name.input.value.trim() || myName();

@@ -15,12 +15,17 @@ export function levelWord(level) {
   return p("bot level", "normal");
 }
 
+/** The name the server gives a deleted account's seats in old records (reserved: no one can
+ *  take it), and a name as the reader sees it: that one in the reader's language. */
+export const DELETED_NAME = "Deleted player";
+export const personName = (name) => (name === DELETED_NAME ? t("Deleted player") : name);
+
 /** The name of each seat of a table summary: "You" for mySeat, else the seat's name. */
 export function displayNames(table, mySeat) {
   return table.seats.map((s, i) => {
     if (i === mySeat) return t("You");
     if (s.name && s.kind === "person" && isMuted(table.id, i)) return seatLabel(s.label); // muted for this reader (account.js)
-    return s.name || t("free seat");
+    return s.name ? personName(s.name) : t("free seat");
   });
 }
 
@@ -46,7 +51,7 @@ export function badgeElement(s) {
 
 /** A seat as one line: "Bill - bot, normal", "Ana", "You". */
 export function seatLine(s, i, mySeat) {
-  const name = i === mySeat ? t("You") : s.name || t("free seat");
+  const name = i === mySeat ? t("You") : s.name ? personName(s.name) : t("free seat");
   const badge = seatBadge(s);
   return badge ? t("{name} - {badge}", { name, badge }) : name;
 }

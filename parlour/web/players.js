@@ -6,7 +6,7 @@
 // and returns {destroy()}. Every string goes through i18n.js.
 
 import { h, clear, toast, loadStyle } from "./dom.js";
-import { t, n, p, num, percent as pct } from "./i18n.js";
+import { t, n, p, num, day as dayText, percent as pct } from "./i18n.js";
 import { gameName } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -135,7 +135,7 @@ export function profilePage(ctx, pathName) {
       if (gone) return;
       clear(panel);
       panel.append(h("h1", {}, me.name),
-        h("p", { class: "streak" }, n("Daily streak: {n} day", "Daily streak: {n} days", me.streak)));
+        h("p", { class: "streak" }, me.streak ? n("Daily streak: {n} day", "Daily streak: {n} days", me.streak) : t("No daily streak yet")));
       const ids = all.map((g) => g.id).filter((id) => me.games[id]);
       if (!ids.length) panel.append(h("p", { class: "muted" }, t("No finished matches yet.")));
       for (const id of ids) {
@@ -245,7 +245,7 @@ export function dailyPage(ctx) {
       if (gone) return;
       clear(panel);
       panel.append(h("h1", {}, t("Daily deals")),
-        h("p", {}, t("Today's deals ({day}, UTC) deal the same cards to everyone: one deal or round against rule bots. Your first try of each counts.", { day: today.day })));
+        h("p", {}, t("Today's deals ({day}, UTC) deal the same cards to everyone: one deal or round against rule bots. Your first try of each counts.", { day: dayText(today.day) })));
       if (!today.signed_in) panel.append(h("p", { class: "muted" }, t("Guests may play, but only signed-in people are counted.")));
       const grid = h("div", { class: "daily-grid" });
       panel.append(grid);
@@ -264,7 +264,7 @@ export function dailyPage(ctx) {
           : null;
         grid.append(h("section", { class: "daily-game", "data-game": g.game },
           h("h2", {}, gameName(g.name)),
-          h("p", { class: "muted daily-players" }, n("{n} player counted today", "{n} players counted today", g.players)),
+          h("p", { class: "muted daily-players" }, g.players ? n("{n} player counted today", "{n} players counted today", g.players) : t("Nobody counted today yet")),
           mine, h("div", { class: "daily-actions" }, playButton, boardButton), boardBox, yesterday));
       }
     } catch (err) {

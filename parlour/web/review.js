@@ -58,6 +58,10 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
   let cursor = null; // the chart's line at the replay's step
   let shownStep = null;
   let shownSeat = null;
+  // each decision's moves in the reader's words, by its index (the server's; the review
+  // itself keeps the notation, which marks the cards on the board)
+  let said = {};
+  const words = (d, key) => richText(said[d.index]?.[key] ?? d[key]);
 
   async function ask(seat, fresh) {
     clearTimeout(timer);
@@ -83,6 +87,7 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
     clear(body);
     if (got.status === "done") {
       review = got.review;
+      said = got.said || {};
       drawReview(seat);
       return;
     }
@@ -104,9 +109,10 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
     const marked = review.decisions.filter((d) => d.mark !== "fine");
     const counts = h("p", { class: "review-summary" },
       t("Accuracy: {accuracy}", { accuracy: percent(summary.accuracy) }), " · ",
-      n("{n} inaccuracy", "{n} inaccuracies", summary.marks.inaccuracy), " · ",
-      n("{n} mistake", "{n} mistakes", summary.marks.mistake), " · ",
-      n("{n} blunder", "{n} blunders", summary.marks.blunder));
+      // zero said on its own: Portuguese counts 0 as one ("0 erro")
+      summary.marks.inaccuracy ? n("{n} inaccuracy", "{n} inaccuracies", summary.marks.inaccuracy) : t("no inaccuracies"), " · ",
+      summary.marks.mistake ? n("{n} mistake", "{n} mistakes", summary.marks.mistake) : t("no mistakes"), " · ",
+      summary.marks.blunder ? n("{n} blunder", "{n} blunders", summary.marks.blunder) : t("no blunders"));
     body.append(counts, chart(review.decisions), marked.length ? list(marked) : h("p", { class: "review-clean" }, t("Nothing marked: every decision was close to the best.")));
     stepped(shownStep, shownSeat);
   }
@@ -128,7 +134,7 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
     for (const d of decisions) {
       if (d.mark === "fine") continue;
       const dot = svg("circle", { class: `review-dot mark-${d.mark}`, cx: x(d.index).toFixed(1), cy: y(d.chance).toFixed(1), r: d.mark === "blunder" ? 6 : 4.5, "data-index": d.index },
-        svg("title", {}, document.createTextNode(`${MARK_NAME[d.mark]()}: ${d.played}`)));
+        svg("title", {}, document.createTextNode(`${MARK_NAME[d.mark]()}: ${words(d, "played").map((n) => (typeof n === "string" ? n : n.textContent)).join("")}`)));
       dot.addEventListener("click", () => go(d));
       box.append(dot);
     }
@@ -141,8 +147,8 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
       const b = h("button", { class: `review-item mark-${d.mark}`, type: "button", "data-index": String(d.index), "data-best": d.best, "data-played": d.played },
         h("span", { class: "review-mark" }, MARK_NAME[d.mark]()),
         h("span", { class: "review-step" }, t("Step {step}", { step: d.index })),
-        h("span", {}, t("Played"), " ", h("b", {}, richText(d.played)), " ", t("({chance} to win)", { chance: percent(d.chance) })),
-        h("span", {}, t("Better"), " ", h("b", {}, richText(d.best)), " ", t("({chance} to win)", { chance: percent(d.best_chance) })));
+        h("span", {}, t("Chosen:"), " ", h("b", {}, words(d, "played")), " ", t("({chance} to win)", { chance: percent(d.chance) })),
+        h("span", {}, t("Better:"), " ", h("b", {}, words(d, "best")), " ", t("({chance} to win)", { chance: percent(d.best_chance) })));
       b.addEventListener("click", () => go(d));
       return h("li", {}, b);
     });

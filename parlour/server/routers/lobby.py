@@ -94,14 +94,16 @@ class RulesQuery(BaseModel):
     table: str | None = Field(default=None, max_length=16, pattern=r"^[A-Za-z0-9_-]{1,16}$",
                               description="a table of this game: the page shows its options")
     full: bool = Field(default=False, description=(
-        "the full specification (English, every decision) instead of How to play"))
+        "the full rules (every decision) instead of How to play, in the reader's language "
+        "where translated, else English"))
 
 
 @router.get("/games/{game_id}/rules")
 async def rules(game_id: str, query: Annotated[RulesQuery, Query()], request: Request,
                 hub: HubDep) -> dict[str, Any]:
     """A game's How to play page in the reader's language, for a table's options (or the
-    game's defaults), or with ``full`` its full specification (English)."""
+    game's defaults), or with ``full`` its full rules (in the reader's language where
+    translated, else English: ``lang`` says which)."""
     if game_id not in game_ids():
         raise ProtocolError("not_found", "there is no game with that id")
     game = get_game(game_id)
@@ -126,12 +128,13 @@ async def rules(game_id: str, query: Annotated[RulesQuery, Query()], request: Re
                                 game=Term("game", game.name))
         options = dict(table.options)
     if query.full:
-        html = await asyncio.to_thread(rules_html, game)
-        if html is None:
+        found = await asyncio.to_thread(rules_html, game, lang)
+        if found is None:
             raise ProtocolError("not_found", "{game} has no rules page yet",
                                     game=Term("game", game.name))
-        return {"game": game.id, "name": game.name, "lang": "en", "full": True,
-                "html": html}
+        html, written_in = found
+        return {"game": game.id, "name": translate(lang, game.name, context="game"),
+                "lang": written_in.replace("_", "-"), "full": True, "html": html}
     try:
         html = await asyncio.to_thread(howto_html, game.id, lang, options)
     except NoHowto:

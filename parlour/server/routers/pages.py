@@ -13,7 +13,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from parlour.i18n import translate
@@ -33,6 +33,26 @@ PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}"
 #: The words of index.html a reader may see before the script has loaded (or without it).
 PAGE_WORDS = (N_("Loading the parlour…"), N_("Parlour needs JavaScript to deal the cards."))
 NAV_LABEL = N_("Page")  # the header's navigation, as a screen reader names it
+#: What a browser shows for an address that is no page: a page, in the reader's language.
+NOT_FOUND_TITLE, NOT_FOUND_BACK = N_("There is no page at this address."), N_("Back to the lobby")
+NOT_FOUND_HTML = """<!doctype html>
+<html lang="{tag}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>{title} · Parlour</title>
+<link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="data:,">
+</head>
+<body>
+<main id="app" class="not-found">
+<h1>{title}</h1>
+<p><a class="button primary" href="/">{back}</a></p>
+</main>
+</body>
+</html>
+"""
 
 router = APIRouter()
 
@@ -49,9 +69,24 @@ def index_html(lang: str, mtime: float) -> str:
     return text
 
 
+def not_found_html(lang: str) -> str:
+    return NOT_FOUND_HTML.format(
+        tag=html_tag(lang), title=html.escape(translate(lang, NOT_FOUND_TITLE)),
+        back=html.escape(translate(lang, NOT_FOUND_BACK)))
+
+
+def wants_html(request: Request) -> bool:
+    """A browser opening an address (it asks for HTML first), not a program asking the API."""
+    accept = request.headers.get("accept", "")
+    return "text/html" in accept.split(",")[0] and not request.url.path.startswith("/api/")
+
+
 @router.get("/{path:path}", include_in_schema=False)
-async def page(path: str, lang: LanguageDep) -> HTMLResponse:
+async def page(path: str, lang: LanguageDep, request: Request) -> HTMLResponse:
     if not PAGE_PATH.fullmatch("/" + path):
+        if wants_html(request):
+            return HTMLResponse(not_found_html(lang), status_code=404,
+                                headers={"Vary": "Accept, Accept-Language, Cookie"})
         raise ProtocolError("not_found", "there is no page at that address")
     return HTMLResponse(index_html(lang, INDEX.stat().st_mtime),
                         headers={"Cache-Control": "no-cache",

@@ -140,16 +140,19 @@ async def replay(match: int, table: TableDep, hub: HubDep, lang: LanguageDep, st
 
 @router.post("/matches/{match}/review")
 async def ask_review(match: int, body: AskReview, table: TableDep, hub: HubDep,
-                     guard: GuardDep, client: ClientDep) -> dict[str, Any]:
+                     guard: GuardDep, client: ClientDep, lang: LanguageDep
+                     ) -> dict[str, Any]:
     """Start the post-game review of ``seat`` in a finished match (idempotent: a review
     stored or under way is answered as it stands): ``{status, done, total}``, with
-    ``review`` once done."""
-    return await hub.reviews.ask(table, match, body.seat, client, guard)
+    ``review`` once done (and ``said``: each decision's moves in the reader's words)."""
+    return await hub.reviews.ask(table, match, body.seat, client, guard, lang)
 
 
 @router.get("/matches/{match}/review")
-async def look_review(match: int, seat: int, table: TableDep, hub: HubDep) -> dict[str, Any]:
+async def look_review(match: int, seat: int, table: TableDep, hub: HubDep,
+                      lang: LanguageDep) -> dict[str, Any]:
     """The review of ``seat`` in a finished match as it stands: ``{"status": "none"}``
     before anyone asked, ``queued`` or ``running`` with ``done`` and ``total``
-    decisions, ``failed``, or ``done`` with the ``review``."""
-    return await hub.reviews.look(table, match, seat)
+    decisions, ``failed``, or ``done`` with the ``review`` and its moves in words
+    (``said``)."""
+    return await hub.reviews.look(table, match, seat, lang)

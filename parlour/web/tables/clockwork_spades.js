@@ -8,7 +8,7 @@
 import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../dom.js";
 import { tableOf } from "./table.js";
 import { cardBack, cardChip, cardFace, cardName, pretty, richText, spoken } from "./cards.js";
-import { t, n } from "../i18n.js";
+import { t, n, p } from "../i18n.js";
 import { seatLabel } from "../words.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/tables/clockwork_spades.css")]);
@@ -37,10 +37,10 @@ function drawPlate(st, el, seat) {
         kings.length ? h("span", { class: "cw-kings" }, ...kings.map(chip)) : h("b", {}, "0")),
       seat !== me ? h("span", { class: "cw-stat" }, t("Hand"), " ", h("b", {}, String(held))) : null));
   el.setAttribute("role", "group");
-  const penalties = n("{n} penalty spade", "{n} penalty spades", pen.length);
+  const penalties = pen.length ? n("{n} penalty spade", "{n} penalty spades", pen.length) : t("no penalty spades");
   const facts = [pen.length ? `${penalties} (${pen.map(cardName).join(", ")})` : penalties,
     kings.length ? t("Kings: {cards}", { cards: kings.map(cardName).join(", ") }) : t("no Kings"),
-    seat !== me ? n("{n} card in hand", "{n} cards in hand", held) : null, turn ? t("to choose") : null];
+    seat !== me ? (held ? n("{n} card in hand", "{n} cards in hand", held) : t("no cards in hand")) : null, turn ? t("to choose") : null];
   el.setAttribute("aria-label", `${name(seat)}: ${facts.filter(Boolean).join("; ")}`);
 }
 
@@ -56,24 +56,24 @@ function drawClock(st) {
   arm.style.transform = `rotate(${view.pointer * 30}deg)`;
   clock.append(arm);
   for (const spot of view.clock) {
-    const p = spot.position;
-    const action = `take ${p}`;
+    const pos = spot.position;
+    const action = `take ${pos}`;
     const canTake = legal.has(action);
     const there = spot.spade === null ? null : spot.cards.length
-      ? t("Position {position}: the {card}, with {cards} on it", { position: p, card: cardName(spot.spade), cards: list(spot.cards.map(cardName)) })
-      : t("Position {position}: the {card}", { position: p, card: cardName(spot.spade) });
-    const label = spot.spade === null ? t("Position {position}: empty, its spade was taken", { position: p })
+      ? t("Position {position}: the {card}, with {cards} on it", { position: pos, card: cardName(spot.spade), cards: list(spot.cards.map(cardName)) })
+      : t("Position {position}: the {card}", { position: pos, card: cardName(spot.spade) });
+    const label = spot.spade === null ? t("Position {position}: empty, its spade was taken", { position: pos })
       : [spot.due ? t("{spot}, due", { spot: there }) : there, canTake ? t("Take it") : null].filter(Boolean).join(". ");
     const el = h(canTake ? "button" : "div", {
       class: `cw-pos${spot.due ? " due" : ""}${spot.spade === null ? " empty" : ""}${canTake ? " can-take" : ""}`,
       type: canTake ? "button" : null, tabindex: canTake ? "-1" : null, role: canTake ? null : "img",
-      "aria-label": label, title: spot.spade === null ? t("{position}: taken", { position: p }) : `${p}: ${[spot.spade, ...spot.cards].map(pretty).join(" ")}`,
-      "data-position": String(p),
+      "aria-label": label, title: spot.spade === null ? t("{position}: taken", { position: pos }) : `${pos}: ${[spot.spade, ...spot.cards].map(pretty).join(" ")}`,
+      "data-position": String(pos),
     });
-    const angle = (p * Math.PI) / 6;
+    const angle = (pos * Math.PI) / 6;
     el.style.left = `${50 + 39 * Math.sin(angle)}%`;
     el.style.top = `${50 - 39 * Math.cos(angle)}%`;
-    el.append(h("span", { class: "cw-num", "aria-hidden": "true" }, String(p)));
+    el.append(h("span", { class: "cw-num", "aria-hidden": "true" }, String(pos)));
     if (spot.spade === null) {
       el.append(h("div", { class: "card-slot cw-gone" }, t("taken")));
     } else {
@@ -96,7 +96,7 @@ function drawClock(st) {
   const stock = view.stock_size;
   const stockText = view.king_of_spades_in_stock ? t("Stock: {cards}, the King of Spades under it", { cards: cards(stock) }) : t("Stock: {cards}", { cards: cards(stock) });
   clock.append(h("div", { class: "cw-centre", role: "img", "aria-label": stockText },
-    h("div", { class: "cw-stock" }, stock ? cardBack() : h("div", { class: "card-slot" }, t("empty")),
+    h("div", { class: "cw-stock" }, stock ? cardBack() : h("div", { class: "card-slot" }, p("stock", "empty")),
       view.king_of_spades_in_stock ? h("span", { class: "cw-ks", title: t("The King of Spades lies under the stock") }, "K♠") : null),
     h("span", { class: "cw-stock-count" }, t("{n} in stock", { n: stock }))));
 }
@@ -110,13 +110,13 @@ function drawChoice(st) {
   if (!live) return;
   const spots = Object.fromEntries(view.clock.map((s) => [s.position, s]));
   const offered = new Set(view.legal);
-  const buttons = view.due.filter((p) => offered.has(`take ${p}`)).map((p) => { // clockwise
-    const action = `take ${p}`;
-    const spot = spots[p];
+  const buttons = view.due.filter((pos) => offered.has(`take ${pos}`)).map((pos) => { // clockwise
+    const action = `take ${pos}`;
+    const spot = spots[pos];
     const extra = spot.cards.length ? t("({cards} go to the discard pile)", { cards: spot.cards.map(pretty).join(" ") }) : "";
     const aria = spot.cards.length
-      ? t("Take the {card} from position {position}; {cards} on it go to the discard pile", { card: cardName(spot.spade), position: p, cards: list(spot.cards.map(cardName)) })
-      : t("Take the {card} from position {position}", { card: cardName(spot.spade), position: p });
+      ? t("Take the {card} from position {position}; {cards} on it go to the discard pile", { card: cardName(spot.spade), position: pos, cards: list(spot.cards.map(cardName)) })
+      : t("Take the {card} from position {position}", { card: cardName(spot.spade), position: pos });
     const b = h("button", { class: "bid cw-take", type: "button", "data-action": action, "aria-label": aria },
       t("Take"), " ", h("b", { class: "cardref black" }, pretty(spot.spade)), extra ? h("small", {}, " ", extra) : null);
     b.addEventListener("click", () => take(action));
@@ -142,13 +142,13 @@ function drawHand(st) {
   const due = new Set(view.turn === me ? view.due : []);
   const names = [];
   for (const card of view.hand) {
-    const p = positionOf(card);
-    const dead = !live.has(p);
-    const f = cardFace(card, { cls: `rankface${dead ? " dead" : ""}${due.has(p) ? " matches" : ""}` });
-    hand.append(h("figure", { class: "cw-card" }, f, h("figcaption", {}, dead ? t("dead") : `→ ${p}`)));
-    names.push(dead ? t("{card} (dead: its spade is gone)", { card: cardName(card) }) : t("{card} (position {position})", { card: cardName(card), position: p }));
+    const pos = positionOf(card);
+    const dead = !live.has(pos);
+    const f = cardFace(card, { cls: `rankface${dead ? " dead" : ""}${due.has(pos) ? " matches" : ""}` });
+    hand.append(h("figure", { class: "cw-card" }, f, h("figcaption", {}, dead ? t("dead") : `→ ${pos}`)));
+    names.push(dead ? t("{card} (dead: its spade is gone)", { card: cardName(card) }) : t("{card} (position {position})", { card: cardName(card), position: pos }));
   }
-  hand.setAttribute("aria-label", t("Your hand: {cards}", { cards: names.join(", ") || t("empty") }));
+  hand.setAttribute("aria-label", t("Your hand: {cards}", { cards: names.join(", ") || p("hand", "empty") }));
 }
 
 function drawNote(st) {
@@ -243,7 +243,7 @@ function endTable(st) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Penalty spades")), h("th", { scope: "col" }, t("Kings")))),
       h("tbody", {}, ...seats.map((s) => h("tr", {}, h("th", { scope: "row" }, name(s)),
         h("td", {}, h("b", {}, String(v.penalty[s].length)), " ", ...v.penalty[s].map(chip)),
-        h("td", {}, ...(v.kings[s].length ? v.kings[s].map(chip) : [t("none")])))))));
+        h("td", {}, ...(v.kings[s].length ? v.kings[s].map(chip) : [p("kings", "none")])))))));
 }
 
 // What every piece reads: the view and the one before, the server's narration, the page's

@@ -244,6 +244,7 @@ function resultText(st) {
   const { view, ctx, me, playerName } = st;
   const mine = me !== null && ctx.live;
   const facts = { who: playerName(), score: view.score, reason: endReason(view.reason) };
+  if (view.result === "won" && !view.score) return mine ? t("You won with no card left in the stock") : t("{who} won with no card left in the stock", facts);
   if (view.result === "won") return mine ? n("You won with {n} card left in the stock", "You won with {n} cards left in the stock", view.score)
     : n("{who} won with {n} card left in the stock", "{who} won with {n} cards left in the stock", view.score, facts);
   return mine ? t("You lost: {reason}", facts) : t("{who} lost: {reason}", facts);
@@ -302,7 +303,7 @@ function drawBest(st) {
   const deal = mem.deal !== null && mem.deal !== undefined;
   bestBox.append(h("h3", {}, t("{name}'s record (this browser)", { name })),
     h("dl", { class: "fs-best-list" },
-      h("dt", {}, t("Best score")), h("dd", { class: "fs-best-score" }, b.best === null ? t("no win yet") : n("{n} card left", "{n} cards left", b.best)),
+      h("dt", {}, t("Best score")), h("dd", { class: "fs-best-score" }, b.best === null ? t("no win yet") : b.best ? n("{n} card left", "{n} cards left", b.best) : t("no card left")),
       h("dt", {}, t("Wins")), h("dd", { class: "fs-best-wins" }, t("{wins} of {games}", { wins: b.wins, games: games(b.games) })),
       deal ? h("dt", {}, t("Deal #{deal}", { deal: String(mem.deal) })) : null,
       deal ? h("dd", { class: "fs-best-deal" }, !here ? t("not played before") : here.best === null ? t("{games}, no win", { games: games(here.games) })
@@ -312,7 +313,7 @@ function drawBest(st) {
 function recordTable(st) {
   const { mem } = st;
   const { name, b, here } = bestLines(st);
-  const rows = [[t("Best score"), b.best === null ? t("no win yet") : n("{n} card left", "{n} cards left", b.best)], [t("Wins"), t("{wins} of {games}", { wins: b.wins, games: games(b.games) })]];
+  const rows = [[t("Best score"), b.best === null ? t("no win yet") : b.best ? n("{n} card left", "{n} cards left", b.best) : t("no card left")], [t("Wins"), t("{wins} of {games}", { wins: b.wins, games: games(b.games) })]];
   if (mem.deal !== null && mem.deal !== undefined) {
     rows.push([t("Deal #{deal}", { deal: String(mem.deal) }), !here ? "–" : here.best === null ? t("{games}, no win", { games: games(here.games) })
       : n("best {n} card left in {games}", "best {n} cards left in {games}", here.best, { games: games(here.games) })]);
@@ -477,13 +478,14 @@ export function mount(root, ctx) {
       view = v;
       const mine = board.seat.me() !== null && ctx.live;
       const facts = { who: playerName(ctx), reason: endReason(v.reason), placed: cards(v.placed), left: cards(v.score) };
-      const headline = v.result === "won" ? (mine ? n("You won with {n} card left", "You won with {n} cards left", v.score) : n("{who} won with {n} card left", "{who} won with {n} cards left", v.score, facts))
+      const headline = v.result === "won" && !v.score ? (mine ? t("You won with no card left in the stock") : t("{who} won with no card left in the stock", facts))
+        : v.result === "won" ? (mine ? n("You won with {n} card left", "You won with {n} cards left", v.score) : n("{who} won with {n} card left", "{who} won with {n} cards left", v.score, facts))
         : mine ? t("You lost: {reason}", facts) : t("{who} lost: {reason}", facts);
       const box = h("div", {},
         h("p", { class: "fs-why" }, v.result === "won" ? t("All sixteen piles face up after {placed}: the score is the {left} left in the stock.", facts) : t("The game ended after {placed}: {reason}.", facts)),
         mine ? recordTable(now()) : null);
       // A lost game scores nothing: its line says what was left, not "0 cards left".
-      const scoreText = v.result === "won" ? n("Score: {n} card left in the stock", "Score: {n} cards left in the stock", v.score)
+      const scoreText = v.result === "won" ? (v.score ? n("Score: {n} card left in the stock", "Score: {n} cards left in the stock", v.score) : t("Score: no card left in the stock"))
         : n("No score: {n} card was still in the stock", "No score: {n} cards were still in the stock", v.stock);
       return { headline, scoreText, historyTitle: mine ? t("{name}'s record in this browser", { name: playerName(ctx) }) : t("How the game ended"), history: box };
     },

@@ -19,7 +19,7 @@ export function mount(root, ctx) {
   const status = h("p", { class: "generic-status", "aria-live": "polite" });
   const actions = h("div", { class: "bid-row", role: "toolbar", "aria-label": t("Your legal actions") });
   const input = h("input", { id: "generic-action", maxlength: "40", autocomplete: "off", "aria-label": t("Action in the game's notation") });
-  const form = h("form", { class: "generic-form" }, input, h("button", { class: "button", type: "submit" }, t("Play")));
+  const form = h("form", { class: "generic-form" }, input, h("button", { class: "button", type: "submit" }, p("action", "Play")));
   const facts = h("dl", { class: "generic-facts" });
   const board = tableOf(root, ctx, "generic card-panel", status, actions, form, facts);
   rovingFocus(actions);

@@ -64,14 +64,15 @@ export function cardName(text) {
   }
 }
 
-// Each colour also has a shape, drawn in CSS (no font needed), beside its letter wherever
-// the colour shows: red a triangle, yellow a circle, green a square, blue a diamond. So no
-// one needs to tell the colours apart to play.
+// Each colour also has a shape, drawn in CSS (no font needed), wherever the colour shows:
+// red a triangle, yellow a circle, green a square, blue a diamond. So no one needs to tell
+// the colours apart to play, and no one needs English: a face shows no colour's initial
+// (the typed notation, R3 or "hit Y", stays English at the terminal only).
 export const COLOUR_SHAPE = { R: "triangle", Y: "circle", G: "square", B: "diamond" };
 export const colourMark = (c) => h("span", { class: `cmark cm-${c}`, "aria-hidden": "true", title: t("{colour} ({shape})", { colour: colourName(c), shape: SHAPE[COLOUR_SHAPE[c]]() }) });
 
-// A face-up card: a button when it can be chosen, a picture otherwise. The colour is also
-// written in the corner (R, Y, G, B) with its shape.
+// A face-up card: a button when it can be chosen, a picture otherwise. The corner shows the
+// card's number (or sign) and its colour's shape.
 export function cardFace(text, { button = false, size = "" } = {}) {
   const c = parseCard(text);
   let corner = "";
@@ -81,12 +82,11 @@ export function cardFace(text, { button = false, size = "" } = {}) {
     case "cut": corner = "✂"; middle = [h("span", { class: "icon" }, "✂"), h("span", { class: "word" }, "Cut")]; break;
     case "flip": corner = "⇅"; middle = [h("span", { class: "icon" }, "⇅"), h("span", { class: "word" }, "Flip")]; break;
     case "hitn": corner = c.number; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: "big" }, c.number)]; break;
-    case "hitc": corner = "●"; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: `disc c-${c.colour}` }, colourMark(c.colour))]; break;
+    case "hitc": corner = ""; middle = [h("span", { class: "word" }, "Hit"), h("span", { class: `disc c-${c.colour}` }, colourMark(c.colour))]; break;
     case "hand": corner = handIcon("mini"); middle = [handIcon(), h("span", { class: "word" }, "Hand")]; break;
     default: middle = [text];
   }
   const tone = c.colour && c.kind !== "hitc" ? `c-${c.colour}` : "c-hit";
-  const letter = c.colour ? c.colour : "";
   return h(button ? "button" : "div", {
     class: `hcard ${tone} k-${c.kind}${size ? ` ${size}` : ""}`,
     type: button ? "button" : null,
@@ -94,7 +94,7 @@ export function cardFace(text, { button = false, size = "" } = {}) {
     "data-card": text,
     "aria-label": cardName(text),
   },
-  h("span", { class: "hc-corner", "aria-hidden": "true" }, h("b", {}, corner), h("i", {}, letter), c.colour ? colourMark(c.colour) : null),
+  h("span", { class: "hc-corner", "aria-hidden": "true" }, corner ? h("b", {}, corner) : null, c.colour ? colourMark(c.colour) : null),
   h("span", { class: "hc-oval", "aria-hidden": "true" }, ...middle));
 }
 
@@ -440,7 +440,7 @@ function drawCentre(st) {
   } else if (ob && ob.startsWith("colour ")) {
     const c = ob.slice(7);
     obligation.classList.add("on", `c-${c}`);
-    obligation.append(h("span", { class: `ob-disc c-${c}` }, colourMark(c), h("b", {}, c)), h("span", {}, t("Play {colour} (or a Hit the Deck card)", { colour: colourName(c) })));
+    obligation.append(h("span", { class: `ob-disc c-${c}` }, colourMark(c)), h("span", {}, t("Play {colour} (or a Hit the Deck card)", { colour: colourName(c) })));
   } else if (ob === "any" && view.phase === "play") {
     obligation.classList.add("on", "any");
     obligation.append(h("span", {}, t("Any card may be played")));

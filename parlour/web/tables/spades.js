@@ -48,14 +48,14 @@ function drawPlates(st) {
     ];
     if (posOf(seat) !== 0) {
       const held = view.hand_sizes[seat];
-      const backs = h("div", { class: "backs", "aria-label": n("{n} card in hand", "{n} cards in hand", held), role: "img" });
+      const backs = h("div", { class: "backs", "aria-label": held ? n("{n} card in hand", "{n} cards in hand", held) : t("no cards in hand"), role: "img" });
       for (let i = 0; i < Math.min(held, 13); i++) backs.append(h("span", { class: "back" }));
       parts.push(backs);
     }
     // "thinking…" and "your turn" are live cues: a replay shows whose turn it is by the ring alone
     if (turn && view.phase !== "over" && ctx.live) parts.push(h("div", { class: "thinking", "aria-hidden": "true" }, me === seat ? t("your turn") : view.phase === "bid" ? t("bidding…") : t("thinking…")));
     plate.append(...parts);
-    const won = n("won {n} trick", "won {n} tricks", view.tricks[seat]);
+    const won = view.tricks[seat] ? n("won {n} trick", "won {n} tricks", view.tricks[seat]) : t("no tricks yet");
     plate.setAttribute("aria-label", turn ? t("{who}: bid {bid}, {won}, to play", { who: label(seat), bid: bidText(bid), won })
       : t("{who}: bid {bid}, {won}", { who: label(seat), bid: bidText(bid), won }));
   }
@@ -352,7 +352,7 @@ function summaryTable(st, d) {
       anyNil ? row(p("bid", "Nil"), (r, seats) => [signed(r.nil), ...nils(seats)]) : null,
       row(t("Bags"), (r) => signed(r.bag_points)),
       anyPenalty ? row(t("Penalty"), (r) => signed(-r.penalty)) : null,
-      row(t("Deal"), (r) => h("b", { class: r.points < 0 ? "neg" : "pos" }, signed(r.points))),
+      row(p("points of the deal", "Deal"), (r) => h("b", { class: r.points < 0 ? "neg" : "pos" }, signed(r.points))),
       row(t("Score"), (r) => h("b", {}, String(r.score))),
       row(t("Bag count"), (r) => `${r.bags} / ${view.options.bag_limit}`)));
 }

@@ -23,6 +23,8 @@ const rankWord = (rank) => (RANK_WORD[rank] ? p("rank", RANK_WORD[rank]) : rank)
 // "needs an ace", "needs a seven": English needs the article; each language words it its way.
 const needsRank = (rank) => (rank === "A" || rank === "8" ? t("needs an {rank}", { rank: rankWord(rank) }) : t("needs a {rank}", { rank: rankWord(rank) }));
 const cards = (count) => n("{n} card", "{n} cards", count);
+// Zero is said on its own (pt counts 0 as one: "0 carta" would read wrong).
+const inHand = (count) => (count ? n("{n} card in hand", "{n} cards in hand", count) : t("no cards in hand"));
 
 // What every piece reads: the view and the one before, the page's context, the table's
 // elements and memory, who is who, and the moves you may make.
@@ -68,7 +70,7 @@ function drawPlate(st, el, seat) {
     h("span", { class: "snm-score", title: t("Match score") }, n("{n} pt", "{n} pts", view.scores[seat])),
     seat !== me ? h("span", { class: "snm-count" }, backs, cards(held)) : null,
     turn ? h("span", { class: "snm-turn" }, me === seat && ctx.live ? t("your turn") : ctx.live ? t("playing…") : t("to play")) : null].filter(Boolean));
-  const facts = [n("{n} point", "{n} points", view.scores[seat]), seat !== me ? n("{n} card in hand", "{n} cards in hand", held) : null, turn ? t("to play") : null];
+  const facts = [view.scores[seat] ? n("{n} point", "{n} points", view.scores[seat]) : t("no points yet"), seat !== me ? inHand(held) : null, turn ? t("to play") : null];
   el.setAttribute("aria-label", `${name(seat)}: ${facts.filter(Boolean).join(", ")}`);
 }
 
@@ -84,13 +86,13 @@ function payoffEl(st, seat) {
   const { view, ctx, me, yours } = st;
   const pay = view.payoff[seat];
   const mine = seat === me && ctx.live;
-  const what = pay.size ? t("{cards}, the {card} on top", { cards: cards(pay.size), card: cardName(pay.top) }) : t("empty");
+  const what = pay.size ? t("{cards}, the {card} on top", { cards: cards(pay.size), card: cardName(pay.top) }) : p("pile", "empty");
   const label = yours(seat, t("Your payoff pile: {what}", { what }), (who) => t("{who}'s payoff pile: {what}", { who, what }));
   const el = h(mine ? "button" : "div", { class: "snm-pile snm-payoff", type: mine ? "button" : null, "data-key": mine ? "p" : null, role: mine ? null : "img", "aria-label": label, title: label });
   const depth = Math.min(4, Math.max(0, pay.size - 1));
   const stack = h("div", { class: "snm-stack", style: null });
   for (let i = 0; i < depth; i++) stack.append(cardBack({ cls: `under u${i + 1}` }));
-  stack.append(pay.top ? cardFace(pay.top, { cls: "rankface top" }) : h("div", { class: "card-slot" }, t("empty")));
+  stack.append(pay.top ? cardFace(pay.top, { cls: "rankface top" }) : h("div", { class: "card-slot" }, p("pile", "empty")));
   el.append(stack, h("span", { class: "snm-badge", "aria-hidden": "true" }, String(pay.size)), h("span", { class: "snm-caption", "aria-hidden": "true" }, t("Payoff")));
   return el;
 }
@@ -102,7 +104,7 @@ function sideEl(st, seat, k) {
   const mine = seat === me && ctx.live;
   const key = mine ? `s${k + 1}` : null;
   const fanned = [...pile].reverse();
-  const what = pile.length ? t("{cards}, top first: {list}", { cards: cards(pile.length), list: pile.map(cardName).join(", ") }) : t("empty");
+  const what = pile.length ? t("{cards}, top first: {list}", { cards: cards(pile.length), list: pile.map(cardName).join(", ") }) : p("pile", "empty");
   const number = k + 1;
   const label = yours(seat, t("Your side pile {number}: {what}", { number, what }), (who) => t("{who}'s side pile {number}: {what}", { who, number, what }));
   const el = h(mine ? "button" : "div", { class: "snm-pile snm-sidepile", type: mine ? "button" : null, "data-key": key, role: mine ? null : "img", "aria-label": label, title: pile.length ? t("Side pile {number}: {cards} (top first)", { number, cards: pile.map(pretty).join(" ") }) : t("Side pile {number}: empty", { number }) });
@@ -137,7 +139,7 @@ function drawCentre(st) {
   clear(centre);
   clear(stockBox);
   const stock = view.stock;
-  stockBox.append(h("div", { class: "snm-stack" }, stock ? cardBack({ cls: "top" }) : h("div", { class: "card-slot" }, t("empty"))),
+  stockBox.append(h("div", { class: "snm-stack" }, stock ? cardBack({ cls: "top" }) : h("div", { class: "card-slot" }, p("stock", "empty"))),
     h("span", { class: "snm-badge" }, String(stock)),
     h("span", { class: "snm-caption" }, t("Stock")));
   stockBox.setAttribute("role", "img");
@@ -151,7 +153,7 @@ function drawCentre(st) {
     const topCard = pile.cards.length ? pile.cards[pile.cards.length - 1] : null;
     const wild = topCard && WILD(topCard);
     const needs = pile.stands_at >= 12 ? t("complete") : needsRank(pile.needs);
-    const onTop = topCard === "Joker" ? t("{cards}, a joker on top", { cards: cards(pile.cards.length) }) : topCard ? t("{cards}, the {card} on top", { cards: cards(pile.cards.length), card: cardName(topCard) }) : t("empty");
+    const onTop = topCard === "Joker" ? t("{cards}, a joker on top", { cards: cards(pile.cards.length) }) : topCard ? t("{cards}, the {card} on top", { cards: cards(pile.cards.length), card: cardName(topCard) }) : p("pile", "empty");
     const what = wild ? t("{pile}, standing for {rank}", { pile: onTop, rank: rankWord(pile.rank) }) : onTop;
     const label = t("Centre pile {number}: {what}; {needs}", { number: j + 1, what, needs });
     const el = h(live ? "button" : "div", { class: `snm-pile snm-centre-pile${pile.cards.length ? "" : " empty"}`, type: live ? "button" : null, "data-key": live ? key : null, "data-centre": String(j + 1), role: live ? null : "img", "aria-label": label, title: label });
@@ -167,7 +169,7 @@ function drawCentre(st) {
     }
     el.append(stack,
       h("span", { class: `snm-rank${wild ? " wild" : ""}`, "aria-hidden": "true" }, pile.cards.length ? (wild ? `${topCard === "Joker" ? "Jkr" : "K"} = ${pile.rank}` : pile.rank) : ""),
-      h("span", { class: "snm-caption", "aria-hidden": "true" }, pile.cards.length ? t("needs {rank}", { rank: pile.needs }) : t("empty")));
+      h("span", { class: "snm-caption", "aria-hidden": "true" }, pile.cards.length ? t("needs {rank}", { rank: pile.needs }) : p("pile", "empty")));
     centre.append(el);
   });
   if (live) setRoving([...centre.querySelectorAll("button")], 0);

@@ -1,0 +1,179 @@
+"""The full rules in every language: each game's page translated into Indonesian and
+Brazilian Portuguese, kept in step with the English page (a changed English page fails
+here until its translations follow), every heading, list item, table row and example kept;
+served by the rules endpoint and ``parlour rules --full`` in the reader's language, titled
+as the full rules; reachable as package data."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+from server_kit import app_client
+
+from parlour import fullrules
+from parlour.cli import main
+from parlour.games import game_ids, get_game
+from parlour.i18n import translate
+
+#: The languages the full rules are translated into (a catalog's name each).
+TRANSLATED = ("id", "pt_BR")
+#: What a translated page is titled (its first heading, and the terminal's header).
+TITLE = {"id": "Aturan lengkap {game}", "pt_BR": "Regras completas de {game}"}
+#: A sentence of each translation's body, in its own words (one of the game's decisions).
+SAYS = {
+    ("spades", "id"): "Sekop apa pun yang dimainkan menghancurkan sekop",
+    ("spades", "pt_BR"): "Qualquer espada jogada quebra as espadas",
+    ("spite-and-malice", "id"): "Raja tidak boleh memulai tumpukan tengah yang kosong",
+    ("spite-and-malice", "pt_BR"): "Um rei não pode começar uma pilha central vazia",
+    ("clockwork-spades", "id"): "Raja sekop langsung mengakhiri permainan",
+    ("clockwork-spades", "pt_BR"): "O rei de espadas termina o jogo na hora",
+    ("foursquare", "id"): "Kartu yang diletakkan tidak pernah membalik dirinya sendiri",
+    ("foursquare", "pt_BR"): "A carta colocada nunca vira a si mesma",
+    ("hit-the-deck", "id"): "Setiap kartu Hit the Deck boleh dimainkan di atas apa saja",
+    ("hit-the-deck", "pt_BR"): "Toda carta Hit the Deck pode ser jogada sobre qualquer carta",
+}
+#: The terminal's notice before an untranslated page, in each language.
+ENGLISH_NOTICE = {lang: translate(lang, "[dim]The full specification is written in English.[/]")
+                  .removeprefix("[dim]").removesuffix("[/]") for lang in TRANSLATED}
+PAGES = [(game, lang) for game in game_ids() for lang in TRANSLATED]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def structure(markdown: str) -> Counter[str]:
+    """What a page is made of, counted: headings by level, list items, table rows, code
+    blocks, emphasised phrases and inline code (a translation keeps every one)."""
+    counts: Counter[str] = Counter()
+    for token in MarkdownIt("commonmark").enable("table").parse(markdown):
+        if token.type in ("heading_open", "list_item_open", "tr_open", "fence",
+                          "code_block"):
+            counts[f"{token.type} {token.tag}"] += 1
+        for child in token.children or ():
+            if child.type in ("strong_open", "em_open", "code_inline"):
+                counts[child.type] += 1
+    return counts
+
+
+def text_of(page_html: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page_html)).split())
+
+
+# ----------------------------------------------------------------------------- in step
+@pytest.mark.parametrize(("game_id", "lang"), PAGES)
+def test_every_translation_follows_todays_english_page(game_id, lang):
+    problem = fullrules.stale(game_id, lang)
+    assert problem is None, problem
+
+
+@pytest.mark.parametrize(("game_id", "lang"), PAGES)
+def test_a_translation_keeps_every_heading_item_row_and_example(game_id, lang):
+    english = fullrules.markdown(fullrules.page(game_id, "en")[0])
+    translated = fullrules.markdown(fullrules.translation(game_id, lang))
+    assert structure(translated) == structure(english)
+    blocks = re.compile(r"```.*?```", re.S)  # the examples' text is notation: kept as it is
+    assert blocks.findall(translated) == blocks.findall(english)
+    assert translated.startswith("# " + TITLE[lang].format(game=get_game(game_id).name))
+
+
+def test_a_changed_english_page_makes_its_translations_stale(tmp_path, monkeypatch):
+    for name in ("spades.md", "spades.id.md"):
+        shutil.copy(fullrules.RULES / name, tmp_path / name)
+    monkeypatch.setattr(fullrules, "RULES", tmp_path)
+    assert fullrules.stale("spades", "id") is None
+    with (tmp_path / "spades.md").open("a", encoding="utf-8") as page:
+        page.write("\nA new decision.\n")
+    problem = fullrules.stale("spades", "id")
+    assert problem is not None and "spades.md changed since spades.id.md" in problem
+    assert fullrules.follows_line("spades") in problem  # says what the line must become
+    (tmp_path / "spades.id.md").write_text("# Aturan lengkap Spades\n", encoding="utf-8")
+    problem = fullrules.stale("spades", "id")
+    assert problem is not None and "does not say which version" in problem
+    problem = fullrules.stale("spades", "pt_BR")
+    assert problem is not None and "no full rules page in pt_BR" in problem
+
+
+def test_the_pages_are_package_data():
+    """An installed copy holds the pages: pyproject ships ``parlour/rules/*.md`` and the
+    lookup reads them there (docs/rules, through the link, in a checkout)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "rules/*.md" in config["tool"]["setuptools"]["package-data"]["parlour"]
+    assert fullrules.RULES == ROOT / "parlour" / "rules"
+    assert fullrules.RULES.resolve() == ROOT / "docs" / "rules"
+    shipped = {p.name for p in fullrules.RULES.glob("*.md")}
+    for game_id in game_ids():
+        assert {f"{game_id}.md", f"{game_id}.id.md", f"{game_id}.pt-BR.md"} <= shipped
+
+
+# ----------------------------------------------------------------------------- served
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    with app_client(tmp_path_factory.mktemp("fullrules") / "fullrules.sqlite3") as c:
+        yield c
+
+
+@pytest.mark.parametrize(("game_id", "lang"), PAGES)
+def test_the_full_rules_are_served_in_the_readers_language(client, game_id, lang):
+    tag = lang.replace("_", "-")
+    res = client.get(f"/api/games/{game_id}/rules", params={"full": "true", "lang": tag})
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert body["full"] is True and body["lang"] == tag
+    title = TITLE[lang].format(game=get_game(game_id).name)
+    assert body["html"].startswith(f"<h1>{html.escape(title, quote=False)}</h1>")
+    text = text_of(body["html"])
+    assert SAYS[game_id, lang] in text
+    assert "translated from" not in text and "sha256" not in text
+
+
+def test_the_full_rules_follow_the_pages_negotiation(client):
+    client.cookies.clear()
+    asked = {"params": {"full": "true"}}
+    by_header = client.get("/api/games/spades/rules", headers={"Accept-Language": "pt"},
+                           **asked).json()
+    assert by_header["lang"] == "pt-BR" and "Regras completas de Spades" in by_header["html"]
+    client.cookies.set("parlour_lang", "id")
+    by_cookie = client.get("/api/games/spades/rules", headers={"Accept-Language": "pt"},
+                           **asked).json()
+    client.cookies.clear()
+    assert by_cookie["lang"] == "id" and "Aturan lengkap Spades" in by_cookie["html"]
+    english = client.get("/api/games/spades/rules", headers={"Accept-Language": "de"},
+                         **asked).json()
+    assert english["lang"] == "en" and english["html"].startswith("<h1>Spades</h1>")
+
+
+# ----------------------------------------------------------------------------- terminal
+@pytest.mark.parametrize(("game_id", "lang"), PAGES)
+def test_parlour_rules_full_in_the_terminals_language(capsys, game_id, lang):
+    assert main(["rules", game_id, "--full", "--lang", lang.replace("_", "-")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    title = TITLE[lang].format(game=get_game(game_id).name)
+    assert out.count(title) >= 2  # the header and the page's own title
+    assert SAYS[game_id, lang] in out
+    assert ENGLISH_NOTICE[lang] not in out
+    assert "translated from" not in out
+
+
+def test_parlour_rules_full_reads_lang(capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert main(["rules", "spades", "--full"]) == 0
+    assert "Regras completas de Spades" in capsys.readouterr().out
+
+
+def test_an_untranslated_page_is_the_english_one_under_a_notice(client, capsys, tmp_path,
+                                                                 monkeypatch):
+    shutil.copy(fullrules.RULES / "spades.md", tmp_path / "spades.md")
+    monkeypatch.setattr(fullrules, "RULES", tmp_path)
+    body = client.get("/api/games/spades/rules", params={"full": "true", "lang": "id"}).json()
+    assert body["lang"] == "en" and body["html"].startswith("<h1>Spades</h1>")
+    assert main(["rules", "spades", "--full", "--lang", "id"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ENGLISH_NOTICE["id"] in out and "Aturan lengkap Spades" in out  # the header
