@@ -367,7 +367,7 @@ HELD_P99_MS = 100.0
 def curve(args: argparse.Namespace, console: Console, count: int) -> list[dict[str, object]]:
     """The capacity curve of ``count`` processes on PostgreSQL + Redis: one cluster,
     started once, then each load of ``--loads`` in turn (clients at clients/2 tables: two
-    people and two rule bots each), until one's p99 passes :data:`HELD_P99_MS`."""
+    people and two rule bots each), until two in a row pass :data:`HELD_P99_MS` at p99."""
     import secrets
 
     from sqlalchemy import create_engine, text
@@ -401,8 +401,8 @@ def curve(args: argparse.Namespace, console: Console, count: int) -> list[dict[s
                                       args.think, cpu))
             rows.append(row | {"setup": f"postgresql x{count}",
                                "held": float(row["p99_ms"]) < HELD_P99_MS})  # type: ignore[arg-type]
-            if not rows[-1]["held"]:
-                break
+            if len(rows) >= 2 and not rows[-1]["held"] and not rows[-2]["held"]:
+                break  # two loads in a row over the limit (one may be a busy moment)
     finally:
         tear_down(servers, args.redis, name, admin)
     return rows
@@ -446,8 +446,9 @@ def curve_section(rows: list[dict[str, Any]], args: argparse.Namespace, png: Pat
         f"and two rule bots ({args.bot_pause:g} s pause), a client acting {args.think:g} s "
         f"after its turn comes, its process chosen in turn (so with N processes (N-1)/N of "
         f"them are relayed); {args.seconds:g} s measured after {args.warmup:g} s, until the "
-        f"p99 from intent to view passes {HELD_P99_MS:.0f} ms. On a machine with fewer cores "
-        "than processes (plus PostgreSQL, Redis and the clients) the processes share cores: "
+        f"p99 from intent to view passes {HELD_P99_MS:.0f} ms at two loads in a row. On a "
+        "machine with fewer cores than processes (plus PostgreSQL, Redis and the clients) "
+        "the processes share cores: "
         "the actions a second then stop growing with processes, and the CPU an action costs "
         "is the figure that predicts one process per core.", table, notes)
 
