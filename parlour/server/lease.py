@@ -41,7 +41,18 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Engine, exc, func, insert, literal, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    delete,
+    exc,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.sql import expression
 
 from parlour.server.protocol import ProtocolError
@@ -54,6 +65,7 @@ BEAT = 0.5  # seconds between heartbeats (and between looks for tables nobody ow
 CLAIMS_PER_BEAT = 20  # orphaned tables one process takes at most per look
 LOCK_WAIT_MS = 2000  # how long a claim waits for a lease row locked by a write in flight
 PRESENCE = "~"  # the first character of a process's presence row's key (Leases.presence)
+PRESENCE_KEPT = 3600.0  # seconds a gone process's presence row stays before it is cleared
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE for a lock_timeout that ran out
 IDLE_WRITE_MS = 10_000  # a write's transaction left idle this long is ended by PostgreSQL
 
@@ -276,9 +288,13 @@ class Leases:
         return PRESENCE + hashlib.sha256(self.owner.encode()).hexdigest()[:15]
 
     def arrive(self) -> None:
-        """Say this process is alive (its presence row, held from now on). Blocks."""
+        """Say this process is alive (its presence row, held from now on), and clear away
+        the rows of processes gone for over :data:`PRESENCE_KEPT` seconds. Blocks."""
         key = self.presence
         with self.engine.begin() as conn:
+            conn.execute(delete(leases_t).where(
+                leases_t.c.table_id.like(PRESENCE + "%"),
+                leases_t.c.expires < self._now() - PRESENCE_KEPT))
             done = conn.execute(update(leases_t).where(leases_t.c.table_id == key)
                                 .values(owner=self.owner, token=1,
                                         expires=self._now() + self.ttl, taken=self._now()))
