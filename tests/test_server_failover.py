@@ -10,6 +10,7 @@ The short forms run in ``make test``; the long forms (more deals, more kills) ar
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -52,15 +53,15 @@ def engine(url: str) -> Engine:
 
 
 @contextmanager
-def cluster(tmp_path: Path, count: int = 3, bot_pause: float = 0.05
-            ) -> Iterator[tuple[str, list[ServerProcess]]]:
+def cluster(tmp_path: Path, count: int = 3, bot_pause: float = 0.05,
+            extra: list[str] | None = None) -> Iterator[tuple[str, list[ServerProcess]]]:
     """``count`` server processes on a fresh PostgreSQL database and a Redis prefix of
     their own; yields the database URL and the processes."""
     redis_url = redis_or_skip()
     with pg_database("scale_failover") as url, redis_prefix() as prefix, \
             ExitStack() as stack:
         Store(url).close()  # the schema, made once before the processes start
-        flags = [*ROOMY_FLAGS, "--redis", redis_url, "--redis-prefix", prefix]
+        flags = [*ROOMY_FLAGS, "--redis", redis_url, "--redis-prefix", prefix, *(extra or [])]
         servers: list[ServerProcess] = []
 
         def spawn() -> ServerProcess:
@@ -338,25 +339,62 @@ def test_an_owner_paused_past_its_lease_finds_its_writes_refused(tmp_path):
         assert os.kill(paused.proc.pid, 0) is None  # alive, and serving no table
 
 
-def test_sigterm_drains_the_process_and_hands_its_tables_over(tmp_path):
-    with cluster(tmp_path, count=2) as (url, servers):
+def action_times(url: str, table_id: str) -> list[float]:
+    """When each action of the table's match 1 was written (the owner's clock)."""
+    with engine(url).connect() as conn:
+        return [float(t) for t in conn.execute(
+            select(actions_t.c.at).where(actions_t.c.table_id == table_id,
+                                         actions_t.c.match == 1).order_by(actions_t.c.idx))
+            .scalars()]
+
+
+def test_sigterm_drains_visibly_and_hands_the_tables_over_between_actions(tmp_path):
+    pause = 0.3
+    with cluster(tmp_path, count=2, bot_pause=pause,
+                 extra=["--drain-seconds", "2"]) as (url, servers):
         leaving, staying = servers
-        table = bot_tables(leaving.base, 1)[0]
-        ws = connect(f"ws://127.0.0.1:{leaving.port}/ws/tables/{table}", open_timeout=5,
+        made = bot_tables(leaving.base, 4)  # the room spreads them (tests/test_server_rebalance)
+
+        def spread() -> list[str]:
+            owners = [owner_of(url, t, servers)[0] for t in made]
+            here = [t for t, o in zip(made, owners, strict=True) if o is leaving]
+            return here if None not in owners and 1 <= len(here) <= 3 else []
+
+        tables = wait_until(spread, "the tables to be spread over both processes", 20)
+        ws = connect(f"ws://127.0.0.1:{leaving.port}/ws/tables/{tables[0]}", open_timeout=5,
                      legacy=True)
         ws.send(json.dumps({"type": "hello", "token": None}))
         assert next_frame(ws, "the welcome", 10)["type"] == "welcome"
-        _, token = owner_of(url, table, servers)
+        wait_until(lambda: all(len(log_of(url, t)[1]) >= 4 for t in tables),
+                   "the bots to play four moves at each table")
         leaving.proc.send_signal(signal.SIGTERM)
         stopped = time.monotonic()
+        # /health says so while it still listens: the balancer sees it drain
+        seen: list[tuple[float, int, str]] = []
+        while True:
+            try:
+                res = httpx.get(f"{leaving.base}/health", timeout=2)
+            except httpx.HTTPError:
+                break
+            seen.append((time.monotonic() - stopped, res.status_code, res.json()["status"]))
+            time.sleep(0.1)
+        draining = [at for at, code, status in seen if (code, status) == (503, "draining")]
+        assert draining and max(draining) > 1.5, seen  # for its --drain-seconds
+        assert ("draining" in leaving.log_text() and
+                all(owner_of(url, t, servers)[0] is staying for t in tables))
+        # its client was asked to reconnect (to the new owner, through any process)
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code in (1012, 4012)
-        wait_until(lambda: owner_of(url, table, servers) == (staying, token + 1),
-                   "the table to be handed over", 10 - (time.monotonic() - stopped))
         assert ended(leaving.proc, "the drained process to end", 15) in (0, -signal.SIGTERM)
-        assert "handed 1 tables over" in leaving.log_text()  # (uvicorn re-raises SIGTERM)
-        before = len(log_of(url, table)[1])
-        wait_until(lambda: len(log_of(url, table)[1]) > before,
-                   "its bots to play on at the new owner")
+        assert "handed 0 tables over" in leaving.log_text()  # all of them before it stopped
+        for table in tables:
+            before = len(log_of(url, table)[1])
+            wait_until(lambda t=table, n=before: len(log_of(url, t)[1]) > n + 2,
+                       "its bots to play on at the new owner")
+            times = action_times(url, table)
+            gaps = [b - a for a, b in itertools.pairwise(times)]
+            # no action waited over a second more than the bots' pace asks for
+            print(f"table {table}: longest gap between two actions {max(gaps):.2f} s")
+            assert max(gaps) < pause + 1.0, (table, max(gaps))

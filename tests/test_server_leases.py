@@ -187,3 +187,27 @@ def test_a_second_process_leaves_the_first_ones_tables_alone_then_takes_them_ove
                                           .where(actions_t.c.table_id == table)
                                           .order_by(actions_t.c.idx))]
     assert idx == list(range(len(idx))) and len(idx) >= at + 4
+
+
+def test_the_live_processes_and_their_tables_are_one_query(db_url):
+    """Each process's presence row says it is alive (issue 31, the room's balance): the
+    load counts the tables of live processes only, and a gone process drops out of it
+    once its row runs out (its presence row is never a table to take over)."""
+    store = Store(db_url, auto_upgrade=True)
+    try:
+        later = [0.0]
+        one = Leases(store.engine, "one", ttl=5, ahead=lambda: later[0])
+        two = Leases(store.engine, "two", ttl=5, ahead=lambda: later[0])
+        one.arrive()
+        two.arrive()
+        new_table(store, one, "t1")
+        new_table(store, one, "t2")
+        assert one.load() == {"one": 2, "two": 0}
+        assert one.orphans() == []
+        later[0] = 3.0
+        one.renew()  # two is gone: it renews nothing
+        later[0] = 6.0
+        assert one.load() == {"one": 2}
+        assert one.orphans() == [] and one.stale_orphans() == []
+    finally:
+        store.close()

@@ -164,3 +164,69 @@ def test_a_message_published_as_soon_as_a_table_is_taken_over_reaches_its_new_ow
     assert greeting["type"] == "welcome" and greeting["table"]["id"] == table
     inbox.close()
     listener.close()
+
+
+def test_a_relayed_client_of_a_table_found_unrestorable_at_takeover_gets_4410(two_apps):
+    from sqlalchemy import update
+    from starlette.websockets import WebSocketDisconnect
+
+    from parlour.server.store import tables_t
+
+    one, two = two_apps
+    made = one.post("/api/tables", json={"game": "spades", "name": "Ann",
+                                         "seats": TWO_AND_BOTS}).json()
+    table = made["table"]["id"]
+    joined = two.post(f"/api/tables/{table}/join", json={"name": "Bea"}).json()
+    bea = Player(two, table, joined["token"])  # relayed to the owner
+    assert bea.welcome["table"]["status"] == "playing"
+    hub = one.app.state.hub
+    with hub.store.engine.begin() as conn:  # its rows no longer make a table
+        conn.execute(update(tables_t).where(tables_t.c.id == table).values(game="nogame"))
+    one.portal.call(hub.lose, hub.tables[table])  # its owner lets it go (as if it died)
+    hub.leases.release([table])
+    error = bea.recv_until(lambda m: m["type"] == "error", "the owner's refusal", 10)
+    assert error["code"] == "unrestorable"
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while True:
+            bea.recv()
+    assert closed.value.code == 4410
+    bea.close()
+
+
+def test_play_resumes_at_once_when_the_lease_moves(tmp_path):
+    """Issue 31 item 6: after a takeover the next bot moves at once (its pace counted
+    from the last action, at the old owner) and a relayed client is greeted by the new
+    owner at once (it announces itself), not at the relaying process's next refresh."""
+    redis_url = redis_or_skip()
+    with pg_database("scale_relay") as url, redis_prefix() as prefix:
+        opts = dict(db_url=url, redis_url=redis_url, redis_prefix=prefix, bot_pause=1.0)
+        with app_client(tmp_path / "x", **opts) as one, \
+                app_client(tmp_path / "x", **opts) as two:
+            made = one.post("/api/tables", json={
+                "game": "spades", "name": "Ann", "turn_seconds": 0,
+                "seats": [{"kind": "person"}, *BOTS2, {"kind": "bot", "bot": "rule"}]})
+            table = made.json()["table"]["id"]
+            if table not in one.app.state.hub.tables:  # a process that owns fewer took it
+                one, two = two, one
+            ann = Player(two, table, made.json()["token"])  # relayed to the owner
+            hub = one.app.state.hub
+            owned = hub.tables[table]
+            one.portal.call(one.app.state.cluster.stop)  # the owner dies, as far as the
+            view = ann.sync()  # room can tell: no beats; Ann plays her turn if it is hers
+            if 0 in view["view"]["to_act"]:
+                ann.act(view["view"]["legal"][0])
+            wait_until(lambda: owned.version > 0 and 0 not in owned.state.to_act,
+                       "a bot's turn", 10, every=0.005)
+            one.portal.call(hub.lose, owned)
+            hub.leases.release([table])
+            version = owned.version
+            wait_until(lambda: table in two.app.state.hub.tables,
+                       "the other process to take the table over", 5, every=0.005)
+            taken = time.monotonic()
+            ann.recv_until(lambda m: m["type"] == "welcome", "the new owner's welcome", 5)
+            greeted = time.monotonic() - taken
+            moved = two.app.state.hub.tables[table]
+            wait_until(lambda: moved.version > version, "the next action", 5, every=0.005)
+            resumed = time.monotonic() - taken
+            assert greeted < 0.5 and resumed < 0.5, (greeted, resumed)
+            ann.close()

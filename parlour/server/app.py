@@ -61,6 +61,7 @@ from parlour.server.tables import Hub, Settings
 log = logging.getLogger("parlour.server")
 
 SWEEP_EVERY = 60.0  # seconds between rounds of the table life cycle (Hub.tidy)
+DRAIN_SECONDS = 5.0  # seconds /health answers 503 draining before the listener closes
 SHUTDOWN_STEP = 5.0  # seconds each step of stopping may take before the next one runs
 
 SECURITY_HEADERS = {
@@ -121,6 +122,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         relay = Relay(hub, app.state.guard, settings.redis_url, leases.owner,
                       settings.redis_prefix)
         await relay.start()
+        if cluster is not None:
+            cluster.offer = relay.offer
     app.state.relay = relay
     app.state.metrics = Metrics(hub, cluster, relay)
     restored = await hub.restore()
@@ -247,17 +250,37 @@ def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: A
 
 
 class Draining(uvicorn.Server):
-    """uvicorn's server, which on SIGTERM (or Ctrl-C) first marks the process as draining:
-    ``/health`` answers 503 at once, so the load balancer sends no one new; then uvicorn
-    closes the websockets (1012, "service restart": clients connect again, elsewhere) and
-    the lifespan hands every lease over (:meth:`Cluster.drain`)."""
+    """uvicorn's server, which on SIGTERM (or Ctrl-C) first drains, for ``drain_seconds``
+    before it stops listening: ``/health`` answers 503 ``draining`` (the load balancer
+    sees it and sends no one new) while the tables are handed over one by one, each
+    between two of its actions (:meth:`Cluster.begin_drain`). Then uvicorn closes the
+    listener and the websockets (1012, "service restart": clients connect again,
+    elsewhere) and the lifespan hands over any lease still held (:meth:`Cluster.drain`).
+    A second signal stops it at once."""
+
+    drain_seconds = DRAIN_SECONDS
+    _loop: asyncio.AbstractEventLoop | None = None
+    _draining = False
+
+    async def serve(self, sockets: Any = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        cluster = getattr(self.config.app.state, "cluster", None) \
-            if hasattr(self.config.app, "state") else None
-        if cluster is not None:
-            cluster.draining = True
-        super().handle_exit(sig, frame)
+        app = self.config.app
+        cluster = getattr(app.state, "cluster", None) if hasattr(app, "state") else None
+        if cluster is None or self._loop is None or self._draining \
+                or self.drain_seconds <= 0:
+            if cluster is not None:
+                cluster.draining = True
+            super().handle_exit(sig, frame)
+            return
+        self._draining = True
+        log.info("draining for %.1f s before this process stops listening",
+                 self.drain_seconds)
+        self._loop.call_soon_threadsafe(cluster.begin_drain)
+        self._loop.call_soon_threadsafe(self._loop.call_later, self.drain_seconds,
+                                        super().handle_exit, sig, frame)
 
 
 #: The settings of the life of tables and of bot capacity that ``parlour serve`` takes as
@@ -274,6 +297,8 @@ TABLE_SETTINGS: dict[str, tuple[type, str]] = {
     "review_processes": (int, "worker processes for post-game reviews (0: a thread)"),
     "review_jobs": (int, "post-game reviews waiting or running at once"),
     "review_jobs_per_client": (int, "of those, one client's"),
+    "drain_seconds": (float, "seconds a stopping process answers /health 503 (draining) and "
+                             "hands its tables over before it stops listening (default 5)"),
 }
 
 
@@ -301,4 +326,6 @@ def serve(host: str, port: int, db_url: str, bot_pause: float, rate: float | Non
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-    Draining(server_config(app, host, port, settings.limits)).run()
+    server = Draining(server_config(app, host, port, settings.limits))
+    server.drain_seconds = settings.drain_seconds
+    server.run()

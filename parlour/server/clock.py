@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from parlour.engine import JsonDict, Reaction, Seat
 from parlour.message import Term
+from parlour.server.outages import DATABASE, Outages
 from parlour.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class ReactionClock:
         if not slowdown > 0:
             raise ValueError(f"reaction_slowdown must be above 0, not {slowdown}")
         self.submit = submit
+        self.outages = Outages()  # the hub's (parlour.server.outages)
         self.slowdown = slowdown
 
     def sync(self, table: Table) -> None:
@@ -125,8 +127,9 @@ class ReactionClock:
                               table.id, timed.reaction.name, seat, err.message)
                     return
                 # the database refused: try again until it takes writes again
-                log.warning("table %s: the database refused the %s window's close; trying "
-                            "again in %.1f s", table.id, timed.reaction.name, pause)
+                if not self.outages.down(DATABASE):  # an outage is logged once, as such
+                    log.warning("table %s: the database refused the %s window's close; "
+                                "trying again in %.1f s", table.id, timed.reaction.name, pause)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, RETRY_MOST)
 

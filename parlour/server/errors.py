@@ -24,6 +24,7 @@ from parlour.i18n import render
 from parlour.message import Message
 from parlour.server.language import language_of
 from parlour.server.limits import TooMany
+from parlour.server.outages import outage_of, unavailable
 from parlour.server.protocol import ProtocolError, excerpt
 
 log = logging.getLogger("parlour.server")
@@ -113,6 +114,12 @@ async def on_http_error(request: Request, err: Exception) -> JSONResponse:
 
 
 async def on_crash(request: Request, err: Exception) -> JSONResponse:
+    dependency = outage_of(err)
+    if dependency is not None:  # a known outage: the documented 503, one log line in all
+        hub = getattr(request.app.state, "hub", None)
+        if hub is not None:
+            hub.outages.failed(dependency, err)
+        return refusal(unavailable(dependency), language_of(request))
     log.exception("request failed", exc_info=err)
     return error("internal", render(Message("something went wrong on the server"),
                                     language_of(request)), 500)

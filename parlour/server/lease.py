@@ -32,6 +32,7 @@ token. A row per table costs one small ``UPDATE`` per write, which group commit 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import secrets
@@ -40,7 +41,18 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Engine, exc, func, insert, literal, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    delete,
+    exc,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.sql import expression
 
 from parlour.server.protocol import ProtocolError
@@ -52,6 +64,9 @@ TTL = 2.5  # seconds a lease lasts without a heartbeat (five missed beats)
 BEAT = 0.5  # seconds between heartbeats (and between looks for tables nobody owns)
 CLAIMS_PER_BEAT = 20  # orphaned tables one process takes at most per look
 LOCK_WAIT_MS = 2000  # how long a claim waits for a lease row locked by a write in flight
+PRESENCE = "~"  # the first character of a process's presence row's key (Leases.presence)
+PRESENCE_KEPT = 3600.0  # seconds a gone process's presence row stays before it is cleared
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE for a lock_timeout that ran out
 IDLE_WRITE_MS = 10_000  # a write's transaction left idle this long is ended by PostgreSQL
 
 
@@ -119,7 +134,10 @@ class Leases:
         held = self.tokens.get(table_id)
         try:
             row = self._take(table_id)
-        except exc.OperationalError:  # its row stayed locked (a write of its owner's)
+        except exc.OperationalError as err:  # its row stayed locked (a write of its owner's)
+            if self.engine.dialect.name == "postgresql" \
+                    and getattr(err.orig, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise  # the database is out of reach
             return None
         if row is None:
             if not self._insert(table_id):
@@ -173,15 +191,17 @@ class Leases:
                                .where(leases_t.c.table_id == table_id)).first()
         return None if row is None else (str(row[0]), bool(row[1]))
 
-    def orphans(self, limit: int = CLAIMS_PER_BEAT) -> list[str]:
+    def orphans(self, limit: int = CLAIMS_PER_BEAT, stale: bool = False) -> list[str]:
         """Tables waiting or playing whose lease nobody holds now (their owner died or
-        handed them over), in random order so that processes looking at once spread them."""
+        handed them over), in random order so that processes looking at once spread them
+        (with ``stale``, only those whose lease ran out over a lease's time ago)."""
+        ran_out = self._now() - (self.ttl if stale else 0.0)
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(leases_t.c.table_id)
                 .join(tables_t, tables_t.c.id == leases_t.c.table_id)
                 .where(tables_t.c.status.in_(("waiting", "playing")),
-                       leases_t.c.expires < self._now())
+                       leases_t.c.expires < ran_out)
                 .order_by(func.random()).limit(limit))
             return [r[0] for r in rows]
 
@@ -245,8 +265,9 @@ class Leases:
         return fenced
 
     def release(self, table_ids: list[str] | None = None) -> None:
-        """Hand leases over (a drain): they run out now, for another process to take.
-        Blocks (run it in a thread)."""
+        """Hand leases over (a drain, a rebalance): they run out now, for another process
+        to take (the one it is offered to at once, else the least loaded at its next
+        heartbeat). Blocks (run it in a thread)."""
         with self._renewing:
             ids = list(self.tokens) if table_ids is None else table_ids
             if not ids:
@@ -254,9 +275,50 @@ class Leases:
             with self.engine.begin() as conn:
                 conn.execute(update(leases_t).where(leases_t.c.owner == self.owner,
                                                     leases_t.c.table_id.in_(ids))
-                             .values(expires=0.0))
+                             .values(expires=self._now() - 0.001))
             for table_id in ids:
                 self.tokens.pop(table_id, None)
+
+    # ------------------------------------------------------------------ the room
+    @property
+    def presence(self) -> str:
+        """The key of this process's own lease row, which says it is alive: renewed with
+        its tables' leases, it runs out with them. ``~`` is in no table id, and the row
+        joins no table, so it is never an orphan."""
+        return PRESENCE + hashlib.sha256(self.owner.encode()).hexdigest()[:15]
+
+    def arrive(self) -> None:
+        """Say this process is alive (its presence row, held from now on), and clear away
+        the rows of processes gone for over :data:`PRESENCE_KEPT` seconds. Blocks."""
+        key = self.presence
+        with self.engine.begin() as conn:
+            conn.execute(delete(leases_t).where(
+                leases_t.c.table_id.like(PRESENCE + "%"),
+                leases_t.c.expires < self._now() - PRESENCE_KEPT))
+            done = conn.execute(update(leases_t).where(leases_t.c.table_id == key)
+                                .values(owner=self.owner, token=1,
+                                        expires=self._now() + self.ttl, taken=self._now()))
+            if done.rowcount == 0:
+                conn.execute(insert(leases_t).values(table_id=key, owner=self.owner, token=1,
+                                                     expires=self._now() + self.ttl,
+                                                     taken=self._now()))
+        self.tokens[key] = 1
+
+    def load(self) -> dict[str, int]:
+        """The live processes (those whose presence row holds) and how many tables each
+        holds now. Blocks."""
+        present = func.max(expression.case((leases_t.c.table_id.like(PRESENCE + "%"), 1),
+                                           else_=0))
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(leases_t.c.owner, func.count(), present)
+                                .where(leases_t.c.expires >= self._now())
+                                .group_by(leases_t.c.owner))
+            return {str(owner): int(count) - 1 for owner, count, alive in rows if alive}
+
+    def stale_orphans(self, limit: int = CLAIMS_PER_BEAT) -> list[str]:
+        """Orphans nobody took within a lease's time of their lease running out: any
+        process takes them (the least loaded one did not, or is gone)."""
+        return self.orphans(limit, stale=True)
 
     def hold(self, table_id: str, token: int = 1) -> None:
         self.tokens[table_id] = token

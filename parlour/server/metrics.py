@@ -18,6 +18,8 @@ from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from parlour.server.outages import DATABASE, DEPENDENCIES
+
 if TYPE_CHECKING:
     from parlour.server.cluster import Cluster
     from parlour.server.relay import Relay
@@ -81,6 +83,21 @@ class _Live(Collector):
                                   "worker")
         queue.add_metric([], hub.runner.queue.waiting())
         yield queue
+        up = GaugeMetricFamily("parlour_dependency_up", "1 while this process reaches the "
+                               "dependency (as it last found it), 0 while it is out of reach",
+                               labels=["dependency"])
+        outages = CounterMetricFamily("parlour_dependency_outages", "times this process "
+                                      "found the dependency out of reach", labels=["dependency"])
+        refused = CounterMetricFamily("parlour_dependency_refusals", "operations the "
+                                      "dependency failed while out of reach",
+                                      labels=["dependency"])
+        for name in DEPENDENCIES if relay is not None else (DATABASE,):
+            up.add_metric([name], 0 if hub.outages.down(name) else 1)
+            outages.add_metric([name], hub.outages.outages[name])
+            refused.add_metric([name], hub.outages.refused[name])
+        yield up
+        yield outages
+        yield refused
         draining = GaugeMetricFamily("parlour_draining", "1 while the process hands its "
                                      "tables over before it stops")
         draining.add_metric([], 1 if cluster is not None and cluster.draining else 0)

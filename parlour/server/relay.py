@@ -49,6 +49,8 @@ from typing import Any, NamedTuple
 import redis.asyncio as aioredis
 from fastapi import WebSocket
 from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import ConstantBackoff, NoBackoff
 from redis.exceptions import RedisError
 
 from parlour.engine import JsonDict, Seat
@@ -56,6 +58,7 @@ from parlour.games import game_ids, get_game
 from parlour.i18n import LANGUAGES
 from parlour.message import N_, Code, Message, message_from_json, message_to_json
 from parlour.server.limits import HASHED, ClientGuard, ClientKey, client_hash
+from parlour.server.outages import REDIS, TRY_LATER, unavailable
 from parlour.server.protocol import ProtocolError, encode
 from parlour.server.sessions import Seated, no_limit, pass_on, socket_connection
 from parlour.server.shared_limits import SharedLimits
@@ -68,9 +71,12 @@ REFRESH = 2.0  # seconds between a relaying process's "still here" for each of i
 STALE = 8.0  # seconds an owner keeps a relayed client it has not heard of
 CALL_TIMEOUT = 5.0  # seconds a forwarded HTTP request waits for the owner's answer
 CLOSE_WAIT = 2.0  # seconds closing a connection to Redis may take when the process stops
+CONNECT_WAIT = 2.0  # seconds a new connection to Redis may take to open
+RECONNECT_EVERY = 0.5  # seconds between tries to reach Redis again after losing it
 SUBSCRIBE_WAIT = 1.0  # seconds taking a table waits for Redis to confirm its channel
 LOBBY_FRESH = 3 * REFRESH  # seconds a table's lobby entry lasts without being written again
 LOBBY_KEPT = 60  # seconds the lobby's keys outlive the last process that wrote them
+UNRESTORABLE = 4410  # the close code of a table that could not be restored (closed)
 MOVING = "the table is moving to another server: try again in a moment"
 
 class Mirror(Table):
@@ -161,10 +167,23 @@ class Relay:
         self.me = process
         self.prefix = prefix
         self.redis = aioredis.Redis.from_url(url, decode_responses=True,
-                                             client_name=f"parlour-{process}")
-        self.limits = guard.shared = SharedLimits(self.redis, prefix, process)
+                                             client_name=f"parlour-{process}",
+                                             socket_connect_timeout=CONNECT_WAIT,
+                                             # one quick retry (a pooled connection that
+                                             # Redis closed), not redis-py's seconds of
+                                             # backoff: the relay's own loops try again
+                                             retry=Retry(ConstantBackoff(0.05), 1))
+        # The reader's own: redis-py would reconnect a pub/sub connection by itself and
+        # hide that messages may have been lost meanwhile; this one lets the relay know.
+        self._reader = aioredis.Redis.from_url(url, decode_responses=True,
+                                               client_name=f"parlour-{process}",
+                                               socket_connect_timeout=CONNECT_WAIT,
+                                               retry=Retry(NoBackoff(), 0))
+        self.outages = hub.outages
+        self.limits = guard.shared = SharedLimits(self.redis, prefix, process, self.outages)
         self.inbox = self.process_channel(process)
-        self.channels: set[str] = {self.inbox}
+        self.owners = f"{prefix}owners"  # every process: "table X has a new owner"
+        self.channels: set[str] = {self.inbox, self.owners}
         self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()
         self._confirming: dict[str, list[asyncio.Future[None]]] = {}  # until subscribed
         self.clients: dict[str, Relayed] = {}
@@ -174,7 +193,6 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._adopting: set[str] = set()
         self._background: set[asyncio.Task[None]] = set()  # kept until done
-        self._down = False  # the last message could not be sent (Redis out of reach)
         self.relayed = 0  # messages forwarded to owners (a metric)
         hub.on_own.append(self._owned)
         hub.on_lose.append(self._lost)
@@ -192,12 +210,21 @@ class Relay:
         try:
             sent = int(await self.redis.publish(channel, json.dumps(data)))
         except RedisError as err:
-            if not self._down:  # once per outage, not once per message
-                log.warning("redis refused a message: %s", err)
-            self._down = True
+            self.outages.failed(REDIS, err)  # logged once per outage, not once per message
             return 0
-        self._down = False
+        self.outages.answered(REDIS)
         return sent
+
+    async def ping(self, within: float) -> bool:
+        """Whether Redis answers within ``within`` seconds (for ``/health``)."""
+        try:
+            async with asyncio.timeout(within):
+                await self.redis.ping()
+        except (RedisError, OSError, TimeoutError) as err:
+            self.outages.failed(REDIS, err if str(err) else "no answer in time")
+            return False
+        self.outages.answered(REDIS)
+        return True
 
     async def start(self) -> None:
         await self.redis.ping()
@@ -213,13 +240,33 @@ class Relay:
         try:  # closing a socket waits for Redis to see it closed: not for ever
             async with asyncio.timeout(CLOSE_WAIT):
                 await self.redis.aclose()
+                await self._reader.aclose()
         except TimeoutError:
             log.warning("redis did not see this process's connections close")
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
+        task = asyncio.get_running_loop().create_task(self._guarded(work))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def _guarded(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run a piece of background work: an outage of Redis is counted (logged once),
+        anything else logged with its traceback, nothing left for the loop to report as
+        never retrieved."""
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            if not self._outage(err):
+                log.exception("the relay's background work failed")
+
+    def _outage(self, err: BaseException) -> bool:
+        """Count ``err`` if it says Redis is out of reach."""
+        if isinstance(err, (RedisError, OSError)):
+            self.outages.failed(REDIS, err)
+            return True
+        return False
 
     async def _owned(self, table: Table) -> None:
         """Listen to the table's channel; returns once Redis has confirmed it (or after
@@ -233,6 +280,8 @@ class Relay:
                 await heard
         except TimeoutError:
             log.warning("table %s: redis did not confirm its channel in time", table.id)
+        # the processes relaying its clients greet the new owner now, not at their refresh
+        await self.publish(self.owners, {"table": table.id, "by": self.me})
         self._spawn(self.list_tables())
 
     def _lost(self, table: Table) -> None:
@@ -254,11 +303,13 @@ class Relay:
         and go, over one pub/sub connection: one task blocks on reading it (no polling: an
         idle process sleeps), another sends the (un)subscriptions as they are asked for.
         Reconnects after Redis comes back."""
-        first = True
+        first, listening = True, False
         while True:
-            pubsub = self.redis.pubsub()
+            pubsub = self._reader.pubsub()
             try:
                 await pubsub.subscribe(*self.channels)
+                listening = True
+                self.outages.answered(REDIS)
                 if not first:  # messages may have been lost: every client catches up
                     self._spawn(self.refresh(sync=True))
                 first = False
@@ -277,10 +328,33 @@ class Relay:
                     async with asyncio.timeout(CLOSE_WAIT):
                         await pubsub.aclose()
                 raise
-            except (RedisError, OSError) as err:
-                log.warning("lost redis (%s): reconnecting", err)
-                await pubsub.aclose()
-                await asyncio.sleep(0.5)
+            except Exception as err:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()
+                if listening and isinstance(err, (RedisError, OSError)):
+                    listening = False  # its connection went: at once, a new one
+                    continue
+                if not self._outage(err):  # logged once; reconnecting until it is back
+                    log.exception("the relay's reader failed: reconnecting")
+                self._cut_off()  # out of reach, not just a connection lost
+                await asyncio.sleep(RECONNECT_EVERY)
+
+    def _cut_off(self) -> None:
+        """Redis is out of reach: nothing crosses between the processes. Each relayed
+        client here is told why and closed (1013: its page reconnects, to a process that
+        can serve its table, or here once Redis is back); at the tables owned here, the
+        seat of each relayed client is stood in for, as if its time had run out, so that
+        the players here play on (the person takes it back on reconnecting)."""
+        for one in list(self.clients.values()):
+            one.conn.push(encode(unavailable(REDIS).to_json(one.conn.lang)))
+            one.conn.kick(TRY_LATER)
+        for cid, remote in list(self.remotes.items()):
+            del self.remotes[cid]
+            remote.stop()
+            seat, table = remote.conn.seat, remote.table
+            if seat is not None and self.hub.tables.get(table.id) is table \
+                    and not any(c.seat == seat for c in table.conns):
+                self.hub.stand_in(table, seat)
 
     async def _listen(self, pubsub: PubSub) -> None:
         """Wait for each message (blocking, no timeout) and act on it."""
@@ -317,6 +391,8 @@ class Relay:
             return
         if channel == self.inbox:
             self._for_client(data)
+        elif channel == self.owners:
+            self._new_owner(data)
         elif channel.startswith(self.prefix + "t:"):
             self._at_owner(channel[len(self.prefix) + 2:], data)
 
@@ -408,7 +484,32 @@ class Relay:
         return {"table": table.summary()}
 
     # ------------------------------------------------------------------ the relaying side
+    def _new_owner(self, data: JsonDict) -> None:
+        """A table has a new owner: this process's clients at it are announced to it at
+        once (it greets them with the current view), so they play on within moments."""
+        table_id = data.get("table")  # (its new owner may be this process itself)
+        if not isinstance(table_id, str):
+            return
+        for cid, one in list(self.clients.items()):
+            if one.table_id == table_id:
+                self._spawn(self._announce(cid, one, sync=False))
+
+    async def _announce(self, cid: str, one: Relayed, sync: bool) -> None:
+        if not await self.publish(self.table_channel(one.table_id), {
+                "op": "seat", "cid": cid, "from": self.me, "seat": one.seat,
+                "hash": one.digest, "client": one.client, "lang": one.conn.lang,
+                "sync": sync}):
+            self._adopt(one.table_id)
+
+    async def offer(self, table_id: str, process: str) -> None:
+        """Ask ``process`` to take ``table_id`` now (its lease has just been let go)."""
+        await self.publish(self.process_channel(process), {"adopt": table_id})
+
     def _for_client(self, data: JsonDict) -> None:
+        if isinstance(data.get("adopt"), str):  # a table handed over to this process
+            if self.hub.taking:
+                self._adopt(data["adopt"])
+            return
         if "reply" in data:
             fut = self.calls.get(data["reply"]) if isinstance(data["reply"], int) else None
             if fut is not None and not fut.done():
@@ -444,12 +545,20 @@ class Relay:
             self.relayed += 1
             if not await self.publish(self.table_channel(table.id), here | {"op": "msg",
                                                                            "text": text}):
+                if self.outages.down(REDIS):
+                    conn.push(encode(unavailable(REDIS).to_json(lang)))
+                    conn.kick(TRY_LATER)
+                    return
                 conn.push(encode(ProtocolError("unavailable", MOVING).to_json(lang)))
                 self._adopt(table.id)
 
         try:
             if not await self.publish(self.table_channel(table.id), here | {"op": "seat"}):
-                self._adopt(table.id)  # nobody owns it now: the refresh tries again
+                if self.outages.down(REDIS):  # no way to its owner: try later, or elsewhere
+                    conn.push(encode(unavailable(REDIS).to_json(lang)))
+                    conn.kick(TRY_LATER)
+                else:
+                    self._adopt(table.id)  # nobody owns it now: the refresh tries again
             await pass_on(ws, conn, self.hub, forward)
         finally:
             del self.clients[cid]
@@ -469,12 +578,22 @@ class Relay:
         async def adopt() -> None:
             try:
                 await self.hub.get(table_id)
-            except ProtocolError:
-                pass  # another process holds it (or it is unrestorable)
+            except ProtocolError as err:  # another process holds it, or it is unreachable
+                if err.code == "unrestorable":
+                    self._closed(table_id, err)
             finally:
                 self._adopting.discard(table_id)
 
         self._spawn(adopt())
+
+    def _closed(self, table_id: str, err: ProtocolError) -> None:
+        """The table turned out unrestorable (here, or at the process that tried to take
+        it over): its clients here get what its owner's own clients get, the error and
+        the close 4410, rather than waiting for an owner that will never come."""
+        for one in list(self.clients.values()):
+            if one.table_id == table_id:
+                one.conn.push(encode(err.to_json(one.conn.lang)))
+                one.conn.kick(UNRESTORABLE)
 
     async def call(self, table_id: str, name: str, args: JsonDict) -> JsonDict:
         """Ask the owner of ``table_id`` to carry out an HTTP request; its answer, or its
@@ -486,6 +605,8 @@ class Relay:
             sent = await self.publish(self.table_channel(table_id), {
                 "op": "call", "id": call_id, "from": self.me, "name": name, "args": args})
             if not sent:
+                if self.outages.down(REDIS):
+                    raise unavailable(REDIS)
                 self._adopt(table_id)
                 raise ProtocolError("unavailable", MOVING)
             try:
@@ -512,8 +633,9 @@ class Relay:
                 await self.refresh()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the relay's refresh failed")
+            except Exception as err:
+                if not self._outage(err):
+                    log.exception("the relay's refresh failed")
 
     async def refresh(self, sync: bool = False) -> None:
         """Say "still here" for each relayed client (a new owner greets it), forget the
@@ -521,10 +643,7 @@ class Relay:
         shared socket caps) and list its open tables. With ``sync`` (after Redis came
         back), each client's owner sends it the current view again."""
         for cid, one in list(self.clients.items()):
-            if not await self.publish(self.table_channel(one.table_id), {
-                    "op": "seat", "cid": cid, "from": self.me, "seat": one.seat,
-                    "hash": one.digest, "client": one.client, "sync": sync}):
-                self._adopt(one.table_id)
+            await self._announce(cid, one, sync)
         now = time.monotonic()
         for cid, remote in list(self.remotes.items()):
             if now - remote.seen > STALE:
@@ -565,6 +684,17 @@ class Relay:
     async def lobby(self, limit: int) -> list[JsonDict]:
         """Every process's listed open tables (newest first), as their owners last wrote
         them; entries not written again for :data:`LOBBY_FRESH` seconds are dropped."""
+        mine = {t.id: t for t in self.hub.tables.values() if t.is_open and t.listed}
+        try:
+            out = await self._others(mine)
+        except (RedisError, OSError) as err:  # this process's own tables, while it is away
+            self.outages.failed(REDIS, err)
+            out = {}
+        out |= {t.id: t.summary() for t in mine.values()}  # this process's, fresh
+        return sorted(out.values(), key=lambda s: -float(s.get("created", 0)))[:limit]
+
+    async def _others(self, mine: dict[str, Table]) -> dict[str, Any]:
+        """The other processes' lobby entries, from Redis."""
         now = time.time()
         seen = self._lobby + ":seen"
         old = await self.redis.zrangebyscore(seen, "-inf", now - LOBBY_FRESH)
@@ -575,12 +705,11 @@ class Relay:
                 await pipe.execute()
         ids = [str(i) for i in await self.redis.zrangebyscore(seen, now - LOBBY_FRESH, "+inf")]
         texts = await self.redis.hmget(self._lobby, ids) if ids else []
-        mine = {t.id: t for t in self.hub.tables.values() if t.is_open and t.listed}
         out: dict[str, Any] = {}
         for table_id, text in zip(ids, texts, strict=True):
             if text is not None and table_id not in mine:
                 summary = json.loads(text)
                 if summary.get("status") in ("waiting", "playing"):
                     out[table_id] = summary
-        out |= {t.id: t.summary() for t in mine.values()}  # this process's, fresh
-        return sorted(out.values(), key=lambda s: -float(s.get("created", 0)))[:limit]
+        self.outages.answered(REDIS)
+        return out

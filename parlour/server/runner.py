@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from parlour.bots import Bot, Hint, Observation, bot_kinds, hint, make_bot, observe_for
 from parlour.engine import JsonDict, Seat, derive_seed
 from parlour.server.clock import RETRY_FIRST, RETRY_MOST
+from parlour.server.outages import DATABASE, Outages
 from parlour.server.protocol import ProtocolError, Stale
 
 if TYPE_CHECKING:
@@ -253,6 +254,7 @@ class BotRunner:
     def __init__(self, settings: Settings, submit: Submit) -> None:
         self.settings = settings
         self.submit = submit
+        self.outages = Outages()  # the hub's (parlour.server.outages)
         self.pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="parlour-bot")
         self.workers = Workers(settings.bot_processes, "bots")  # started when first needed
         self.queue = FairQueue(max(1, settings.bot_processes), settings.bot_queue)
@@ -332,7 +334,8 @@ class BotRunner:
                     continue  # its person took the seat back (or another bot stands in)
                 table.bots[seat] = thought  # carries the bot's own generator forward
                 phase = None
-                wait = table.bot_wait() - (loop.time() - started)
+                # the pace counts from the last action (none at a table just taken over)
+                wait = table.bot_wait() - (loop.time() - min(started, table.acted_at))
                 if timed is not None and action in timed.reaction.actions:
                     # A reaction goes in at the bot's own time, counted like a person's
                     # from the signal, when there is a person to race; the action (and so
@@ -373,8 +376,9 @@ class BotRunner:
                 if err.code in ("wrong_phase", "answered"):
                     return True  # the window closed meanwhile
                 if err.code == "unavailable":
-                    log.warning("table %s: the database refused seat %d's move; trying again "
-                                "in %.1f s", table.id, seat, pause)
+                    if not self.outages.down(DATABASE):  # an outage is logged once, as such
+                        log.warning("table %s: the database refused seat %d's move; trying "
+                                    "again in %.1f s", table.id, seat, pause)
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, RETRY_MOST)
                     if table.version != version or table.status != "playing":

@@ -31,6 +31,8 @@ from typing import Literal
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from parlour.server.outages import REDIS, Outages
+
 log = logging.getLogger("parlour.server")
 
 SOCKET_TTL = 6.0  # seconds a socket counts without being renewed (three relay refreshes)
@@ -91,8 +93,9 @@ class SharedLimits:
     """This process's side of the shared limits (made by the relay, on its connection)."""
 
     def __init__(self, redis: aioredis.Redis, prefix: str, process: str,
-                 ttl: float = SOCKET_TTL) -> None:
+                 outages: Outages | None = None, ttl: float = SOCKET_TTL) -> None:
         self.redis = redis
+        self.outages = outages or Outages()  # Redis's refusals, logged once an outage
         self.prefix = prefix
         self.me = process
         self.ttl = ttl  # seconds a socket counts without being renewed
@@ -111,7 +114,7 @@ class SharedLimits:
             waited = await self._bucket(keys=[f"{self.prefix}limit:{kind}:{client}"],
                                         args=[rate, burst])
         except RedisError as err:
-            log.warning("redis refused a limit check: %s", err)
+            self.outages.failed(REDIS, err)  # logged once per outage
             return 0.0
         return float(waited)
 
@@ -126,7 +129,7 @@ class SharedLimits:
             refused = await self._sockets(keys=[key], args=[member, table_id, per_table,
                                                             per_client, self.ttl])
         except RedisError as err:
-            log.warning("redis refused a socket count: %s", err)
+            self.outages.failed(REDIS, err)
             return None, member
         except BaseException:  # cancelled: never renewed, it lapses
             del self.open[member]

@@ -51,6 +51,8 @@ from sqlalchemy import (
     update,
 )
 
+from parlour.server.outages import DATABASE, Outages
+
 log = logging.getLogger("parlour.server")
 
 metadata = MetaData()
@@ -374,6 +376,7 @@ class Store:
         being the server's own; any other database is left to ``parlour db upgrade``)."""
         self.url = url
         self.engine = make_engine(url)
+        self.outages = Outages()  # the hub shares its own (parlour.server.outages)
         from parlour.server.schema import auto_upgrades, prepare
 
         try:
@@ -456,10 +459,11 @@ class Store:
             op, fut, loop = batch[0]
             if isinstance(err, Fenced):
                 log.warning("a write was refused: %s", err)
-            else:
+            elif not self.outages.note(err):  # an outage is logged once, when it begins
                 log.exception("database write failed")
             loop.call_soon_threadsafe(_fail, fut, err if isinstance(err, Fenced) else None)
             return
+        self.outages.answered(DATABASE)
         for _, fut, loop in batch:
             loop.call_soon_threadsafe(_done, fut)
 

@@ -27,6 +27,7 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import math
 import random
 import re
 import secrets
@@ -34,9 +35,10 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
+from sqlalchemy.exc import DBAPIError
 
 from parlour.bots import Bot, bot_kinds, hint_bot, make_bot, observe
 from parlour.engine import (
@@ -61,6 +63,7 @@ from parlour.server.daily import daily_seed, day_over
 from parlour.server.lease import Elsewhere, Leases
 from parlour.server.limits import ClientKey, Limits, TableQuota, client_hash
 from parlour.server.names import bot_level, bot_names
+from parlour.server.outages import DATABASE, unavailable
 from parlour.server.pace import DEFAULT_SPEED, SPEEDS, bot_wait, check_speed, pace_json
 from parlour.server.pages import action_words, narration, seat_names
 from parlour.server.players import (
@@ -88,6 +91,7 @@ from parlour.server.turns import (
 )
 
 log = logging.getLogger("parlour.server")
+T = TypeVar("T")
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 NAME_MAX = 24
@@ -207,6 +211,7 @@ class Settings:
     leases: bool | None = None
     redis_url: str | None = None
     redis_prefix: str = "parlour:"  # of its keys and channels (one Redis, several parlours)
+    drain_seconds: float = 5.0  # seconds a stopping process drains before it stops listening
 
     @property
     def leased(self) -> bool:
@@ -374,6 +379,10 @@ class Table:
     key: str = field(default="", repr=False)  # the server's rejoin key (parlour.server.rejoin)
     speed: str = DEFAULT_SPEED  # how fast its bots and automatic steps go (parlour.server.pace)
     bot_pause: float = 0.8  # the server's bot pause (Settings.bot_pause), which speeds scale
+    # When its last action (or deal) was applied here, by the event loop's clock: a bot's
+    # pace counts from it. A table just taken over (replayed) has none: its last action
+    # was at its old owner, longer ago than any pace, so play resumes at once.
+    acted_at: float = -math.inf
     _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
     #: narration_names' answers, for the seats' names they were worked out from
@@ -563,9 +572,11 @@ class Hub:
     def __init__(self, settings: Settings, store: Store) -> None:
         self.settings = settings
         self.store = store
+        self.outages = store.outages  # the database's and Redis's (parlour.server.outages)
         self.tables: dict[str, Table] = {}
         self.clock = ReactionClock(self.submit, settings.reaction_slowdown)
         self.runner = BotRunner(settings, self.submit)
+        self.runner.outages = self.clock.outages = self.outages
         self.turns = TurnTimer(self.stand_in, settings.now)
         self.react = self.clock.react
         self.unrestorable: dict[str, str] = {}  # table id -> what stopped its replay
@@ -575,6 +586,7 @@ class Hub:
         # With several processes on one database (parlour.server.lease): the leases, and
         # what to do when this process starts or stops owning a table (the relay's hooks).
         self.leases: Leases | None = None
+        self.taking = True  # takes tables nobody owns (not while it drains)
         self.actions = 0  # actions applied (a metric)
         self.intent_done: Callable[[float], None] = lambda seconds: None  # (a metric)
         self.on_own: list[Callable[[Table], Awaitable[None]]] = []
@@ -605,10 +617,10 @@ class Hub:
         for hook in self.on_own:
             await hook(table)
 
-    def lose(self, table: Table) -> None:
-        """This process no longer owns ``table`` (its lease moved, or it handed it over):
-        stop its bots and timers, forget it, and ask its clients to connect again (they
-        land on a process that forwards them to the new owner)."""
+    def lose(self, table: Table, handed: bool = False) -> None:
+        """This process no longer owns ``table`` (its lease moved, or it ``handed`` it
+        over): stop its bots and timers, forget it, and ask its clients to connect again
+        (they land on a process that forwards them to the new owner)."""
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
@@ -625,7 +637,8 @@ class Hub:
             hook(table)
         for conn in list(table.conns):
             conn.kick(RECONNECT)
-        log.warning("table %s: this process no longer owns it", table.id)
+        if not handed:
+            log.warning("table %s: this process no longer owns it", table.id)
 
     # ------------------------------------------------------------------ lifecycle
     async def restore(self) -> int:
@@ -692,14 +705,14 @@ class Hub:
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            if self.leases is not None and \
-                    await asyncio.to_thread(self.leases.claim, table_id) is None:
-                other = await asyncio.to_thread(self.store.load_table, table_id)
+            if self.leases is not None and (
+                    not self.taking or await self._read(self.leases.claim, table_id) is None):
+                other = await self._read(self.store.load_table, table_id)
                 if other is None:
                     fut.set_result(None)
                     return None
                 raise Elsewhere(other)  # another process owns it
-            row = await asyncio.to_thread(self.store.load_table, table_id)
+            row = await self._read(self.store.load_table, table_id)
             if row is None:
                 fut.set_result(None)
                 return None
@@ -714,6 +727,10 @@ class Hub:
             self.turns.restart(table)  # and a turn has a full turn's time again
             self.schedule_bots(table)
             await self.owning(table)
+            if table.status == "waiting" and not table.free_seats():  # handed over undealt
+                task = asyncio.create_task(self._start_or_retry(table))
+                self._retrying.add(task)
+                task.add_done_callback(self._retrying.discard)
             fut.set_result(table)
             return table
         except BaseException as err:
@@ -722,6 +739,18 @@ class Hub:
             raise
         finally:
             del self._loading[table_id]
+
+    async def _read(self, work: Callable[[str], T], table_id: str) -> T:
+        """``work(table_id)`` on the database, in a thread: ``unavailable`` (503) while the
+        database is out of reach (logged once per outage: :mod:`.outages`)."""
+        try:
+            done = await asyncio.to_thread(work, table_id)
+        except DBAPIError as err:
+            if not self.outages.note(err):
+                raise
+            raise unavailable(DATABASE) from None
+        self.outages.answered(DATABASE)
+        return done
 
     def _rebuild(self, row: TableRow) -> Table:
         """The table in memory, replayed from its rows; ValueError (or the engine's own
@@ -1178,7 +1207,7 @@ class Hub:
     async def start(self, table: Table) -> None:
         """Deal a new match at a table whose seats are all filled."""
         async with table.lock:
-            if table.status in ("playing", "closed") \
+            if table.status in ("playing", "closed", "moved") \
                     or (table.status == "waiting" and table.free_seats()):
                 return
             match = table.match + 1
@@ -1200,6 +1229,7 @@ class Hub:
             table.status = "playing" if result is None else "finished"
             table.matches[match] = MatchInfo(match, result is not None, result, deal)
             self._begin(table, seed)
+            table.acted_at = asyncio.get_running_loop().time()
             self.clock.sync(table)
             self.turns.restart(table)
             log.info("table %s: match %d started", table.id, match)
@@ -1226,8 +1256,9 @@ class Hub:
     async def _retry_start(self, table: Table) -> None:
         pause = RETRY_FIRST
         while table.status == "waiting" and not table.free_seats():
-            log.warning("table %s: the database refused the deal; trying again in %.1f s",
-                        table.id, pause)
+            if not self.outages.down(DATABASE):  # an outage is logged once, as such
+                log.warning("table %s: the database refused the deal; trying again in "
+                            "%.1f s", table.id, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MOST)
             try:
@@ -1309,6 +1340,7 @@ class Hub:
                     from None
             table.state = after
             table.version += 1
+            table.acted_at = asyncio.get_running_loop().time()
             self.actions += 1
             table.touched = self.settings.monotonic()
             if result is not None:

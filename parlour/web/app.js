@@ -109,21 +109,24 @@ class Link {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = this.ws = new WebSocket(`${proto}://${location.host}/ws/tables/${this.tableId}`);
     ws.onopen = () => {
-      this.tries = 0;
       // lang: the narration, reasons and errors of this connection come in the page's language
       ws.send(JSON.stringify({ type: "hello", token: this.token || null, lang: lang() }));
     };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === "welcome") this.on.status("connected"); // the server has us back
+      if (msg.type === "welcome") { this.tries = 0; this.reason = null; this.on.status("connected"); } // the server has us back
+      // why the server is about to close (a database or Redis out of reach): the banner says it
+      if (msg.type === "error" && msg.code === "unavailable") this.reason = msg.message;
       this.on.message(msg);
     };
     ws.onclose = (ev) => {
       if (this.stopped) return;
       if (ev.code === 4404 || ev.code === 4403 || ev.code === 4410) { this.on.status("refused", ev.code); return; }
-      this.on.status("reconnecting");
-      const wait = Math.min(8000, 300 * 2 ** this.tries++);
+      this.on.status("reconnecting", ev.code, ev.code === 1013 ? this.reason : null);
+      // tries count until a welcome, so a server that accepts and refuses is not hammered;
+      // at most 5 s apart, so play resumes within seconds of the outage ending
+      const wait = Math.min(5000, 300 * 2 ** this.tries++);
       this.timer = setTimeout(() => this.open(), wait);
     };
   }
@@ -189,7 +192,8 @@ function tablePage(tableId) {
   // A lost connection: a banner over the table, the table greyed and deaf until the
   // server has the page back (a move made blind could be lost or land late).
   const offlineBanner = h("div", { class: "conn-banner", role: "alert", hidden: "" },
-    h("strong", {}, t("Connection lost: reconnecting…")), " ", t("Your seat is kept; the table comes back as it was."));
+    h("strong", {}, t("Connection lost: reconnecting…")), " ", h("span", { class: "conn-why" }), t("Your seat is kept; the table comes back as it was."));
+  const whyEl = offlineBanner.querySelector(".conn-why");
   let online = false;
   const lifeBar = h("section", { class: "lifebar", hidden: "", "aria-live": "polite" });
   const clockEl = h("span", { class: "turn-clock", role: "timer" });
@@ -244,8 +248,9 @@ function tablePage(tableId) {
   };
 
   const link = new Link(tableId, held && held.token, {
-    status(state, code) {
+    status(state, code, why) {
       online = state === "connected";
+      whyEl.textContent = why ? `${why}. ` : "";
       offlineBanner.hidden = state !== "reconnecting";
       board.classList.toggle("offline", state === "reconnecting");
       board.inert = state === "reconnecting";

@@ -15,6 +15,7 @@ from parlour.server.errors import refusal
 from parlour.server.language import chosen, language_of
 from parlour.server.lease import Elsewhere
 from parlour.server.limits import ClientGuard, ClientKey
+from parlour.server.outages import TRY_LATER
 from parlour.server.protocol import Hello, ProtocolError, encode, parse_message
 from parlour.server.relay import Mirror, Relay, mirror
 from parlour.server.sessions import Session
@@ -64,7 +65,7 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
         table = await hub.get(table_id)
     except Elsewhere as err:
         if relay is None:
-            await refuse(err, 1013)
+            await refuse(err, TRY_LATER)
             return
         try:
             table = mirror(hub, err.row)
@@ -72,7 +73,7 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
             await refuse(bad, 4410)
             return
     except ProtocolError as err:  # a table that could not be restored: closed
-        await refuse(err, 4410)
+        await refuse(err, TRY_LATER if err.code == "unavailable" else 4410)
         return
     if table is None:
         await refuse(ProtocolError("not_found", "there is no table with that id"), 4404)
