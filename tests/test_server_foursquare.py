@@ -57,7 +57,7 @@ def test_the_same_deal_number_deals_the_same_game_on_this_server_and_after_a_res
         assert seed_of(db, a["id"]) == seed_of(db, b["id"]) != seed_of(db, c["id"])
         assert seen_a[-1]["status"] == "finished"  # 40 placements at most: a whole game
         replay = client.get(f"/api/tables/{a['id']}/matches/1/replay?step=1&seat=0").json()
-        assert replay["deal"] == 4242 and replay["narration"][0].startswith("Ann places")
+        assert replay["deal"] == 4242 and replay["narration"][0].startswith("Ann (guest) places")
         # the step's move in words, its card as a code the page draws as a chip
         first = views(seen_a)[0]["card"]
         assert replay["action"] == {"seat": 0, "text": "place at d4",

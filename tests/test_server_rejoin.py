@@ -65,7 +65,10 @@ def test_wrong_malformed_and_other_tables_secrets_are_refused_and_change_nothing
         error_of(client.post(f"/api/tables/{table}/rejoin", json={"secret": "A" * 22,
                                                                  "seat": 1}), 400,
                  "bad_request")
-        error_of(client.post(f"/api/tables/{table}/rejoin", content=b"{"), 400, "bad_request")
+        error_of(client.post(f"/api/tables/{table}/rejoin", content=b"{",
+                             headers={"Content-Type": "application/json"}), 400, "bad_request")
+        error_of(client.post(f"/api/tables/{table}/rejoin", content=b"{}"), 415,
+                 "bad_content_type")  # a body that does not say it is JSON
         error_of(trade(client, "nosuchtable", secret_two), 404, "not_found")
         assert client.get(f"/api/tables/{table}").json() == before
         # no link without a seat, nor with a wrong token
