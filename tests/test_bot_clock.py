@@ -20,6 +20,7 @@ from parlour.bots.ismcts import ISMCTSBot
 from parlour.bots.search import paired_search, search
 from parlour.games import game_ids, get_game
 from parlour.games.spades import BID_BASE
+from parlour.server.store import Store
 from parlour.server.tables import Hub, Settings
 
 #: Decisions with a real choice that each game's seeded bots make under both clocks.
@@ -123,7 +124,7 @@ def test_the_server_caps_its_bots_thinking_by_level(monkeypatch):
     clock its capped bot stops after the first check of the clock."""
     settings = Settings(db_url="sqlite://", bot_processes=0)
     assert settings.bot_time_caps == {"easy": 0.1, "normal": 0.22, "hard": 2.0}
-    hub = Hub(settings, store=None)  # type: ignore[arg-type]
+    hub = Hub(settings, Store("sqlite://", auto_upgrade=True))
     obs = spades_trick_obs()
     drawn = count_samples(monkeypatch)
     jump_the_clock(monkeypatch)

@@ -24,7 +24,7 @@ from parlour.i18n import render
 from parlour.message import Message
 from parlour.server.language import language_of
 from parlour.server.limits import TooMany
-from parlour.server.outages import outage_of, unavailable
+from parlour.server.outages import DEPENDENCY_ERRORS, outage_of, unavailable
 from parlour.server.protocol import ProtocolError, excerpt
 
 log = logging.getLogger("parlour.server")
@@ -131,6 +131,11 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ProtocolError, on_protocol_error)
     app.add_exception_handler(RequestValidationError, on_bad_request)
     app.add_exception_handler(HTTPException, on_http_error)
+    # a dependency's error is answered as it is raised (a known outage: 503), by the same
+    # handler as any crash; the catch-all for Exception runs only past every middleware,
+    # which also raise it again to the server (and to a test's client)
+    for kind in DEPENDENCY_ERRORS:
+        app.add_exception_handler(kind, on_crash)
     app.add_exception_handler(Exception, on_crash)
     build = app.openapi
 

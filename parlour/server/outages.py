@@ -36,6 +36,13 @@ REDIS = "redis"
 DEPENDENCIES = (DATABASE, REDIS)
 
 
+#: The errors a dependency out of reach raises (:func:`outage_of` tells which are outages):
+#: the app answers each where it is raised, not only past every handler (errors.install).
+DEPENDENCY_ERRORS: tuple[type[Exception], ...] = (
+    sql_errors.DBAPIError, sql_errors.TimeoutError, redis_errors.ConnectionError,
+    redis_errors.TimeoutError)
+
+
 def outage_of(err: BaseException) -> str | None:
     """The dependency ``err`` says is out of reach, or None (a fault to log in full)."""
     if isinstance(err, sql_errors.DBAPIError) and (
