@@ -33,7 +33,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from server_kit import server_thread
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 SEED = 787
 OPTIONS = {"hand_size": "4", "hit_hands": "8", "target": "1"}
