@@ -53,11 +53,11 @@ def browser(request):
     ``reduced_motion`` opens its pages with prefers-reduced-motion (a player's setting the
     pages honour): the modules whose subject is not motion (layouts, languages, accounts,
     pages around the tables, and the play of test_browser_tables, _truth, _foursquare,
-    _hit_the_deck and _cluster), which spares Chromium drawing every card's flight (a quarter of the CPU of
-    test_browser_fit.py, 30% of test_browser_tables.py's, whose play with motion also
-    failed once in three under load). Play keeps its motion where motion is the subject
-    or meets the play: test_browser.py (the flights' timings, two deals played with
-    them) and the lobby (its log's entrance)."""
+    _hit_the_deck and _cluster), which spares Chromium drawing every card's flight (a
+    quarter of the CPU of test_browser_fit.py, 30% of test_browser_tables.py's, whose
+    play with motion also failed once in three under load). Play keeps its motion where
+    motion is the subject or meets the play: test_browser.py (the flights' timings, two
+    deals played with them) and the lobby (its log's entrance)."""
     from browser_kit import REDUCED_MOTION, chromium
 
     REDUCED_MOTION[0] = request.node.get_closest_marker("reduced_motion") is not None
