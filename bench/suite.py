@@ -34,8 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
 
 import report
 
-#: pytest's last line: "===== 1382 passed, 3 skipped in 481.20s (0:08:01) ====="
-SUMMARY = re.compile(r"=+ (?P<counts>[^=]*?) in (?P<seconds>[\d.]+)s")
+#: pytest's last line: "===== 1382 passed, 3 skipped in 481.20s (0:08:01) =====", or with
+#: -q (make test's) "1651 passed, 2 skipped in 334.02s (0:05:34)"
+SUMMARY = re.compile(r"^(?:=+ )?(?P<counts>\d+ \w+(?:, \d+ \w+)*) in (?P<seconds>[\d.]+)s")
 
 
 def minutes(seconds: float) -> str:
