@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 from players_kit import play_out, sign_up, signed_in
 from server_kit import AppClient, Player, app_client, connect
 from sqlalchemy import select, text, update
@@ -197,6 +198,11 @@ def forfeited_match(tmp_path, age: float) -> tuple[int, dict, dict]:
                 client.get(f"/api/players/{winner}").json())
 
 
+# In make test-long only, until their race is fixed: they run on the event loop's real
+# timers (a 50 ms forfeit limit), and in one run of three on a fast machine the match
+# finished (version 3, "finished") before the forfeit closed the table, so the wait for
+# "closed" ran out. To do: drive the forfeit from the server's injected clock.
+@pytest.mark.long
 def test_a_rated_player_away_past_the_limit_loses_and_the_one_who_stayed_wins(tmp_path):
     """Issue 30 item 4: at a rated match the silent player is stood in for; not back within
     another turn's time, they forfeit: their loss (and a leave), the other's win, and the
@@ -208,6 +214,11 @@ def test_a_rated_player_away_past_the_limit_loses_and_the_one_who_stayed_wins(tm
         < won["games"]["clockwork-spades"]["rating"]["mu"]
 
 
+# In make test-long only, until their race is fixed: they run on the event loop's real
+# timers (a 50 ms forfeit limit), and in one run of three on a fast machine the match
+# finished (version 3, "finished") before the forfeit closed the table, so the wait for
+# "closed" ran out. To do: drive the forfeit from the server's injected clock.
+@pytest.mark.long
 def test_a_new_account_s_win_over_its_own_address_moves_no_rating(tmp_path):
     """Issue 30 item 4, the decision (docs/players.md): rated play is open to accounts that
     share an address, but a win by an account at most a week old over a seat taken from
