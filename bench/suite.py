@@ -106,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
             "The command from start to end, then how long pytest itself took (the rest is "
             "setting up `.venv` when needed, the compiled build, ruff and mypy), and the CPU "
             "time of all it ran (user + sys, children included). The budget on 2 cores: 8 "
-            "minutes and 380 s of CPU from a fresh clone. What each test module costs: "
-            "`.venv/bin/python bench/test_costs.py`.",
+            "minutes and 380 s of CPU from a fresh clone (uv's cache warm; the compiled "
+            "build and mypy's results come from the user's caches when they hold these "
+            "sources: on a machine that never built them, about 80 s more CPU). What each "
+            "test module costs: `.venv/bin/python bench/test_costs.py`.",
             [["command", "wall time", "CPU", "pytest", "passed", "skipped"],
              [f"`{done.command}`", minutes(done.seconds), f"{done.cpu_seconds:.0f} s",
               "" if done.pytest_seconds is None else minutes(done.pytest_seconds),
