@@ -43,6 +43,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -326,9 +328,12 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
         server.kill()
 
 
-def cluster_run(args: argparse.Namespace, count: int, clients: int, tables: int
-                ) -> dict[str, object]:
-    """One run on ``count`` processes sharing a fresh PostgreSQL database and Redis."""
+@contextmanager
+def cluster_of(args: argparse.Namespace, count: int
+               ) -> Iterator[tuple[list[str], Callable[[], dict[str, float]]]]:
+    """``count`` processes sharing a fresh PostgreSQL database and Redis (a prefix of their
+    own), started and ready: their base URLs and a reading of the CPU used so far by the
+    servers, PostgreSQL's backends and Redis. Stopped and the database dropped after."""
     import secrets
 
     from sqlalchemy import create_engine, text
@@ -354,10 +359,17 @@ def cluster_run(args: argparse.Namespace, count: int, clients: int, tables: int
                     "postgres": cpu_seconds(backends_of(name)),
                     "redis": redis_cpu(args.redis)}
 
-        return asyncio.run(run_one([f"http://127.0.0.1:{p}" for p in ports], clients, tables,
-                                   args.seconds, args.warmup, args.think, cpu))
+        yield [f"http://127.0.0.1:{p}" for p in ports], cpu
     finally:
         tear_down(servers, args.redis, name, admin)
+
+
+def cluster_run(args: argparse.Namespace, count: int, clients: int, tables: int
+                ) -> dict[str, object]:
+    """One run on ``count`` processes sharing a fresh PostgreSQL database and Redis."""
+    with cluster_of(args, count) as (bases, cpu):
+        return asyncio.run(run_one(bases, clients, tables, args.seconds, args.warmup,
+                                   args.think, cpu))
 
 
 #: The p99 of intent-to-view a load must stay under to count as held (issue 31).
@@ -368,43 +380,16 @@ def curve(args: argparse.Namespace, console: Console, count: int) -> list[dict[s
     """The capacity curve of ``count`` processes on PostgreSQL + Redis: one cluster,
     started once, then each load of ``--loads`` in turn (clients at clients/2 tables: two
     people and two rule bots each), until two in a row pass :data:`HELD_P99_MS` at p99."""
-    import secrets
-
-    from sqlalchemy import create_engine, text
-
-    from parlour.server.store import Store
-
-    name = f"parlour_bench_{secrets.token_hex(5)}"
-    admin = create_engine(args.db, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = args.db.rsplit("/", 1)[0] + f"/{name}"
-    servers: list[subprocess.Popen[bytes]] = []
     rows: list[dict[str, object]] = []
-    try:
-        Store(url).close()
-        flags = ["--redis", args.redis, "--redis-prefix", f"bench-{name}:"]
-        ports = [free_port() for _ in range(count)]
-        servers = [start_server(url, port, args.bot_pause, flags, wait=False) for port in ports]
-        for server, port in zip(servers, ports, strict=True):
-            wait_for(server, port)
-
-        def cpu() -> dict[str, float]:
-            return {"server": cpu_seconds([s.pid for s in servers]),
-                    "postgres": cpu_seconds(backends_of(name)),
-                    "redis": redis_cpu(args.redis)}
-
+    with cluster_of(args, count) as (bases, cpu):
         for clients in (int(x) for x in args.loads.split(",")):
             console.print(f"{count} processes, {clients} clients ...")
-            row = asyncio.run(run_one([f"http://127.0.0.1:{p}" for p in ports], clients,
-                                      max(1, clients // 2), args.seconds, args.warmup,
-                                      args.think, cpu))
+            row = asyncio.run(run_one(bases, clients, max(1, clients // 2), args.seconds,
+                                      args.warmup, args.think, cpu))
             rows.append(row | {"setup": f"postgresql x{count}",
                                "held": float(row["p99_ms"]) < HELD_P99_MS})  # type: ignore[arg-type]
             if len(rows) >= 2 and not rows[-1]["held"] and not rows[-2]["held"]:
                 break  # two loads in a row over the limit (one may be a busy moment)
-    finally:
-        tear_down(servers, args.redis, name, admin)
     return rows
 
 
