@@ -27,6 +27,7 @@ import pytest
 from server_kit import ROOMY_FLAGS, ServerProcess, free_port, wait_up
 from services import pg_database, redis_or_skip, redis_prefix
 from sqlalchemy import Engine, select
+from sqlalchemy.exc import NoResultFound
 from waits import ended, next_frame, wait_until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -315,9 +316,18 @@ def bot_tables(base: str, count: int) -> list[str]:
 def test_an_owner_paused_past_its_lease_finds_its_writes_refused(tmp_path):
     with cluster(tmp_path, count=2, bot_pause=0.0) as (url, servers):
         paused, other = servers
-        tables = bot_tables(paused.base, 3)
-        wait_until(lambda: all(len(log_of(url, t)[1]) >= 4 for t in tables),
+        made = bot_tables(paused.base, 4)  # the room spreads them: two each
+
+        def moves(table: str) -> int:  # none before its owner has dealt it
+            try:
+                return len(log_of(url, table)[1])
+            except NoResultFound:
+                return 0
+
+        wait_until(lambda: all(moves(t) >= 4 for t in made),
                    "the bots to play four moves at each table")
+        tables = [t for t in made if owner_of(url, t, servers)[0] is paused]
+        assert tables, "the paused process owns none of the tables"
         before = {t: len(log_of(url, t)[1]) for t in tables}
         paused.proc.send_signal(signal.SIGSTOP)
         try:
