@@ -86,6 +86,8 @@ from parlour.server.turns import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
     STAND_IN,
+    CallLater,
+    Timer,
     TurnTimer,
     default_turn_seconds,
 )
@@ -238,10 +240,14 @@ class Settings:
     # the turn timer's deadline as sent. ``monotonic``, for spans of time: how long a
     # table went unwatched, without its people or untouched, and the per-client and
     # per-connection rate limits. No result of a game depends on either. (The event loop's
-    # own clock times the turn timers, the timed phases and the bots' pace; the leases run
+    # own clock times the timed phases and the bots' pace, and the turn timers and rated
+    # forfeits unless ``call_later`` is set; the leases run
     # on the database's clock; the heartbeats between processes, on the real one.)
     now: Callable[[], float] = field(default=time.time)
     monotonic: Callable[[], float] = field(default=time.monotonic)
+    # How the turn timers and rated forfeits are scheduled (parlour.server.turns.CallLater;
+    # None: on the event loop). Tests run them by their Clock.
+    call_later: CallLater | None = None
 
 
 class Connection:
@@ -371,10 +377,10 @@ class Table:
     watched: float = 0.0  # anyone was connected
     standins: set[Seat] = field(default_factory=set)  # person seats a bot plays for now
     turn: JsonDict | None = None  # the running turn timer (see parlour.server.turns)
-    turn_timer: asyncio.TimerHandle | None = None
+    turn_timer: Timer | None = None
     # At a rated match: the seats away (stood in for), each with the timer that forfeits
     # the match if its person is not back in time, and the account that left it, if any.
-    forfeits: dict[Seat, asyncio.TimerHandle] = field(default_factory=dict)
+    forfeits: dict[Seat, Timer] = field(default_factory=dict)
     absent_accounts: dict[Seat, int] = field(default_factory=dict)
     key: str = field(default="", repr=False)  # the server's rejoin key (parlour.server.rejoin)
     speed: str = DEFAULT_SPEED  # how fast its bots and automatic steps go (parlour.server.pace)
@@ -577,7 +583,7 @@ class Hub:
         self.clock = ReactionClock(self.submit, settings.reaction_slowdown)
         self.runner = BotRunner(settings, self.submit)
         self.runner.outages = self.clock.outages = self.outages
-        self.turns = TurnTimer(self.stand_in, settings.now)
+        self.turns = TurnTimer(self.stand_in, settings.now, settings.call_later)
         self.react = self.clock.react
         self.unrestorable: dict[str, str] = {}  # table id -> what stopped its replay
         self._retrying: set[asyncio.Task[None]] = set()  # deals the database refused
@@ -1159,7 +1165,6 @@ class Hub:
                 or table.turn_seconds <= 0:
             return
         match = table.match
-        loop = asyncio.get_running_loop()
 
         def due() -> None:
             table.forfeits.pop(seat, None)
@@ -1167,7 +1172,7 @@ class Hub:
             self._retrying.add(task)  # held until done, like the retried deals
             task.add_done_callback(self._retrying.discard)
 
-        table.forfeits[seat] = loop.call_later(table.turn_seconds * FORFEIT_TURNS, due)
+        table.forfeits[seat] = self.turns.call_later(table.turn_seconds * FORFEIT_TURNS, due)
 
     async def forfeit(self, table: Table, seat: Seat, match: int) -> None:
         """``seat`` was away from a rated match past the limit: its side loses it and the

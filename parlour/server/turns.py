@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from parlour.engine import JsonDict, Seat
 from parlour.registry import spec
@@ -37,6 +37,23 @@ STAND_IN = "rule"  # the bot kind that plays for a person who is away
 FORFEIT_TURNS = 1
 
 
+class Timer(Protocol):
+    """A pending call (an ``asyncio.TimerHandle`` in play)."""
+
+    def cancel(self) -> None: ...
+
+
+#: How the turn timers and the rated forfeits are scheduled: ``call_later(seconds, callback)``
+#: on the event loop (Settings.call_later; None: the running loop's own). A test sets its
+#: own, run by its clock (tests/server_kit.py's Clock), so a timer fires when the test moves
+#: time and never because a loaded machine was slow.
+CallLater = Callable[[float, Callable[[], None]], Timer]
+
+
+def loop_call_later(seconds: float, callback: Callable[[], None]) -> Timer:
+    return asyncio.get_running_loop().call_later(seconds, callback)
+
+
 def default_turn_seconds(game_id: str) -> int:
     return 0 if spec(game_id).solitaire else TURN_SECONDS.get(game_id, DEFAULT_TURN_SECONDS)
 
@@ -45,9 +62,11 @@ class TurnTimer:
     """Runs the turn timers of every table; calls ``expired(table, seat)`` when one ends."""
 
     def __init__(self, expired: Callable[[Table, Seat], None],
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time,
+                 call_later: CallLater | None = None) -> None:
         self.expired = expired
         self.now = now  # the wall clock of the deadline sent (Settings.now)
+        self.call_later = call_later or loop_call_later  # (Settings.call_later)
 
     def restart(self, table: Table) -> None:
         """Start the timers of the person seats now to act (after any change); stop the
@@ -61,10 +80,9 @@ class TurnTimer:
                  and s not in table.standins]
         if not seats:
             return
-        loop = asyncio.get_running_loop()
-        table.turn = {"seats": seats, "seconds": table.turn_seconds,
-                      "deadline": int((self.now() + table.turn_seconds) * 1000)}
-        table.turn_timer = loop.call_later(table.turn_seconds, self._over, table, table.turn)
+        turn = table.turn = {"seats": seats, "seconds": table.turn_seconds,
+                             "deadline": int((self.now() + table.turn_seconds) * 1000)}
+        table.turn_timer = self.call_later(table.turn_seconds, lambda: self._over(table, turn))
 
     def stop(self, table: Table) -> None:
         if table.turn_timer is not None:
