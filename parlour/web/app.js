@@ -275,9 +275,17 @@ function tablePage(tableId) {
         showTable();
       } else if (msg.type === "view") {
         if (latest && msg.match === latest.match && msg.version < latest.version) return;
-        latest = msg;
         pending = false;
         if (table) { table.status = msg.status; table.match = msg.match; }
+        // The view on screen again (a new owner greets the page after a takeover; a resync):
+        // it replaces the one shown, its timer with it. Held back behind the finished trick
+        // the page already shows, it would make the page refuse the move it offers.
+        if (shown && msg.match === shown.match && msg.version === shown.version) {
+          latest = shown = msg;
+          tickClock();
+          return;
+        }
+        latest = msg;
         showView();
       } else if (msg.type === "hint") {
         if (renderer && renderer.hinted && latest && msg.match === latest.match && msg.version === latest.version) renderer.hinted(msg);
