@@ -338,7 +338,7 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
     try:
         from parlour.server.app import TABLE_SETTINGS
         from parlour.server.limits import Limits
-        from parlour.server.tables import Settings
+        from parlour.server.settings import Settings
     except ImportError:
         return
     life = p.add_argument_group("tables", "the life of tables and bot capacity; see "
@@ -360,8 +360,9 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
 
 def cmd_db(args: argparse.Namespace) -> int:
     try:
+        from parlour.server.database import make_engine
         from parlour.server.schema import head, revision, upgrade_url
-        from parlour.server.store import default_url, make_engine
+        from parlour.server.store import default_url
     except ImportError as err:
         print(f"parlour db needs the web extra (pip install -e '.[web]'): {err}",
               file=sys.stderr)
@@ -398,9 +399,10 @@ def cmd_admin(args: argparse.Namespace) -> int:
     in the admin log (docs/accounts.md)."""
     try:
         from parlour.server import accounts
+        from parlour.server.database import make_engine
         from parlour.server.protocol import ProtocolError
         from parlour.server.schema import SchemaError, check
-        from parlour.server.store import default_url, make_engine
+        from parlour.server.store import default_url
     except ImportError as err:
         print(f"parlour admin needs the web extra (pip install -e '.[web]'): {err}",
               file=sys.stderr)

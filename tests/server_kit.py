@@ -32,8 +32,8 @@ from waits import WAIT, Deadline, ended, joined, receive_json
 from parlour.server.app import create_app, server_config
 from parlour.server.limits import Limits
 from parlour.server.schema import check
+from parlour.server.settings import Settings
 from parlour.server.store import actions_t, matches_t, metadata
-from parlour.server.tables import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"

@@ -22,7 +22,7 @@ from parlour.record import (
 )
 from parlour.server.account_names import clean_account_name
 from parlour.server.protocol import ProtocolError
-from parlour.server.tables import clean_name
+from parlour.server.seating import clean_name
 
 GAME = get_game("spades")
 

@@ -12,8 +12,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from parlour.server import daily
 from parlour.server.daily import DAILY_SEATS, day_of
+from parlour.server.match import MAX_DEAL
 from parlour.server.store import Store, accounts_t, daily_t
-from parlour.server.tables import MAX_DEAL
 
 DAY = 86_400.0
 NOON = 1_796_126_400.0  # 2026-12-01 12:00 UTC

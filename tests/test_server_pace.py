@@ -8,7 +8,7 @@ from server_kit import Player, app_client
 
 from parlour.server.pace import PACES, SPEEDS, bot_wait, check_speed, pace_json, step_ms
 from parlour.server.protocol import ProtocolError
-from parlour.server.tables import Table
+from parlour.server.table import Table
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "rule"}]
 

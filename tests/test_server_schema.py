@@ -121,7 +121,7 @@ def test_an_old_postgresql_database_is_refused_until_upgraded(pg_url, capsys):
     from fastapi.testclient import TestClient
 
     from parlour.server.app import create_app
-    from parlour.server.tables import Settings
+    from parlour.server.settings import Settings
 
     with TestClient(create_app(Settings(db_url=pg_url, bot_pause=0.0, rate=1000.0,
                                         burst=1000))) as client:
@@ -135,7 +135,7 @@ def test_a_fresh_postgresql_database_plays(pg_url):
     from server_kit import BOTS3, create
 
     from parlour.server.app import create_app
-    from parlour.server.tables import Settings
+    from parlour.server.settings import Settings
 
     with TestClient(create_app(Settings(db_url=pg_url, bot_pause=0.0, rate=1000.0,
                                         burst=1000))) as client:

@@ -13,7 +13,7 @@ from waits import next_frame
 from websockets.sync.client import connect
 
 from parlour.server import sessions
-from parlour.server.tables import Connection
+from parlour.server.table import Connection
 
 
 def test_a_message_is_written_at_once_unless_others_wait_before_it():

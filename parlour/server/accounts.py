@@ -29,6 +29,7 @@ from parlour.server.account_names import clean_account_name, name_key, reserved_
 from parlour.server.identity import Account, session_hash
 from parlour.server.players import export_play
 from parlour.server.protocol import ProtocolError
+from parlour.server.seating import clean_name
 from parlour.server.store import (
     Store,
     accounts_t,
@@ -167,12 +168,10 @@ def sign_up(store: Store, name: str, password: str, now: float | None = None) ->
 
 
 def guest_name(store: Store, name: object) -> str:
-    """A guest's name, cleaned (:func:`~parlour.server.tables.clean_name`), if no account
+    """A guest's name, cleaned (:func:`~parlour.server.seating.clean_name`), if no account
     and nothing reserved goes by it: a guest cannot sit under an account's name or a
     look-alike of it (``name_taken``), nor under the parlour's or a bot's
     (``name_reserved``)."""
-    from parlour.server.tables import clean_name  # the tables import the accounts' names
-
     clean = clean_name(name)
     key = name_key(clean)
     if key in reserved_keys():

@@ -55,8 +55,9 @@ from parlour.server.metrics import Metrics
 from parlour.server.protocol import ProtocolError
 from parlour.server.relay import Relay
 from parlour.server.routers import accounts, lobby, ops, pages, players, tables, websocket
+from parlour.server.settings import Settings
 from parlour.server.store import Store
-from parlour.server.tables import Hub, Settings
+from parlour.server.tables import Hub
 
 log = logging.getLogger("parlour.server")
 

@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable
 from parlour.server.lease import BEAT, PRESENCE, Leases
 from parlour.server.outages import DATABASE
 from parlour.server.protocol import ProtocolError
-from parlour.server.tables import Hub, Table
+from parlour.server.table import Table
+from parlour.server.tables import Hub
 
 log = logging.getLogger("parlour.server")
 

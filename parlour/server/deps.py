@@ -12,7 +12,8 @@ from parlour.server.lease import Elsewhere
 from parlour.server.limits import ClientGuard, ClientKey, Limits, client_key
 from parlour.server.protocol import ProtocolError
 from parlour.server.relay import Relay, mirror
-from parlour.server.tables import Hub, Table
+from parlour.server.table import Table
+from parlour.server.tables import Hub
 
 
 def get_hub(conn: HTTPConnection) -> Hub:

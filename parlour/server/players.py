@@ -40,7 +40,7 @@ from parlour.stats import daily_result, match_counts, summarise
 
 if TYPE_CHECKING:
     from parlour.server.identity import Account
-    from parlour.server.tables import Hub
+    from parlour.server.room import Room
 
 RECENT = 20  # matches a profile lists
 #: Rated play and accounts sharing an address (docs/players.md): a match whose winner's
@@ -422,7 +422,7 @@ def seat_account(engine: Engine, table_id: str, seat: int) -> int | None:
         return None if row is None or row[0] is None else int(row[0])
 
 
-async def check_rated_play(hub: Hub, account: Account | None) -> None:
+async def check_rated_play(hub: Room, account: Account | None) -> None:
     """A person may sit at a rated table: signed in, and not paused for leaving."""
     if account is None:
         raise ProtocolError("sign_in", "sign in to play rated matches")

@@ -63,7 +63,8 @@ from parlour.server.protocol import ProtocolError, encode
 from parlour.server.sessions import Seated, no_limit, pass_on, socket_connection
 from parlour.server.shared_limits import SharedLimits
 from parlour.server.store import TableRow
-from parlour.server.tables import Connection, Hub, MatchInfo, SeatInfo, Table
+from parlour.server.table import Connection, MatchInfo, SeatInfo, Table
+from parlour.server.tables import Hub
 
 log = logging.getLogger("parlour.server")
 

@@ -25,6 +25,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
@@ -40,7 +41,8 @@ from parlour.server.runner import Workers, WorkersDown
 from parlour.server.store import Store
 
 if TYPE_CHECKING:
-    from parlour.server.tables import Hub, Table
+    from parlour.server.settings import Settings
+    from parlour.server.table import Table
 
 log = logging.getLogger("parlour.server")
 
@@ -79,9 +81,10 @@ class Job:
 class ReviewDesk:
     """The reviews of every table: jobs in progress, the workers, the stored results."""
 
-    def __init__(self, hub: Hub, store: Store) -> None:
-        self.hub = hub
-        self.settings = hub.settings
+    def __init__(self, settings: Settings, store: Store,
+                 finished_state: Callable[[Table, int], Awaitable[State]]) -> None:
+        self.finished_state = finished_state  # a finished match's state (the table's desk)
+        self.settings = settings
         if self.settings.review_budget is not None and self.settings.review_budget < 1:
             raise ValueError("a review's budget is at least 1 iteration a decision")
         self.store = store
@@ -116,7 +119,7 @@ class ReviewDesk:
             return await self._in_words(table, match, stored, lang)
         await guard.take("review", client)
         self._room(client)
-        final = await self.hub.finished_state(table, match)
+        final = await self.finished_state(table, match)
         # checked again with no await before the job is taken: a request that came in
         # meanwhile may have started it, or taken the last place
         job = self.jobs.get(key)
@@ -133,7 +136,7 @@ class ReviewDesk:
         the move played and the better one in words of ``lang``, as the replay's caption
         says a move (the stored review keeps the notation, which the page matches with the
         cards it marks)."""
-        final = await self.hub.finished_state(table, match)
+        final = await self.finished_state(table, match)
         game = table.game
         decisions = {int(d["index"]): d for d in answer["review"]["decisions"]}
 

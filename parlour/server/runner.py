@@ -36,7 +36,8 @@ from parlour.server.outages import DATABASE, Outages
 from parlour.server.protocol import ProtocolError, Stale
 
 if TYPE_CHECKING:
-    from parlour.server.tables import Settings, Table
+    from parlour.server.settings import Settings
+    from parlour.server.table import Table
 
 log = logging.getLogger("parlour.server")
 

@@ -22,7 +22,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect
 
-from parlour.server.store import make_engine
+from parlour.server.database import make_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BASELINE = "0001"  # the schema of every database made before migrations

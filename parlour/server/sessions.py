@@ -28,7 +28,8 @@ from parlour.server.protocol import (
     encode,
     parse_message,
 )
-from parlour.server.tables import Connection, Hub, Table
+from parlour.server.table import Connection, Table
+from parlour.server.tables import Hub
 
 log = logging.getLogger("parlour.server")
 

@@ -23,7 +23,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -31,7 +30,6 @@ from sqlalchemy import (
     Boolean,
     Column,
     Connection,
-    Engine,
     Float,
     ForeignKey,
     Index,
@@ -40,9 +38,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    create_engine,
     delete,
-    event,
     exc,
     false,
     insert,
@@ -51,7 +47,9 @@ from sqlalchemy import (
     update,
 )
 
+from parlour.server.database import make_engine
 from parlour.server.outages import DATABASE, Outages
+from parlour.server.schema import auto_upgrades, prepare
 
 log = logging.getLogger("parlour.server")
 
@@ -275,26 +273,6 @@ def default_url() -> str:
     return f"sqlite:///{DEFAULT_DB}"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; for SQLite, the folder is created and WAL switched on."""
-    if url.startswith("sqlite"):
-        path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False})
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
-            cur.execute("PRAGMA busy_timeout=5000")
-            cur.close()
-
-        return engine
-    return create_engine(url, pool_pre_ping=True)
-
-
 @dataclass
 class SeatRow:
     kind: str
@@ -377,8 +355,6 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self.outages = Outages()  # the hub shares its own (parlour.server.outages)
-        from parlour.server.schema import auto_upgrades, prepare
-
         try:
             prepare(self.engine, auto_upgrades(url) if auto_upgrade is None else auto_upgrade)
         except Exception:

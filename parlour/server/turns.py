@@ -23,7 +23,7 @@ from parlour.engine import JsonDict, Seat
 from parlour.registry import spec
 
 if TYPE_CHECKING:
-    from parlour.server.tables import Table
+    from parlour.server.table import Table
 
 #: Seconds a person has for a turn, by game: trick games are quick turns, Spite & Malice
 #: turns are long plays. A solitaire (Foursquare) has no timer: nobody waits for its player.

@@ -31,7 +31,8 @@ from parlour.server.limits import ClientGuard
 from parlour.server.protocol import ProtocolError
 from parlour.server.rejoin import device_token
 from parlour.server.routers.lobby import Body
-from parlour.server.tables import Hub, Table
+from parlour.server.table import Table
+from parlour.server.tables import Hub
 
 T = TypeVar("T")
 TABLE_PATTERN = r"^[A-Za-z0-9_-]{1,16}$"

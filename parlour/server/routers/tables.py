@@ -20,7 +20,7 @@ from parlour.server.players import check_rated_play
 from parlour.server.rejoin import SECRET_PATTERN
 from parlour.server.relay import Mirror, Relay
 from parlour.server.routers.lobby import Body
-from parlour.server.tables import Table, new_token, token_hash
+from parlour.server.table import Table, new_token, token_hash
 
 router = APIRouter(prefix="/api/tables/{table_id}", responses=RESPONSES)
 

@@ -19,7 +19,8 @@ from parlour.server.outages import TRY_LATER
 from parlour.server.protocol import Hello, ProtocolError, encode, parse_message
 from parlour.server.relay import Mirror, Relay, mirror
 from parlour.server.sessions import Session
-from parlour.server.tables import Hub, Table
+from parlour.server.table import Table
+from parlour.server.tables import Hub
 
 log = logging.getLogger("parlour.server")
 
