@@ -10,8 +10,8 @@ from parlour.games import game_ids, get_game
 from parlour.games.clockwork_spades import ClockworkGame, narrate_event
 from parlour.i18n import cards_as_codes, render
 from parlour.message import YOU, Message
-from parlour.server import life, pages
-from parlour.server.names import BOT_NAMES
+from parlour.server.play import life, pages
+from parlour.server.play.names import BOT_NAMES
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
 

@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from parlour.server.limits import Limits
-from parlour.server.protocol import BURST, RATE
+from parlour.server.edge.limits import Limits
+from parlour.server.edge.protocol import BURST, RATE
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Settings:
     absent_close: float = 15 * 60.0  # seconds a table with people may go with none connected
     unwatched_close: float = 5 * 60.0  # seconds a table of bots may play with nobody watching
     retention: float = 14 * 24 * 3600.0  # seconds a finished casual table's records are kept
-    # Several processes on one database (parlour.server.lease, .relay): leases (None: on
+    # Several processes on one database (parlour.server.cluster.lease, .relay): leases (None: on
     # for any database but SQLite, or with Redis) and the Redis that relays between them.
     leases: bool | None = None
     redis_url: str | None = None
@@ -50,7 +50,7 @@ class Settings:
         if self.leases is not None:
             return self.leases
         return self.redis_url is not None or not self.db_url.startswith("sqlite")
-    # Post-game reviews (parlour.server.reviews): iterations a decision (None: the game's
+    # Post-game reviews (parlour.server.play.reviews): iterations a decision (None: the game's
     # default, twice its hard level's), worker processes (0: a thread), reviews waiting or
     # running on the server at once, and of those one client's.
     review_budget: int | None = None

@@ -523,7 +523,7 @@ function fourColourSwitch() {
 }
 
 // How long a finished trick stays readable before the next card covers it: the table's
-// speed (its summary's pace, chosen when the table was opened; parlour/server/pace.py),
+// speed (its summary's pace, chosen when the table was opened; parlour/server/play/pace.py),
 // unless this device keeps a speed of its own (localStorage "parlour.pace", also what the
 // lobby offers first).
 const READING_MS = { slow: 2000, normal: 1100, fast: 400 };
