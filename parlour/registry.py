@@ -104,7 +104,8 @@ class GameSpec:
     #: The game's telling figures, read from a finished match (``parlour/stats.py``), or
     #: None (only matches, wins and points).
     stats: GameStats | None = None
-    #: Options that make a match one deal or round: the daily deal (``parlour/server/daily.py``).
+    #: Options that make a match one deal or round: the daily deal
+    #: (``parlour/server/people/daily.py``).
     one_deal: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property

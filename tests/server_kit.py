@@ -31,10 +31,10 @@ from sqlalchemy.pool import NullPool
 from waits import WAIT, Deadline, ended, joined, receive_json
 
 from parlour.server.app import create_app, server_config
-from parlour.server.limits import Limits
-from parlour.server.schema import check
-from parlour.server.store import actions_t, matches_t, metadata
-from parlour.server.tables import Settings
+from parlour.server.edge.limits import Limits
+from parlour.server.settings import Settings
+from parlour.server.storage.schema import check
+from parlour.server.storage.store import actions_t, matches_t, metadata
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"

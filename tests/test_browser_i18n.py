@@ -25,8 +25,8 @@ import pytest
 from browser_kit import page_of, shot, version, wait_moved_on, wait_until_js
 from players_kit import sign_up
 
-from parlour.server.identity import SESSION_COOKIE
-from parlour.server.names import BOT_NAMES
+from parlour.server.people.identity import SESSION_COOKIE
+from parlour.server.play.names import BOT_NAMES
 
 pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 

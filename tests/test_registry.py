@@ -18,8 +18,9 @@ from parlour.bots.ismcts import LEVELS, ISMCTSBot, SearchHooks
 from parlour.engine import OptionError
 from parlour.games import game_ids, get_game
 from parlour.registry import GameSpec, WebRenderer, spec
-from parlour.server.pages import describer
-from parlour.server.tables import check_deal, describe_games
+from parlour.server.play.match import check_deal
+from parlour.server.play.pages import describer
+from parlour.server.play.tables import describe_games
 from parlour.terminal import load_ui
 
 GAMES = game_ids()

@@ -10,10 +10,10 @@ from server_kit import Player, app_client, db_url_for, seed_of
 from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 
-from parlour.server import daily
-from parlour.server.daily import DAILY_SEATS, day_of
-from parlour.server.store import Store, accounts_t, daily_t
-from parlour.server.tables import MAX_DEAL
+from parlour.server.people import daily
+from parlour.server.people.daily import DAILY_SEATS, day_of
+from parlour.server.play.match import MAX_DEAL
+from parlour.server.storage.store import Store, accounts_t, daily_t
 
 DAY = 86_400.0
 NOON = 1_796_126_400.0  # 2026-12-01 12:00 UTC

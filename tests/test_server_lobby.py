@@ -6,7 +6,7 @@ import pytest
 from server_kit import BOTS3, PEOPLE4, Clock, Player, app_client, assert_no_secret, create, join
 
 from parlour.record import parse_record, replay
-from parlour.server.tables import Table
+from parlour.server.play.table import Table
 
 
 @pytest.fixture

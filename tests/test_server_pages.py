@@ -10,8 +10,8 @@ from parlour.games import game_ids, get_game
 from parlour.games.clockwork_spades import ClockworkGame, narrate_event
 from parlour.i18n import cards_as_codes, render
 from parlour.message import YOU, Message
-from parlour.server import pages, tables
-from parlour.server.names import BOT_NAMES
+from parlour.server.play import life, pages
+from parlour.server.play.names import BOT_NAMES
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
 
@@ -146,8 +146,8 @@ def test_a_match_over_at_the_deal_is_finished_at_once(client, monkeypatch):
             return state
 
     game = OverAtOnce()
-    real = tables.get_game
-    monkeypatch.setattr(tables, "get_game",
+    real = life.get_game
+    monkeypatch.setattr(life, "get_game",
                         lambda game_id: game if game_id == game.id else real(game_id))
     res = table_of(client, "clockwork-spades", BOTS2)
     table = res["table"]

@@ -8,10 +8,10 @@ from players_kit import play_out, sign_up, signed_in
 from server_kit import AppClient, Clock, Player, app_client, connect
 from sqlalchemy import select, text, update
 
-from parlour.server import ratings as R
-from parlour.server.accounts import admin_rename
-from parlour.server.players import leaderboard
-from parlour.server.store import Store, accounts_t, metadata, seats_t, tables_t
+from parlour.server.people import ratings as R
+from parlour.server.people.accounts import admin_rename
+from parlour.server.people.players import leaderboard
+from parlour.server.storage.store import Store, accounts_t, metadata, seats_t, tables_t
 
 CLOCKWORK = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}]
 SPADES = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3

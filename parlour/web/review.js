@@ -2,8 +2,8 @@
 // the review of one seat (POST /api/tables/<id>/matches/<n>/review), shows its progress,
 // then a chart of that seat's chance to win over the match with its marked decisions, the
 // list of them, and a jump to each one that sets the replay there and shows the better
-// move on the cards. app.js keeps two hooks: reviewLink() on the results screen and
-// reviewPanel() on the replay page (whose go() calls panel.stepped after each step).
+// move on the cards. Two hooks: reviewLink() on the results screen (table_page.js) and
+// reviewPanel() on the replay page (app.js) (whose go() calls panel.stepped after each step).
 import { h, clear, toast, loadStyle } from "./dom.js";
 import { t, n, percent } from "./i18n.js";
 import { richText } from "./tables/cards.js";
