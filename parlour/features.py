@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from typing import Final
 
-from parlour.games.hit_the_deck import HitTheDeckSeen
+from parlour.games.hit_the_deck.rules import HitTheDeckSeen
 
 #: The most seats Hit the Deck's encoding has room for.
 HTD_MAX_SEATS: Final = 6

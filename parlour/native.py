@@ -38,21 +38,31 @@ import sys
 from pathlib import Path
 from typing import IO
 
-#: The modules compiled: the hot paths of play, search and the learning environments (whose
-#: observations ``parlour.features`` computes, without NumPy).
-MODULES = (
+PACKAGE = Path(__file__).resolve().parent
+#: The shared modules compiled: the hot paths of play, search and the learning environments
+#: (whose observations ``parlour.features`` computes, without NumPy).
+SHARED_MODULES = (
     "parlour.cards",
     "parlour.engine",
     "parlour.sampling",
-    "parlour.games.spades",
-    "parlour.games.hit_the_deck",
-    "parlour.games.spite_and_malice",
-    "parlour.games.clockwork_spades",
-    "parlour.games.foursquare",
     "parlour.bots.search",
     "parlour.features",
 )
-PACKAGE = Path(__file__).resolve().parent
+#: A game's modules the compiled build compiles, in its folder: its rules (the hot path of
+#: play), found on disk for every game folder (this module runs before any game is
+#: imported, so it cannot ask the registry; a test checks every registered game is here).
+GAME_MODULES = ("rules",)
+
+
+def game_modules() -> tuple[str, ...]:
+    """The compiled modules of every game folder (``parlour.games.<game>.rules``)."""
+    return tuple(f"parlour.games.{folder.name}.{name}"
+                 for folder in sorted((PACKAGE / "games").iterdir())
+                 for name in GAME_MODULES if (folder / f"{name}.py").is_file())
+
+
+#: Every module compiled.
+MODULES = SHARED_MODULES + game_modules()
 BUILD = PACKAGE.parent / "build" / "compiled"  # one folder per build, named by its digest
 STAMP_NAME = "SOURCES"  # in a build's folder: the digest it was made from, written last
 IN_USE_NAME = "IN-USE"  # in a build's folder: locked (shared) by every process using it

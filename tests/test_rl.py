@@ -30,7 +30,7 @@ from parlour import rl
 from parlour.engine import OptionError, State, derive_seed
 from parlour.features import action_mask
 from parlour.games import get_game
-from parlour.games.hit_the_deck import SLAP_BASE
+from parlour.games.hit_the_deck.rules import SLAP_BASE
 from parlour.rl.encoding import default_encoder, markdown
 from parlour.rl.match import Match
 

@@ -7,7 +7,7 @@ import pytest
 from server_kit import Player, app_client
 
 from parlour.games import game_ids, get_game
-from parlour.games.clockwork_spades import ClockworkGame, narrate_event
+from parlour.games.clockwork_spades.rules import ClockworkGame, narrate_event
 from parlour.i18n import cards_as_codes, render
 from parlour.message import YOU, Message
 from parlour.server import pages, tables

@@ -90,7 +90,7 @@ def test_foursquares_daily_result_ranks_a_win_above_any_loss():
 def test_a_daily_result_is_said_in_words_of_its_game():
     """The number that ranks daily results reads as what it means: a penalty taken is
     "1 penalty spade" (not "-1"), a Foursquare deal won or lost as such."""
-    said = {game: (lambda r, g=game: render(daily_words(g, r, spec(g).stats), "en"))
+    said = {game: (lambda r, g=game: render(daily_words(r, spec(g).stats), "en"))
             for game in game_ids()}
     assert said["clockwork-spades"](-1.0) == "1 penalty spade"
     assert said["clockwork-spades"](0.0) == "no penalty spades"  # zero said on its own
@@ -100,7 +100,7 @@ def test_a_daily_result_is_said_in_words_of_its_game():
     assert said["foursquare"](52.0) == "won, with no card left in the stock"
     assert said["foursquare"](64.0) == "won, 12 cards left in the stock"
     assert said["foursquare"](17.0) == "lost after 17 cards placed"
-    assert render(daily_words("clockwork-spades", -2.0, spec("clockwork-spades").stats),
+    assert render(daily_words(-2.0, spec("clockwork-spades").stats),
                   "pt_BR") == "2 espadas de castigo"
     for seed in range(6):  # every finished deal's result is said the way its game scores it
         for game in game_ids():

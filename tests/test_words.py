@@ -132,8 +132,8 @@ def test_portuguese_grammar():
     assert pile == "Pilha central 1: vazia; para começar"
     assert page_word("pt_BR", "stock", "empty") == "vazio"
     # zero said on its own, never "0 ponto", "0 dia", "0 jogador"
-    assert render(daily_words("spite-and-malice", 0, None), "pt_BR") == "nenhum ponto"
-    assert render(daily_words("spite-and-malice", 2, None), "pt_BR") == "2 pontos"
+    assert render(daily_words(0, None), "pt_BR") == "nenhum ponto"
+    assert render(daily_words(2, None), "pt_BR") == "2 pontos"
     players = (WEB / "players.js").read_text()
     assert 'g.players ? n("{n} player counted today"' in players
     assert 'me.streak ? n("Daily streak: {n} day"' in players
@@ -172,8 +172,8 @@ def test_protocol_words_inside_a_translation_stay_as_the_protocol_has_them(lang)
 def test_a_rank_code_stays_a_code_and_the_sentence_around_it_reads_right():
     """A rank code is notation, as the piles show it ("K", "7"), never a word with an article
     ("um rei", "raja"); the one sentence that uses one names it as a card of that rank."""
+    from parlour.games.spite_and_malice.spec import RANK_CODES
     from parlour.message import PlayingCard, Term
-    from parlour.vocabulary import RANK_CODES
     for lang in ("id", "pt_BR"):
         assert [render_param(term, lang) for term in RANK_CODES] == [t.word for t in RANK_CODES]
     def needs(lang: str, rank: str) -> str:

@@ -75,7 +75,7 @@ from parlour.server.players import (
     seat_account,
 )
 from parlour.server.protocol import BURST, RATE, ProtocolError, Stale, encode, localized
-from parlour.server.ratings import BOT_ELO, bot_rating
+from parlour.server.ratings import bot_rating
 from parlour.server.rejoin import device_token, rejoin_secret
 from parlour.server.reviews import ReviewDesk
 from parlour.server.runner import BotRunner
@@ -1503,7 +1503,7 @@ def check_rated(game: Game, options: dict[str, Any], seats: list[SeatInfo],
                                            "it without options")
     for s in seats:
         if s.kind == "bot" and bot_rating(game.id, s.bot or "random") is None:
-            rated = ", ".join(BOT_ELO.get(game.id, {}))
+            rated = ", ".join(spec(game.id).bot_elo)
             raise ProtocolError("bad_seat", "a {bot} bot has no fixed rating: rated tables take "
                                             "{rated}", bot=Code(s.bot or ""),
                                 rated=Code(rated or "-"))
@@ -1528,7 +1528,7 @@ def describe_games() -> list[JsonDict]:
                               for n in range(game.min_seats, game.max_seats + 1)}
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
         info["hints"] = True  # from its hint bot, else ismcts (a table may turn them off)
-        info["renderer"] = found.web.script
+        info["renderer"] = found.web_path(found.web.script)
         info["solitaire"] = found.solitaire  # one player: no turn timer
         info.update(showcase_json(gid))  # the tile's line and the presets
         info["speeds"] = list(SPEEDS)

@@ -63,7 +63,7 @@ def _said(gid: str, entry: dict[str, Any] | None, lang: str) -> dict[str, Any] |
     the reader's language; an unfinished try has none."""
     if entry is None or entry.get("result") is None:
         return entry
-    return entry | {"said": render(daily_words(gid, entry["result"], spec(gid).stats), lang)}
+    return entry | {"said": render(daily_words(entry["result"], spec(gid).stats), lang)}
 
 
 @router.get("/daily")
