@@ -20,6 +20,8 @@ from parlour.registry import GAMES_FOLDER, folder_name
 
 #: The folder of a game's full rules pages, in its folder.
 RULES = "full-rules"
+#: The folder of the games' folders.
+GAMES = GAMES_FOLDER
 #: The language the pages are written in; the translations follow it.
 ORIGINAL = "en"
 #: A translation's first line: the English page it follows and that page's digest.
@@ -40,7 +42,7 @@ def page(game_id: str, lang: str) -> tuple[Path, str]:
 
 def folder(game_id: str) -> Path:
     """The folder of the game's full rules pages."""
-    return GAMES_FOLDER / folder_name(game_id) / RULES
+    return GAMES / folder_name(game_id) / RULES
 
 
 def translation(game_id: str, lang: str) -> Path:

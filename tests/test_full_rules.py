@@ -21,6 +21,7 @@ from parlour import fullrules
 from parlour.cli import main
 from parlour.games import game_ids, get_game
 from parlour.i18n import translate
+from parlour.registry import spec
 
 #: The languages the full rules are translated into (a catalog's name each).
 TRANSLATED = ("id", "pt_BR")
@@ -99,32 +100,41 @@ def test_a_translation_keeps_every_heading_item_row_and_example(game_id, lang):
 
 
 def test_a_changed_english_page_makes_its_translations_stale(tmp_path, monkeypatch):
-    for name in ("spades.md", "spades.id.md"):
-        shutil.copy(fullrules.RULES / name, tmp_path / name)
-    monkeypatch.setattr(fullrules, "RULES", tmp_path)
+    pages = tmp_path / "spades" / fullrules.RULES
+    pages.mkdir(parents=True)
+    for name in ("en.md", "id.md"):
+        shutil.copy(fullrules.folder("spades") / name, pages / name)
+    monkeypatch.setattr(fullrules, "GAMES", tmp_path)
+    monkeypatch.setattr(fullrules, "_shown", lambda path: f"spades/full-rules/{path.name}")
     assert fullrules.stale("spades", "id") is None
-    with (tmp_path / "spades.md").open("a", encoding="utf-8") as page:
+    with (pages / "en.md").open("a", encoding="utf-8") as page:
         page.write("\nA new decision.\n")
     problem = fullrules.stale("spades", "id")
-    assert problem is not None and "spades.md changed since spades.id.md" in problem
+    assert problem is not None and \
+        "spades/full-rules/en.md changed since spades/full-rules/id.md" in problem
     assert fullrules.follows_line("spades") in problem  # says what the line must become
-    (tmp_path / "spades.id.md").write_text("# Aturan lengkap Spades\n", encoding="utf-8")
+    (pages / "id.md").write_text("# Aturan lengkap Spades\n", encoding="utf-8")
     problem = fullrules.stale("spades", "id")
     assert problem is not None and "does not say which version" in problem
     problem = fullrules.stale("spades", "pt_BR")
     assert problem is not None and "no full rules page in pt_BR" in problem
 
 
-def test_the_pages_are_package_data():
-    """An installed copy holds the pages: pyproject ships ``parlour/rules/*.md`` and the
-    lookup reads them there (docs/rules, through the link, in a checkout)."""
+def test_every_file_of_a_games_folder_is_package_data():
+    """An installed copy holds each game's pages and web table: pyproject's package data
+    names every file of every game's folder that is not a Python module, and the lookups
+    read the pages in the folder."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "rules/*.md" in config["tool"]["setuptools"]["package-data"]["parlour"]
-    assert fullrules.RULES == ROOT / "parlour" / "rules"
-    assert fullrules.RULES.resolve() == ROOT / "docs" / "rules"
-    shipped = {p.name for p in fullrules.RULES.glob("*.md")}
+    package = ROOT / "parlour"
+    shipped = {path for pattern in config["tool"]["setuptools"]["package-data"]["parlour"]
+               for path in package.glob(pattern)}
     for game_id in game_ids():
-        assert {f"{game_id}.md", f"{game_id}.id.md", f"{game_id}.pt-BR.md"} <= shipped
+        found = spec(game_id)
+        files = {p for p in found.folder.rglob("*") if p.is_file() and p.suffix != ".py"
+                 and "__pycache__" not in p.parts}
+        assert files - shipped == set(), f"add {files - shipped} to pyproject's package-data"
+        assert {found.full_rules(lang)[0] for lang in ("en", "id", "pt_BR")} <= shipped
+        assert set(found.web_files()) <= shipped
 
 
 # ----------------------------------------------------------------------------- served
@@ -187,8 +197,9 @@ def test_parlour_rules_full_reads_lang(capsys, monkeypatch):
 
 def test_an_untranslated_page_is_the_english_one_under_a_notice(client, capsys, tmp_path,
                                                                  monkeypatch):
-    shutil.copy(fullrules.RULES / "spades.md", tmp_path / "spades.md")
-    monkeypatch.setattr(fullrules, "RULES", tmp_path)
+    (tmp_path / "spades" / fullrules.RULES).mkdir(parents=True)
+    shutil.copy(fullrules.folder("spades") / "en.md", tmp_path / "spades" / fullrules.RULES)
+    monkeypatch.setattr(fullrules, "GAMES", tmp_path)
     body = client.get("/api/games/spades/rules", params={"full": "true", "lang": "id"}).json()
     assert body["lang"] == "en" and body["html"].startswith("<h1>Spades</h1>")
     assert main(["rules", "spades", "--full", "--lang", "id"]) == 0

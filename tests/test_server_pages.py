@@ -56,10 +56,10 @@ def test_rules_errors_and_raw_html_is_escaped(client, tmp_path, monkeypatch):
     res = client.get("/api/games/chess/rules")
     assert res.status_code == 404 and res.json()["error"]["code"] == "not_found"
     assert client.get("/api/games/..%2Fetc/rules").status_code == 404
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "rules" / "spades.md").write_text(
+    (tmp_path / "spades" / "full-rules").mkdir(parents=True)
+    (tmp_path / "spades" / "full-rules" / "en.md").write_text(
         "# Spades\n\n<script>alert(1)</script> [x](javascript:alert(1)) <b>bold</b>\n")
-    monkeypatch.setattr("parlour.fullrules.RULES", tmp_path / "rules")
+    monkeypatch.setattr("parlour.fullrules.GAMES", tmp_path)
     html = client.get("/api/games/spades/rules?full=true").json()["html"]
     assert "<script" not in html and "<b>" not in html and "href=\"javascript" not in html
     assert "&lt;script&gt;" in html

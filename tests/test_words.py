@@ -12,7 +12,7 @@ from server_kit import app_client
 
 from parlour.i18n import Translator, json_catalog, render, render_param, translate
 from parlour.message import Message
-from parlour.registry import game_ids
+from parlour.registry import game_ids, spec
 from parlour.stats import daily_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -201,7 +201,7 @@ def test_labels_the_reader_met_word_for_word():
 def test_what_a_centre_pile_needs_takes_the_article_of_its_rank_on_the_web():
     """The web names the rank in words ("needs a queen"): one phrase per rank, so the
     article agrees ("uma dama", "um ás"), never "um dama" from a "{rank}" slot."""
-    table = (WEB / "tables/spite_and_malice.js").read_text()
+    table = (spec("spite-and-malice").folder / "table.js").read_text()
     assert 'needs a {rank}' not in table and 'needs an {rank}' not in table
     assert page_word("pt_BR", None, "needs a queen") == "precisa de uma dama"
     assert page_word("pt_BR", None, "needs an ace") == "precisa de um ás"

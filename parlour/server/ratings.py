@@ -7,7 +7,7 @@ Spite & Malice and Clockwork Spades two players. Bots carry **fixed** ratings
 ratings*), so a person who only plays bots still gets a rating that means something; a
 bot's own rating never moves. A seat a stand-in bot plays for its person is that person's.
 Foursquare, a solitaire, has no opponent to rate against: its "rating" is the win rate and
-the mean score over the person's last :data:`FOURSQUARE_RECENT` rated deals.
+the mean score over the person's last :data:`SOLITAIRE_RECENT` rated deals.
 
 Leaving a rated match counts as its loss, rated at once; leaving again and again earns a
 growing pause from rated play (:data:`PLAYBAN`, after lichess's playban).
@@ -37,7 +37,7 @@ BOT_SIGMA = 1.0  # a bot's fixed rating is known well: it barely widens a match'
 C = math.sqrt(2 * MODEL.beta ** 2 + 2 * BOT_SIGMA ** 2)
 ELO_PER_MU = 400 / (C * math.log(10))
 
-FOURSQUARE_RECENT = 50  # deals Foursquare's win rate and mean score are taken over
+SOLITAIRE_RECENT = 50  # deals a solitaire's win rate and mean score are taken over
 LEADERBOARD_MIN = 5  # rated matches a person needs to be on a game's leaderboard
 
 #: The pause from rated play for leaving rated matches (lichess's playban is the anchor):
@@ -123,10 +123,10 @@ def pause_for(leaves: Sequence[float], now: float) -> float | None:
     return until if until > now else None
 
 
-def foursquare_measure(recent: Sequence[tuple[bool, float]]) -> tuple[float, float]:
-    """Foursquare's measure over recent rated deals (won, score), newest first: the win
-    rate and the mean score over the last :data:`FOURSQUARE_RECENT`."""
-    window = list(recent)[:FOURSQUARE_RECENT]
+def win_rate_measure(recent: Sequence[tuple[bool, float]]) -> tuple[float, float]:
+    """A solitaire's measure over recent rated deals (won, score), newest first: the win
+    rate and the mean score over the last :data:`SOLITAIRE_RECENT`."""
+    window = list(recent)[:SOLITAIRE_RECENT]
     if not window:
         return 0.0, 0.0
     return (sum(won for won, _ in window) / len(window),
