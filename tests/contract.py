@@ -221,6 +221,9 @@ def missing_parts(game_id: str) -> list[str]:
         lacks("learning encoder", f"write {folder}encoding.py and set GameSpec.encoder {at}")
     if found.stats is None:
         lacks("figures", f"write {folder}stats.py and set GameSpec.stats {at}")
+    from game_checks import missing as checks_missing
+
+    out.extend(checks_missing(game_id))
     rules_module = f"parlour.games.{folder_name(game_id)}.rules"
     if rules_module not in native.MODULES:
         lacks("compiled rules", f"put its rules in {folder}rules.py (the compiled build "
