@@ -72,14 +72,16 @@ class Study(Protocol):
 
 @dataclass(frozen=True)
 class WebRenderer:
-    """The web client's table for a game: an ES module in the game's folder exporting
-    ``mount(root, ctx)``, and the style sheet it loads, if it has its own."""
+    """The web client's parts of a game, files of its folder: the table, an ES module
+    exporting ``mount(root, ctx)``, the style sheet it loads, if it has its own, and the
+    lobby tile's picture, an ES module exporting ``scene(kit)`` (``parlour/web/pictures.js``)."""
 
     script: str = "table.js"
     style: str | None = "table.css"
+    picture: str | None = "picture.js"
 
     def names(self) -> list[str]:
-        return [name for name in (self.script, self.style) if name is not None]
+        return [name for name in (self.script, self.style, self.picture) if name is not None]
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,9 @@ class GameSpec:
     tagline: str = ""
     #: The lobby tile's ready-made tables.
     presets: tuple[Preset, ...] = (Preset("classic", 15),)
+    #: What its own bots do, for the lobby's tooltips (marked with ``N_``): by ``kind:level``
+    #: or ``kind`` (``{"rule": N_("Counts its sure tricks...")}``).
+    bot_help: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: Every word the game passes as a :class:`~parlour.message.Term` (its name among
     #: them), written out literally so that ``pybabel extract`` finds each one.
     vocabulary: tuple[Term, ...] = ()

@@ -197,12 +197,21 @@ def missing_parts(game_id: str) -> list[str]:
         if not path.is_file():
             lacks("web table", f"its web table names {path}, which does not exist: "
                                f"write it (GameSpec.web)")
+    picture = found.folder / (found.web.picture or "picture.js")
+    if picture.is_file() and "export function scene(" not in picture.read_text(encoding="utf-8"):
+        lacks("lobby picture scene", f"{picture} must export scene(kit)")
+    if found.web.picture is None:
+        lacks("lobby picture", f"write {folder}picture.js exporting scene(kit) (GameSpec.web)")
     script = found.folder / found.web.script
     if script.is_file() and "export function mount(" not in script.read_text(encoding="utf-8"):
         lacks("web table mount", f"{script} must export mount(root, ctx)")
     if "rule" not in found.bots:
         lacks("rule bot", f"set GameSpec.bots = {{'rule': ...}} {at} (the daily deal's seats, "
                           f"the stand-in and the ratings' anchor are rule bots)")
+    for kind in (k for k, cls in found.bots.items() if cls.at_tables):  # offered in the lobby
+        if not any(key == kind or key.startswith(f"{kind}:") for key in found.bot_help):
+            lacks(f"words for its {kind} bot", f"set GameSpec.bot_help[{kind!r}] = N_('...') "
+                                               f"{at} (the lobby's tooltip)")
     if found.daily_seats is None:
         lacks("daily seats", f"set GameSpec.daily_seats {at}")
     if found.turn_seconds is None and not found.traits.solitaire:

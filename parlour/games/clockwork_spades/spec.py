@@ -35,5 +35,7 @@ def build() -> GameSpec:
         # (rule) and 0.004 (hard) in 4 deals, 5 to 10 decisions a level (docs/review.md).
         review_steps=(0.03, 0.06, 0.10),
         tagline=N_("A clock of spades plays itself: choose well when it stops for you."),
+        bot_help={"rule": N_("When it must take a spade, takes the one its opponent "
+                               "most likely needs and it needs least.")},
         presets=(Preset("classic", 5),), vocabulary=(Term("game", "Clockwork Spades"),),
         encoder=encoder)

@@ -40,5 +40,10 @@ def build() -> GameSpec:
         narrate_event=narrate_event, say_action=say_action, analysis=analysis, stats=STATS,
         daily_seats=1,
         tagline=N_("Solitaire: lay cards on a four-by-four grid and turn every pile face up."),
+        bot_help={
+            "rule": N_("Wins when it can, otherwise keeps as few tops face down as it can."),
+            "solver:fast": N_("Looks a few cards ahead into the unknown stock: quick."),
+            "solver:strong": N_("Looks far ahead into the unknown stock: the strongest."),
+            "solver": N_("Looks ahead into the unknown stock.")},
         presets=(Preset("classic", 5),), vocabulary=(Term("game", "Foursquare"),),
         encoder=encoder)

@@ -43,6 +43,8 @@ def build() -> GameSpec:
         # rule bot's 95th percentile 0.042; lichess's 0.05 would mark nothing at all.
         review_steps=(0.02, 0.04, 0.08),
         tagline=N_("Match colour or number to shed your hand, and slap the deck first."),
+        bot_help={"rule": N_("Sheds high cards first, keeps Hit the Deck cards for later "
+                               "and blocks a player about to go out.")},
         presets=(Preset("classic", 20), Preset("quick", 10, {"target": 50})),
         vocabulary=(Term("game", "Hit the Deck"), Term("colour", "red"),
                     Term("colour", "yellow"), Term("colour", "green"), Term("colour", "blue"),

@@ -35,5 +35,7 @@ def build() -> GameSpec:
         # the rule bot's 90th percentile 0.041, its 95th 0.13 (docs/review.md).
         review_steps=(0.03, 0.06, 0.10),
         tagline=N_("Partners bid, then take tricks: spades are always trumps."),
+        bot_help={"rule": N_("Counts its sure tricks to bid, plays to make its team's contract, "
+                               "covers a partner's nil and avoids bags.")},
         presets=(Preset("classic", 30), Preset("quick", 15, {"target": 300})),
         vocabulary=(Term("game", "Spades"),), encoder=encoder)

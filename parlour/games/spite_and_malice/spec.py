@@ -45,6 +45,8 @@ def build() -> GameSpec:
         # reviewer leans its way). The steps sit above every level's largest loss.
         review_steps=(0.025, 0.05, 0.10),
         tagline=N_("Race to empty your payoff pile onto the shared piles, ace up to queen."),
+        bot_help={"rule": N_("Plans all the builds of its turn together, to empty its "
+                               "payoff pile first.")},
         presets=(Preset("classic", 30),
                  Preset("quick", 10, {"payoff_size": 10, "target": 20})),
         vocabulary=(Term("game", "Spite & Malice"), *RANK_CODES), encoder=encoder)
