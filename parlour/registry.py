@@ -182,6 +182,10 @@ class GameSpec:
     encoder: Callable[[], type[Encoder]] | None = None
     #: Values a how-to page shows that are worked out from the (resolved) options.
     howto_values: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    #: The how-to pages' figures: a function returning each one's name and drawing (its
+    #: folder's ``figures.py``, drawn with :mod:`parlour.howto.figures`' kit), written to
+    #: ``howto/<name>.svg`` in its folder.
+    figures: Callable[[], Mapping[str, Callable[[], str]]] = lambda: MappingProxyType({})
 
     @property
     def id(self) -> str:
@@ -207,8 +211,10 @@ class GameSpec:
         return f"{GAME_FILES}/{folder_name(self.game.id)}/{name}"
 
     def web_files(self) -> list[Path]:
-        """The game's web files (its table's script and style) in its folder."""
-        return [self.folder / name for name in self.web.names()]
+        """The game's web files in its folder: its table's script and style, its lobby
+        picture, its how-to pages' figures."""
+        return [self.folder / name for name in self.web.names()] + \
+            [self.folder / "howto" / f"{name}.svg" for name in self.figures()]
 
     @property
     def rules_page(self) -> Path:

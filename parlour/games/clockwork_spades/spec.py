@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from parlour.games.clockwork_spades.bots import BOTS
@@ -26,6 +27,11 @@ def encoder() -> type[Encoder]:
     return ClockworkSpadesEncoder
 
 
+def figures() -> Mapping[str, Callable[[], str]]:
+    from parlour.games.clockwork_spades.figures import DRAWINGS
+    return DRAWINGS
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(), bots=BOTS, describe_event=describe_event,
@@ -38,4 +44,4 @@ def build() -> GameSpec:
         bot_help={"rule": N_("When it must take a spade, takes the one its opponent "
                                "most likely needs and it needs least.")},
         presets=(Preset("classic", 5),), vocabulary=(Term("game", "Clockwork Spades"),),
-        encoder=encoder)
+        figures=figures, encoder=encoder)

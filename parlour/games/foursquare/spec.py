@@ -5,6 +5,7 @@ losses are near 0 or near 1, docs/review.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from parlour.games.foursquare.bots import BOTS
@@ -33,6 +34,11 @@ def analysis() -> Study:
     return analysis
 
 
+def figures() -> Mapping[str, Callable[[], str]]:
+    from parlour.games.foursquare.figures import DRAWINGS
+    return DRAWINGS
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(solitaire=True, rated_by="win-rate", numbered_deals=True),
@@ -46,4 +52,4 @@ def build() -> GameSpec:
             "solver:strong": N_("Looks far ahead into the unknown stock: the strongest."),
             "solver": N_("Looks ahead into the unknown stock.")},
         presets=(Preset("classic", 5),), vocabulary=(Term("game", "Foursquare"),),
-        encoder=encoder)
+        figures=figures, encoder=encoder)

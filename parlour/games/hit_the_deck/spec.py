@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from parlour.games.hit_the_deck.bots import BOTS, SEARCH
@@ -32,6 +32,11 @@ def howto_values(options: Mapping[str, Any]) -> dict[str, Any]:
     return {"deck_size": len(build_deck(dict(options)))}
 
 
+def figures() -> Mapping[str, Callable[[], str]]:
+    from parlour.games.hit_the_deck.figures import DRAWINGS
+    return DRAWINGS
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(timed_phases=True), bots=BOTS, search=SEARCH,
@@ -49,4 +54,4 @@ def build() -> GameSpec:
         vocabulary=(Term("game", "Hit the Deck"), Term("colour", "red"),
                     Term("colour", "yellow"), Term("colour", "green"), Term("colour", "blue"),
                     Term("reaction", "slap")),
-        encoder=encoder, howto_values=howto_values)
+        figures=figures, encoder=encoder, howto_values=howto_values)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from parlour.games.spades.bots import BOTS, SEARCH
@@ -25,6 +26,11 @@ def encoder() -> type[Encoder]:
     return SpadesEncoder
 
 
+def figures() -> Mapping[str, Callable[[], str]]:
+    from parlour.games.spades.figures import DRAWINGS
+    return DRAWINGS
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(partnerships=((0, 2), (1, 3))), bots=BOTS, search=SEARCH,
@@ -38,4 +44,4 @@ def build() -> GameSpec:
         bot_help={"rule": N_("Counts its sure tricks to bid, plays to make its team's contract, "
                                "covers a partner's nil and avoids bags.")},
         presets=(Preset("classic", 30), Preset("quick", 15, {"target": 300})),
-        vocabulary=(Term("game", "Spades"),), encoder=encoder)
+        vocabulary=(Term("game", "Spades"),), figures=figures, encoder=encoder)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from parlour.games.spite_and_malice.bots import BOTS, SEARCH
@@ -33,6 +34,11 @@ def encoder() -> type[Encoder]:
     return SpiteAndMaliceEncoder
 
 
+def figures() -> Mapping[str, Callable[[], str]]:
+    from parlour.games.spite_and_malice.figures import DRAWINGS
+    return DRAWINGS
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(), bots=BOTS, search=SEARCH, say_action=say_action,
@@ -49,4 +55,4 @@ def build() -> GameSpec:
                                "payoff pile first.")},
         presets=(Preset("classic", 30),
                  Preset("quick", 10, {"payoff_size": 10, "target": 20})),
-        vocabulary=(Term("game", "Spite & Malice"), *RANK_CODES), encoder=encoder)
+        vocabulary=(Term("game", "Spite & Malice"), *RANK_CODES), figures=figures, encoder=encoder)
