@@ -48,17 +48,32 @@ SHARED_MODULES = (
     "parlour.bots.search",
     "parlour.features",
 )
-#: A game's modules the compiled build compiles, in its folder: its rules (the hot path of
-#: play), found on disk for every game folder (this module runs before any game is
-#: imported, so it cannot ask the registry; a test checks every registered game is here).
+#: A game's modules the compiled build compiles where its folder names none: its rules (the
+#: hot path of play). A folder names its own in its ``__init__.py``, as a literal
+#: ``COMPILED = ("rules", "features")``, read here without importing it (this module runs
+#: before any game is imported, so it cannot ask the registry; a test checks every
+#: registered game's rules are compiled).
 GAME_MODULES = ("rules",)
 
 
+def compiled_of(folder: Path) -> tuple[str, ...]:
+    """The modules a game's folder has compiled: its ``__init__.py``'s ``COMPILED``."""
+    import ast
+
+    for node in ast.parse((folder / "__init__.py").read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets):
+            names = ast.literal_eval(node.value)
+            assert isinstance(names, tuple) and all(isinstance(n, str) for n in names)
+            return names
+    return GAME_MODULES
+
+
 def game_modules() -> tuple[str, ...]:
-    """The compiled modules of every game folder (``parlour.games.<game>.rules``)."""
+    """The compiled modules of every game folder (``parlour.games.<game>.rules``...)."""
     return tuple(f"parlour.games.{folder.name}.{name}"
                  for folder in sorted((PACKAGE / "games").iterdir())
-                 for name in GAME_MODULES if (folder / f"{name}.py").is_file())
+                 if (folder / "__init__.py").is_file() for name in compiled_of(folder))
 
 
 #: Every module compiled.

@@ -1,5 +1,5 @@
 """Clockwork Spades: each paragraph of the seed, each decision of
-docs/rules/clockwork-spades.md (D1..D16), the bots, terminal play and the properties."""
+full-rules/en.md (D1..D16), the bots, terminal play and the properties."""
 
 from __future__ import annotations
 

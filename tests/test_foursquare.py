@@ -1,5 +1,5 @@
 """Foursquare: every rule of the seed and of the designer's text, the decisions of
-docs/rules/foursquare.md, properties over thousands of random games, the bots' correctness,
+full-rules/en.md, properties over thousands of random games, the bots' correctness,
 the analysis, and terminal play."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hit the Deck: every paragraph of the seed, every decision of docs/rules/hit-the-deck.md,
+"""Hit the Deck: every paragraph of the seed, every decision of full-rules/en.md,
 the bots, the terminal table, and properties over thousands of random games."""
 
 from __future__ import annotations

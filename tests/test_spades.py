@@ -1,4 +1,4 @@
-"""Spades: every paragraph of the seed, every decision of docs/rules/spades.md, properties."""
+"""Spades: every paragraph of the seed, every decision of full-rules/en.md, properties."""
 
 from __future__ import annotations
 

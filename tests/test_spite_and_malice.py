@@ -1,5 +1,5 @@
 """Spite & Malice: every paragraph of the seed, every decision of
-docs/rules/spite-and-malice.md, the bots, terminal play, and properties over random matches."""
+full-rules/en.md, the bots, terminal play, and properties over random matches."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Clockwork Spades (Jamie Masculine): two players, a clock of spades, few choices.
 
 The rules follow ``shared/seeds/clockwork-spades.en.md``; every reading where the text is
-open is written, with its reason, in ``docs/rules/clockwork-spades.md``.
+open is written, with its reason, in ``full-rules/en.md``.
 
 The spades Ace to Queen lie on clock positions 1 to 12, the King of Spades in the centre
 under the stock (the other 39 cards). Each turn is *due* on the next three occupied

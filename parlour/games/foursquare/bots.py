@@ -17,7 +17,7 @@ next card, of the best placement of that card, and so on; boards at the search h
 judged by :func:`judge`: the search first keeps the chance of losing within its horizon as
 small as it can, then prefers boards of better :func:`rank`. Along the line it chooses it
 also carries :func:`win_chance`, a fitted estimate of the chance to win, which the terminal
-hint shows (see ``docs/rules/foursquare.md``). It always looks one card ahead,
+hint shows (see ``full-rules/en.md``). It always looks one card ahead,
 then deeper while the next pass fits in a budget of boards: late in the game, with few
 values left in the stock, it sees to the end and plays exactly. Levels (``solver:<level>``):
 ``fast`` (no lookahead), ``normal`` (the default: 20,000 boards a decision, well within
@@ -146,7 +146,7 @@ FEATURES = (
 )
 
 #: The solver's rank of a board (:func:`rank`), set by hand and checked by play
-#: (``docs/rules/foursquare.md``): points per pile, off per face-down top, off when four
+#: (``full-rules/en.md``): points per pile, off per face-down top, off when four
 #: are down (one more loses), off per face-down top on a full pile, off per unit of
 #: exposure.
 PILE_POINTS = 2.0

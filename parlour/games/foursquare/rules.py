@@ -1,7 +1,7 @@
 """Foursquare (Wil Su): a solitaire that builds a 4 x 4 grid of piles with every top face up.
 
 The rules follow ``shared/seeds/foursquare.en.md`` read with the designer's own wording of
-the flip rule; the decisions where the text is silent are in ``docs/rules/foursquare.md``.
+the flip rule; the decisions where the text is silent are in ``full-rules/en.md``.
 
 Coordinates. The grid lives in a fixed 7 x 7 frame, columns ``a``..``g`` left to right and
 rows ``1``..``7`` top to bottom. The first card always starts the grid at ``d4``, the

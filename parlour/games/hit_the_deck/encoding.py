@@ -17,7 +17,7 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from parlour.features import HTD_MAX_SEATS, HitTheDeckFeatures
+from parlour.games.hit_the_deck.features import HTD_MAX_SEATS, HitTheDeckFeatures
 from parlour.games.hit_the_deck.rules import NUM_KINDS, PHASE_NAMES, HitTheDeckSeen, build_deck
 from parlour.rl.encoding.base import Encoder, Field
 
@@ -31,7 +31,7 @@ class HitTheDeckEncoder(Encoder):
     def __init__(self, seats: int, options: dict[str, Any]) -> None:
         super().__init__(seats, options)
         self.deck_size = len(build_deck(options))
-        #: The values themselves are computed by the compiled build's ``parlour.features``.
+        #: The values themselves are computed by the compiled ``features.py`` of the folder.
         self.filler = HitTheDeckFeatures(self.at, self.deck_size, options["max_turns"]).fill
 
     def fields(self) -> list[Field]:

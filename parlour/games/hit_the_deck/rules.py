@@ -1,7 +1,7 @@
 """Hit the Deck: Uno-like shedding with command cards, a shout and a slap; 2 to 6 seats.
 
 The rules follow ``shared/seeds/hit-the-deck.en.md``; where the text is silent the
-decisions are written in ``docs/rules/hit-the-deck.md`` (each one tested).
+decisions are written in ``full-rules/en.md`` (each one tested).
 
 Seats sit clockwise 0, 1, ...; "left" is the next seat number. A whole game (rounds until
 someone's total reaches the target) is one state.

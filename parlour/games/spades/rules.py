@@ -1,7 +1,7 @@
 """Spades: four players in two partnerships, bidding then thirteen tricks, match to 500.
 
 The rules follow ``shared/seeds/spades.en.md`` (cardgames.io's Spades); where the text is
-silent the decisions are written in ``docs/rules/spades.md``.
+silent the decisions are written in ``full-rules/en.md``.
 
 Seats sit clockwise South (0), West (1), North (2), East (3); partners face each other, so
 team 0 is seats 0 and 2 (North-South) and team 1 is seats 1 and 3 (East-West). Play moves

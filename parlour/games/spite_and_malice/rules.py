@@ -1,7 +1,7 @@
 """Spite & Malice: two-player competitive patience, a match of rounds to 50 points.
 
 The rules follow ``shared/seeds/spite-and-malice.en.md``; where the text is silent the
-decisions are written (with reasons) in ``docs/rules/spite-and-malice.md``.
+decisions are written (with reasons) in ``full-rules/en.md``.
 
 Cards are *faces*: ``0..51`` as in :mod:`parlour.cards`, and :data:`JOKER` (52). The two
 decks hold two copies of every face, which are indistinguishable, so the whole game is
