@@ -5,7 +5,7 @@ Games are played by the solver (at its default level) after an opening of random
 played partly at random, so that the data holds bad positions as well as good ones. Every
 board the solver leaves behind is labelled with whether the game was then won, and a
 logistic regression (Newton's method, a little L2) maps the board's features to that
-chance. The weights printed go into ``WEIGHTS`` in ``parlour/bots/foursquare.py``.
+chance. The weights printed go into ``WEIGHTS`` in ``parlour/games/foursquare/bots.py``.
 
 The solver *chooses* by its rank, set by hand (the ``*_POINTS`` weights): a model fitted
 to predict how the solver's own games end ranks a board's alternatives badly, since it
@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
 import report
 
 try:
-    from parlour.bots.foursquare import (
+    from parlour.engine import derive_seed
+    from parlour.games.foursquare.bots import (
         AT_LIMIT_POINTS,
         DOWN_FULL_POINTS,
         DOWN_POINTS,
@@ -46,8 +47,7 @@ try:
         features,
         rule_choice,
     )
-    from parlour.engine import derive_seed
-    from parlour.games.foursquare import GAME, VALUE, FoursquareState
+    from parlour.games.foursquare.rules import GAME, VALUE, FoursquareState
     from parlour.record import read_record
 except ImportError as missing:  # not the venv's Python: say what to run instead
     sys.exit(report.needs(missing))
@@ -155,7 +155,7 @@ def from_records(folder: Path) -> Rows:
     return rows
 
 
-#: The solver's rank (``parlour.bots.foursquare.rank``) as weights on the features.
+#: The solver's rank (``parlour.games.foursquare.bots.rank``) as weights on the features.
 RANK = (0.0, 16 * PILE_POINTS, -DOWN_POINTS, 0.0, -AT_LIMIT_POINTS, -DOWN_FULL_POINTS,
         -EXPOSURE_POINTS, 0.0, 0.0, 0.0, 0.0, 0.0)
 

@@ -28,10 +28,10 @@ import report
 try:
     from parlour.bots import observe
     from parlour.bots.search import search
-    from parlour.bots.spades import value as spades_value
     from parlour.cards import cards_of
     from parlour.games import get_game
-    from parlour.games.spades import BID_BASE, SpadesState
+    from parlour.games.spades.bots import value as spades_value
+    from parlour.games.spades.rules import BID_BASE, SpadesState
     from parlour.native import status
     from parlour.sampling import deal_by_kind
 except ImportError as missing:  # not the venv's Python: say what to run instead

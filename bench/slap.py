@@ -26,7 +26,7 @@ import report
 try:
     from parlour.bots import make_bot, observe_for
     from parlour.engine import derive_seed
-    from parlour.games.hit_the_deck import (
+    from parlour.games.hit_the_deck.rules import (
         BOT_SLAP_PACES,
         GAME,
         HAND_SHOUT,

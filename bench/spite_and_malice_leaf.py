@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fit the Spite & Malice search's leaf evaluation (``LEAF_*`` in parlour.bots.spite_and_malice).
+"""Fit the Spite & Malice search's leaf evaluation (``LEAF_*`` in
+parlour.games.spite_and_malice.bots).
 
 Plays rule bot against rule bot, records every position where a turn has just ended, with
 the features :func:`leaf_value` reads, from the side of the seat that has just moved (its
@@ -26,9 +27,9 @@ import report
 try:
     import numpy as np
 
-    from parlour.bots.spite_and_malice import _gap, rule_turn
     from parlour.games import get_game
-    from parlour.games.spite_and_malice import EMPTY, VALUE, WILD, SpiteAndMaliceState
+    from parlour.games.spite_and_malice.bots import _gap, rule_turn
+    from parlour.games.spite_and_malice.rules import EMPTY, VALUE, WILD, SpiteAndMaliceState
 except ImportError as missing:  # not the venv's Python: say what to run instead
     sys.exit(report.needs(missing))
 

@@ -43,7 +43,7 @@ from parlour.arena import wilson
 from parlour.engine import derive_seed
 from parlour.rl import platform
 
-RULE_RATE, SOLVER_RATE = 0.0945, 0.992  # docs/bots.md, docs/rules/foursquare.md
+RULE_RATE, SOLVER_RATE = 0.0945, 0.992  # docs/bots.md, parlour/games/foursquare/full-rules/en.md
 
 
 class FaceUpShaping(gym.Wrapper):

@@ -27,7 +27,7 @@ from torch import nn
 
 from parlour import rl
 from parlour.engine import derive_seed
-from parlour.games.spades import NIL
+from parlour.games.spades.rules import NIL
 from parlour.rl import platform
 
 SCALE = 100.0  # reward units: points / 100

@@ -1,10 +1,10 @@
-"""Each game's full rules: every decision, written in English in ``docs/rules/<game-id>.md``
-with its translations beside it (``<game-id>.id.md``, ``<game-id>.pt-BR.md``). The package
-reaches the folder as ``parlour/rules`` (a link in a checkout; package data in an installed
-copy), and :func:`page` is the one place that knows where the pages live.
+"""Each game's full rules: every decision, written in English in its folder's
+``full-rules/en.md`` (``parlour/games/<game>/full-rules/``) with its translations beside it
+(``id.md``, ``pt-BR.md``), package data of the game's folder; :func:`page` is the one place
+that knows where the pages live.
 
 A translation follows one version of the English page: its first line names it by the first
-16 hex digits of its SHA-256, ``<!-- translated from spades.md sha256:0123456789abcdef -->``.
+16 hex digits of its SHA-256, ``<!-- translated from en.md sha256:0123456789abcdef -->``.
 When the English page changes the line no longer matches (:func:`stale`, checked by the
 tests) until the translation is brought up to date. The line is not part of the page
 (:func:`markdown` leaves it out).
@@ -16,8 +16,12 @@ import hashlib
 import re
 from pathlib import Path
 
-#: The folder of the full rules pages.
-RULES = Path(__file__).resolve().parent / "rules"
+from parlour.registry import GAMES_FOLDER, folder_name
+
+#: The folder of a game's full rules pages, in its folder.
+RULES = "full-rules"
+#: The folder of the games' folders.
+GAMES = GAMES_FOLDER
 #: The language the pages are written in; the translations follow it.
 ORIGINAL = "en"
 #: A translation's first line: the English page it follows and that page's digest.
@@ -33,12 +37,17 @@ def page(game_id: str, lang: str) -> tuple[Path, str]:
         translated = translation(game_id, lang)
         if translated.is_file():
             return translated, lang
-    return RULES / f"{game_id}.md", ORIGINAL
+    return folder(game_id) / f"{ORIGINAL}.md", ORIGINAL
+
+
+def folder(game_id: str) -> Path:
+    """The folder of the game's full rules pages."""
+    return GAMES / folder_name(game_id) / RULES
 
 
 def translation(game_id: str, lang: str) -> Path:
     """Where the page's translation into ``lang`` is (or would be)."""
-    return RULES / f"{game_id}.{lang.replace('_', '-')}.md"
+    return folder(game_id) / f"{lang.replace('_', '-')}.md"
 
 
 def markdown(path: Path) -> str:
@@ -66,15 +75,21 @@ def stale(game_id: str, lang: str) -> str | None:
     english = page(game_id, ORIGINAL)[0]
     translated = translation(game_id, lang)
     if not translated.is_file():
-        return f"{game_id} has no full rules page in {lang}: translate {english.name} " \
-               f"into {translated.name}, its first line {follows_line(game_id)}"
+        return f"{game_id} has no full rules page in {lang}: translate {_shown(english)} " \
+               f"into {_shown(translated)}, its first line {follows_line(game_id)}"
     found = FOLLOWS.match(translated.read_text(encoding="utf-8"))
     if found is None or found["page"] != english.name:
-        return f"{translated.name} does not say which version of {english.name} it follows: " \
+        return f"{_shown(translated)} does not say which version of {english.name} it " \
+               f"follows: " \
                f"make its first line {follows_line(game_id)}"
     if found["digest"] != digest(english):
-        return (f"{english.name} changed since {translated.name} was translated from it "
-                f"(sha256:{found['digest']}): bring the changes into {translated.name} "
-                f"(git log -p -- docs/rules/{english.name} shows them), then make its "
+        return (f"{_shown(english)} changed since {_shown(translated)} was translated from it "
+                f"(sha256:{found['digest']}): bring the changes into {_shown(translated)} "
+                f"(git log -p -- {_shown(english)} shows them), then make its "
                 f"first line {follows_line(game_id)}")
     return None
+
+
+def _shown(path: Path) -> str:
+    """A page's path as a message names it: from the package's folder on."""
+    return str(path.relative_to(GAMES_FOLDER.parent.parent))

@@ -38,21 +38,46 @@ import sys
 from pathlib import Path
 from typing import IO
 
-#: The modules compiled: the hot paths of play, search and the learning environments (whose
-#: observations ``parlour.features`` computes, without NumPy).
-MODULES = (
+PACKAGE = Path(__file__).resolve().parent
+#: The shared modules compiled: the hot paths of play, search and the learning environments
+#: (whose observations ``parlour.features`` computes, without NumPy).
+SHARED_MODULES = (
     "parlour.cards",
     "parlour.engine",
     "parlour.sampling",
-    "parlour.games.spades",
-    "parlour.games.hit_the_deck",
-    "parlour.games.spite_and_malice",
-    "parlour.games.clockwork_spades",
-    "parlour.games.foursquare",
     "parlour.bots.search",
     "parlour.features",
 )
-PACKAGE = Path(__file__).resolve().parent
+#: A game's modules the compiled build compiles where its folder names none: its rules (the
+#: hot path of play). A folder names its own in its ``__init__.py``, as a literal
+#: ``COMPILED = ("rules", "features")``, read here without importing it (this module runs
+#: before any game is imported, so it cannot ask the registry; a test checks every
+#: registered game's rules are compiled).
+GAME_MODULES = ("rules",)
+
+
+def compiled_of(folder: Path) -> tuple[str, ...]:
+    """The modules a game's folder has compiled: its ``__init__.py``'s ``COMPILED``."""
+    import ast
+
+    for node in ast.parse((folder / "__init__.py").read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets):
+            names = ast.literal_eval(node.value)
+            assert isinstance(names, tuple) and all(isinstance(n, str) for n in names)
+            return names
+    return GAME_MODULES
+
+
+def game_modules() -> tuple[str, ...]:
+    """The compiled modules of every game folder (``parlour.games.<game>.rules``...)."""
+    return tuple(f"parlour.games.{folder.name}.{name}"
+                 for folder in sorted((PACKAGE / "games").iterdir())
+                 if (folder / "__init__.py").is_file() for name in compiled_of(folder))
+
+
+#: Every module compiled.
+MODULES = SHARED_MODULES + game_modules()
 BUILD = PACKAGE.parent / "build" / "compiled"  # one folder per build, named by its digest
 STAMP_NAME = "SOURCES"  # in a build's folder: the digest it was made from, written last
 IN_USE_NAME = "IN-USE"  # in a build's folder: locked (shared) by every process using it

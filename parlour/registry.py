@@ -1,27 +1,34 @@
 """The one place a game plugs in: a :class:`GameSpec` per game, and :func:`spec` to get it.
 
-A spec gathers everything Parlour knows about a game: the rules (its :class:`Game`), the
-bot kinds that play it, the search hooks of the generic bot, the bot that gives hints, how
-the terminal and the web client draw its table, whether its deals are numbered, how its
-events are told, and its deeper study if it has one. Every consumer asks :func:`spec`
-(bots, the terminal, the analyses, the server, the command line, the benchmarks); nothing
-looks a game's parts up by module name.
+A game is one folder, ``parlour/games/<game>/`` (the id with underscores): its rules
+(``rules.py``, the engine's :class:`Game`), bots and search hooks (``bots.py``), terminal
+table (``terminal.py``), web table (``table.js`` and ``table.css``), how-to pages
+(``howto/<lang>.md``), full rules pages (``full-rules/<lang>.md``), learning encoder
+(``encoding.py``), telling figures (``stats.py``), and ``spec.py``, whose ``build()``
+returns the game's spec: every part above, its traits (:class:`Traits`: solitaire or not,
+partnerships, how it is rated, numbered deals, timed phases) and its settings (daily seats,
+turn seconds, bot ratings, review thresholds, lobby presets and tagline, vocabulary).
+Every shared layer asks :func:`spec` (bots, the terminal, the analyses, the server, the
+command line, the benchmarks, the tests) and reads a trait where it would otherwise name a
+game; nothing outside a game's folder names its id or its modules.
 
-:data:`REGISTERED` lists the games in menu order, each with the function that builds its
-spec. This module imports nothing of Parlour but the engine, and a builder imports the
-game's modules only when the spec is first asked for; so importing the engine or a game
-loads nothing above it, any layer may ask for a spec without an import cycle, and a
-broken add-on raises where it is first needed instead of turning into "no hints".
+:data:`GAMES` lists the games in menu order. This module imports nothing of Parlour but the
+engine, and a game's ``spec.py`` is imported only when its spec is first asked for; so
+importing the engine or a game's rules loads nothing above them, any layer may ask for a
+spec without an import cycle, and a broken add-on raises where it is first needed instead
+of turning into "no hints". Parts that need an optional library (the terminal's rich, the
+encoder's numpy, a study's plotting) are named by functions that import them when called.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from parlour.engine import Code, Game, JsonDict, Message, OptionError, Param
 
@@ -30,6 +37,8 @@ if TYPE_CHECKING:
 
     from parlour.bots.base import Bot
     from parlour.bots.ismcts import SearchHooks
+    from parlour.message import Term
+    from parlour.rl.encoding.base import Encoder
     from parlour.stats import GameStats
     from parlour.terminal import TableUI
 
@@ -41,12 +50,17 @@ Narrate = Callable[[JsonDict, list[Param]], Message]
 #: to make it, before the move, and the move's notation.
 SayAction = Callable[[JsonDict, str], Message]
 
-WEB = Path(__file__).resolve().parent / "web"
+PACKAGE = Path(__file__).resolve().parent
+WEB = PACKAGE / "web"
+#: The folder of every game's folder.
+GAMES_FOLDER = PACKAGE / "games"
+#: Where the server serves a game's web files, below ``/static/``: ``games/<folder>/<file>``.
+GAME_FILES = "games"
 
 
 class Study(Protocol):
     """A deeper study of one game (``parlour analyse <game>``); see
-    :mod:`parlour.analysis.foursquare`."""
+    :mod:`parlour.games.foursquare.analysis`."""
 
     #: ``analyse(games, seed, jobs, progress, **settings)``: the study's summary (JSON).
     analyse: Callable[..., JsonDict]
@@ -58,14 +72,51 @@ class Study(Protocol):
 
 @dataclass(frozen=True)
 class WebRenderer:
-    """The web client's table for a game: an ES module under ``parlour/web/`` exporting
-    ``mount(root, ctx)``, and the style sheet it loads, if it has its own."""
+    """The web client's parts of a game, files of its folder: the table, an ES module
+    exporting ``mount(root, ctx)``, the style sheet it loads, if it has its own, and the
+    lobby tile's picture, an ES module exporting ``scene(kit)`` (``parlour/web/pictures.js``)."""
 
-    script: str  # "tables/spades.js"
-    style: str | None = None  # "tables/foursquare.css"
+    script: str = "table.js"
+    style: str | None = "table.css"
+    picture: str | None = "picture.js"
 
-    def files(self) -> list[Path]:
-        return [WEB / name for name in (self.script, self.style) if name is not None]
+    def names(self) -> list[str]:
+        return [name for name in (self.script, self.style, self.picture) if name is not None]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One of a game's ready-made tables on its lobby tile."""
+
+    id: str  # classic | quick (the page names them)
+    minutes: int  # how long a game usually takes, bots at normal speed
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+#: How a game's players are rated: ``openskill`` (a rating from matches against others,
+#: :mod:`parlour.server.people.ratings`), or ``win-rate`` (a solitaire: the win rate and mean
+#: score of the recent deals).
+RatedBy = Literal["openskill", "win-rate"]
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What a game is, declared on it (as OpenSpiel's ``GameType``): every shared layer reads
+    these rather than asking for a game by its id."""
+
+    #: One player alone: no opponents to wait for (no turn timer), no bots to rate against.
+    solitaire: bool = False
+    #: The seats that play as one side, rated together (Spades: ``((0, 2), (1, 3))``);
+    #: empty: each seat alone.
+    partnerships: tuple[tuple[int, ...], ...] = ()
+    #: How its players are rated (:data:`RatedBy`).
+    rated_by: RatedBy = "openskill"
+    #: Deals dealt by number: each match has a public deal number whose seed is derived
+    #: from it and the server's secret key (the same number, the same deal).
+    numbered_deals: bool = False
+    #: Whether a state may open a timed phase (:meth:`parlour.engine.State.reaction`, the
+    #: slap of Hit the Deck), timed by the server's clock.
+    timed_phases: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,11 +124,13 @@ class GameSpec:
     """Everything Parlour knows about one game."""
 
     game: Game
-    #: How the web client draws the table.
-    web: WebRenderer
     #: How the terminal draws the table: a function returning the :class:`TableUI` class
     #: (called when a terminal game starts, so the engine never loads the terminal).
     terminal: Callable[[], type[TableUI]]
+    #: What the game is (see :class:`Traits`).
+    traits: Traits = field(default_factory=Traits)
+    #: How the web client draws the table (files of the game's folder).
+    web: WebRenderer = field(default_factory=WebRenderer)
     #: The game's own bot kinds (``{"rule": SpadesRuleBot}``); ``random`` and ``ismcts``
     #: play every game and are not listed.
     bots: Mapping[str, type[Bot]] = field(default_factory=lambda: MappingProxyType({}))
@@ -86,9 +139,6 @@ class GameSpec:
     #: The bot kind that gives hints, or None (the web parlour then offers none; the
     #: terminal's ``?`` asks ismcts).
     hint_bot: str | None = None
-    #: Deals dealt by number: each match has a public deal number whose seed is derived
-    #: from it and the server's secret key (the same number, the same deal).
-    numbered_deals: bool = False
     #: One line of plain English per event of a view (``view["events"]``), or None.
     describe_event: Describe | None = None
     #: The same line as a language-free :class:`Message` (``parlour.i18n.render`` renders
@@ -101,12 +151,42 @@ class GameSpec:
     analysis: Callable[[], Study] | None = None
     #: Options that make a match short (a few deals), for the checks every game passes.
     short_match: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    #: The game's telling figures, read from a finished match (``parlour/stats.py``), or
-    #: None (only matches, wins and points).
+    #: The game's telling figures, read from a finished match (its ``stats.py``), or None
+    #: (only matches, wins and points).
     stats: GameStats | None = None
     #: Options that make a match one deal or round: the daily deal
     #: (``parlour/server/people/daily.py``).
     one_deal: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: Seats at the game's daily deal: the person first, then bots (None: no daily deal).
+    daily_seats: int | None = None
+    #: Seconds a person has for a turn (None: the server's default; a solitaire has none).
+    turn_seconds: int | None = None
+    #: Fixed ratings of its bot kinds and levels as Elo points against its rule bot
+    #: (``{"rule": 0.0, "ismcts:normal": 241.0}``, measured as docs/bots.md says); a kind
+    #: missing here has no rating, so a table with it is not rated.
+    bot_elo: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    #: The review's steps (inaccuracy, mistake, blunder) of a decision's loss in winning
+    #: chance (docs/review.md), or None: lichess's.
+    review_steps: tuple[float, float, float] | None = None
+    #: One line on what the game is, for a newcomer's lobby tile (marked with ``N_``).
+    tagline: str = ""
+    #: The lobby tile's ready-made tables.
+    presets: tuple[Preset, ...] = (Preset("classic", 15),)
+    #: What its own bots do, for the lobby's tooltips (marked with ``N_``): by ``kind:level``
+    #: or ``kind`` (``{"rule": N_("Counts its sure tricks...")}``).
+    bot_help: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: Every word the game passes as a :class:`~parlour.message.Term` (its name among
+    #: them), written out literally so that ``pybabel extract`` finds each one.
+    vocabulary: tuple[Term, ...] = ()
+    #: The learning environments' observation encoder: a function returning its class
+    #: (imported when called: the encoders need numpy, the ``rl`` extra), or None.
+    encoder: Callable[[], type[Encoder]] | None = None
+    #: Values a how-to page shows that are worked out from the (resolved) options.
+    howto_values: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    #: The how-to pages' figures: a function returning each one's name and drawing (its
+    #: folder's ``figures.py``, drawn with :mod:`parlour.howto.figures`' kit), written to
+    #: ``howto/<name>.svg`` in its folder.
+    figures: Callable[[], Mapping[str, Callable[[], str]]] = lambda: MappingProxyType({})
 
     @property
     def id(self) -> str:
@@ -115,7 +195,27 @@ class GameSpec:
     @property
     def solitaire(self) -> bool:
         """One player alone (Foursquare): no opponents to wait for, so no turn timer."""
-        return self.game.max_seats == 1
+        return self.traits.solitaire
+
+    @property
+    def numbered_deals(self) -> bool:
+        return self.traits.numbered_deals
+
+    @property
+    def folder(self) -> Path:
+        """The game's folder, ``parlour/games/<game>/``."""
+        return GAMES_FOLDER / folder_name(self.game.id)
+
+    def web_path(self, name: str) -> str:
+        """Where the server serves one of the game's web files, below ``/static/``
+        (``games/spades/table.js``)."""
+        return f"{GAME_FILES}/{folder_name(self.game.id)}/{name}"
+
+    def web_files(self) -> list[Path]:
+        """The game's web files in its folder: its table's script and style, its lobby
+        picture, its how-to pages' figures."""
+        return [self.folder / name for name in self.web.names()] + \
+            [self.folder / "howto" / f"{name}.svg" for name in self.figures()]
 
     @property
     def rules_page(self) -> Path:
@@ -135,97 +235,40 @@ class GameSpec:
         if self.hint_bot is not None and self.hint_bot not in self.bots:
             raise ValueError(f"{self.game.id}: the hint bot {self.hint_bot!r} is not one of "
                              f"its bots ({', '.join(self.bots)})")
+        if self.traits.solitaire != (self.game.max_seats == 1):
+            raise ValueError(f"{self.game.id}: Traits.solitaire says {self.traits.solitaire}, "
+                             f"but the game seats {self.game.min_seats} to "
+                             f"{self.game.max_seats}")
+        seats = sorted(s for team in self.traits.partnerships for s in team)
+        if seats and seats != list(range(self.game.max_seats)):
+            raise ValueError(f"{self.game.id}: the partnerships {self.traits.partnerships} "
+                             f"are not every seat once")
 
 
 # ----------------------------------------------------------------------------- the games
-def _spades() -> GameSpec:
-    from parlour.bots.spades import BOTS, SEARCH
-    from parlour.games.spades import GAME, say_action
-
-    def terminal() -> type[TableUI]:
-        from parlour.terminal.spades import UI
-        return UI
-
-    from parlour.stats import SPADES
-
-    return GameSpec(GAME, WebRenderer("tables/spades.js", "tables/spades.css"), terminal, BOTS,
-                    SEARCH, short_match={"max_deals": 2}, stats=SPADES,
-                    one_deal={"max_deals": 1}, say_action=say_action)
+#: Every game Parlour plays, in menu order: the one place a game is registered. A game's
+#: parts live in its folder ``parlour/games/<id with underscores>/``, whose ``spec.py``
+#: builds its :class:`GameSpec` (``build()``).
+GAMES: tuple[str, ...] = ("spades", "spite-and-malice", "hit-the-deck", "clockwork-spades",
+                          "foursquare")
 
 
-def _spite_and_malice() -> GameSpec:
-    from parlour.bots.spite_and_malice import BOTS, SEARCH
-    from parlour.games.spite_and_malice import GAME, say_action
-    from parlour.stats import SPITE_AND_MALICE
-
-    def terminal() -> type[TableUI]:
-        from parlour.terminal.spite_and_malice import UI
-        return UI
-
-    return GameSpec(GAME, WebRenderer("tables/spite_and_malice.js",
-                                      "tables/spite_and_malice.css"), terminal, BOTS, SEARCH,
-                    short_match={"payoff_size": 3, "target": 3, "max_rounds": 2,
-                                 "max_turns": 30}, stats=SPITE_AND_MALICE,
-                    one_deal={"max_rounds": 1}, say_action=say_action)
+def folder_name(game_id: str) -> str:
+    """The Python name of a game's folder (``spite-and-malice``: ``spite_and_malice``)."""
+    return game_id.replace("-", "_")
 
 
-def _hit_the_deck() -> GameSpec:
-    from parlour.bots.hit_the_deck import BOTS, SEARCH
-    from parlour.games.hit_the_deck import GAME, say_action
-    from parlour.stats import HIT_THE_DECK
-
-    def terminal() -> type[TableUI]:
-        from parlour.terminal.hit_the_deck import UI
-        return UI
-
-    return GameSpec(GAME, WebRenderer("tables/hit_the_deck.js", "tables/hit_the_deck.css"),
-                    terminal, BOTS, SEARCH, short_match={"target": 1}, stats=HIT_THE_DECK,
-                    one_deal={"max_rounds": 1}, say_action=say_action)
+def _builder(game_id: str) -> Callable[[], GameSpec]:
+    def build() -> GameSpec:
+        module = importlib.import_module(f"parlour.games.{folder_name(game_id)}.spec")
+        built = module.build()
+        assert isinstance(built, GameSpec)
+        return built
+    return build
 
 
-def _clockwork_spades() -> GameSpec:
-    from parlour.bots.clockwork_spades import BOTS
-    from parlour.games.clockwork_spades import GAME, describe_event, narrate_event, say_action
-    from parlour.stats import CLOCKWORK_SPADES
-
-    def terminal() -> type[TableUI]:
-        from parlour.terminal.clockwork_spades import UI
-        return UI
-
-    return GameSpec(GAME, WebRenderer("tables/clockwork_spades.js",
-                                      "tables/clockwork_spades.css"), terminal, BOTS,
-                    describe_event=describe_event, narrate_event=narrate_event,
-                    stats=CLOCKWORK_SPADES, say_action=say_action)
-
-
-def _foursquare() -> GameSpec:
-    from parlour.bots.foursquare import BOTS
-    from parlour.games.foursquare import GAME, describe_event, narrate_event, say_action
-    from parlour.stats import FOURSQUARE
-
-    def terminal() -> type[TableUI]:
-        from parlour.terminal.foursquare import UI
-        return UI
-
-    def analysis() -> Study:
-        from parlour.analysis import foursquare
-        return foursquare
-
-    return GameSpec(GAME, WebRenderer("tables/foursquare.js", "tables/foursquare.css"),
-                    terminal, BOTS, hint_bot="solver", numbered_deals=True,
-                    describe_event=describe_event, narrate_event=narrate_event,
-                    analysis=analysis, stats=FOURSQUARE, say_action=say_action)
-
-
-#: Every game Parlour plays, in menu order, with the function that builds its spec: the
-#: one place a game is registered.
-REGISTERED: dict[str, Callable[[], GameSpec]] = {
-    "spades": _spades,
-    "spite-and-malice": _spite_and_malice,
-    "hit-the-deck": _hit_the_deck,
-    "clockwork-spades": _clockwork_spades,
-    "foursquare": _foursquare,
-}
+#: Each registered game's spec builder (tests register a stand-in here).
+REGISTERED: dict[str, Callable[[], GameSpec]] = {gid: _builder(gid) for gid in GAMES}
 
 
 # ----------------------------------------------------------------------------- the loader

@@ -1,7 +1,8 @@
 """Every word the games pass as a :class:`~parlour.message.Term`, written out literally so
 that ``pybabel extract`` finds each one (a term built at run time from a table, such as
-``Term("suit", SUIT_NAMES[s])``, is invisible to extraction). A test checks that every term
-met in random games is listed here."""
+``Term("suit", SUIT_NAMES[s])``, is invisible to extraction): the cards' words here, and
+each game's own (its name, its colours, its timed phases) in its spec's ``vocabulary``. A
+test checks that every term met in random games is listed (:func:`every_term`)."""
 
 from __future__ import annotations
 
@@ -14,21 +15,16 @@ RANKS = (Term("rank", "two"), Term("rank", "three"), Term("rank", "four"),
          Term("rank", "eight"), Term("rank", "nine"), Term("rank", "ten"),
          Term("rank", "jack"), Term("rank", "queen"), Term("rank", "king"),
          Term("rank", "ace"))
-#: Spite & Malice's ranks as the notation writes them ("needs an A").
-RANK_CODES = (Term("rank-code", "A"), Term("rank-code", "2"), Term("rank-code", "3"),
-              Term("rank-code", "4"), Term("rank-code", "5"), Term("rank-code", "6"),
-              Term("rank-code", "7"), Term("rank-code", "8"), Term("rank-code", "9"),
-              Term("rank-code", "10"), Term("rank-code", "J"), Term("rank-code", "Q"),
-              Term("rank-code", "K"))
 SEATS = (Term("seat", "South"), Term("seat", "West"), Term("seat", "North"),
          Term("seat", "East"), Term("seat", "player"))
-COLOURS = (Term("colour", "red"), Term("colour", "yellow"), Term("colour", "green"),
-           Term("colour", "blue"))
-GAMES = (Term("game", "Spades"), Term("game", "Spite & Malice"), Term("game", "Hit the Deck"),
-         Term("game", "Clockwork Spades"), Term("game", "Foursquare"))
 CARDS = (Term("card", "joker"),)
-#: The timed phases a table may open (the server's refusals name them).
-REACTIONS = (Term("reaction", "slap"),)
 
-ALL: frozenset[Term] = frozenset((*SUITS, *RANKS, *RANK_CODES, *SEATS, *COLOURS, *GAMES,
-                                  *CARDS, *REACTIONS))
+#: The words every game's cards and seats use.
+SHARED: frozenset[Term] = frozenset((*SUITS, *RANKS, *SEATS, *CARDS))
+
+
+def every_term() -> frozenset[Term]:
+    """The shared words and every registered game's own."""
+    from parlour.registry import game_ids, spec
+
+    return SHARED.union(*(spec(g).vocabulary for g in game_ids()))

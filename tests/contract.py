@@ -24,7 +24,7 @@ from rich.console import Console
 from parlour.engine import IllegalAction, NotationError, Outcome, State
 from parlour.games import get_game
 from parlour.record import parse_record, record_text, replay
-from parlour.registry import WEB, spec
+from parlour.registry import spec
 from parlour.terminal import TableUI
 
 Invariant = Callable[[State], None]
@@ -154,26 +154,99 @@ def check_random_games(game_id: str, games: int, seed: int = 0, deep_every: int 
     return finished
 
 
-def check_plugged_in(game_id: str) -> None:
-    """What a registered game needs beyond its rules: a rules page, a terminal table that
-    draws its opening view, and a web table (its own ES module exporting ``mount``)."""
+def missing_parts(game_id: str) -> list[str]:
+    """What a registered game lacks of the parts every game has, one instruction per part
+    ("sixth has no daily seats: set GameSpec.daily_seats in parlour/games/sixth/spec.py");
+    empty when it has them all. Reads the spec and the game's folder only, so a new game
+    is told here what to add (never a KeyError in a shared layer)."""
+    from parlour import native
+    from parlour.howto import page_path
+    from parlour.i18n import LANGUAGES
+    from parlour.message import Term
+    from parlour.registry import folder_name
+
     found = spec(game_id)
+    folder = f"parlour/games/{folder_name(game_id)}/"
+    at = f"in {folder}spec.py"
+    out: list[str] = []
+
+    def lacks(part: str, instruction: str) -> None:
+        out.append(f"{game_id} has no {part}: {instruction}")
+
     page = found.rules_page
-    assert page.is_file(), f"{game_id} has no rules page: write {page}"
-    assert page.read_text(encoding="utf-8").startswith("# "), f"{page} needs a title"
+    if not page.is_file():
+        lacks("rules page", f"write {page}")
+    elif not page.read_text(encoding="utf-8").startswith("# "):
+        lacks("rules page title", f"start {page} with '# <title>'")
+    for lang in LANGUAGES:
+        if not page_path(game_id, lang).is_file():
+            lacks(f"how-to page in {lang}", f"write {page_path(game_id, lang)}")
     table = found.terminal()
-    assert issubclass(table, TableUI) and table is not TableUI, \
-        f"{game_id}'s terminal table must be its own TableUI subclass"
-    out = io.StringIO()
-    state = found.game.new(1)
-    table(found.game, Console(file=out, width=100), 0, state.num_seats).render(state.view(0))
-    assert out.getvalue().strip(), f"{game_id}'s terminal table drew nothing"
-    web = found.web
-    assert web.script != "tables/generic.js", f"{game_id} needs a web table of its own"
-    for path in web.files():
-        assert path.is_file(), f"{game_id}'s web table names {path}, which does not exist"
-    assert "export function mount(" in (WEB / web.script).read_text(encoding="utf-8"), \
-        f"{web.script} must export mount(root, ctx)"
+    if not (issubclass(table, TableUI) and table is not TableUI):
+        lacks("terminal table", f"its terminal table must be its own TableUI subclass "
+                                f"({folder}terminal.py, named by GameSpec.terminal)")
+    else:
+        drawn = io.StringIO()
+        state = found.game.new(1)
+        table(found.game, Console(file=drawn, width=100), 0, state.num_seats).render(
+            state.view(0))
+        if not drawn.getvalue().strip():
+            lacks("terminal table drawing", f"its terminal table drew nothing "
+                                            f"({folder}terminal.py)")
+    for path in found.web_files():
+        if not path.is_file():
+            lacks("web file", f"it names {path}, which does not exist: write it "
+                              f"(GameSpec.web, GameSpec.figures)")
+    picture = found.folder / (found.web.picture or "picture.js")
+    if picture.is_file() and "export function scene(" not in picture.read_text(encoding="utf-8"):
+        lacks("lobby picture scene", f"{picture} must export scene(kit)")
+    if found.web.picture is None:
+        lacks("lobby picture", f"write {folder}picture.js exporting scene(kit) (GameSpec.web)")
+    script = found.folder / found.web.script
+    if script.is_file() and "export function mount(" not in script.read_text(encoding="utf-8"):
+        lacks("web table mount", f"{script} must export mount(root, ctx)")
+    if "rule" not in found.bots:
+        lacks("rule bot", f"set GameSpec.bots = {{'rule': ...}} {at} (the daily deal's seats, "
+                          f"the stand-in and the ratings' anchor are rule bots)")
+    for kind in (k for k, cls in found.bots.items() if cls.at_tables):  # offered in the lobby
+        if not any(key == kind or key.startswith(f"{kind}:") for key in found.bot_help):
+            lacks(f"words for its {kind} bot", f"set GameSpec.bot_help[{kind!r}] = N_('...') "
+                                               f"{at} (the lobby's tooltip)")
+    if found.daily_seats is None:
+        lacks("daily seats", f"set GameSpec.daily_seats {at}")
+    if found.turn_seconds is None and not found.traits.solitaire:
+        lacks("turn seconds", f"set GameSpec.turn_seconds {at}")
+    if found.traits.rated_by == "openskill" and found.bot_elo.get("rule") != 0.0:
+        lacks("bot ratings", f"set GameSpec.bot_elo {at}, the rule bot at 0.0 and each "
+                             f"other kind measured as docs/bots.md says")
+    if not found.tagline:
+        lacks("tagline", f"set GameSpec.tagline = N_('...') {at}")
+    if not found.presets or found.presets[0].id != "classic":
+        lacks("classic preset", f"set GameSpec.presets {at}, the classic one first")
+    if Term("game", found.game.name) not in found.vocabulary:
+        lacks("name in its vocabulary", f"add Term('game', {found.game.name!r}) to "
+                                        f"GameSpec.vocabulary {at}")
+    if found.encoder is None:
+        lacks("learning encoder", f"write {folder}encoding.py and set GameSpec.encoder {at}")
+    if found.stats is None:
+        lacks("profile figures", f"write {folder}stats.py and set GameSpec.stats {at}")
+    from game_checks import missing as checks_missing
+
+    out.extend(checks_missing(game_id))
+    rules_module = f"parlour.games.{folder_name(game_id)}.rules"
+    if rules_module not in native.MODULES:
+        lacks("compiled rules", f"put its rules in {folder}rules.py (the compiled build "
+                                f"compiles every game folder's rules.py)")
+    return out
+
+
+def check_plugged_in(game_id: str) -> None:
+    """What a registered game needs beyond its rules: every part :func:`missing_parts`
+    names."""
+    missing = missing_parts(game_id)
+    assert not missing, "\n".join(missing)
+
+
 def check_no_bool_action(state: State) -> None:
     """A bool is never an action (``True == 1`` in Python): ``apply(True)`` and
     ``apply(False)`` raise :class:`IllegalAction` for every seat to act, and change

@@ -14,20 +14,26 @@ import random
 import sys
 from typing import Any
 
+from game_checks import Pieces
+
 from parlour.bots import make_bot, observe_for
 from parlour.engine import derive_seed, play_random
 from parlour.games import game_ids, get_game
 from parlour.record import record_text
 
-#: Options that keep each match short enough for a test.
-SHORT: dict[str, dict[str, Any]] = {
-    "spades": {"max_deals": 3},
-    "spite-and-malice": {"max_rounds": 2},
-    "hit-the-deck": {"max_rounds": 3},
-    "clockwork-spades": {},
-    "foursquare": {},
-}
 SEEDS = (1, 7, 2026)
+
+
+class _Short:
+    """Options that keep each match short enough for a test: its game's own
+    (``SAME_RESULTS["options"]`` in its folder's checks.py)."""
+
+    def __getitem__(self, game_id: str) -> dict[str, Any]:
+        options: dict[str, Any] = Pieces("SAME_RESULTS")[game_id]["options"]
+        return options
+
+
+SHORT = _Short()
 
 
 def _sha(text: str) -> str:

@@ -19,7 +19,7 @@ from parlour.bots.base import Observation
 from parlour.bots.ismcts import ISMCTSBot
 from parlour.bots.search import paired_search, search
 from parlour.games import game_ids, get_game
-from parlour.games.spades import BID_BASE
+from parlour.games.spades.rules import BID_BASE
 from parlour.server.play.tables import Hub
 from parlour.server.settings import Settings
 from parlour.server.storage.store import Store

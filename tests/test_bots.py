@@ -8,11 +8,11 @@ from stateful import RandomPlay, run_machine
 
 from parlour.arena import play_game, simulate
 from parlour.bots import RandomBot, bot_kinds, make_bot, observe
-from parlour.bots.spades import SpadesRuleBot, count_tricks, wants_nil
 from parlour.cards import card_text, parse_cards
 from parlour.engine import OptionError, State
 from parlour.games import get_game
-from parlour.games.spades import BID_BASE, NIL
+from parlour.games.spades.bots import SpadesRuleBot, count_tricks, wants_nil
+from parlour.games.spades.rules import BID_BASE, NIL
 
 GAME = get_game("spades")
 
@@ -107,7 +107,7 @@ def test_rule_bot_bids_nil_with_a_weak_hand_and_counts_otherwise():
 def test_bid_values_count_the_partners_real_bid(monkeypatch):
     """The simulated partner's bid is read before the playout ends the deal (which clears
     the bids): a partner who bid by count is never scored as a failed nil."""
-    import parlour.bots.spades as spades_bots
+    import parlour.games.spades.bots as spades_bots
 
     scored: list[tuple[int, int]] = []
     real = spades_bots.score_team
@@ -130,8 +130,8 @@ def test_bid_values_count_the_partners_real_bid(monkeypatch):
 def test_a_face_down_hand_values_looking_too():
     """Before looking, looking is valued (by then bidding the hand's count) beside blind
     nil, so the search bot and the hint do not bid blind nil just because it is offered."""
-    from parlour.bots.spades import bid_values
-    from parlour.games.spades import BLIND_NIL, LOOK
+    from parlour.games.spades.bots import bid_values
+    from parlour.games.spades.rules import BLIND_NIL, LOOK
 
     state = GAME.new(3, blind_nil=True, blind_nil_deficit=0)  # 0-0: every team may
     seat = state.to_act[0]

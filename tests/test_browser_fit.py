@@ -29,6 +29,7 @@ from typing import Any
 import httpx
 import pytest
 from browser_kit import CUT_OFF, MISSING, OVERLAPS, SHOTS, page_of, settle, shot
+from game_checks import piece
 from server_kit import server_thread
 from websockets.sync.client import connect
 
@@ -90,46 +91,14 @@ class Table:
     moves: int = 0
 
 
-TABLES: dict[str, Table] = {
-    "spades": Table(
-        ready=".hand .card.playable",
-        needed=(".hand .card", ".plate", ".trick", ".team-score"),
-        apart=(".plate", ".trick .slot .card", ".hand", ".felt-note"),
-        after=(".plate", ".team-score"), shown=(".hand .card", ".team-score", ".plate"),
-        long={"target": 5000, "max_deals": 12}, moves=3),
-    "spite-and-malice": Table(
-        ready=".snm-plate.mine.turn",
-        needed=(".snm-hand .card", "[data-key][data-targets]:not([data-targets=''])",
-                ".snm-centre [data-key]", ".snm-stock", ".snm-pile", ".snm-plate",
-                ".snm-plate .snm-score", ".snm-turn"),
-        apart=(".snm-plate", ".snm-pile", ".snm-stock", ".snm-slot", ".snm-note"),
-        after=(".snm-pile", ".snm-stock", ".snm-plate"),
-        shown=(".snm-hand .card", ".snm-plate .snm-score", ".snm-stock", ".snm-centre [data-key]"),
-        long={"payoff_size": 1, "target": 500, "max_rounds": 15, "max_turns": 60}, moves=12),
-    "hit-the-deck": Table(
-        ready=".htd-hand .hcard.playable, .htd-act",
-        needed=(".htd-hand .hcard", ".htd-act", ".htd-draw", ".htd-discard", ".htd-plate",
-                ".htd-status", ".htd-shout"),
-        apart=(".htd-plate", ".htd-draw", ".htd-discard", ".htd-direction",
-               ".htd-obligation.on"),
-        after=(".htd-plate", ".htd-discard"),
-        shown=(".htd-hand .hcard", ".htd-plate .score", ".htd-draw", ".htd-discard"),
-        long={"hand_size": 2, "target": 1000, "max_rounds": 12}, moves=2),
-    "clockwork-spades": Table(
-        ready=".cw-choice:not([hidden]) .cw-take",
-        needed=(".cw-clock", ".cw-clock .cw-pos", ".cw-hand .card", ".cw-plate", ".cw-note",
-                ".cw-take"),
-        apart=(".cw-plate", ".cw-clock", ".cw-hand", ".cw-note"),
-        after=(".cw-plate", ".cw-clock", ".cw-clock .cw-pos"),
-        shown=(".cw-plate .cw-stat", ".cw-take", ".cw-clock .cw-pos")),
-    "foursquare": Table(
-        ready=".fs-cell.legal",
-        needed=(".fs-cell", ".fs-in-hand", ".fs-stock", ".fs-note", ".fs-hint-row .button",
-                ".fs-deal-link", ".fs-share .button"),
-        apart=(".fs-frame", ".fs-note", ".fs-hand", ".fs-stock", ".fs-down"),
-        after=(".fs-cell", ".fs-stock"), moves=3,
-        shown=(".fs-in-hand", ".fs-stock", ".fs-hint-row .button", ".fs-share .button")),
-}
+class _Tables:
+    """Each game's :class:`Table`, from its folder's checks.py (BROWSER_FIT)."""
+
+    def __getitem__(self, game_id: str) -> Table:
+        return Table(**piece(game_id, "BROWSER_FIT"))
+
+
+TABLES = _Tables()
 
 # The page's size and the screen's (not innerWidth: a phone's layout viewport widens to what
 # sticks out), and the table's (main) own scroll.
@@ -306,7 +275,6 @@ def look(page: Any, name: str, size: str) -> None:
 
 def table_and_seat(seats: dict[tuple[str, bool], Future[Seat]], game: str, finished: bool
                    ) -> tuple[Table, Seat]:
-    assert game in TABLES, f"{game}: say what its table needs (TABLES)"
     return TABLES[game], seats[(game, finished)].result(timeout=120)
 
 

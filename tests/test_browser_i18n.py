@@ -23,8 +23,10 @@ from typing import Any
 import pseudo_locale
 import pytest
 from browser_kit import page_of, shot, version, wait_moved_on, wait_until_js
+from game_checks import piece
 from players_kit import sign_up
 
+from parlour.registry import game_ids
 from parlour.server.people.identity import SESSION_COOKIE
 from parlour.server.play.names import BOT_NAMES
 
@@ -106,16 +108,11 @@ def open_at(browser: Any, base: str, lang: str, game: str, seats: list[dict[str,
     return page, tid
 
 
-# The five tables: the options of a quick match of bots, and what shows when the page's
-# seat has something to do.
-TABLES = {
-    "spades": ({"target": 10}, [RULE] * 3, ".bid-panel:not([hidden]) button"),
-    "spite-and-malice": ({"payoff_size": 3, "target": 1, "max_rounds": 3}, [RULE],
-                         ".snm-plate.mine.turn"),
-    "hit-the-deck": ({"hand_size": 4, "target": 1}, [RULE] * 2, ".htd-hand .hcard"),
-    "clockwork-spades": ({}, [RULE], ".cw-log li"),
-    "foursquare": ({}, [], ".fs-cell.legal"),
-}
+def table(game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+    """A quick match of the game with rule bots, and what shows when the page's seat has
+    something to do (from its folder's checks.py, BROWSER_I18N)."""
+    found = piece(game_id, "BROWSER_I18N")
+    return found["options"], [RULE] * found["rule_bots"], found["ready"]
 
 
 @pytest.fixture
@@ -124,9 +121,9 @@ def qps(monkeypatch):
     return pseudo_locale.TAG
 
 
-@pytest.mark.parametrize("game", list(TABLES))
+@pytest.mark.parametrize("game", game_ids())
 def test_the_pseudo_locale_leaves_no_visible_text_undecorated(browser, base, qps, game):
-    options, bots, ready = TABLES[game]
+    options, bots, ready = table(game)
     names = {NAME, "Parlour", "rule", *BOT_NAMES}  # names are names in every language
     page, tid = open_at(browser, base, qps, game, [{"kind": "person"}, *bots], options)
     names.add(tid)

@@ -46,6 +46,8 @@ def test_a_tile_per_game_and_a_remembered_guest_name(browser, base):
     assert sorted(tiles.evaluate_all("els => els.map(e => e.dataset.game)")) == sorted(game_ids())
     for i in range(tiles.count()):
         tile = tiles.nth(i)
+        game = tile.get_attribute("data-game")  # its own scene, from its folder's picture.js
+        tile.locator(f"svg.tile-picture[data-drawn='{game}']").wait_for(timeout=10_000)
         assert tile.locator("svg.tile-picture rect, svg.tile-picture circle").count() >= 3
         assert tile.locator(".tile-name").inner_text()
         assert len(tile.locator(".tile-line").inner_text()) > 20  # one line on what it is

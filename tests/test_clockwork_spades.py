@@ -1,5 +1,5 @@
 """Clockwork Spades: each paragraph of the seed, each decision of
-docs/rules/clockwork-spades.md (D1..D16), the bots, terminal play and the properties."""
+full-rules/en.md (D1..D16), the bots, terminal play and the properties."""
 
 from __future__ import annotations
 
@@ -25,11 +25,11 @@ from stateful import SEEDS, RandomPlay, run_machine
 
 from parlour.arena import simulate
 from parlour.bots import make_bot, observe
-from parlour.bots.clockwork_spades import choice_scores
 from parlour.cards import KING, SPADES, card_text, parse_card, parse_cards
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
-from parlour.games.clockwork_spades import (
+from parlour.games.clockwork_spades.bots import choice_scores
+from parlour.games.clockwork_spades.rules import (
     KING_OF_SPADES,
     SPADE_AT,
     ClockworkState,
@@ -617,7 +617,7 @@ def test_terminal_play_draws_the_clock_and_tells_each_step(tmp_path: Path):
 
 
 def test_clock_layout_is_round():
-    from parlour.terminal.clockwork_spades import CELLS
+    from parlour.games.clockwork_spades.terminal import CELLS
 
     cols = {p: c for p, (c, _) in CELLS.items()}
     rows = {p: r for p, (_, r) in CELLS.items()}

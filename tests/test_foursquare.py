@@ -1,5 +1,5 @@
 """Foursquare: every rule of the seed and of the designer's text, the decisions of
-docs/rules/foursquare.md, properties over thousands of random games, the bots' correctness,
+full-rules/en.md, properties over thousands of random games, the bots' correctness,
 the analysis, and terminal play."""
 
 from __future__ import annotations
@@ -20,7 +20,10 @@ from soak import soak
 
 from parlour.arena import simulate
 from parlour.bots import make_bot, observe
-from parlour.bots.foursquare import (
+from parlour.cards import card_text
+from parlour.engine import IllegalAction, NotationError, OptionError
+from parlour.games import get_game
+from parlour.games.foursquare.bots import (
     LOST,
     UNDECIDED,
     WON,
@@ -30,10 +33,7 @@ from parlour.bots.foursquare import (
     position_from_view,
     rule_choice,
 )
-from parlour.cards import card_text
-from parlour.engine import IllegalAction, NotationError, OptionError
-from parlour.games import get_game
-from parlour.games.foursquare import (
+from parlour.games.foursquare.rules import (
     CENTRE,
     DECK,
     FRAME,
@@ -733,7 +733,7 @@ def test_the_clairvoyant_proves_a_lost_position_and_stops_at_its_budget():
 # ----------------------------------------------------------------------------- analysis, play
 def test_the_analysis_counts_bounds_and_draws_them(tmp_path):
     from parlour.analysis import analysis_for
-    from parlour.analysis.foursquare import analyse, draw, report
+    from parlour.games.foursquare.analysis import analyse, draw, report
 
     summary = analyse(games=3, seed=0, bots=["random", "rule"], budget=20_000)
     clair = summary["clairvoyant"]
@@ -805,7 +805,7 @@ def test_terminal_play_with_a_hint(tmp_path):
 
 
 def test_terminal_board_shows_coordinates_and_marks_placements():
-    from parlour.terminal.foursquare import UI
+    from parlour.games.foursquare.terminal import UI
 
     out = io.StringIO()
     console = Console(file=out, width=100, force_terminal=False)

@@ -21,24 +21,26 @@ from parlour import fullrules
 from parlour.cli import main
 from parlour.games import game_ids, get_game
 from parlour.i18n import translate
+from parlour.registry import spec
 
 #: The languages the full rules are translated into (a catalog's name each).
 TRANSLATED = ("id", "pt_BR")
 #: What a translated page is titled (its first heading, and the terminal's header).
 TITLE = {"id": "Aturan lengkap {game}", "pt_BR": "Regras completas de {game}"}
-#: A sentence of each translation's body, in its own words (one of the game's decisions).
-SAYS = {
-    ("spades", "id"): "Sekop apa pun yang dimainkan membuat sekop pecah",
-    ("spades", "pt_BR"): "Qualquer espada jogada quebra as espadas",
-    ("spite-and-malice", "id"): "Raja tidak boleh memulai tumpukan tengah yang kosong",
-    ("spite-and-malice", "pt_BR"): "Um rei não pode começar uma pilha central vazia",
-    ("clockwork-spades", "id"): "Raja sekop langsung mengakhiri permainan",
-    ("clockwork-spades", "pt_BR"): "O rei de espadas termina o jogo na hora",
-    ("foursquare", "id"): "Kartu yang diletakkan tidak pernah membalik dirinya sendiri",
-    ("foursquare", "pt_BR"): "A carta colocada nunca vira a si mesma",
-    ("hit-the-deck", "id"): "Setiap kartu Hit the Deck boleh dimainkan di atas apa saja",
-    ("hit-the-deck", "pt_BR"): "Toda carta Hit the Deck pode ser jogada sobre qualquer carta",
-}
+
+
+def own_sentence(game_id: str, lang: str) -> str:
+    """A sentence of the translation's body in its own words: the first line of prose (no
+    markup) that the English page does not hold, which the served page must show."""
+    english = fullrules.markdown(fullrules.page(game_id, "en")[0])
+    for line in fullrules.markdown(fullrules.translation(game_id, lang)).splitlines():
+        line = line.strip()
+        if len(line) > 30 and re.fullmatch(r"[^\W\d_][\w ,.;:'’()-]+", line) \
+                and line not in english:
+            return line
+    raise AssertionError(f"{game_id}'s {lang} page has no line of plain prose")
+
+
 #: The terminal's notice before an untranslated page, in each language.
 ENGLISH_NOTICE = {lang: translate(lang, "[dim]The full specification is written in English.[/]")
                   .removeprefix("[dim]").removesuffix("[/]") for lang in TRANSLATED}
@@ -99,32 +101,41 @@ def test_a_translation_keeps_every_heading_item_row_and_example(game_id, lang):
 
 
 def test_a_changed_english_page_makes_its_translations_stale(tmp_path, monkeypatch):
-    for name in ("spades.md", "spades.id.md"):
-        shutil.copy(fullrules.RULES / name, tmp_path / name)
-    monkeypatch.setattr(fullrules, "RULES", tmp_path)
+    pages = tmp_path / "spades" / fullrules.RULES
+    pages.mkdir(parents=True)
+    for name in ("en.md", "id.md"):
+        shutil.copy(fullrules.folder("spades") / name, pages / name)
+    monkeypatch.setattr(fullrules, "GAMES", tmp_path)
+    monkeypatch.setattr(fullrules, "_shown", lambda path: f"spades/full-rules/{path.name}")
     assert fullrules.stale("spades", "id") is None
-    with (tmp_path / "spades.md").open("a", encoding="utf-8") as page:
+    with (pages / "en.md").open("a", encoding="utf-8") as page:
         page.write("\nA new decision.\n")
     problem = fullrules.stale("spades", "id")
-    assert problem is not None and "spades.md changed since spades.id.md" in problem
+    assert problem is not None and \
+        "spades/full-rules/en.md changed since spades/full-rules/id.md" in problem
     assert fullrules.follows_line("spades") in problem  # says what the line must become
-    (tmp_path / "spades.id.md").write_text("# Aturan lengkap Spades\n", encoding="utf-8")
+    (pages / "id.md").write_text("# Aturan lengkap Spades\n", encoding="utf-8")
     problem = fullrules.stale("spades", "id")
     assert problem is not None and "does not say which version" in problem
     problem = fullrules.stale("spades", "pt_BR")
     assert problem is not None and "no full rules page in pt_BR" in problem
 
 
-def test_the_pages_are_package_data():
-    """An installed copy holds the pages: pyproject ships ``parlour/rules/*.md`` and the
-    lookup reads them there (docs/rules, through the link, in a checkout)."""
+def test_every_file_of_a_games_folder_is_package_data():
+    """An installed copy holds each game's pages and web table: pyproject's package data
+    names every file of every game's folder that is not a Python module, and the lookups
+    read the pages in the folder."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "rules/*.md" in config["tool"]["setuptools"]["package-data"]["parlour"]
-    assert fullrules.RULES == ROOT / "parlour" / "rules"
-    assert fullrules.RULES.resolve() == ROOT / "docs" / "rules"
-    shipped = {p.name for p in fullrules.RULES.glob("*.md")}
+    package = ROOT / "parlour"
+    shipped = {path for pattern in config["tool"]["setuptools"]["package-data"]["parlour"]
+               for path in package.glob(pattern)}
     for game_id in game_ids():
-        assert {f"{game_id}.md", f"{game_id}.id.md", f"{game_id}.pt-BR.md"} <= shipped
+        found = spec(game_id)
+        files = {p for p in found.folder.rglob("*") if p.is_file() and p.suffix != ".py"
+                 and "__pycache__" not in p.parts}
+        assert files - shipped == set(), f"add {files - shipped} to pyproject's package-data"
+        assert {found.full_rules(lang)[0] for lang in ("en", "id", "pt_BR")} <= shipped
+        assert set(found.web_files()) <= shipped
 
 
 # ----------------------------------------------------------------------------- served
@@ -144,7 +155,7 @@ def test_the_full_rules_are_served_in_the_readers_language(client, game_id, lang
     title = TITLE[lang].format(game=get_game(game_id).name)
     assert body["html"].startswith(f"<h1>{html.escape(title, quote=False)}</h1>")
     text = text_of(body["html"])
-    assert SAYS[game_id, lang] in text
+    assert own_sentence(game_id, lang) in text
     assert "translated from" not in text and "sha256" not in text
 
 
@@ -171,7 +182,7 @@ def test_parlour_rules_full_in_the_terminals_language(capsys, game_id, lang):
     out = " ".join(capsys.readouterr().out.split())
     title = TITLE[lang].format(game=get_game(game_id).name)
     assert out.count(title) >= 2  # the header and the page's own title
-    assert SAYS[game_id, lang] in out
+    assert own_sentence(game_id, lang) in out
     assert ENGLISH_NOTICE[lang] not in out
     assert "translated from" not in out
 
@@ -187,8 +198,9 @@ def test_parlour_rules_full_reads_lang(capsys, monkeypatch):
 
 def test_an_untranslated_page_is_the_english_one_under_a_notice(client, capsys, tmp_path,
                                                                  monkeypatch):
-    shutil.copy(fullrules.RULES / "spades.md", tmp_path / "spades.md")
-    monkeypatch.setattr(fullrules, "RULES", tmp_path)
+    (tmp_path / "spades" / fullrules.RULES).mkdir(parents=True)
+    shutil.copy(fullrules.folder("spades") / "en.md", tmp_path / "spades" / fullrules.RULES)
+    monkeypatch.setattr(fullrules, "GAMES", tmp_path)
     body = client.get("/api/games/spades/rules", params={"full": "true", "lang": "id"}).json()
     assert body["lang"] == "en" and body["html"].startswith("<h1>Spades</h1>")
     assert main(["rules", "spades", "--full", "--lang", "id"]) == 0

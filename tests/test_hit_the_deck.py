@@ -1,4 +1,4 @@
-"""Hit the Deck: every paragraph of the seed, every decision of docs/rules/hit-the-deck.md,
+"""Hit the Deck: every paragraph of the seed, every decision of full-rules/en.md,
 the bots, the terminal table, and properties over thousands of random games."""
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from soak import soak
 
 from parlour.arena import game_seed, play_game, simulate
 from parlour.bots import make_bot, observe_for
-from parlour.bots.hit_the_deck import reaction_ms
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
-from parlour.games.hit_the_deck import (
+from parlour.games.hit_the_deck.bots import reaction_ms
+from parlour.games.hit_the_deck.rules import (
     ACCEPTS,
     CUT,
     DRAW,
@@ -46,10 +46,10 @@ from parlour.games.hit_the_deck import (
     build_deck,
     slap_action,
 )
+from parlour.games.hit_the_deck.terminal import UI
 from parlour.i18n import localize, render
 from parlour.record import parse_record, record_text, replay
 from parlour.terminal import play
-from parlour.terminal.hit_the_deck import UI
 
 GAME = get_game("hit-the-deck")
 

@@ -8,7 +8,10 @@ import random
 
 from parlour.arena import play_game
 from parlour.bots import hint, make_bot, observe, observe_for
-from parlour.bots.hit_the_deck import (
+from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.search import paired_search, search
+from parlour.games import get_game
+from parlour.games.hit_the_deck.bots import (
     MODEL_SLAP,
     SEARCH,
     HitTheDeckRuleBot,
@@ -20,10 +23,7 @@ from parlour.bots.hit_the_deck import (
     standing_table,
     value,
 )
-from parlour.bots.ismcts import ISMCTSBot
-from parlour.bots.search import paired_search, search
-from parlour.games import get_game
-from parlour.games.hit_the_deck import (
+from parlour.games.hit_the_deck.rules import (
     ACCEPTS,
     DRAW,
     HAND,

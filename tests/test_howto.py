@@ -15,7 +15,7 @@ from parlour.cli import main
 from parlour.engine import Option, OptionError
 from parlour.games import game_ids, get_game
 from parlour.howto import PAGES, howto_html, howto_markdown, page_path
-from parlour.howto.figures import DRAWINGS, FIGURES
+from parlour.howto.figures import drawings
 from parlour.i18n import LANGUAGES
 from parlour.registry import spec
 
@@ -38,9 +38,11 @@ def test_every_game_has_a_short_page_in_every_language(game_id, lang):
     assert html.startswith("<h1>") and "<strong>" in html
     words = len(re.findall(r"\w+", re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)))
     assert 120 <= words <= 340, f"{game_id} in {lang}: {words} words (one screen: ~200-300)"
-    figures = re.findall(r"<img src=\"/static/howto/([\w-]+)\.svg\" alt=\"([^\"]{20,})\"", html)
+    folder = spec(game_id).folder
+    figures = re.findall(rf"<img src=\"/static/games/{folder.name}/howto/([\w-]+)\.svg\" "
+                         r"alt=\"([^\"]{20,})\"", html)
     assert figures, "every page draws the game"
-    assert all((FIGURES / f"{name}.svg").is_file() for name, _ in figures)
+    assert all((folder / "howto" / f"{name}.svg").is_file() for name, _ in figures)
     assert not REPOSITORY_PATH.search(text)
     assert "{{" not in html and "{%" not in html and "Decision" not in text
 
@@ -68,7 +70,7 @@ def test_every_language_shows_the_same_option_values(game_id):
     english = template_names(page_path(game_id, "en"))
     for lang in LANGUAGES:
         assert template_names(page_path(game_id, lang)) == english, lang
-    assert {p.parent.name for p in PAGES.glob(f"*/{game_id}.md")} == set(LANGUAGES)
+    assert {p.stem for p in (spec(game_id).folder / PAGES).glob("*.md")} == set(LANGUAGES)
 
 
 def other_value(option: Option) -> Any:
@@ -140,13 +142,15 @@ def test_a_bad_option_is_refused_with_its_reason():
 
 # ----------------------------------------------------------------------------- figures
 def test_the_figures_are_what_the_code_draws_and_obey_the_csp():
-    for name, draw in DRAWINGS.items():
+    found = drawings()
+    for path, draw in found.items():
         drawn = draw()
-        assert (FIGURES / f"{name}.svg").read_text(encoding="utf-8") == drawn, (
-            f"{name}.svg is stale: run python -m parlour.howto.figures")
+        assert path.read_text(encoding="utf-8") == drawn, (
+            f"{path} is stale: run python -m parlour.howto.figures")
         assert "style=" not in drawn and "<script" not in drawn and "href" not in drawn
         assert not re.search(r">[A-Za-z]{2,}<", drawn), "a figure holds no words"
-    assert {p.stem for p in FIGURES.glob("*.svg")} == set(DRAWINGS)
+    for game_id in game_ids():  # no figure left over from an older drawing
+        assert set((spec(game_id).folder / "howto").glob("*.svg")) <= set(found)
 
 
 # ----------------------------------------------------------------------------- full rules
@@ -155,7 +159,7 @@ def test_the_full_rules_name_no_repository_path(game_id, lang):
     page, _ = spec(game_id).full_rules(lang)
     text = fullrules.markdown(page)
     found = sorted({m.group(0) for m in REPOSITORY_PATH.finditer(text)})
-    assert not found, f"docs/rules/{page.name} names {found}"
+    assert not found, f"{page} names {found}"
 
 
 # ----------------------------------------------------------------------------- the endpoint
@@ -241,5 +245,11 @@ def test_the_rules_pages_are_the_app(client):
         assert res.status_code == 200 and "/static/app.js" in res.text, path
     assert client.get("/rules/spades/full/more").status_code == 404
     assert client.get("/rules/spades/short").status_code == 404
-    svg = client.get("/static/howto/spades-trick.svg")
+    svg = client.get("/static/games/spades/howto/trick.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    # a game's folder serves its web files only, never its modules or pages
+    for hidden in ("rules.py", "spec.py", "howto/en.md", "full-rules/en.md", "../registry.py"):
+        assert client.get(f"/static/games/spades/{hidden}").status_code == 404, hidden
+    script = client.get("/static/games/spades/table.js")
+    assert script.status_code == 200 and "export function mount(" in script.text
+    assert client.get("/static/games/spades/table.css").status_code == 200

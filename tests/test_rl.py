@@ -22,6 +22,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from game_checks import Pieces
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 from pettingzoo.test.seed_test import parallel_seed_test
@@ -29,21 +30,16 @@ from pettingzoo.test.seed_test import parallel_seed_test
 from parlour import rl
 from parlour.engine import OptionError, State, derive_seed
 from parlour.features import action_mask
-from parlour.games import get_game
-from parlour.games.hit_the_deck import SLAP_BASE
+from parlour.games import game_ids, get_game
+from parlour.games.hit_the_deck.rules import SLAP_BASE
 from parlour.rl.encoding import default_encoder, markdown
 from parlour.rl.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("spades", "spite-and-malice", "hit-the-deck", "clockwork-spades", "foursquare")
-#: Options that keep random matches short (the encodings are the same).
-SHORT: dict[str, dict[str, Any]] = {
-    "spades": {"target": 100, "max_deals": 3},
-    "spite-and-malice": {"target": 5, "payoff_size": 5, "max_turns": 60},
-    "hit-the-deck": {"target": 25},
-    "clockwork-spades": {},
-    "foursquare": {},
-}
+GAMES = game_ids()
+#: Options that keep random matches short (the encodings are the same): each game's own
+#: (RL_SHORT in its folder's checks.py).
+SHORT = Pieces("RL_SHORT")
 #: What PettingZoo's checker says of every environment with Dict observations (its own
 #: classic games included, which it lists by name to silence them).
 DICT_OBS_WARNINGS = ("Observation space for each agent probably", "Observation is not a NumPy")
@@ -134,11 +130,11 @@ def dishonest_violations(game_id: str, observe: Observe, matches: int, seats: in
 
 #: Matches per case; PARLOUR_RL_HONESTY=<factor> multiplies them for a longer soak.
 SOAK = int(os.environ.get("PARLOUR_RL_HONESTY", "1"))
-HONESTY = [("spades", None, 2, {}), ("spades", None, 1, {"blind_nil": True,
-                                                         "blind_nil_deficit": 0}),
-           ("spite-and-malice", None, 2, {}), ("hit-the-deck", 4, 2, {}),
-           ("hit-the-deck", 2, 2, {}), ("hit-the-deck", 6, 1, {}),
-           ("clockwork-spades", None, 6, {}), ("foursquare", None, 6, {})]
+#: Every game at its default seats, and the cases a game's own options or seats open.
+HONESTY = [(game_id, None, 2, {}) for game_id in GAMES] + [
+    ("spades", None, 1, {"blind_nil": True, "blind_nil_deficit": 0}),
+    ("hit-the-deck", 2, 2, {}), ("hit-the-deck", 6, 1, {}),
+    ("clockwork-spades", None, 4, {}), ("foursquare", None, 4, {})]
 
 
 @pytest.mark.parametrize(("game_id", "seats", "matches", "options"), HONESTY)
@@ -386,18 +382,18 @@ def test_the_parallel_slap_takes_every_seat_at_once() -> None:
 
 
 # --------------------------------------------------------------------------- the rest
-@pytest.mark.parametrize(("game_id", "text"), [
-    ("spades", "Your hand"), ("spite-and-malice", "Your hand"), ("hit-the-deck", "Your hand"),
-    ("clockwork-spades", "Your hand"), ("foursquare", "In hand")])
-def test_ansi_render_is_the_terminal_table(game_id: str, text: str) -> None:
+@pytest.mark.parametrize("game_id", GAMES)
+def test_ansi_render_is_the_terminal_table(game_id: str) -> None:
     env = rl.env(game_id, render_mode="ansi")
     env.reset(seed=2)
     out = env.render()
-    assert isinstance(out, str) and text in out and "\x1b[" not in out
+    assert isinstance(out, str) and "\x1b[" not in out
+    assert len(out.strip().splitlines()) >= 3  # the table, as the terminal draws it
     assert rl.env(game_id).unwrapped.render() is None  # no render_mode: nothing drawn
     one = rl.single_agent(game_id, render_mode="ansi")
     one.reset(seed=2)
-    assert text in one.render()
+    drawn = one.render()
+    assert isinstance(drawn, str) and len(drawn.strip().splitlines()) >= 3
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -13,7 +13,7 @@ from parlour.bots.ismcts import ISMCTSBot
 from parlour.bots.search import search
 from parlour.engine import State
 from parlour.games import get_game
-from parlour.games.spades import BID_BASE
+from parlour.games.spades.rules import BID_BASE
 
 GAME = get_game("spades")
 

@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from parlour.engine import JsonDict, State, derive_seed
-from parlour.games import get_game, hit_the_deck, spades
+from parlour.games import get_game
+from parlour.games.hit_the_deck import rules as hit_the_deck
+from parlour.games.spades import rules as spades
 
 VIEW_OF: dict[str, Callable[[Any], JsonDict]] = {
     "spades": spades.view_of,

@@ -10,8 +10,9 @@ from server_kit import Player, app_client, db_url_for, seed_of
 from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 
+from parlour.registry import spec
 from parlour.server.people import daily
-from parlour.server.people.daily import DAILY_SEATS, day_of
+from parlour.server.people.daily import day_of
 from parlour.server.play.match import MAX_DEAL
 from parlour.server.storage.store import Store, accounts_t, daily_t
 
@@ -37,7 +38,7 @@ def test_every_game_deals_one_daily_deal_a_day_the_same_for_everyone(tmp_path):
                 tables.append(res.json()["table"])
             ta, tb = tables
             assert ta["daily"] == day_of(NOON) and ta["compared"] and not ta["listed"]
-            assert len(ta["seats"]) == DAILY_SEATS[game] and ta["deal"] is None
+            assert len(ta["seats"]) == spec(game).daily_seats and ta["deal"] is None
             assert not ta["hints"]
             compared = daily.daily_seed(deal_key, game, day_of(NOON))
             assert seed_of(db, ta["id"]) == seed_of(db, tb["id"]) == compared

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from server_kit import Player, app_client
 from waits import next_json
 
-from parlour.games.clockwork_spades import narrate_event
+from parlour.games.clockwork_spades.rules import narrate_event
 from parlour.i18n import LANGUAGES, cards_as_codes, render, translate
 from parlour.message import YOU, Message, Term
 from parlour.server.edge.language import chosen
@@ -195,7 +195,7 @@ def test_every_protocol_error_message_renders_in_every_language():
 
 def test_a_message_goes_through_json_and_back_and_renders_in_a_view():
     """A view carries messages as plain JSON; localize renders them and leaves the rest."""
-    from parlour.games.hit_the_deck import card_named
+    from parlour.games.hit_the_deck.rules import card_named
     from parlour.i18n import localize, render_json
     from parlour.message import (
         Code,

@@ -189,7 +189,7 @@ def check_view_is_determinized_view(state, seat, view, rng) -> None:
 
 
 def test_spite_and_malice_messages_show_no_hidden_card(tmp_path):
-    from parlour.games.spite_and_malice import EMPTY, face_text
+    from parlour.games.spite_and_malice.rules import EMPTY, face_text
 
     db = tmp_path / "leak-snm.sqlite3"
     person, bot = {"kind": "person"}, {"kind": "bot", "bot": "rule"}
@@ -234,7 +234,7 @@ def test_spite_and_malice_messages_show_no_hidden_card(tmp_path):
 
 
 def test_clockwork_spades_messages_show_no_hidden_card(tmp_path):
-    from parlour.games.clockwork_spades import KING_OF_SPADES
+    from parlour.games.clockwork_spades.rules import KING_OF_SPADES
 
     db = tmp_path / "leak-cw.sqlite3"
     person, bot = {"kind": "person"}, {"kind": "bot", "bot": "rule"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from server_kit import Player, app_client
 
-from parlour.games.foursquare import describe_event as foursquare_line
+from parlour.games.foursquare.rules import describe_event as foursquare_line
 from parlour.message import YOU
 from parlour.server.play.names import BOT_NAMES, bot_level, bot_names, is_bot_name
 from parlour.server.play.seating import clean_name

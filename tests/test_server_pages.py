@@ -7,9 +7,10 @@ import pytest
 from server_kit import Player, app_client
 
 from parlour.games import game_ids, get_game
-from parlour.games.clockwork_spades import ClockworkGame, narrate_event
+from parlour.games.clockwork_spades.rules import ClockworkGame, narrate_event
 from parlour.i18n import cards_as_codes, render
 from parlour.message import YOU, Message
+from parlour.registry import spec
 from parlour.server.play import life, pages
 from parlour.server.play.names import BOT_NAMES
 
@@ -42,7 +43,7 @@ def test_every_game_serves_how_to_play_and_its_full_rules_as_html(client, game_i
     assert body["game"] == game_id and body["name"] == get_game(game_id).name
     assert body["lang"] == "en" and body["full"] is False
     assert body["html"].startswith("<h1>How to play")
-    assert '<img src="/static/howto/' in body["html"]
+    assert f'<img src="/static/games/{spec(game_id).folder.name}/howto/' in body["html"]
     res = client.get(f"/api/games/{game_id}/rules", params={"full": "true"})
     assert res.status_code == 200
     body = res.json()
@@ -56,10 +57,10 @@ def test_rules_errors_and_raw_html_is_escaped(client, tmp_path, monkeypatch):
     res = client.get("/api/games/chess/rules")
     assert res.status_code == 404 and res.json()["error"]["code"] == "not_found"
     assert client.get("/api/games/..%2Fetc/rules").status_code == 404
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "rules" / "spades.md").write_text(
+    (tmp_path / "spades" / "full-rules").mkdir(parents=True)
+    (tmp_path / "spades" / "full-rules" / "en.md").write_text(
         "# Spades\n\n<script>alert(1)</script> [x](javascript:alert(1)) <b>bold</b>\n")
-    monkeypatch.setattr("parlour.fullrules.RULES", tmp_path / "rules")
+    monkeypatch.setattr("parlour.fullrules.GAMES", tmp_path)
     html = client.get("/api/games/spades/rules?full=true").json()["html"]
     assert "<script" not in html and "<b>" not in html and "href=\"javascript" not in html
     assert "&lt;script&gt;" in html

@@ -157,3 +157,36 @@ def test_the_migrations_make_the_schema_the_store_describes(tmp_path):
     for name, table in metadata.tables.items():
         assert {c["name"] for c in seen.get_columns(name)} == set(table.columns.keys()), name
     assert Path(schema.MIGRATIONS / "env.py").exists()
+
+
+def test_a_solitaires_figures_move_to_their_own_columns(tmp_path):
+    """Migration 0012: a database at 0011 kept Foursquare's win rate and mean score in the
+    rating's mu and sigma; upgraded in place, they are in win_rate and mean_score (mu and
+    sigma empty), and another game's rating is untouched."""
+    from alembic import command
+    from sqlalchemy import text
+
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        command.upgrade(schema._config(conn), "0011")
+        conn.execute(text("INSERT INTO parlour_ratings (account_id, game, mu, sigma, matches, "
+                          "updated) VALUES (1, 'foursquare', 0.25, 31.5, 8, 1.0), "
+                          "(1, 'spades', 27.0, 7.5, 9, 1.0)"))
+        conn.execute(text("INSERT INTO parlour_rating_history (account_id, game, at, mu, "
+                          "sigma) VALUES (1, 'foursquare', 1.0, 0.25, 31.5), "
+                          "(1, 'spades', 1.0, 27.0, 7.5)"))
+    assert schema.revision(engine) == "0011"
+    assert schema.upgrade(engine) == ("0011", schema.head())
+    with engine.connect() as conn:
+        for table in ("parlour_ratings", "parlour_rating_history"):
+            rows = conn.execute(text(f"SELECT game, mu, sigma, win_rate, mean_score FROM {table} "
+                                     "ORDER BY game")).all()
+            assert [tuple(r) for r in rows] == [("foursquare", None, None, 0.25, 31.5),
+                                                ("spades", 27.0, 7.5, None, None)], table
+    with engine.begin() as conn:  # and back: the figures return to mu and sigma
+        command.downgrade(schema._config(conn), "0011")
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT game, mu, sigma FROM parlour_ratings ORDER BY game"))
+        assert [tuple(r) for r in rows] == [("foursquare", 0.25, 31.5), ("spades", 27.0, 7.5)]
+    engine.dispose()

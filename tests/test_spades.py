@@ -1,4 +1,4 @@
-"""Spades: every paragraph of the seed, every decision of docs/rules/spades.md, properties."""
+"""Spades: every paragraph of the seed, every decision of full-rules/en.md, properties."""
 
 from __future__ import annotations
 
@@ -21,7 +21,15 @@ from stateful import RandomPlay, run_machine
 from parlour.cards import card_text, cards_of, is_spade, mask_of, parse_card, parse_cards, suit_of
 from parlour.engine import IllegalAction, NotationError, OptionError
 from parlour.games import get_game
-from parlour.games.spades import BID_BASE, BLIND_NIL, LOOK, NIL, SpadesState, deal_hands, score_team
+from parlour.games.spades.rules import (
+    BID_BASE,
+    BLIND_NIL,
+    LOOK,
+    NIL,
+    SpadesState,
+    deal_hands,
+    score_team,
+)
 from parlour.i18n import localize
 
 GAME = get_game("spades")

@@ -1,5 +1,5 @@
 """Spite & Malice: every paragraph of the seed, every decision of
-docs/rules/spite-and-malice.md, the bots, terminal play, and properties over random matches."""
+full-rules/en.md, the bots, terminal play, and properties over random matches."""
 
 from __future__ import annotations
 
@@ -29,10 +29,10 @@ from stateful import SEEDS, RandomPlay, run_machine
 
 from parlour.arena import play_game
 from parlour.bots import make_bot, observe_for
-from parlour.bots.spite_and_malice import SpiteAndMaliceRuleBot, choose_discard
 from parlour.engine import IllegalAction, NotationError, OptionError, derive_rng, derive_seed
 from parlour.games import get_game
-from parlour.games.spite_and_malice import (
+from parlour.games.spite_and_malice.bots import SpiteAndMaliceRuleBot, choose_discard
+from parlour.games.spite_and_malice.rules import (
     EMPTY,
     JOKER,
     NUM_ACTIONS,

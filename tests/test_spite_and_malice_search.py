@@ -1,5 +1,6 @@
-"""Spite & Malice search: the ismcts bot's plan-level Monte Carlo (parlour.bots.spite_and_malice)
-is honest, legal, faithful to the rule bot where it borrows from it, and stronger than it."""
+"""Spite & Malice search: the ismcts bot's plan-level Monte Carlo
+(parlour.games.spite_and_malice.bots) is honest, legal, faithful to the rule bot where it
+borrows from it, and stronger than it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from parlour.arena import play_game
 from parlour.bots import hint, make_bot, observe, observe_for
 from parlour.bots.ismcts import ISMCTSBot
 from parlour.bots.search import search
-from parlour.bots.spite_and_malice import (
+from parlour.engine import derive_seed
+from parlour.games import get_game
+from parlour.games.spite_and_malice.bots import (
     PAYOFF,
     RULE_WEIGHTS,
     SEARCH,
@@ -19,9 +22,7 @@ from parlour.bots.spite_and_malice import (
     table_from_state,
     table_from_view,
 )
-from parlour.engine import derive_seed
-from parlour.games import get_game
-from parlour.games.spite_and_malice import VALUE, WILD, SpiteAndMaliceState, parse_face
+from parlour.games.spite_and_malice.rules import VALUE, WILD, SpiteAndMaliceState, parse_face
 
 GAME = get_game("spite-and-malice")
 

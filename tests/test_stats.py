@@ -90,7 +90,7 @@ def test_foursquares_daily_result_ranks_a_win_above_any_loss():
 def test_a_daily_result_is_said_in_words_of_its_game():
     """The number that ranks daily results reads as what it means: a penalty taken is
     "1 penalty spade" (not "-1"), a Foursquare deal won or lost as such."""
-    said = {game: (lambda r, g=game: render(daily_words(g, r, spec(g).stats), "en"))
+    said = {game: (lambda r, g=game: render(daily_words(r, spec(g).stats), "en"))
             for game in game_ids()}
     assert said["clockwork-spades"](-1.0) == "1 penalty spade"
     assert said["clockwork-spades"](0.0) == "no penalty spades"  # zero said on its own
@@ -100,7 +100,7 @@ def test_a_daily_result_is_said_in_words_of_its_game():
     assert said["foursquare"](52.0) == "won, with no card left in the stock"
     assert said["foursquare"](64.0) == "won, 12 cards left in the stock"
     assert said["foursquare"](17.0) == "lost after 17 cards placed"
-    assert render(daily_words("clockwork-spades", -2.0, spec("clockwork-spades").stats),
+    assert render(daily_words(-2.0, spec("clockwork-spades").stats),
                   "pt_BR") == "2 espadas de castigo"
     for seed in range(6):  # every finished deal's result is said the way its game scores it
         for game in game_ids():
@@ -113,7 +113,7 @@ def test_a_daily_result_is_said_in_words_of_its_game():
 def test_bot_ratings_are_fixed_and_ordered_by_measured_strength():
     for game_id in ("spades", "spite-and-malice", "hit-the-deck"):
         rnd, rule = R.bot_rating(game_id, "random"), R.bot_rating(game_id, "rule")
-        strong = [R.bot_rating(game_id, k) for k in R.BOT_ELO[game_id] if "ismcts" in k]
+        strong = [R.bot_rating(game_id, k) for k in spec(game_id).bot_elo if "ismcts" in k]
         assert rnd and rule and strong
         assert rnd.mu < rule.mu < min(s.mu for s in strong if s)
     assert R.bot_rating("spades", "rule") == R.Rating(R.MU, R.BOT_SIGMA)
@@ -168,10 +168,10 @@ def test_the_pause_for_leaving_grows_with_each_leave_in_a_week():
 
 def test_foursquares_measure_is_over_the_recent_deals_only():
     recent = [(True, 4.0)] * 10 + [(False, 0.0)] * 100
-    win_rate, mean = R.foursquare_measure(recent)
-    assert win_rate == pytest.approx(10 / R.FOURSQUARE_RECENT)
-    assert mean == pytest.approx(40 / R.FOURSQUARE_RECENT)
-    assert R.foursquare_measure([]) == (0.0, 0.0)
+    win_rate, mean = R.win_rate_measure(recent)
+    assert win_rate == pytest.approx(10 / R.SOLITAIRE_RECENT)
+    assert mean == pytest.approx(40 / R.SOLITAIRE_RECENT)
+    assert R.win_rate_measure([]) == (0.0, 0.0)
 
 
 def test_a_newcomer_displays_1500():

@@ -16,7 +16,7 @@ from rich.console import Console
 
 from parlour.engine import IllegalAction, NotationError
 from parlour.games import get_game
-from parlour.games.hit_the_deck import HAND_SHOUT, SHOUT, HitTheDeckState
+from parlour.games.hit_the_deck.rules import HAND_SHOUT, SHOUT, HitTheDeckState
 from parlour.registry import game_ids
 from parlour.terminal import load_ui, play
 
@@ -168,7 +168,7 @@ def test_the_spades_bid_hint_says_its_numbers_are_points():
 
 
 def test_a_foursquare_player_is_not_told_a_seat_and_the_grid_is_explained():
-    from parlour.games.foursquare import COLUMNS, FRAME, SIZE, parse_cell
+    from parlour.games.foursquare.rules import COLUMNS, FRAME, SIZE, parse_cell
 
     text = first_screen("foursquare", typed=("d4",))
     assert "You are" not in text and "(you)" not in text
@@ -189,7 +189,7 @@ def test_a_foursquare_player_is_not_told_a_seat_and_the_grid_is_explained():
 
 
 def test_the_foursquare_key_names_a_face_down_top_when_there_is_one():
-    from parlour.terminal.foursquare import UI
+    from parlour.games.foursquare.terminal import UI
 
     game = get_game("foursquare")
     state = game.new(5)

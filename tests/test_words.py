@@ -12,7 +12,7 @@ from server_kit import app_client
 
 from parlour.i18n import Translator, json_catalog, render, render_param, translate
 from parlour.message import Message
-from parlour.registry import game_ids
+from parlour.registry import game_ids, spec
 from parlour.stats import daily_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,12 +69,10 @@ def test_a_deal_is_never_bagian():
 def test_the_lobby_bot_tooltips_are_translated_descriptions_not_docstrings():
     lobby = (WEB / "lobby.js").read_text()
     assert "b.help" not in lobby  # the server's docstring line is not shown
-    rule_help = re.search(r"const RULE_BOT_HELP = \{(.*?)\n\};", lobby, re.S)
-    assert rule_help is not None
-    assert set(re.findall(r'^\s+"?([\w-]+)"?: \(\) =>', rule_help.group(1), re.M)) == \
-        set(game_ids())
-    for msgid in re.findall(r't\("((?:Plays|Counts|Sheds|When it|Wins when|Looks|Plans)[^"]*)"\)',
-                            lobby):
+    assert "t(said)" in lobby  # a game's own bots: its spec's words, translated
+    own = [said for g in game_ids() for said in spec(g).bot_help.values()]
+    assert all(spec(g).bot_help.get("rule") for g in game_ids())
+    for msgid in own + re.findall(r't\("(Plays[^"]*)"\)', lobby):
         for lang in ("id", "pt_BR"):
             text = translate(lang, msgid)
             assert text != msgid and "iterations" not in text and "ISMCTS" not in text
@@ -132,8 +130,8 @@ def test_portuguese_grammar():
     assert pile == "Pilha central 1: vazia; para começar"
     assert page_word("pt_BR", "stock", "empty") == "vazio"
     # zero said on its own, never "0 ponto", "0 dia", "0 jogador"
-    assert render(daily_words("spite-and-malice", 0, None), "pt_BR") == "nenhum ponto"
-    assert render(daily_words("spite-and-malice", 2, None), "pt_BR") == "2 pontos"
+    assert render(daily_words(0, None), "pt_BR") == "nenhum ponto"
+    assert render(daily_words(2, None), "pt_BR") == "2 pontos"
     players = (WEB / "players.js").read_text()
     assert 'g.players ? n("{n} player counted today"' in players
     assert 'me.streak ? n("Daily streak: {n} day"' in players
@@ -172,8 +170,8 @@ def test_protocol_words_inside_a_translation_stay_as_the_protocol_has_them(lang)
 def test_a_rank_code_stays_a_code_and_the_sentence_around_it_reads_right():
     """A rank code is notation, as the piles show it ("K", "7"), never a word with an article
     ("um rei", "raja"); the one sentence that uses one names it as a card of that rank."""
+    from parlour.games.spite_and_malice.spec import RANK_CODES
     from parlour.message import PlayingCard, Term
-    from parlour.vocabulary import RANK_CODES
     for lang in ("id", "pt_BR"):
         assert [render_param(term, lang) for term in RANK_CODES] == [t.word for t in RANK_CODES]
     def needs(lang: str, rank: str) -> str:
@@ -201,7 +199,7 @@ def test_labels_the_reader_met_word_for_word():
 def test_what_a_centre_pile_needs_takes_the_article_of_its_rank_on_the_web():
     """The web names the rank in words ("needs a queen"): one phrase per rank, so the
     article agrees ("uma dama", "um ás"), never "um dama" from a "{rank}" slot."""
-    table = (WEB / "tables/spite_and_malice.js").read_text()
+    table = (spec("spite-and-malice").folder / "table.js").read_text()
     assert 'needs a {rank}' not in table and 'needs an {rank}' not in table
     assert page_word("pt_BR", None, "needs a queen") == "precisa de uma dama"
     assert page_word("pt_BR", None, "needs an ace") == "precisa de um ás"

@@ -2,7 +2,7 @@
 
 A game with a study names it in its spec (``analysis``): a module exposing
 ``analyse(games, seed, jobs, progress, **settings) -> dict``, ``report(summary, console)``
-and ``draw(summary, path)``; see :mod:`parlour.analysis.foursquare`.
+and ``draw(summary, path)``; see :mod:`parlour.games.foursquare.analysis`.
 """
 
 from __future__ import annotations

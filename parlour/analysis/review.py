@@ -87,35 +87,15 @@ class Thresholds:
 #: Lichess's steps (0.1 / 0.2 / 0.3 of a -1..+1 winning chance) on a 0..1 chance.
 LICHESS = Thresholds(0.05, 0.10, 0.15)
 
-#: Each game's thresholds, from the losses measured over bot games (docs/review.md,
-#: ``bench/blunders.py``): the inaccuracy step sits above the reviewer's disagreement with
-#: ``ismcts:hard`` (its noise floor: the largest loss it gave hard's decisions), so a
-#: strong player is next to never marked, and the blunder step at the rule bot's rare
-#: real errors. A game not listed uses :data:`LICHESS` (Foursquare, whose solver's losses
-#: are near 0 or near 1: lichess's steps sit in the gap, docs/review.md).
-THRESHOLDS: dict[str, Thresholds] = {
-    # Spades (4 deals, about 45 decisions a level): hard's largest loss 0.012, normal's
-    # 0.041; the rule bot's 90th percentile 0.041, its 95th 0.13.
-    "spades": Thresholds(0.03, 0.06, 0.10),
-    # Spades' steps: its only choice, which due spade to take, lost at most 0.020 (rule)
-    # and 0.004 (hard) in 4 deals, 5 to 10 decisions a level.
-    "clockwork-spades": Thresholds(0.03, 0.06, 0.10),
-    # Hit the Deck's rounds to 100 spread the match over many small choices (6 deals,
-    # about 30 decisions a level): hard's largest loss 0.001, easy's 0.013, normal's 0.011,
-    # the rule bot's 95th percentile 0.042; lichess's 0.05 would mark nothing at all.
-    "hit-the-deck": Thresholds(0.02, 0.04, 0.08),
-    # Spite & Malice's first round of a match to 50 moves the match by little a decision
-    # (4 rounds of 5-card payoff piles, 63 to 84 decisions a level): hard's largest loss
-    # 0.014, easy's 0.021, the rule bot's 0.013 (its playouts follow the rule bot, so the
-    # reviewer leans its way). The steps sit above every level's largest loss, as in Hit
-    # the Deck.
-    "spite-and-malice": Thresholds(0.025, 0.05, 0.10),
-}
-
-#: Games the review cannot judge yet, with the reason (none today; Spite & Malice is
-#: judged by whole-turn playouts, its search's ``playout`` hook).
+#: Each game's thresholds come from its spec (``review_steps``), from the losses measured
+#: over bot games (docs/review.md, ``bench/blunders.py``): the inaccuracy step sits above
+#: the reviewer's disagreement with ``ismcts:hard`` (its noise floor: the largest loss it
+#: gave hard's decisions), so a strong player is next to never marked, and the blunder step
+#: at the rule bot's rare real errors. A game that names none uses :data:`LICHESS`
+#: (Foursquare, whose solver's losses are near 0 or near 1: lichess's steps sit in the gap).
 def thresholds_for(game_id: str) -> Thresholds:
-    return THRESHOLDS.get(spec(game_id).id, LICHESS)
+    steps = spec(game_id).review_steps
+    return LICHESS if steps is None else Thresholds(*steps)
 
 
 def reviewer_kind(game_id: str) -> str:

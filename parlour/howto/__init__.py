@@ -1,6 +1,7 @@
 """How to play: each game's short page for players, in each language, for a table's options.
 
-A page is a Markdown template, ``parlour/howto/<lang>/<game-id>.md``, written (not
+A page is a Markdown template in the game's folder, ``parlour/games/<game>/howto/<lang>.md``,
+written (not
 translated line by line) by a speaker of the language from the rules Parlour implements.
 The template is Jinja (sandboxed, undefined names are errors): ``{{ target }}`` is an
 option's value as the language writes numbers (``1.000`` in Indonesian), ``{% if blind_nil
@@ -9,7 +10,7 @@ comparisons, and ``{% if terminal %}`` gives the terminal's controls where the b
 (a key, a click) would be wrong. Figures are Markdown images of the language-free SVG
 files drawn by :mod:`parlour.howto.figures` (``/static/howto/<name>.svg``). The result is
 rendered with markdown-it with raw HTML off, like the full specification
-(``docs/rules/<game-id>.md``, English, for developers), which the page links as "Full
+(``parlour/games/<game>/full-rules/<lang>.md``), which the page links as "Full
 rules".
 
 >>> "300" in howto_markdown("spades", "pt_BR", {"target": 300})
@@ -18,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,8 +29,10 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from parlour.games import get_game
 from parlour.i18n import DEFAULT, LANGUAGES, format_number
+from parlour.registry import GAMES_FOLDER, folder_name, spec
 
-PAGES = Path(__file__).resolve().parent
+#: The folder of a game's how-to pages, in its folder.
+PAGES = "howto"
 
 
 class NoHowto(LookupError):
@@ -37,19 +40,7 @@ class NoHowto(LookupError):
 
 
 def page_path(game_id: str, lang: str) -> Path:
-    return PAGES / lang / f"{game_id}.md"
-
-
-def _hit_the_deck(options: Mapping[str, Any]) -> dict[str, Any]:
-    from parlour.games.hit_the_deck import build_deck
-
-    return {"deck_size": len(build_deck(dict(options)))}
-
-
-#: Values a page shows that are worked out from the options rather than being one of them.
-_DERIVED: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    "hit-the-deck": _hit_the_deck,
-}
+    return GAMES_FOLDER / folder_name(game_id) / PAGES / f"{lang}.md"
 
 
 def page_values(game_id: str, lang: str, options: Mapping[str, Any] | None = None
@@ -60,7 +51,8 @@ def page_values(game_id: str, lang: str, options: Mapping[str, Any] | None = Non
     values)."""
     game = get_game(game_id)
     resolved = game.resolve_options(dict(options or {}))
-    raw = {**resolved, **_DERIVED.get(game.id, lambda _: {})(resolved)}
+    derived = spec(game.id).howto_values  # values worked out from the options
+    raw = {**resolved, **(derived(resolved) if derived is not None else {})}
     shown = {key: _shown(value, lang) for key, value in raw.items()}
     return {**shown, "raw": raw}
 

@@ -1,28 +1,27 @@
 """The how-to pages' figures: small SVG drawings of cards, with no words in them (so one
 drawing serves every language; the page's alt text says what it shows).
 
-The files are ``parlour/web/howto/<name>.svg``, served as ``/static/howto/<name>.svg``.
-They are drawn here and written by ``python -m parlour.howto.figures``; a test checks that
-the files are what this module draws. Colours and sizes are SVG presentation attributes,
+This module is the drawing kit (a card, a card's back, an arrow, a Hit the Deck card); each
+game draws its own figures with it (its folder's ``figures.py``, named by its spec's
+``figures``), written to its folder's ``howto/<name>.svg`` by ``python -m
+parlour.howto.figures`` and served as ``/static/games/<folder>/howto/<name>.svg``; a test
+checks that the files are what the code draws. Colours and sizes are SVG presentation attributes,
 never ``style`` (the page's Content-Security-Policy forbids inline styles).
 """
 
 from __future__ import annotations
 
-import math
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-FIGURES = Path(__file__).resolve().parent.parent / "web" / "howto"
 W, H = 50, 70  # a card
 RED, BLACK, GOLD, FELT = "#b3261e", "#1d1d1b", "#d4a017", "#1f5e3b"
 SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COLOURS = {"R": "#c62828", "Y": "#e0a800", "G": "#2e7d32", "B": "#1565c0"}
 
 
-def _svg(width: float, height: float, parts: Iterable[str]) -> str:
+def svg(width: float, height: float, parts: Iterable[str]) -> str:
     body = "\n".join(parts)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
             f'width="{width:g}" height="{height:g}" font-family="DejaVu Sans, sans-serif">\n'
@@ -100,80 +99,25 @@ def _hand(cx: float, cy: float, fill: str) -> str:
         f'transform="rotate(-35 {cx - 16.7:g} {cy + 4:g})"/>'))
 
 
-# ----------------------------------------------------------------------------- figures
-def spades_trick() -> str:
-    """A trick led in hearts, won by the one spade in it."""
-    cards = ("10H", "KH", "3S", "AH")
-    return _svg(4 * 62 + 4, H + 8, (card(4 + 62 * i, 4, c, lit=c == "3S")
-                                    for i, c in enumerate(cards)))
+# ----------------------------------------------------------------------------- writing
+def drawings() -> dict[Path, Callable[[], str]]:
+    """Every registered game's figures (its spec's ``howto_figures``), by the file each is
+    written to."""
+    from parlour.registry import game_ids, spec
+
+    return {spec(g).folder / "howto" / f"{name}.svg": draw for g in game_ids()
+            for name, draw in spec(g).figures().items()}
 
 
-def spite_and_malice_build() -> str:
-    """A centre pile built up from the ace, a king standing in for the four."""
-    cards = ("AC", "2H", "3S", "KD", "5C", "6H")
-    return _svg(5 * 36 + W + 8, H + 8, (card(4 + 36 * i, 4, c, lit=c == "KD")
-                                        for i, c in enumerate(cards)))
-
-
-def clockwork_spades_clock() -> str:
-    """The clock: ace to queen of spades round the stock, the first turn's three lit."""
-    w, h, r, cx, cy = 32, 44, 80, 108, 104
-    parts = [back(cx - w / 2 - 3, cy - h / 2 - 3, w, h), back(cx - w / 2, cy - h / 2, w, h)]
-    for hour in range(1, 13):
-        angle = math.radians(hour * 30 - 90)
-        x, y = cx + r * math.cos(angle) - w / 2, cy + r * math.sin(angle) - h / 2
-        rank = {1: "A", 11: "J", 12: "Q"}.get(hour, str(hour))
-        parts.append(card(round(x, 1), round(y, 1), rank + "S", lit=hour <= 3, w=w, h=h))
-    return _svg(216, 208, parts)
-
-
-def hit_the_deck_play() -> str:
-    """Matching colour or number, then a Hit the Deck With a Hand (it goes on anything)."""
-    signs = (("R", "3"), ("R", "5"), ("B", "5"), (None, "hand"))
-    parts: list[str] = []
-    for i, (colour, sign) in enumerate(signs):
-        x = 4 + 80 * i
-        parts.append(colour_card(x, 4, colour, sign, lit=colour is None))
-        if i:
-            parts.append(arrow(x - 28, 4 + H / 2, x - 2))
-    return _svg(80 * 3 + W + 8, H + 8, parts)
-
-
-def foursquare_flip() -> str:
-    """A row before and after an 8 is placed in it: higher than every other face-up top,
-    so the other piles of the row turn over."""
-    def row(x0: float, cards: Iterable[str | None], lit: int) -> list[str]:
-        out = []
-        for i, c in enumerate(cards):
-            x = x0 + 56 * i
-            out.append(back(x, 4) if c is None else card(x, 4, c, lit=i == lit))
-        return out
-    before = row(4, ("3C", "5H", "8D", "6S"), 2)
-    after = row(4 + 56 * 4 + 40, (None, None, "8D", None), 2)
-    return _svg(2 * 56 * 4 + 40 + 2, H + 8, [*before, arrow(4 + 56 * 4, 4 + H / 2,
-                                                              4 + 56 * 4 + 36), *after])
-
-
-#: Each figure's file name (without ``.svg``) and its drawing.
-DRAWINGS: dict[str, Callable[[], str]] = {
-    "spades-trick": spades_trick,
-    "spite-and-malice-build": spite_and_malice_build,
-    "clockwork-spades-clock": clockwork_spades_clock,
-    "hit-the-deck-play": hit_the_deck_play,
-    "foursquare-flip": foursquare_flip,
-}
-
-
-def write_all(directory: Path = FIGURES) -> list[Path]:
-    directory.mkdir(parents=True, exist_ok=True)
+def write_all() -> list[Path]:
     written = []
-    for name, draw in DRAWINGS.items():
-        path = directory / f"{name}.svg"
+    for path, draw in drawings().items():
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(draw(), encoding="utf-8")
         written.append(path)
     return written
 
 
 if __name__ == "__main__":
-    for path in write_all(Path(sys.argv[1]) if len(sys.argv) > 1 else FIGURES):
-        print(path)
+    for written in write_all():
+        print(written)

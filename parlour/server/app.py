@@ -55,7 +55,16 @@ from parlour.server.edge.limits import ClientGuard, Limits
 from parlour.server.edge.metrics import Metrics
 from parlour.server.edge.protocol import ProtocolError
 from parlour.server.play.tables import Hub
-from parlour.server.routers import accounts, lobby, ops, pages, players, tables, websocket
+from parlour.server.routers import (
+    accounts,
+    game_files,
+    lobby,
+    ops,
+    pages,
+    players,
+    tables,
+    websocket,
+)
 from parlour.server.settings import Settings
 from parlour.server.storage.store import Store
 
@@ -94,6 +103,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(ops.router)
     app.include_router(accounts.router)
     app.include_router(players.router)
+    app.include_router(game_files.router)  # before /static: each game's files, its folder's
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path
     # Middleware, innermost first: the body limit counts the bytes as they stream in

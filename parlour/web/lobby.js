@@ -60,32 +60,24 @@ function botChoices(g) {
     const levels = b.levels.length ? b.levels : [null];
     for (const lv of levels) {
       const kind = lv ? `${b.kind}:${lv}` : b.kind;
-      out.push({ value: `bot:${kind}`, text: botText(b.kind, lv), title: botHelp(g.id, b.kind, lv) });
+      out.push({ value: `bot:${kind}`, text: botText(b.kind, lv), title: botHelp(g, b.kind, lv) });
     }
   }
   return out;
 }
-// What a bot does, for the choice's tooltip, in the reader's words (a kind this page does not
-// know gets no tooltip rather than the server's English).
-const RULE_BOT_HELP = {
-  spades: () => t("Counts its sure tricks to bid, plays to make its team's contract, covers a partner's nil and avoids bags."),
-  "spite-and-malice": () => t("Plans all the builds of its turn together, to empty its payoff pile first."),
-  "hit-the-deck": () => t("Sheds high cards first, keeps Hit the Deck cards for later and blocks a player about to go out."),
-  "clockwork-spades": () => t("When it must take a spade, takes the one its opponent most likely needs and it needs least."),
-  foursquare: () => t("Wins when it can, otherwise keeps as few tops face down as it can."),
-};
-function botHelp(gameId, kind, level) {
+// What a bot does, for the choice's tooltip, in the reader's words: the game's own bots as its
+// spec says (bot_help, by "kind:level" or "kind", English msgids the catalog translates), the
+// bots of every game here (a kind nobody describes gets no tooltip rather than the server's
+// English).
+function botHelp(g, kind, level) {
+  const own = g.bot_help || {};
+  const said = (level && own[`${kind}:${level}`]) || own[kind];
+  if (said) return t(said);
   if (kind === "random") return t("Plays any legal move, at random.");
-  if (kind === "rule") return RULE_BOT_HELP[gameId] ? RULE_BOT_HELP[gameId]() : null;
   if (kind === "ismcts") {
     if (level === "easy") return t("Plays out possible games before each move, briefly: makes mistakes.");
     if (level === "hard") return t("Plays out many possible games before each move: the strongest, and the slowest.");
     return t("Plays out possible games before each move: a fair opponent.");
-  }
-  if (kind === "solver") {
-    if (level === "fast") return t("Looks a few cards ahead into the unknown stock: quick.");
-    if (level === "strong") return t("Looks far ahead into the unknown stock: the strongest.");
-    return t("Looks ahead into the unknown stock.");
   }
   return null;
 }
@@ -133,7 +125,7 @@ export function lobbyPage(env) {
     };
     for (const g of all) {
       const b = h("button", { type: "button", class: "game-tile", "data-game": g.id, "aria-pressed": "false" },
-        gamePicture(g.id),
+        gamePicture(g),
         h("span", { class: "tile-name" }, gameName(g.name)),
         h("span", { class: "tile-line" }, g.tagline ? t(g.tagline) : ""),
         h("span", { class: "tile-meta" }, playersText(g), " · ", minutesText(g.presets[0].minutes)));

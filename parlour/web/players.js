@@ -94,7 +94,7 @@ export function ratingChart(points, label) {
 // ----------------------------------------------------------------------------- profile
 function ratingLine(gameId, rating) {
   if (!rating) return h("p", { class: "muted" }, t("No rated matches yet."));
-  if (gameId === "foursquare") {
+  if (rating.win_rate !== undefined) { // a solitaire's measure (the rated_by trait)
     return h("p", { class: "rating-line" }, t("Win rate {rate} and mean score {score} over recent rated deals", { rate: percent(rating.win_rate), score: Number(rating.mean_score.toFixed(2)) }),
       " ", h("span", { class: "muted" }, n("({n} rated deal)", "({n} rated deals)", rating.matches)));
   }
@@ -182,7 +182,7 @@ export function leaderboardPage(ctx, gameId) {
       panel.append(h("h1", {}, title),
         h("p", { class: "muted" }, n("People with at least {n} rated match, by rating.", "People with at least {n} rated matches, by rating.", board.least)));
       if (!board.places.length) { panel.append(h("p", {}, t("Nobody yet."))); return; }
-      const four = gameId === "foursquare";
+      const four = board.rated_by === "win-rate";
       panel.append(h("table", { class: "board" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), h("th", {}, four ? t("Win rate") : t("Rating")), h("th", {}, t("Matches")))),
         h("tbody", {}, board.places.map((pl) => h("tr", {},

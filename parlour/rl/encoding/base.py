@@ -130,7 +130,7 @@ class Encoder:
         self.at = {name: sl.start for name, sl in self.layout.slices.items()}
         self._zeros = array("f", bytes(4 * self.layout.size))
         #: What writes a lean encoder's observation into a zeroed buffer: its :meth:`fill`,
-        #: or a compiled one (Hit the Deck's, in ``parlour.features``).
+        #: or a compiled one (Hit the Deck's, in its folder's ``features.py``).
         self.filler: Callable[[Any, array[float]], None] = self.fill
 
     def fields(self) -> list[Field]:

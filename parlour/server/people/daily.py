@@ -27,12 +27,10 @@ from typing import Any
 from sqlalchemy import ColumnElement, Engine, and_, exc, func, insert, select
 
 from parlour.engine import JsonDict, derive_seed
+from parlour.registry import game_ids, spec
 from parlour.server.storage.store import Op, accounts_t, daily_t
 
 DAILY_BOT = "rule"  # the level of the fixed bot seats
-#: Seats at each game's daily deal: the person first, then bots.
-DAILY_SEATS = {"spades": 4, "spite-and-malice": 2, "hit-the-deck": 3,
-               "clockwork-spades": 2, "foursquare": 1}
 BOARD = 100  # places a daily leaderboard lists
 
 
@@ -87,8 +85,10 @@ def daily_seed(key: str, game_id: str, day: str) -> int:
 
 
 def daily_seats() -> dict[str, list[dict[str, Any]]]:
+    """The seats of each game's daily deal (its spec's ``daily_seats``): the person first,
+    then bots."""
     return {game: [{"kind": "person"}] + [{"kind": "bot", "bot": DAILY_BOT}] * (n - 1)
-            for game, n in DAILY_SEATS.items()}
+            for game in game_ids() if (n := spec(game).daily_seats)}
 
 
 def op_claim(day: str, game_id: str, account_id: int, table_id: str, now: float) -> Op:

@@ -172,9 +172,9 @@ def op_finished(f: Finished, now: float) -> Op:
                     .values(result=daily_result(f.state, seat, game_stats), finished=now))
         if not rated or not playing:
             return
-        if f.game_id == "foursquare":
+        if _by_win_rate(f.game_id):
             for account in playing.values():
-                _foursquare_rating(conn, account, f.table_id, f.match, now)
+                _win_rate(conn, account, f.game_id, f.table_id, f.match, now)
             return
         before = _seat_ratings(conn, f.game_id, f.seats, playing, {})
         after = R.rate_seats(f.game_id, before, outcome.placing)
@@ -183,19 +183,38 @@ def op_finished(f: Finished, now: float) -> Op:
     return op
 
 
-def _foursquare_rating(conn: Connection, account: int, table_id: str, match: int,
-                       now: float) -> None:
+def _by_win_rate(game_id: str) -> bool:
+    """Whether the game's players are measured by their win rate (a solitaire's trait), not
+    rated against others; a game no longer registered is not."""
+    try:
+        return spec(game_id).traits.rated_by == "win-rate"
+    except Exception:
+        return False
+
+
+def _win_rate(conn: Connection, account: int, game_id: str, table_id: str, match: int,
+              now: float) -> None:
+    """A solitaire's measure after a rated deal: the win rate and mean score (its figures'
+    ``score`` count) of the recent rated deals, in their own columns."""
     rows = conn.execute(select(player_matches_t.c.won, player_matches_t.c.counts)
                         .where(player_matches_t.c.account_id == account,
-                               player_matches_t.c.game == "foursquare",
+                               player_matches_t.c.game == game_id,
                                player_matches_t.c.rated.is_(True))
                         .order_by(player_matches_t.c.finished.desc())
-                        .limit(R.FOURSQUARE_RECENT))
+                        .limit(R.SOLITAIRE_RECENT))
     recent = [(bool(won), float(json.loads(counts or "{}").get("score", 0.0)))
               for won, counts in rows]
-    win_rate, mean_score = R.foursquare_measure(recent)
-    _save_rating(conn, account, "foursquare", R.Rating(win_rate, mean_score), table_id, match,
-                 now)
+    win_rate, mean_score = R.win_rate_measure(recent)
+    values = {"win_rate": win_rate, "mean_score": mean_score}
+    found = conn.execute(update(ratings_t).where(ratings_t.c.account_id == account,
+                                                 ratings_t.c.game == game_id)
+                         .values(**values, matches=ratings_t.c.matches + 1,
+                                 updated=now)).rowcount
+    if not found:
+        conn.execute(insert(ratings_t).values(account_id=account, game=game_id, **values,
+                                              matches=1, updated=now))
+    conn.execute(insert(rating_history_t).values(account_id=account, game=game_id, at=now,
+                                                 **values, table_id=table_id, match=match))
 
 
 def op_left(table_id: str, match: int, game_id: str, seats: Sequence[SeatKind], seat: int,
@@ -208,8 +227,8 @@ def op_left(table_id: str, match: int, game_id: str, seats: Sequence[SeatKind], 
         conn.execute(insert(player_matches_t).values(
             account_id=account_id, table_id=table_id, match=match, game=game_id, seat=seat,
             finished=now, rated=True, abandoned=True, won=False, points=None, counts=None))
-        if game_id == "foursquare":
-            _foursquare_rating(conn, account_id, table_id, match, now)
+        if _by_win_rate(game_id):
+            _win_rate(conn, account_id, game_id, table_id, match, now)
             return
         accounts = _accounts_at(conn, table_id)
         accounts[seat] = account_id
@@ -239,7 +258,7 @@ def op_forfeit(table_id: str, match: int, game_id: str, seats: Sequence[SeatKind
                 account_id=account, table_id=table_id, match=match, game=game_id, seat=s,
                 finished=now, rated=rated, abandoned=s == seat, won=placing[s] == 1,
                 points=None, counts=None))
-        if game_id == "foursquare" or not playing or not rated:
+        if _by_win_rate(game_id) or not playing or not rated:
             return
         before = _seat_ratings(conn, game_id, seats, accounts, {})
         after = R.rate_seats(game_id, before, placing)
@@ -275,13 +294,14 @@ def export_play(conn: Connection, account_id: int, now: float) -> JsonDict:
                 "counts": json.loads(r.counts) if r.counts else None}
                for r in conn.execute(select(pm).where(pm.c.account_id == account_id)
                                      .order_by(pm.c.finished))]
-    ratings = [{"game": r.game, "mu": r.mu, "sigma": r.sigma, "matches": r.matches,
-                "updated": r.updated}
+    ratings = [{"game": r.game, "mu": r.mu, "sigma": r.sigma, "win_rate": r.win_rate,
+                "mean_score": r.mean_score, "matches": r.matches, "updated": r.updated}
                for r in conn.execute(select(ratings_t)
                                      .where(ratings_t.c.account_id == account_id)
                                      .order_by(ratings_t.c.game))]
     rh = rating_history_t
     history = [{"game": r.game, "at": r.at, "mu": r.mu, "sigma": r.sigma,
+                "win_rate": r.win_rate, "mean_score": r.mean_score,
                 "table": r.table_id, "match": r.match}
                for r in conn.execute(select(rh).where(rh.c.account_id == account_id)
                                      .order_by(rh.c.at, rh.c.id))]
@@ -315,9 +335,12 @@ def find_account(conn: Connection, name: str) -> Any:
                                accounts_t.c.deleted.is_(None))).first()
 
 
-def rating_json(game_id: str, mu: float, sigma: float, matches: int) -> JsonDict:
-    if game_id == "foursquare":
-        return {"win_rate": mu, "mean_score": sigma, "matches": matches}
+def rating_json(row: Any) -> JsonDict:
+    """A person's standing in a game from its row: a win rate and mean score where the game
+    is measured so (a solitaire), else the rating."""
+    if row.win_rate is not None:
+        return {"win_rate": row.win_rate, "mean_score": row.mean_score, "matches": row.matches}
+    mu, sigma, matches = row.mu, row.sigma, row.matches
     rating = R.Rating(mu, sigma)
     return {"rating": rating.display, "mu": round(mu, 3), "sigma": round(sigma, 3),
             "matches": matches}
@@ -343,17 +366,17 @@ def profile(engine: Engine, name: str, now: float) -> JsonDict | None:
         for r in conn.execute(select(ratings_t).where(ratings_t.c.account_id == account.id)):
             entry = games.setdefault(r.game, {"figures": summarise([], _stats(r.game)),
                                               "history": []})
-            entry["rating"] = rating_json(r.game, r.mu, r.sigma, r.matches)
+            entry["rating"] = rating_json(r)
         for game, entry in games.items():
             hist = conn.execute(select(rating_history_t.c.at, rating_history_t.c.mu,
-                                       rating_history_t.c.sigma)
+                                       rating_history_t.c.sigma, rating_history_t.c.win_rate)
                                 .where(rating_history_t.c.account_id == account.id,
                                        rating_history_t.c.game == game)
                                 .order_by(rating_history_t.c.at.desc(),
                                           rating_history_t.c.id.desc()).limit(HISTORY))
             entry["history"] = [
-                {"at": at, "value": mu if game == "foursquare" else R.Rating(mu, sg).display}
-                for at, mu, sg in reversed(list(hist))]
+                {"at": at, "value": win if win is not None else R.Rating(mu, sg).display}
+                for at, mu, sg, win in reversed(list(hist))]
         recent = conn.execute(select(player_matches_t, tables_t.c.daily)
                               .join(tables_t, tables_t.c.id == player_matches_t.c.table_id,
                                     isouter=True)
@@ -391,19 +414,20 @@ def streak(days: Sequence[str], now: float) -> int:
 def leaderboard(engine: Engine, game_id: str, limit: int = 50,
                 least: int = R.LEADERBOARD_MIN) -> list[JsonDict]:
     """The people with at least ``least`` rated matches of the game, best first (by the
-    conservative rating mu - 3 sigma; Foursquare by win rate, then mean score)."""
-    order = ([ratings_t.c.mu.desc(), ratings_t.c.sigma.desc()] if game_id == "foursquare"
-             else [(ratings_t.c.mu - 3 * ratings_t.c.sigma).desc()])
+    conservative rating mu - 3 sigma; a solitaire by win rate, then mean score)."""
+    order = ([ratings_t.c.win_rate.desc(), ratings_t.c.mean_score.desc()]
+             if _by_win_rate(game_id) else [(ratings_t.c.mu - 3 * ratings_t.c.sigma).desc()])
     with engine.connect() as conn:
         rows = conn.execute(
-            select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.matches)
+            select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.win_rate,
+                   ratings_t.c.mean_score, ratings_t.c.matches)
             .join(accounts_t, and_(accounts_t.c.id == ratings_t.c.account_id,
                                    accounts_t.c.deleted.is_(None),
                                    accounts_t.c.banned.is_(None)))
             .where(ratings_t.c.game == game_id, ratings_t.c.matches >= least)
             .order_by(*order, accounts_t.c.name).limit(limit))
         return [{"rank": i + 1, "name": r.name,
-                 **rating_json(game_id, r.mu, r.sigma, r.matches)}
+                 **rating_json(r)}
                 for i, r in enumerate(rows)]
 
 

@@ -3,11 +3,11 @@
 A rated match updates the rating of every signed-in person at it from the outcome's
 placings: Spades rates the two partnerships as teams, Hit the Deck up to six places,
 Spite & Malice and Clockwork Spades two players. Bots carry **fixed** ratings
-(:data:`BOT_ELO`, calibrated from ``parlour tournament`` runs: docs/bots.md, *Fixed
+(each game spec's ``bot_elo``, calibrated from ``parlour tournament`` runs: docs/bots.md, *Fixed
 ratings*), so a person who only plays bots still gets a rating that means something; a
 bot's own rating never moves. A seat a stand-in bot plays for its person is that person's.
 Foursquare, a solitaire, has no opponent to rate against: its "rating" is the win rate and
-the mean score over the person's last :data:`FOURSQUARE_RECENT` rated deals.
+the mean score over the person's last :data:`SOLITAIRE_RECENT` rated deals.
 
 Leaving a rated match counts as its loss, rated at once; leaving again and again earns a
 growing pause from rated play (:data:`PLAYBAN`, after lichess's playban).
@@ -24,22 +24,12 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from parlour.registry import spec
+
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300 (OpenSkill's defaults)
 MU, SIGMA = MODEL.mu, MODEL.sigma
 BOT_SIGMA = 1.0  # a bot's fixed rating is known well: it barely widens a match's spread
 
-#: Fixed ratings of the bot kinds and levels, by game, as Elo points against the game's
-#: rule bot (which stands at OpenSkill's starting mu, 25). Measured with ``parlour
-#: tournament`` (duplicate format): docs/bots.md, *Fixed ratings*, lists each command. A
-#: bot kind or level missing here has no fixed rating, so a table with it is not rated.
-#: Where a kind won every match (rule against random) the interval has no upper end: the
-#: figure is capped at -800.
-BOT_ELO: dict[str, dict[str, float]] = {
-    "spades": {"random": -800.0, "rule": 0.0, "ismcts:easy": 463.0},
-    "spite-and-malice": {"random": -800.0, "rule": 0.0, "ismcts:normal": 241.0},
-    "hit-the-deck": {"random": -798.0, "rule": 0.0, "ismcts:normal": 182.0},
-    "clockwork-spades": {"random": 28.0, "rule": 0.0, "ismcts:normal": 12.0},
-}
 
 #: Elo points per OpenSkill mu: the win chance of a against b is
 #: 1 / (1 + exp(-(mu_a - mu_b) / c)) with c = sqrt(2 beta^2 + 2 BOT_SIGMA^2), and Elo's
@@ -47,7 +37,7 @@ BOT_ELO: dict[str, dict[str, float]] = {
 C = math.sqrt(2 * MODEL.beta ** 2 + 2 * BOT_SIGMA ** 2)
 ELO_PER_MU = 400 / (C * math.log(10))
 
-FOURSQUARE_RECENT = 50  # deals Foursquare's win rate and mean score are taken over
+SOLITAIRE_RECENT = 50  # deals a solitaire's win rate and mean score are taken over
 LEADERBOARD_MIN = 5  # rated matches a person needs to be on a game's leaderboard
 
 #: The pause from rated play for leaving rated matches (lichess's playban is the anchor):
@@ -75,21 +65,23 @@ class Rating:
 
 
 def canonical_bot(game_id: str, bot: str) -> str:
-    """A bot seat's kind as :data:`BOT_ELO` names it (``ismcts`` is ``ismcts:normal``)."""
+    """A bot seat's kind as a spec's ``bot_elo`` names it (``ismcts`` is ``ismcts:normal``)."""
     kind = bot.strip().lower()
     return "ismcts:normal" if kind == "ismcts" else kind
 
 
 def bot_rating(game_id: str, bot: str) -> Rating | None:
     """The fixed rating of a bot kind at ``game_id``, None for one with none."""
-    elo = BOT_ELO.get(game_id, {}).get(canonical_bot(game_id, bot))
+    elo = spec(game_id).bot_elo.get(canonical_bot(game_id, bot))
     return None if elo is None else Rating(MU + elo / ELO_PER_MU, BOT_SIGMA)
 
 
 def teams_of(game_id: str, num_seats: int) -> list[list[int]]:
-    """The seats rated together: Spades' partnerships, else each seat alone."""
-    if game_id == "spades":
-        return [[0, 2], [1, 3]]
+    """The seats rated together: the game's partnerships (its trait), else each seat
+    alone."""
+    partnerships = spec(game_id).traits.partnerships
+    if partnerships:
+        return [list(team) for team in partnerships]
     return [[s] for s in range(num_seats)]
 
 
@@ -131,10 +123,10 @@ def pause_for(leaves: Sequence[float], now: float) -> float | None:
     return until if until > now else None
 
 
-def foursquare_measure(recent: Sequence[tuple[bool, float]]) -> tuple[float, float]:
-    """Foursquare's measure over recent rated deals (won, score), newest first: the win
-    rate and the mean score over the last :data:`FOURSQUARE_RECENT`."""
-    window = list(recent)[:FOURSQUARE_RECENT]
+def win_rate_measure(recent: Sequence[tuple[bool, float]]) -> tuple[float, float]:
+    """A solitaire's measure over recent rated deals (won, score), newest first: the win
+    rate and the mean score over the last :data:`SOLITAIRE_RECENT`."""
+    window = list(recent)[:SOLITAIRE_RECENT]
     if not window:
         return 0.0, 0.0
     return (sum(won for won, _ in window) / len(window),

@@ -18,7 +18,7 @@ from parlour.message import Code
 from parlour.registry import spec
 from parlour.server.edge.limits import ClientKey, client_hash
 from parlour.server.edge.protocol import ProtocolError
-from parlour.server.people.ratings import BOT_ELO, bot_rating
+from parlour.server.people.ratings import bot_rating
 from parlour.server.play.forfeits import Forfeits
 from parlour.server.play.match import Play, check_deal
 from parlour.server.play.pace import check_speed
@@ -65,7 +65,7 @@ def check_rated(game: Game, options: dict[str, Any], seats: list[SeatInfo],
                                            "it without options")
     for s in seats:
         if s.kind == "bot" and bot_rating(game.id, s.bot or "random") is None:
-            rated = ", ".join(BOT_ELO.get(game.id, {}))
+            rated = ", ".join(spec(game.id).bot_elo)
             raise ProtocolError("bad_seat", "a {bot} bot has no fixed rating: rated tables take "
                                             "{rated}", bot=Code(s.bot or ""),
                                 rated=Code(rated or "-"))

@@ -3,8 +3,8 @@ and the game's own sentence for each event of a view.
 
 A game has two rules pages: its short *How to play* page in the reader's language, for a
 table's options (:mod:`parlour.howto`), and its full rules, every decision, the Markdown
-file ``docs/rules/<game-id>.md`` in English with its translations beside it
-(``<game-id>.id.md``, ``<game-id>.pt-BR.md``; the same page ``parlour rules --full``
+file ``parlour/games/<game>/full-rules/en.md`` in English with its translations beside it
+(``id.md``, ``pt-BR.md``; the same page ``parlour rules --full``
 prints), rendered with markdown-it (CommonMark plus tables, raw HTML escaped).
 
 A game's spec may name ``describe_event(event, names) -> str``, one line of plain English

@@ -110,7 +110,9 @@ def describe_games() -> list[JsonDict]:
                               for n in range(game.min_seats, game.max_seats + 1)}
         info["deals"] = MAX_DEAL if found.numbered_deals else None  # dealt by number 1..
         info["hints"] = True  # from its hint bot, else ismcts (a table may turn them off)
-        info["renderer"] = found.web.script
+        info["renderer"] = found.web_path(found.web.script)
+        info["bot_help"] = dict(found.bot_help)  # its own bots' tooltips (the page: t())
+        info["picture"] = found.web_path(found.web.picture) if found.web.picture else None
         info["solitaire"] = found.solitaire  # one player: no turn timer
         info.update(showcase_json(gid))  # the tile's line and the presets
         info["speeds"] = list(SPEEDS)

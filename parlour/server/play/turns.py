@@ -4,7 +4,7 @@ timer is never off, and a seat a stand-in plays whose person is not back within 
 turn's time (:data:`FORFEIT_TURNS`) forfeits the match (``Hub.forfeit``).
 
 The timer is the table's ``turn_seconds`` (chosen when it is opened, else the game's
-default, :data:`TURN_SECONDS`; 0 switches it off). A solitaire has none, whatever its
+default, its spec's ``turn_seconds``; 0 switches it off). A solitaire has none, whatever its
 table asked for: nobody waits for its player, and no stand-in should play it. It runs for
 each person's seat that is to act, and starts again with each change; a timed phase (a
 reaction window) has its own clock, so no turn timer runs during one. The views carry it
@@ -25,10 +25,8 @@ from parlour.server.play.timers import CallLater, loop_call_later
 if TYPE_CHECKING:
     from parlour.server.play.table import Table
 
-#: Seconds a person has for a turn, by game: trick games are quick turns, Spite & Malice
-#: turns are long plays. A solitaire (Foursquare) has no timer: nobody waits for its player.
-TURN_SECONDS = {"spades": 60, "clockwork-spades": 60, "hit-the-deck": 45,
-                "spite-and-malice": 120}
+#: Seconds a person has for a turn where the game's spec names none (``turn_seconds``). A
+#: solitaire has no timer: nobody waits for its player.
 DEFAULT_TURN_SECONDS = 90
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 3600
 STAND_IN = "rule"  # the bot kind that plays for a person who is away
@@ -38,7 +36,10 @@ FORFEIT_TURNS = 1
 
 
 def default_turn_seconds(game_id: str) -> int:
-    return 0 if spec(game_id).solitaire else TURN_SECONDS.get(game_id, DEFAULT_TURN_SECONDS)
+    found = spec(game_id)
+    if found.traits.solitaire:
+        return 0
+    return DEFAULT_TURN_SECONDS if found.turn_seconds is None else found.turn_seconds
 
 
 class TurnTimer:

@@ -55,7 +55,8 @@ async def board(game_id: GameParam, hub: HubDep,
     """The game's best rated people (at least LEADERBOARD_MIN rated matches)."""
     gid = _game(game_id)
     places = await asyncio.to_thread(leaderboard, hub.store.engine, gid, limit)
-    return {"game": gid, "least": LEADERBOARD_MIN, "places": places}
+    return {"game": gid, "least": LEADERBOARD_MIN, "places": places,
+            "rated_by": spec(gid).traits.rated_by}  # the page's column: rating or win rate
 
 
 def _said(gid: str, entry: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
@@ -63,7 +64,7 @@ def _said(gid: str, entry: dict[str, Any] | None, lang: str) -> dict[str, Any] |
     the reader's language; an unfinished try has none."""
     if entry is None or entry.get("result") is None:
         return entry
-    return entry | {"said": render(daily_words(gid, entry["result"], spec(gid).stats), lang)}
+    return entry | {"said": render(daily_words(entry["result"], spec(gid).stats), lang)}
 
 
 @router.get("/daily")

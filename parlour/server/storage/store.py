@@ -217,8 +217,10 @@ ratings_t = Table(  # a person's rating in a game (OpenSkill's mu and sigma; see
     "parlour_ratings", metadata,
     Column("account_id", Integer, primary_key=True),
     Column("game", String(40), primary_key=True),
-    Column("mu", Float, nullable=False),  # Foursquare: the win rate over recent deals
-    Column("sigma", Float, nullable=False),  # Foursquare: the mean score over them
+    Column("mu", Float),  # None for a game measured by win rate (a solitaire's trait)
+    Column("sigma", Float),
+    Column("win_rate", Float),  # a solitaire's: the win rate over recent deals, else None
+    Column("mean_score", Float),  # a solitaire's: the mean score over them
     Column("matches", Integer, nullable=False),  # rated matches played
     Column("updated", Float, nullable=False),
     Index("parlour_ratings_game", "game", "matches"),
@@ -230,8 +232,10 @@ rating_history_t = Table(  # each change of a rating (the profile's chart)
     Column("account_id", Integer, nullable=False),
     Column("game", String(40), nullable=False),
     Column("at", Float, nullable=False),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
+    Column("mu", Float),  # as parlour_ratings: the rating, or a solitaire's two figures
+    Column("sigma", Float),
+    Column("win_rate", Float),
+    Column("mean_score", Float),
     Column("table_id", String(16)),
     Column("match", Integer),
     Index("parlour_rating_history_account", "account_id", "game", "at"),
