@@ -25,35 +25,18 @@ SHOTS = ARTIFACTS / "browser"
 REDUCED_MOTION = [False]
 
 
-class Chromium:
-    """One Chromium for a test process's browser modules (conftest's ``browser``): each
-    page has a fresh context of its own (:func:`page_of`), so modules share nothing but
-    the process, and a test process starts Chromium once, not once per module (1.3 s of
-    CPU each). A browser that went away (crashed) is started again when next asked for."""
-
-    def __init__(self) -> None:
-        self.playwright: Any = None
-        self.browser: Any = None
-
-    def __enter__(self) -> Chromium:
-        if not CHROMIUM.exists():
-            pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
-        sync_api = pytest.importorskip("playwright.sync_api")
-        self.playwright = sync_api.sync_playwright().start()
-        return self
-
-    def get(self) -> Any:
-        if self.browser is None or not self.browser.is_connected():
-            self.browser = self.playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                                          args=ARGS)
-        return self.browser
-
-    def __exit__(self, *exc: object) -> None:
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright (a module fixture in each test file)."""
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            if self.browser is not None and self.browser.is_connected():
-                self.browser.close()
+            yield b
         finally:
-            self.playwright.stop()
+            b.close()
 
 
 @contextmanager

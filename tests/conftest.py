@@ -47,20 +47,9 @@ def _english_environment(monkeypatch):
     monkeypatch.setenv("LANG", "C.UTF-8")
 
 
-@pytest.fixture(scope="session")
-def shared_chromium():
-    """The test process's Chromium (browser_kit.Chromium), started by its first browser
-    module and kept for the others."""
-    from browser_kit import Chromium
-
-    with Chromium() as shared:
-        yield shared
-
-
 @pytest.fixture(scope="module")
-def browser(request, shared_chromium):
-    """Debian's Chromium through Playwright, for one test module (one Chromium per test
-    process: each page has a fresh context of its own). A module marked
+def browser(request):
+    """Debian's Chromium through Playwright, one per test module. A module marked
     ``reduced_motion`` opens its pages with prefers-reduced-motion (a player's setting the
     pages honour): the modules whose subject is not motion (layouts, languages, accounts,
     pages around the tables, and the play of test_browser_tables, _truth, _foursquare,
@@ -69,11 +58,12 @@ def browser(request, shared_chromium):
     play with motion also failed once in three under load). Play keeps its motion where
     motion is the subject or meets the play: test_browser.py (the flights' timings, two
     deals played with them) and the lobby (its log's entrance)."""
-    from browser_kit import REDUCED_MOTION
+    from browser_kit import REDUCED_MOTION, chromium
 
     REDUCED_MOTION[0] = request.node.get_closest_marker("reduced_motion") is not None
     try:
-        yield shared_chromium.get()
+        with chromium() as b:
+            yield b
     finally:
         REDUCED_MOTION[0] = False
 
