@@ -112,9 +112,9 @@ def mark_settled(thresholds: Thresholds, played: Action, z: float = SETTLED_Z) -
     0) earns the same mark. A clear blunder, a move as good as any, equal cards: each is
     known after a few hundred samples, and the budget goes to the decisions near a step.
 
-    Over the 180 decisions of ``bench/blunders.py spades`` (4 deals, seed 0) and 174 of
-    seed 1 it stopped the search after 14% of the playouts, with not one mark changed
-    (docs/review.md, *How long a review takes*)."""
+    Over the 180 decisions of ``bench/blunders.py spades`` (4 deals, seed 0) and the 174
+    of seed 1's deals it stopped the searches after 13-14% of the playouts, with not one
+    mark changed (docs/review.md, *How long a review takes*)."""
     def settled(moves: Sequence[Action], results: list[list[float]], live: list[int]
                 ) -> bool:
         if played not in moves:
