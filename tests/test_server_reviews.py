@@ -360,3 +360,29 @@ def test_tries_are_limited_per_client_and_the_same_try_is_free(tmp_path):
         same = client.post(f"{path}/try", json={"seat": 0, "index": d["index"],
                                                 "action": choices[0]})
         assert same.status_code == 200  # answered from memory, not counted
+
+
+def test_a_reviews_decisions_are_judged_side_by_side_on_every_worker(tmp_path, monkeypatch):
+    """Both review workers take a decision each at once (never more), and ``done`` counts
+    every decision; the judgements are put back in the match's order."""
+    running, most, order = [0], [0], []
+
+    async def judged(self: Any, game_id: str, budget: Any, state: Any, seat: int,
+                     action: Any, index: int) -> Any:
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        await asyncio.sleep(0.02 if index % 3 else 0.05)  # finishing out of order
+        running[0] -= 1
+        order.append(index)
+        return None  # as a forced decision: counted, not judged
+
+    monkeypatch.setattr(reviews.ReviewDesk, "_judge", judged)
+    with app_client(tmp_path / "sides.sqlite3", review_budget=BUDGET,
+                    review_processes=2) as client:
+        tid = finished_table(client)
+        path = f"/api/tables/{tid}/matches/1/review"
+        assert client.post(path, json={"seat": 1}).status_code == 200
+        done = wait_done(client, path, 1)
+        assert done["done"] == done["total"] == len(order) > 2
+        assert most[0] == 2 and order != sorted(order)
+        assert done["review"]["summaries"][0]["forced"] == len(order)
