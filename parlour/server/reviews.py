@@ -9,14 +9,17 @@ the review once it is done.
 
 Every decision of the seat is judged by :meth:`Reviewer.judge` in a worker process (a
 thread when ``review_processes`` is 0), one decision a job, as many side by side as there
-are workers, so the event loop only replays the match and counts; the judgements are put together by
-:func:`parlour.analysis.review.assemble`, exactly as ``parlour review`` does, and at a fixed
-budget and seed (:attr:`Settings.review_budget`, seed 0): never the clock, so the stored
-review is the one the command gives for the same record. At most ``review_jobs`` reviews
-wait or run on the server at once, ``review_jobs_per_client`` of them one client's; the
-rest are refused with ``Retry-After``. A finished review is written to ``parlour_reviews``
-(migration 0004), so a second look is instant and survives restarts; one in progress when
-the server stops is simply asked for again.
+are workers, so the event loop only replays the match and counts; the judgements are put
+together by :func:`parlour.analysis.review.assemble`, exactly as ``parlour review`` does,
+and at a fixed budget and seed (:attr:`Settings.review_budget`, seed 0): never the clock,
+so the stored review is the one the command gives for the same record. At most
+``review_jobs`` reviews wait or run on the server at once, ``review_jobs_per_client`` of
+them one client's; the rest are refused with ``Retry-After``. A finished review is written
+to ``parlour_reviews`` (migration 0004), so a second look is instant and survives
+restarts; one in progress when the server stops is simply asked for again.
+
+``POST .../review/try`` (:meth:`ReviewDesk.try_move`) judges another choice at a judged
+decision of a stored review, exactly as the review judged the move played there.
 """
 
 from __future__ import annotations
