@@ -38,7 +38,7 @@ from sqlalchemy import create_engine, select, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from parlour.server.store import Store, actions_t, leases_t
+from parlour.server.storage.store import Store, actions_t, leases_t
 
 BOTS = [{"kind": "bot", "bot": "rule"}] * 4
 PEOPLE = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},

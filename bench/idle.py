@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from sqlalchemy import create_engine, text
 
-    from parlour.server.store import Store
+    from parlour.server.storage.store import Store
 
     name = f"parlour_idle_{secrets.token_hex(5)}"
     admin = create_engine(args.db, isolation_level="AUTOCOMMIT")

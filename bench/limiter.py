@@ -2,7 +2,7 @@
 """What one request costs the per-client limiter while an attacker sends a new account
 name each time (issue 30 item 5).
 
-One :class:`~parlour.server.limits.PerClient` with the recovery limits (6 an hour, 5 at
+One :class:`~parlour.server.edge.limits.PerClient` with the recovery limits (6 an hour, 5 at
 once) is fed ``--names`` requests, each with a name never seen before, on a clock that
 moves 10 ms a request, through :meth:`ClientGuard.take` (the address first, then the
 name), as ``POST /api/account/recover`` counts them; then the time a request takes and the
@@ -27,7 +27,7 @@ import contextlib
 import report
 
 try:
-    from parlour.server.limits import MAX_BUCKETS, ClientGuard, Limits, TooMany
+    from parlour.server.edge.limits import MAX_BUCKETS, ClientGuard, Limits, TooMany
 except ImportError as missing:  # not the venv's Python: say what to run instead
     sys.exit(report.needs(missing))
 

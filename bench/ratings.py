@@ -33,7 +33,7 @@ try:
     from parlour.arena import play_game
     from parlour.engine import derive_seed
     from parlour.registry import spec
-    from parlour.server.ratings import Rating, rate_seats
+    from parlour.server.people.ratings import Rating, rate_seats
 except ImportError as missing:  # not the venv's Python: say what to run instead
     sys.exit(report.needs(missing))
 

@@ -338,7 +338,7 @@ def cluster_of(args: argparse.Namespace, count: int
 
     from sqlalchemy import create_engine, text
 
-    from parlour.server.store import Store
+    from parlour.server.storage.store import Store
 
     name = f"parlour_bench_{secrets.token_hex(5)}"
     admin = create_engine(args.db, isolation_level="AUTOCOMMIT")

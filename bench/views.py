@@ -26,7 +26,7 @@ import report
 try:
     from parlour.engine import State
     from parlour.games import get_game
-    from parlour.server.tables import SeatInfo, Table
+    from parlour.server.play.table import SeatInfo, Table
 except ImportError as missing:  # not the venv's Python: say what to run instead
     sys.exit(report.needs(missing))
 

@@ -286,14 +286,14 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from parlour.server.app import serve
-        from parlour.server.store import default_url
+        from parlour.server.storage.store import default_url
     except ImportError as err:
         print(f"parlour serve needs the web extra (pip install -e '.[web]'): {err}",
               file=sys.stderr)
         return 2
     from pydantic import ValidationError
 
-    from parlour.server.limits import Limits
+    from parlour.server.edge.limits import Limits
 
     if args.bot_pause < 0:
         raise ValueError("--bot-pause must be 0 or more seconds")
@@ -306,7 +306,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             flag = "--" + str(e["loc"][0]).replace("_", "-") if e["loc"] else "a limit"
             print(f"parlour serve: {flag}: {e['msg']}", file=sys.stderr)
         return 2
-    from parlour.server.schema import SchemaError, check
+    from parlour.server.storage.schema import SchemaError, check
 
     url = args.db or default_url()
     try:
@@ -337,8 +337,8 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
     (``--waiting-expiry``...), if the web extra is installed."""
     try:
         from parlour.server.app import TABLE_SETTINGS
-        from parlour.server.limits import Limits
-        from parlour.server.tables import Settings
+        from parlour.server.edge.limits import Limits
+        from parlour.server.settings import Settings
     except ImportError:
         return
     life = p.add_argument_group("tables", "the life of tables and bot capacity; see "
@@ -360,15 +360,16 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
 
 def cmd_db(args: argparse.Namespace) -> int:
     try:
-        from parlour.server.schema import head, revision, upgrade_url
-        from parlour.server.store import default_url, make_engine
+        from parlour.server.storage.database import make_engine
+        from parlour.server.storage.schema import head, revision, upgrade_url
+        from parlour.server.storage.store import default_url
     except ImportError as err:
         print(f"parlour db needs the web extra (pip install -e '.[web]'): {err}",
               file=sys.stderr)
         return 2
     url = args.db or default_url()
     if args.action == "backup":
-        from parlour.server.backup import BackupError, backup
+        from parlour.server.storage.backup import BackupError, backup
 
         if not args.to:
             print("parlour db backup: name the file to write with --to FILE", file=sys.stderr)
@@ -397,10 +398,11 @@ def cmd_admin(args: argparse.Namespace) -> int:
     """``parlour admin rename|ban|unban|log``: an operator's actions on accounts, each kept
     in the admin log (docs/accounts.md)."""
     try:
-        from parlour.server import accounts
-        from parlour.server.protocol import ProtocolError
-        from parlour.server.schema import SchemaError, check
-        from parlour.server.store import default_url, make_engine
+        from parlour.server.edge.protocol import ProtocolError
+        from parlour.server.people import accounts
+        from parlour.server.storage.database import make_engine
+        from parlour.server.storage.schema import SchemaError, check
+        from parlour.server.storage.store import default_url
     except ImportError as err:
         print(f"parlour admin needs the web extra (pip install -e '.[web]'): {err}",
               file=sys.stderr)

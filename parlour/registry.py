@@ -94,7 +94,7 @@ class Preset:
 
 
 #: How a game's players are rated: ``openskill`` (a rating from matches against others,
-#: :mod:`parlour.server.ratings`), or ``win-rate`` (a solitaire: the win rate and mean
+#: :mod:`parlour.server.people.ratings`), or ``win-rate`` (a solitaire: the win rate and mean
 #: score of the recent deals).
 RatedBy = Literal["openskill", "win-rate"]
 
@@ -154,7 +154,8 @@ class GameSpec:
     #: The game's telling figures, read from a finished match (its ``stats.py``), or None
     #: (only matches, wins and points).
     stats: GameStats | None = None
-    #: Options that make a match one deal or round: the daily deal (``parlour/server/daily.py``).
+    #: Options that make a match one deal or round: the daily deal
+    #: (``parlour/server/people/daily.py``).
     one_deal: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: Seats at the game's daily deal: the person first, then bots (None: no daily deal).
     daily_seats: int | None = None

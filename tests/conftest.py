@@ -30,7 +30,7 @@ def _light_password_hashes():
     (tests/test_bench_abuse.py) hash at the production cost."""
     from argon2 import PasswordHasher
 
-    from parlour.server import accounts
+    from parlour.server.people import accounts
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024,

@@ -195,8 +195,8 @@ def missing_parts(game_id: str) -> list[str]:
                                             f"({folder}terminal.py)")
     for path in found.web_files():
         if not path.is_file():
-            lacks("web table", f"its web table names {path}, which does not exist: "
-                               f"write it (GameSpec.web)")
+            lacks("web file", f"it names {path}, which does not exist: write it "
+                              f"(GameSpec.web, GameSpec.figures)")
     picture = found.folder / (found.web.picture or "picture.js")
     if picture.is_file() and "export function scene(" not in picture.read_text(encoding="utf-8"):
         lacks("lobby picture scene", f"{picture} must export scene(kit)")
@@ -229,7 +229,7 @@ def missing_parts(game_id: str) -> list[str]:
     if found.encoder is None:
         lacks("learning encoder", f"write {folder}encoding.py and set GameSpec.encoder {at}")
     if found.stats is None:
-        lacks("figures", f"write {folder}stats.py and set GameSpec.stats {at}")
+        lacks("profile figures", f"write {folder}stats.py and set GameSpec.stats {at}")
     from game_checks import missing as checks_missing
 
     out.extend(checks_missing(game_id))

@@ -11,9 +11,9 @@ from typing import Any
 from server_kit import Player, connect
 from sqlalchemy import insert
 
-from parlour.server.account_names import name_key
-from parlour.server.identity import SESSION_COOKIE, session_hash
-from parlour.server.store import accounts_t, sessions_t
+from parlour.server.people.account_names import name_key
+from parlour.server.people.identity import SESSION_COOKIE, session_hash
+from parlour.server.storage.store import accounts_t, sessions_t
 
 
 def sign_up(db: Path, name: str, now: float | None = None, created: float | None = None

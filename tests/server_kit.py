@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,10 @@ from sqlalchemy.pool import NullPool
 from waits import WAIT, Deadline, ended, joined, receive_json
 
 from parlour.server.app import create_app, server_config
-from parlour.server.limits import Limits
-from parlour.server.schema import check
-from parlour.server.store import actions_t, matches_t, metadata
-from parlour.server.tables import Settings
+from parlour.server.edge.limits import Limits
+from parlour.server.settings import Settings
+from parlour.server.storage.schema import check
+from parlour.server.storage.store import actions_t, matches_t, metadata
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -141,6 +142,7 @@ class Clock:
 
     def __init__(self, start: float = 1_800_000_000.0) -> None:  # a day in 2027, UTC
         self.at = start
+        self.timers: list[ClockTimer] = []  # the turn timers and forfeits pending
 
     def now(self) -> float:
         return self.at
@@ -148,8 +150,46 @@ class Clock:
     def advance(self, seconds: float) -> None:
         self.at += seconds
 
-    def settings(self) -> dict[str, Callable[[], float]]:
-        return {"now": self.now, "monotonic": self.now}
+    def call_later(self, seconds: float, callback: Callable[[], None]) -> ClockTimer:
+        """``Settings.call_later``: the timer fires when :meth:`elapse` passes its time."""
+        timer = ClockTimer(self.at + seconds, callback)
+        self.timers.append(timer)
+        return timer
+
+    def elapse(self, client: TestClient, seconds: float) -> int:
+        """Move the clock ``seconds`` on and fire, on ``client``'s event loop and in the
+        order they are due, the timers whose time has come; returns how many fired."""
+        self.at += seconds
+
+        def fire() -> int:
+            fired = 0
+            while due := sorted((t for t in self.timers if t.due <= self.at
+                                 and not t.cancelled), key=lambda t: t.due):
+                self.timers.remove(due[0])
+                due[0].callback()
+                fired += 1
+            self.timers = [t for t in self.timers if not t.cancelled]
+            return fired
+
+        return int(client.portal.call(fire))
+
+    def settings(self, timers: bool = False) -> dict[str, Any]:
+        """The clocks as settings; with ``timers``, the turn timers and forfeits too (they
+        fire only by :meth:`elapse`)."""
+        clocks: dict[str, Any] = {"now": self.now, "monotonic": self.now}
+        return clocks | ({"call_later": self.call_later} if timers else {})
+
+
+@dataclass
+class ClockTimer:
+    """One timer a test's :class:`Clock` holds."""
+
+    due: float
+    callback: Callable[[], None]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 def settings_for(db: Path, **settings: Any) -> Settings:

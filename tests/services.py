@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from parlour.server.store import Store, metadata
+from parlour.server.storage.store import Store, metadata
 
 #: A PostgreSQL database the tests may create others from (tests/with_services.py).
 PG_ADMIN = os.environ.get("PARLOUR_TEST_PG",

@@ -20,8 +20,9 @@ from parlour.bots.ismcts import ISMCTSBot
 from parlour.bots.search import paired_search, search
 from parlour.games import game_ids, get_game
 from parlour.games.spades.rules import BID_BASE
-from parlour.server.store import Store
-from parlour.server.tables import Hub, Settings
+from parlour.server.play.tables import Hub
+from parlour.server.settings import Settings
+from parlour.server.storage.store import Store
 
 #: Decisions with a real choice that each game's seeded bots make under both clocks.
 DECISIONS = 10

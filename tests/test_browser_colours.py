@@ -10,7 +10,7 @@ from browser_kit import open_table, page_of, shot
 pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 
 HTD_MARKS = """async () => {
-  const m = await import('/static/tables/hit_the_deck.js');
+  const m = await import('/static/games/hit_the_deck/table.js');
   const box = document.createElement('div');
   box.className = 'htd';
   document.getElementById('app').append(box);

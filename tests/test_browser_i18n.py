@@ -27,8 +27,8 @@ from game_checks import piece
 from players_kit import sign_up
 
 from parlour.registry import game_ids
-from parlour.server.identity import SESSION_COOKIE
-from parlour.server.names import BOT_NAMES
+from parlour.server.people.identity import SESSION_COOKIE
+from parlour.server.play.names import BOT_NAMES
 
 pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 

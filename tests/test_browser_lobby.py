@@ -12,7 +12,7 @@ from browser_kit import open_table, page_of, shot, wait_until_js
 from server_kit import server_thread
 
 from parlour.games import game_ids
-from parlour.server.names import BOT_NAMES
+from parlour.server.play.names import BOT_NAMES
 
 pytestmark = pytest.mark.browser
 

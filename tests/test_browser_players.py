@@ -11,7 +11,7 @@ import pytest
 from browser_kit import open_table, page_of, shot, version, wait_moved_on
 from players_kit import sign_up
 
-from parlour.server.identity import SESSION_COOKIE
+from parlour.server.people.identity import SESSION_COOKIE
 
 pytestmark = [pytest.mark.browser, pytest.mark.reduced_motion]
 

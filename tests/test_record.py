@@ -20,9 +20,9 @@ from parlour.record import (
     replay,
     unescape_tag,
 )
-from parlour.server.account_names import clean_account_name
-from parlour.server.protocol import ProtocolError
-from parlour.server.tables import clean_name
+from parlour.server.edge.protocol import ProtocolError
+from parlour.server.people.account_names import clean_account_name
+from parlour.server.play.seating import clean_name
 
 GAME = get_game("spades")
 

@@ -19,8 +19,9 @@ from parlour.bots.ismcts import LEVELS, ISMCTSBot, SearchHooks
 from parlour.engine import OptionError
 from parlour.games import game_ids, get_game
 from parlour.registry import GameSpec, spec
-from parlour.server.pages import describer
-from parlour.server.tables import check_deal, describe_games
+from parlour.server.play.match import check_deal
+from parlour.server.play.pages import describer
+from parlour.server.play.tables import describe_games
 from parlour.terminal import load_ui
 
 GAMES = game_ids()
@@ -44,8 +45,9 @@ def test_every_registered_game_has_its_pages_and_tables(game_id):
 
 
 def test_the_registry_lists_the_games_in_menu_order():
-    assert GAMES == ("spades", "spite-and-malice", "hit-the-deck", "clockwork-spades",
-                     "foursquare")
+    assert GAMES == registry.GAMES and len(set(GAMES)) == len(GAMES)
+    assert GAMES[:5] == ("spades", "spite-and-malice", "hit-the-deck", "clockwork-spades",
+                         "foursquare")  # a new game comes after these (the lobby opens on Spades)
     assert [g["id"] for g in describe_games()] == list(GAMES)
     for gid in GAMES:
         assert spec(gid).id == gid
@@ -177,14 +179,15 @@ def test_a_sixth_game_is_told_what_it_lacks(monkeypatch):
                 r"sixth has no rules page: write .*games/sixth/full-rules/en\.md",
                 r"sixth has no how-to page in en: write .*games/sixth/howto/en\.md",
                 "sixth has no terminal table: .*own TableUI subclass",
-                r"sixth has no web table: .*games/sixth/table\.js, which does not exist",
+                r"sixth has no web file: .*games/sixth/table\.js, which does not exist",
+                r"sixth has no web file: .*games/sixth/picture\.js, which does not exist",
                 "sixth has no rule bot: set GameSpec.bots",
                 "sixth has no daily seats: set GameSpec.daily_seats in "
                 "parlour/games/sixth/spec.py",
                 "sixth has no turn seconds: set GameSpec.turn_seconds",
                 "sixth has no bot ratings: set GameSpec.bot_elo",
                 "sixth has no tagline", "sixth has no name in its vocabulary",
-                "sixth has no learning encoder", "sixth has no figures",
+                "sixth has no learning encoder", "sixth has no profile figures",
                 r"sixth has no compiled rules: put its rules in parlour/games/sixth/rules\.py",
                 "sixth has no recorded results.*: set SAME_RESULTS in "
                 r"parlour/games/sixth/checks\.py",
@@ -197,7 +200,7 @@ def test_a_sixth_game_is_told_what_it_lacks(monkeypatch):
         monkeypatch.setitem(registry.REGISTERED, "sixth", lambda: whole)
         registry._build.cache_clear()
         files = {"rules page", "how-to page in en", "how-to page in id", "how-to page in pt_BR",
-                 "web table", "compiled rules"}
+                 "web file", "compiled rules"}
         left = [m for m in missing_parts("sixth") if m.split(":")[0].removeprefix(
             "sixth has no ") not in files and "parlour/games/sixth/checks.py" not in m]
         assert left == [], left

@@ -23,6 +23,7 @@ from same_results import KINDS
 
 from parlour.games import game_ids
 from parlour.native import BUILD_VARIABLE, PURE_VARIABLE, compiled, current_build, status
+from parlour.registry import folder_name
 
 
 def expected(game_id: str) -> dict[str, str]:
@@ -39,7 +40,10 @@ def test_every_game_has_digests(game_id):
 @pytest.mark.parametrize("kind", sorted(KINDS))
 @pytest.mark.parametrize("game_id", game_ids())
 def test_seeded_play_is_unchanged(game_id, kind):
-    assert KINDS[kind](game_id) == expected(game_id)[kind]
+    assert KINDS[kind](game_id) == expected(game_id)[kind], (
+        f"{game_id}'s seeded {kind} play is not what its folder recorded: if the change was "
+        f"meant (or the game is new), run .venv/bin/python tests/same_results.py and copy "
+        f"its digests into SAME_RESULTS in parlour/games/{folder_name(game_id)}/checks.py")
 
 
 def test_the_other_build_plays_the_same(tmp_path):

@@ -29,12 +29,12 @@ from sqlalchemy import create_engine, select, update
 
 from parlour.cli import main
 from parlour.i18n import render
-from parlour.server.account_names import bot_names, clean_account_name, name_key
 from parlour.server.app import create_app
-from parlour.server.identity import SESSION_COOKIE, session_hash
-from parlour.server.limits import Limits, PerClient
-from parlour.server.protocol import ProtocolError
-from parlour.server.store import (
+from parlour.server.edge.limits import Limits, PerClient
+from parlour.server.edge.protocol import ProtocolError
+from parlour.server.people.account_names import bot_names, clean_account_name, name_key
+from parlour.server.people.identity import SESSION_COOKIE, session_hash
+from parlour.server.storage.store import (
     accounts_t,
     admin_log_t,
     recovery_codes_t,
@@ -191,7 +191,7 @@ def test_a_name_with_a_character_that_shows_as_nothing_is_refused(mark):
 def test_the_ignorable_characters_come_from_unicode_s_data_not_a_list():
     """Every Default_Ignorable_Code_Point of the regex module's Unicode tables is refused
     and folded: the whole property, not a hand-picked few."""
-    from parlour.server.account_names import IGNORABLE
+    from parlour.server.people.account_names import IGNORABLE
     found = [chr(c) for c in range(0x110000) if IGNORABLE.match(chr(c))]
     assert len(found) > 4000 and set(IGNORABLES) <= set(found)  # the tag and VS blocks
     assert all(name_key(f"Ana{ch}") == name_key("Ana") for ch in found[::97])
@@ -202,7 +202,7 @@ def test_old_look_alike_accounts_are_renamed_by_the_migration_and_told_once(tmp_
     the older keeps its name, the later is renamed (told at its next sign-in, once)."""
     from alembic import command
 
-    from parlour.server import schema
+    from parlour.server.storage import schema
 
     db = tmp_path / "a.sqlite3"
     with app_client(db, **Clock().settings()) as client:

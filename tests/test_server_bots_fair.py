@@ -16,7 +16,7 @@ import pytest
 from server_kit import Player, ServerProcess, app_client, free_port
 from waits import ended, wait_until, within
 
-from parlour.server.runner import Busy, FairQueue, lower_kind
+from parlour.server.play.runner import Busy, FairQueue, lower_kind
 
 
 def test_the_workers_serve_the_tables_in_turn():

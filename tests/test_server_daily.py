@@ -11,10 +11,10 @@ from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 
 from parlour.registry import spec
-from parlour.server import daily
-from parlour.server.daily import day_of
-from parlour.server.store import Store, accounts_t, daily_t
-from parlour.server.tables import MAX_DEAL
+from parlour.server.people import daily
+from parlour.server.people.daily import day_of
+from parlour.server.play.match import MAX_DEAL
+from parlour.server.storage.store import Store, accounts_t, daily_t
 
 DAY = 86_400.0
 NOON = 1_796_126_400.0  # 2026-12-01 12:00 UTC

@@ -17,10 +17,10 @@ from starlette.testclient import WebSocketDenialResponse
 from waits import next_json
 
 from parlour.server.app import create_app
-from parlour.server.errors import MAX_MESSAGE
-from parlour.server.limits import Limits, client_key
-from parlour.server.store import Store
-from parlour.server.tables import Hub
+from parlour.server.edge.errors import MAX_MESSAGE
+from parlour.server.edge.limits import Limits, client_key
+from parlour.server.play.tables import Hub
+from parlour.server.storage.store import Store
 
 PROXY = ("10.0.0.1", 4000)
 CREATE = {"game": "spades", "seats": BOTS3, "name": "Ann"}

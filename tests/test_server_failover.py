@@ -34,8 +34,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from parlour.games import get_game
 from parlour.i18n import localize
-from parlour.server.lease import IDLE_WRITE_MS, TTL
-from parlour.server.store import Store, actions_t, leases_t, make_engine, matches_t, tables_t
+from parlour.server.cluster.lease import IDLE_WRITE_MS, TTL
+from parlour.server.storage.database import make_engine
+from parlour.server.storage.store import Store, actions_t, leases_t, matches_t, tables_t
 
 SEATS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},
          {"kind": "bot", "bot": "rule"}]

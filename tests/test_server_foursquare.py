@@ -11,7 +11,7 @@ from server_kit import CARD, Player, app_client, assert_no_secret, create, numbe
 from parlour.cards import card_text
 from parlour.games import get_game
 from parlour.games.foursquare.rules import deal_order
-from parlour.server.tables import MAX_DEAL
+from parlour.server.play.match import MAX_DEAL
 
 ME = [{"kind": "person"}]
 

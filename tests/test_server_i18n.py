@@ -16,7 +16,7 @@ from waits import next_json
 from parlour.games.clockwork_spades.rules import narrate_event
 from parlour.i18n import LANGUAGES, cards_as_codes, render, translate
 from parlour.message import YOU, Message, Term
-from parlour.server.language import chosen
+from parlour.server.edge.language import chosen
 
 RULE = {"kind": "bot", "bot": "rule"}
 

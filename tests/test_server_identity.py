@@ -7,8 +7,8 @@ import time
 from server_kit import db_url_for
 from sqlalchemy import insert, update
 
-from parlour.server.identity import account_for_session, session_hash
-from parlour.server.store import Store, accounts_t, sessions_t
+from parlour.server.people.identity import account_for_session, session_hash
+from parlour.server.storage.store import Store, accounts_t, sessions_t
 
 
 def test_a_live_session_signs_in_its_account_and_nothing_else_does(tmp_path):

@@ -1,5 +1,5 @@
 """Leases and their fence: one owner per table among processes sharing a database, and a
-stale owner's writes refused by the database (parlour.server.lease)."""
+stale owner's writes refused by the database (parlour.server.cluster.lease)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from server_kit import app_client, connect, create, db_url_for
 from sqlalchemy import select
 from waits import joined, wait_until
 
-from parlour.server.lease import Leases
-from parlour.server.store import Fenced, SeatRow, Store, TableRow, actions_t, leases_t
+from parlour.server.cluster.lease import Leases
+from parlour.server.storage.store import Fenced, SeatRow, Store, TableRow, actions_t, leases_t
 
 BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
 

@@ -14,7 +14,7 @@ from server_kit import BOTS3, PEOPLE4, Clock, Player, app_client, connect, creat
 from sqlalchemy import select, text, update
 from waits import next_json, wait_until
 
-from parlour.server.store import tables_t
+from parlour.server.storage.store import tables_t
 
 BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
 

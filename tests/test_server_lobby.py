@@ -6,7 +6,7 @@ import pytest
 from server_kit import BOTS3, PEOPLE4, Clock, Player, app_client, assert_no_secret, create, join
 
 from parlour.record import parse_record, replay
-from parlour.server.tables import Table
+from parlour.server.play.table import Table
 
 
 @pytest.fixture
@@ -174,7 +174,7 @@ def test_page_and_static_files_are_served_with_security_headers(client):
         r = client.get(path)
         assert r.status_code == 200 and "<main" in r.text
         assert "default-src 'self'" in r.headers["content-security-policy"]
-    for path in ("/static/app.js", "/static/style.css", "/static/tables/spades.js",
+    for path in ("/static/app.js", "/static/style.css", "/static/games/spades/table.js",
                  "/static/tables/generic.js", "/static/dom.js"):
         assert client.get(path).status_code == 200
     assert client.get("/static/../server/app.py").status_code == 404

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from server_kit import Player, app_client
 
-from parlour.server.pace import PACES, SPEEDS, bot_wait, check_speed, pace_json, step_ms
-from parlour.server.protocol import ProtocolError
-from parlour.server.tables import Table
+from parlour.server.edge.protocol import ProtocolError
+from parlour.server.play.pace import PACES, SPEEDS, bot_wait, check_speed, pace_json, step_ms
+from parlour.server.play.table import Table
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "rule"}]
 

@@ -10,8 +10,9 @@ from parlour.games import game_ids, get_game
 from parlour.games.clockwork_spades.rules import ClockworkGame, narrate_event
 from parlour.i18n import cards_as_codes, render
 from parlour.message import YOU, Message
-from parlour.server import pages, tables
-from parlour.server.names import BOT_NAMES
+from parlour.registry import spec
+from parlour.server.play import life, pages
+from parlour.server.play.names import BOT_NAMES
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
 
@@ -42,7 +43,7 @@ def test_every_game_serves_how_to_play_and_its_full_rules_as_html(client, game_i
     assert body["game"] == game_id and body["name"] == get_game(game_id).name
     assert body["lang"] == "en" and body["full"] is False
     assert body["html"].startswith("<h1>How to play")
-    assert '<img src="/static/howto/' in body["html"]
+    assert f'<img src="/static/games/{spec(game_id).folder.name}/howto/' in body["html"]
     res = client.get(f"/api/games/{game_id}/rules", params={"full": "true"})
     assert res.status_code == 200
     body = res.json()
@@ -146,8 +147,8 @@ def test_a_match_over_at_the_deal_is_finished_at_once(client, monkeypatch):
             return state
 
     game = OverAtOnce()
-    real = tables.get_game
-    monkeypatch.setattr(tables, "get_game",
+    real = life.get_game
+    monkeypatch.setattr(life, "get_game",
                         lambda game_id: game if game_id == game.id else real(game_id))
     res = table_of(client, "clockwork-spades", BOTS2)
     table = res["table"]

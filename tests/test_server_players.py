@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import time
 
-import pytest
 from players_kit import play_out, sign_up, signed_in
-from server_kit import AppClient, Player, app_client, connect
+from server_kit import AppClient, Clock, Player, app_client, connect
 from sqlalchemy import select, text, update
 
-from parlour.server import ratings as R
-from parlour.server.accounts import admin_rename
-from parlour.server.players import leaderboard
-from parlour.server.store import Store, accounts_t, metadata, seats_t, tables_t
+from parlour.server.people import ratings as R
+from parlour.server.people.accounts import admin_rename
+from parlour.server.people.players import leaderboard
+from parlour.server.storage.store import Store, accounts_t, metadata, seats_t, tables_t
 
 CLOCKWORK = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}]
 SPADES = [{"kind": "person"}] + [{"kind": "bot", "bot": "rule"}] * 3
@@ -161,13 +159,14 @@ def test_a_rated_table_s_clock_is_never_off(tmp_path):
 def forfeited_match(tmp_path, age: float) -> tuple[int, dict, dict]:
     """A rated Clockwork match between Ann and Fay (accounts ``age`` seconds old, both from
     the test client's one address) that the seat to act first forfeits by going silent;
-    returns that seat and the loser's and the winner's profiles. (The timers run on the
-    event loop: the silent seat's is run out at once and the limit shortened to 50 ms.)"""
+    returns that seat and the loser's and the winner's profiles. The turn timers and the
+    forfeit run on the test's clock: nothing fires until the test moves it."""
     db = tmp_path / "away.sqlite3"
-    with app_client(db) as client:
-        made = time.time() - age
-        _, ann = sign_up(db, "Ann", created=made)
-        _, fay = sign_up(db, "Fay", created=made)
+    clock = Clock()
+    with app_client(db, **clock.settings(timers=True)) as client:
+        made = clock.now() - age
+        _, ann = sign_up(db, "Ann", now=clock.now(), created=made)
+        _, fay = sign_up(db, "Fay", now=clock.now(), created=made)
         signed_in(client, ann)
         res = open_rated(client, "clockwork-spades", [{"kind": "person"}] * 2,
                          turn_seconds=30).json()
@@ -178,16 +177,18 @@ def forfeited_match(tmp_path, age: float) -> tuple[int, dict, dict]:
         fay_seat = Player(client, tid, joined["token"])
         view = fay_seat.view()
         silent = view["view"]["to_act"][0]  # whoever is to act goes silent
+        assert view["turn"]["seats"] == [silent] and view["turn"]["seconds"] == 30
         hub = client.app.state.hub
         table = hub.tables[tid]
-
-        def away() -> None:  # the silent seat's timer runs out; the limit is 50 ms
-            table.turn_seconds = 0.05
-            hub.stand_in(table, silent)
-            table.turn_seconds = 30  # the other seat's own timer as it was
-            hub.turns.restart(table)
-
-        client.portal.call(away)
+        assert clock.elapse(client, 29.0) == 0 and silent not in table.standins
+        assert clock.elapse(client, 1.0) == 1  # the silent seat's turn timer: a stand-in
+        assert silent in table.standins and silent in table.forfeits
+        fay_seat.recv_until(lambda m: m["type"] == "table"
+                            and m["table"]["seats"][silent]["stand_in"],
+                            "the stand-in at the silent seat")
+        assert clock.elapse(client, 29.0) == 0 and table.status == "playing"
+        # another turn's time (FORFEIT_TURNS) after the stand-in came: the forfeit
+        assert clock.elapse(client, 1.0) >= 1
         fay_seat.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "closed",
                             "the table closing on the silent seat's forfeit")
         fay_seat.close()
@@ -198,11 +199,6 @@ def forfeited_match(tmp_path, age: float) -> tuple[int, dict, dict]:
                 client.get(f"/api/players/{winner}").json())
 
 
-# In make test-long only, until their race is fixed: they run on the event loop's real
-# timers (a 50 ms forfeit limit), and in one run of three on a fast machine the match
-# finished (version 3, "finished") before the forfeit closed the table, so the wait for
-# "closed" ran out. To do: drive the forfeit from the server's injected clock.
-@pytest.mark.long
 def test_a_rated_player_away_past_the_limit_loses_and_the_one_who_stayed_wins(tmp_path):
     """Issue 30 item 4: at a rated match the silent player is stood in for; not back within
     another turn's time, they forfeit: their loss (and a leave), the other's win, and the
@@ -214,11 +210,6 @@ def test_a_rated_player_away_past_the_limit_loses_and_the_one_who_stayed_wins(tm
         < won["games"]["clockwork-spades"]["rating"]["mu"]
 
 
-# In make test-long only, until their race is fixed: they run on the event loop's real
-# timers (a 50 ms forfeit limit), and in one run of three on a fast machine the match
-# finished (version 3, "finished") before the forfeit closed the table, so the wait for
-# "closed" ran out. To do: drive the forfeit from the server's injected clock.
-@pytest.mark.long
 def test_a_new_account_s_win_over_its_own_address_moves_no_rating(tmp_path):
     """Issue 30 item 4, the decision (docs/players.md): rated play is open to accounts that
     share an address, but a win by an account at most a week old over a seat taken from

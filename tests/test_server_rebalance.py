@@ -12,7 +12,7 @@ from services import pg_database, redis_or_skip, redis_prefix
 from sqlalchemy import select
 from waits import wait_until
 
-from parlour.server.store import actions_t
+from parlour.server.storage.store import actions_t
 
 WAITING = [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "rule"}] * 2
 BOTS = [{"kind": "bot", "bot": "rule"}] * 4
@@ -63,7 +63,7 @@ def test_orphans_go_to_the_processes_owning_fewest():
     """After a kill, each survivor takes the orphans that bring it up to the room's even
     share, not all it finds (by the third kill of issue 31's trial one process owned 19
     of 20 tables)."""
-    from parlour.server.cluster import Cluster
+    from parlour.server.cluster.heartbeats import Cluster
 
     class Room(Cluster):
         def __init__(self, load: dict[str, int]) -> None:  # no hub, no database

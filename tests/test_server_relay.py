@@ -1,5 +1,5 @@
 """Any process serves any table: two apps on one PostgreSQL database and one Redis, a
-table owned by the first, played through the second (parlour.server.relay)."""
+table owned by the first, played through the second (parlour.server.cluster.relay)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from services import pg_database, redis_or_skip, redis_prefix
 from waits import Deadline, wait_until
 
 from parlour.i18n import localize
-from parlour.server.limits import Limits
+from parlour.server.edge.limits import Limits
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}] * 2
 TWO_AND_BOTS = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}, {"kind": "person"},
@@ -170,7 +170,7 @@ def test_a_relayed_client_of_a_table_found_unrestorable_at_takeover_gets_4410(tw
     from sqlalchemy import update
     from starlette.websockets import WebSocketDisconnect
 
-    from parlour.server.store import tables_t
+    from parlour.server.storage.store import tables_t
 
     one, two = two_apps
     made = one.post("/api/tables", json={"game": "spades", "name": "Ann",

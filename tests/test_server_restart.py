@@ -25,7 +25,7 @@ from websockets.sync.client import connect
 
 from parlour.games import get_game
 from parlour.i18n import localize
-from parlour.server.outages import TRY_LATER
+from parlour.server.cluster.outages import TRY_LATER
 
 BOTS4 = [{"kind": "bot", "bot": "rule"}] * 4
 LONG = {"target": 5000}

@@ -15,8 +15,8 @@ from waits import wait_until
 
 from parlour.analysis.review import Reviewer, review_record
 from parlour.record import parse_record, replay
-from parlour.server import reviews
-from parlour.server.limits import Limits
+from parlour.server.edge.limits import Limits
+from parlour.server.play import reviews
 
 BUDGET = 16
 RULE4 = [{"kind": "bot", "bot": "rule"}] * 4

@@ -19,16 +19,16 @@ from sqlalchemy import create_engine, inspect
 
 from parlour.cli import main
 from parlour.games import get_game
-from parlour.server import schema
-from parlour.server.schema import SchemaError
-from parlour.server.store import Store
+from parlour.server.storage import schema
+from parlour.server.storage.schema import SchemaError
+from parlour.server.storage.store import Store
 
 BEFORE_MIGRATIONS = "3aa7a2e"  # main as it was before migrations
 TOKENS = [f"token-{s}" for s in range(4)]
 
 
 def old_store() -> types.ModuleType:
-    """parlour/server/store.py as it was before migrations, from git."""
+    """The store as it was before migrations (at its path then, below), from git."""
     try:
         source = subprocess.run(["git", "show", f"{BEFORE_MIGRATIONS}:parlour/server/store.py"],
                                 cwd=ROOT, capture_output=True, text=True, check=True).stdout
@@ -121,7 +121,7 @@ def test_an_old_postgresql_database_is_refused_until_upgraded(pg_url, capsys):
     from fastapi.testclient import TestClient
 
     from parlour.server.app import create_app
-    from parlour.server.tables import Settings
+    from parlour.server.settings import Settings
 
     with TestClient(create_app(Settings(db_url=pg_url, bot_pause=0.0, rate=1000.0,
                                         burst=1000))) as client:
@@ -135,7 +135,7 @@ def test_a_fresh_postgresql_database_plays(pg_url):
     from server_kit import BOTS3, create
 
     from parlour.server.app import create_app
-    from parlour.server.tables import Settings
+    from parlour.server.settings import Settings
 
     with TestClient(create_app(Settings(db_url=pg_url, bot_pause=0.0, rate=1000.0,
                                         burst=1000))) as client:
@@ -149,7 +149,7 @@ def test_a_fresh_postgresql_database_plays(pg_url):
 def test_the_migrations_make_the_schema_the_store_describes(tmp_path):
     """The tables the migrations make are the ones store.py's metadata names, column for
     column (so the two cannot drift apart)."""
-    from parlour.server.store import metadata
+    from parlour.server.storage.store import metadata
 
     url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
     Store(url).close()

@@ -1,5 +1,5 @@
 """Messages written straight to a client's socket (``send_now``, offered by the guarded
-websocket of parlour/server/edge.py): in order with what waits in the queue, and over a
+websocket of parlour/server/edge/listener.py): in order with what waits in the queue, and over a
 real server (uvicorn, real sockets) the welcome and every view arrive whole and in order."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from server_kit import BOTS3, create, server_thread
 from waits import next_frame
 from websockets.sync.client import connect
 
-from parlour.server import sessions
-from parlour.server.tables import Connection
+from parlour.server.play import sessions
+from parlour.server.play.table import Connection
 
 
 def test_a_message_is_written_at_once_unless_others_wait_before_it():

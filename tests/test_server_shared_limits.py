@@ -1,6 +1,6 @@
 """The per-client caps hold across processes: two apps on one PostgreSQL database and one
 Redis, a client reaching a cap through the first is refused by the second, and may go
-on once a table closes or a socket goes (parlour.server.limits, .shared_limits)."""
+on once a table closes or a socket goes (parlour.server.edge.limits, .shared_limits)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from services import pg_database, redis_or_skip, redis_prefix
 from starlette.testclient import WebSocketDenialResponse
 from waits import within
 
-from parlour.server.limits import Limits, client_hash
-from parlour.server.shared_limits import SharedLimits
+from parlour.server.cluster.shared_limits import SharedLimits
+from parlour.server.edge.limits import Limits, client_hash
 
 SEARCHING = [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "ismcts:normal"}] * 2
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from parlour.games import game_ids, get_game
-from parlour.server.tables import describe_games
+from parlour.server.play.tables import describe_games
 
 GAMES = {g["id"]: g for g in describe_games()}
 

@@ -1,6 +1,6 @@
 """Slow clients (issue 14, item 3): half-open connections from one address cannot close
 the room to others, and a request whose body stalls is cut off. The server runs as
-``parlour serve`` does (uvicorn with the guarded protocol of parlour/server/edge.py), in a
+``parlour serve`` does (uvicorn with the guarded protocol of parlour/server/edge/listener.py), in a
 subprocess given 1,024 open files, a common default, which today's server ran out of."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 from server_kit import db_url_for
 from sqlalchemy import func, select
 
-from parlour.server.store import AppendAction, Op, Store, StoreError, actions_t
+from parlour.server.storage.store import AppendAction, Op, Store, StoreError, actions_t
 
 
 @pytest.fixture

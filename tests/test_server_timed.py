@@ -21,7 +21,7 @@ from server_kit import Player, app_client, create, join
 from parlour.bots import make_bot, observe_for
 from parlour.engine import derive_seed
 from parlour.games import get_game
-from parlour.server.clock import ReactionClock
+from parlour.server.play.clock import ReactionClock
 
 SEED = 0  # seat 0 holds a With a Hand and plays first (checked below)
 OPTIONS = {"hand_size": 3, "hit_hands": 8, "target": 1}

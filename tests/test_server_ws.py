@@ -11,7 +11,7 @@ from waits import next_json
 
 from parlour.i18n import localize
 from parlour.message import Message, message_to_json
-from parlour.server.protocol import MAX_MESSAGE, encode, localized
+from parlour.server.edge.protocol import MAX_MESSAGE, encode, localized
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """Each game's figures, read from finished matches (parlour/stats.py), and the rating maths
-(parlour/server/ratings.py): fixed bot ratings, teams, leaving as a loss, the pause."""
+(parlour/server/people/ratings.py): fixed bot ratings, teams, leaving as a loss, the pause."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from parlour.games import game_ids
 from parlour.i18n import render
 from parlour.record import parse_record, record_text, replay
 from parlour.registry import spec
-from parlour.server import ratings as R
+from parlour.server.people import ratings as R
 from parlour.stats import daily_result, daily_words, match_counts, summarise
 
 

@@ -1,4 +1,4 @@
-"""The server's worker processes (parlour/server/runner.py ``Workers``): a pool that breaks
+"""The server's worker processes (parlour/server/play/runner.py ``Workers``): a pool that breaks
 is replaced and its job run again; workers that break as they start are given up for a
 while, and the callers work in threads meanwhile."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from parlour.server.runner import Workers, WorkersDown
+from parlour.server.play.runner import Workers, WorkersDown
 
 
 def dies_once(marker: str) -> int:

@@ -44,16 +44,17 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from parlour import native
 from parlour.engine import ascii_int
-from parlour.server import errors
-from parlour.server.cluster import Cluster
-from parlour.server.deps import page_host
-from parlour.server.errors import error
-from parlour.server.language import language_of
-from parlour.server.lease import Leases
-from parlour.server.limits import ClientGuard, Limits
-from parlour.server.metrics import Metrics
-from parlour.server.protocol import ProtocolError
-from parlour.server.relay import Relay
+from parlour.server.cluster.heartbeats import Cluster
+from parlour.server.cluster.lease import Leases
+from parlour.server.cluster.relay import Relay
+from parlour.server.edge import errors
+from parlour.server.edge.deps import page_host
+from parlour.server.edge.errors import error
+from parlour.server.edge.language import language_of
+from parlour.server.edge.limits import ClientGuard, Limits
+from parlour.server.edge.metrics import Metrics
+from parlour.server.edge.protocol import ProtocolError
+from parlour.server.play.tables import Hub
 from parlour.server.routers import (
     accounts,
     game_files,
@@ -64,8 +65,8 @@ from parlour.server.routers import (
     tables,
     websocket,
 )
-from parlour.server.store import Store
-from parlour.server.tables import Hub, Settings
+from parlour.server.settings import Settings
+from parlour.server.storage.store import Store
 
 log = logging.getLogger("parlour.server")
 
@@ -236,12 +237,12 @@ def json_body(scope: Scope, conn: HTTPConnection, announced: int) -> bool:
 def server_config(app: FastAPI, host: str, port: int, limits: Limits, **extra: Any
                   ) -> Any:
     """uvicorn's configuration for ``app``: the guarded protocols (header deadline,
-    connections per address: :mod:`parlour.server.edge`), uvicorn's own proxy headers off
+    connections per address: :mod:`parlour.server.edge.listener`), uvicorn's own proxy headers off
     (the app believes trusted proxies only), small websocket frames, no access log; the
     event loop uvloop's where installed (about 15% less CPU an action under load)."""
     import uvicorn
 
-    from parlour.server.edge import guarded_protocols, raise_file_limit
+    from parlour.server.edge.listener import guarded_protocols, raise_file_limit
 
     files = raise_file_limit()
     if files < 4 * limits.connections_per_address:

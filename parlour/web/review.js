@@ -4,8 +4,9 @@
 // list of them, and a jump to each one that sets the replay there and shows the better
 // move on the cards; at a marked decision, any other choice may be tried (POST .../review/try:
 // judged by the server from that seat's view, as the review judged the move played) and its
-// chance to win is shown beside the move played and the better one. app.js keeps two hooks: reviewLink() on the results screen and
-// reviewPanel() on the replay page (whose go() calls panel.stepped after each step).
+// chance to win is shown beside the move played and the better one. Two hooks: reviewLink()
+// on the results screen (table_page.js) and reviewPanel() on the replay page (app.js)
+// (whose go() calls panel.stepped after each step).
 import { h, clear, toast, loadStyle } from "./dom.js";
 import { t, n, percent } from "./i18n.js";
 import { richText } from "./tables/cards.js";

@@ -1,5 +1,5 @@
 // The seats this browser holds: localStorage "parlour.seats", {table id: {seat, token}}.
-// A seat token is what the table's socket and requests are signed with (app.js); signing
+// A seat token is what the table's socket and requests are signed with (table_page.js); signing
 // up or in sends them so that the account keeps those seats (account.js).
 
 const KEY = "parlour.seats";

@@ -417,7 +417,205 @@ function markSelection(st) {
   drawNote(st);
 }
 
-export function mount(root, ctx) {
+// ------------------------------------------------------------------ handling a move
+// What the handlers do, each from the state of the moment (`now()` in mount): pick a card
+// and its pile (a click, a key, a drag), say why a move cannot be made, make it.
+function sourceCard(st, key) {
+  const { view, me } = st;
+  if (key === "p") return view.payoff[me].top;
+  if (key[0] === "h") return view.hand[Number(key.slice(1)) - 1];
+  if (key[0] === "s") return view.side_piles[me][Number(key.slice(1)) - 1][0] || null;
+  return null;
+}
+
+function select(st, key, byKeyboard = false) {
+  const { els, mem, movesFrom } = st;
+  const { root: rootEl, narrator } = els;
+  mem.selected = key;
+  markSelection(st);
+  if (!key) { drawNote(st); return; }
+  const card = sourceCard(st, key);
+  const targets = movesFrom(key).map((m) => m.split(">")[1]);
+  const centres = targets.filter((k) => k[0] === "c").map((k) => k.slice(1));
+  const sides = targets.some((k) => k[0] === "s");
+  const or = t(" or ");
+  const goes = centres.length ? t("It goes on centre pile {piles}", { piles: centres.join(or) }) : t("It goes on no centre pile now");
+  narrator.textContent = [t("{card} picked up.", { card: cardName(card) }), sides ? t("{goes}; or on one of your side piles, which ends your turn.", { goes }) : `${goes}.`, t("Escape puts it back.")].join(" ");
+  if (byKeyboard) {
+    const first = rootEl.querySelector(`[data-key="${targets.find((k) => k[0] === "c") || targets[0]}"]`);
+    if (first) {
+      const group = first.closest("[role=group]");
+      if (group) setRoving([...group.querySelectorAll("button")], [...group.querySelectorAll("button")].indexOf(first));
+      first.focus();
+    }
+  }
+}
+
+function whyNot(st, src, target) {
+  if (target[0] === "s") return t("Only a card from your hand can go on a side pile.");
+  if (target[0] === "c") {
+    const pile = st.view.centre[Number(target.slice(1)) - 1];
+    const card = sourceCard(st, src);
+    if (card && WILD(card) && !pile.cards.length) return card === "Joker" ? t("A joker cannot start a centre pile: it needs an ace.") : t("A king cannot start a centre pile: it needs an ace.");
+    return t("Centre pile {number} {needs}, not the {card}.", { number: Number(target.slice(1)), needs: needsRank(pile.needs), card: cardName(card) });
+  }
+  if (target === "h" || target[0] === "h") return t("Cards move from your hand, not onto it.");
+  return t("That card cannot go there.");
+}
+
+function move(st, text) {
+  const { ctx, els, mem } = st;
+  const [src] = text.split(">");
+  const el = els.root.querySelector(`[data-key="${src}"]`);
+  if (el) el.classList.add("leaving");
+  mem.selected = null;
+  markSelection(st);
+  if (ctx.act(text) === false) { if (el) el.classList.remove("leaving"); }
+}
+
+function pick(st, key, byKeyboard) {
+  const { view, ctx, mem, me, name, myTurn, legal, movesFrom } = st;
+  if (!ctx.live || !view) return;
+  if (!myTurn) {
+    ctx.say(view.outcome ? t("The match is over.") : me === null ? t("You are watching this table.") : t("Wait for {who}.", { who: name(view.to_act[0]) }), "error");
+    return;
+  }
+  if (mem.selected) {
+    if (key === mem.selected) { select(st, null); return; }
+    const text = `${mem.selected}>${key}`;
+    if (legal.has(text)) { move(st, text); return; }
+    if (key[0] !== "c" && movesFrom(key).length) { select(st, key, byKeyboard); return; }
+    ctx.say(whyNot(st, mem.selected, key), "error");
+    return;
+  }
+  if (key[0] === "c") { ctx.say(t("First pick a card: from your hand, your payoff pile or a side pile."), "error"); return; }
+  if (movesFrom(key).length) { select(st, key, byKeyboard); return; }
+  const card = sourceCard(st, key);
+  ctx.say(card ? t("The {card} goes on no centre pile now.", { card: cardName(card) }) : t("That pile is empty."), "error");
+}
+
+function clicked(st, ev) {
+  const { els, mem } = st;
+  const el = ev.target.closest("[data-key]");
+  if (!el || !els.root.contains(el)) return;
+  if (mem.suppressClick) { mem.suppressClick = false; return; }
+  pick(st, el.dataset.key, ev.detail === 0);
+}
+
+// Double-click a card: onto the first centre pile that takes it.
+function doubleClicked(st, ev) {
+  const el = ev.target.closest("[data-key]");
+  if (!el || !st.myTurn) return;
+  const to = st.movesFrom(el.dataset.key).find((m) => m.split(">")[1][0] === "c");
+  if (to) move(st, to);
+}
+
+// Drag with the pointer (mouse, pen or touch): the card follows, legal piles light up. The
+// drag in progress is the table's memory (mem.drag).
+function dragStart(st, ev) {
+  if (ev.button !== 0 || !st.myTurn) return;
+  const el = ev.target.closest("[data-key]");
+  if (!el || el.dataset.key[0] === "c" || !st.movesFrom(el.dataset.key).length) return;
+  st.mem.drag = { key: el.dataset.key, el, x: ev.clientX, y: ev.clientY, ghost: null, id: ev.pointerId };
+}
+
+function dragMove(st, ev) {
+  const { els, mem } = st;
+  const drag = mem.drag;
+  if (!drag || ev.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 8) return;
+    const face = drag.el.classList.contains("card") ? drag.el : drag.el.querySelector(".card.top");
+    if (!face) { mem.drag = null; return; }
+    const box = face.getBoundingClientRect();
+    drag.dx = drag.x - box.left;
+    drag.dy = drag.y - box.top;
+    drag.ghost = face.cloneNode(true);
+    drag.ghost.classList.add("snm-ghost");
+    drag.ghost.removeAttribute("data-key");
+    drag.ghost.style.width = `${box.width}px`;
+    drag.ghost.style.height = `${box.height}px`;
+    drag.ghost.style.setProperty("--card-w", `${box.width}px`);
+    document.body.append(drag.ghost);
+    face.classList.add("lifted");
+    drag.face = face;
+    select(st, drag.key);
+  }
+  ev.preventDefault();
+  drag.ghost.style.transform = `translate(${ev.clientX - drag.dx}px, ${ev.clientY - drag.dy}px) rotate(3deg)`;
+  const over = document.elementFromPoint(ev.clientX, ev.clientY);
+  const under = over && over.closest("[data-key]");
+  for (const el of els.root.querySelectorAll(".over")) el.classList.remove("over");
+  if (under && under.classList.contains("target")) under.classList.add("over");
+}
+
+function dragEnd(st, ev) {
+  const { ctx, els, mem, legal } = st;
+  const d = mem.drag;
+  if (!d || ev.pointerId !== d.id) return;
+  mem.drag = null;
+  if (!d.ghost) return; // a plain click: the click handler picks
+  mem.suppressClick = true;
+  setTimeout(() => { mem.suppressClick = false; }, 0);
+  d.ghost.remove();
+  if (d.face) d.face.classList.remove("lifted");
+  for (const el of els.root.querySelectorAll(".over")) el.classList.remove("over");
+  const over = ev.type === "pointerup" ? document.elementFromPoint(ev.clientX, ev.clientY) : null;
+  const target = over && over.closest("[data-key]");
+  const text = target ? `${d.key}>${target.dataset.key}` : null;
+  if (text && legal.has(text)) move(st, text);
+  else {
+    if (target && target.dataset.key !== d.key) ctx.say(whyNot(st, d.key, target.dataset.key), "error");
+    select(st, null);
+  }
+}
+
+// The keys: 1-5 pick a hand card, P the payoff card, Escape lets go.
+function keyPressed(st, ev) {
+  const { view, els, mem, myTurn } = st;
+  const { root: rootEl, narrator } = els;
+  if (!view || !myTurn || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const el = ev.target;
+  if (el && (el.closest("input, select, textarea, dialog[open]") || (el !== document.body && !rootEl.contains(el) && el.id !== "app"))) return;
+  if (/^[1-5]$/.test(ev.key)) {
+    const key = `h${ev.key}`;
+    if (mem.selected && mem.selected !== key) select(st, null);
+    if (rootEl.querySelector(`[data-key="${key}"]`)) { ev.preventDefault(); pick(st, key, true); }
+  } else if (ev.key === "p" || ev.key === "P") {
+    ev.preventDefault();
+    pick(st, "p", true);
+  } else if (ev.key === "Escape" && mem.selected) {
+    ev.preventDefault();
+    const back = rootEl.querySelector(`[data-key="${mem.selected}"]`);
+    select(st, null);
+    narrator.textContent = t("Put back.");
+    if (back) back.focus();
+  }
+}
+
+// The pieces each view redraws, in order.
+const DRAW = [
+  readLog, drawPlates,
+  (st) => drawPiles(st, st.els.oppPiles, st.top), (st) => drawPiles(st, st.els.myPiles, st.bottom),
+  drawCentre, drawHand, drawNote, drawSide, markSelection, keepFocus,
+  (st) => { if (st.ctx.live) turnBanner(st); },
+];
+
+// Motion: a card moved flies from its old place; one the other player brings from their
+// hidden hand to the centre flies from their plate, a card you draw from the stock.
+function motionOf(els) {
+  return {
+    scope: els.felt,
+    from(el) {
+      if (el.closest(".snm-centre")) return els.oppPlate.getBoundingClientRect();
+      if (el.closest(".snm-hand")) return els.stockBox.getBoundingClientRect();
+      return null;
+    },
+  };
+}
+
+// The table's pieces, built once.
+function tableEls() {
   const oppPlate = h("div", { class: "snm-plate" });
   const oppPiles = h("div", { class: "snm-row snm-opp-row" });
   const centre = h("div", { class: "snm-centre", role: "group", "aria-label": t("Centre piles") });
@@ -437,236 +635,57 @@ export function mount(root, ctx) {
     t("Drag a card onto a pile, or click it and then the pile. Keys: 1–5 pick a hand card, P your payoff card, Escape lets go. A hand card put on one of your side piles ends your turn."));
   const narrator = h("p", { class: "sr-only", "aria-live": "polite" });
   const side = h("aside", { class: "snm-side", "aria-label": t("Score and log") });
-  const board = tableOf(root, ctx, "snm", h("div", { class: "snm-main" }, felt, help, narrator), side);
-  const rootEl = board.el;
-  rovingFocus(hand);
-  rovingFocus(myPiles);
-  rovingFocus(centre);
+  return { oppPlate, oppPiles, centre, stockBox, myPiles, myPlate, hand, note, banner, felt, help, narrator, side };
+}
 
-  let view = null;
-  let prev = null;
-  // The table's memory: the source picked ("h3", "p" or "s2"), the banner's timer, the log
-  // accumulated from the views ([{n, text, kind, seat}]) and the last entry read.
-  const mem = { selected: null, bannerTimer: null, log: [], lastLogN: 0 };
-  let drag = null;
-  let suppressClick = false;
+export function mount(root, ctx) {
+  const els = tableEls();
+  const board = tableOf(root, ctx, "snm", h("div", { class: "snm-main" }, els.felt, els.help, els.narrator), els.side);
+  els.root = board.el;
+  rovingFocus(els.hand);
+  rovingFocus(els.myPiles);
+  rovingFocus(els.centre);
+  // The table's memory: the views (the latest and the one before), the source picked
+  // ("h3", "p" or "s2"), a drag in progress, the banner's timer, the log accumulated from
+  // the views ([{n, text, kind, seat}]) and the last entry read.
+  const mem = { view: null, before: null, selected: null, drag: null, suppressClick: false, bannerTimer: null, log: [], lastLogN: 0 };
+  const now = (extra = {}) => stateOf(mem.view, mem.before, extra, ctx, board.seat, els, mem);
 
-  const els = { root: rootEl, oppPlate, oppPiles, centre, stockBox, myPiles, myPlate, hand, note, banner, narrator, side };
-  const now = (extra = {}) => stateOf(view, prev, extra, ctx, board.seat, els, mem);
-  const { me } = board.seat;
-  const name = (seat) => (me() === seat ? t("You") : ctx.names[seat] || seatLabel(view.seat_names[seat]));
-  const myTurn = () => ctx.live && me() !== null && view && view.to_act.includes(me()) && view.legal.length > 0;
-  const legal = () => new Set(myTurn() ? view.legal : []);
-  const movesFrom = (src) => (myTurn() ? view.legal.filter((m) => m.startsWith(`${src}>`)) : []);
-
-  // ------------------------------------------------------------------ state -> pieces
   // The state: the new view, the one before, and the control that had the focus (by its
   // key and group), so the focus stays put while the piles are drawn again.
   function state(v, before) {
-    const focused = rootEl.contains(document.activeElement) ? document.activeElement : null;
+    const focused = els.root.contains(document.activeElement) ? document.activeElement : null;
     const focusKey = focused ? focused.dataset.key : null;
     const focusGroup = focused && focused.closest("[role=group]") ? focused.closest("[role=group]").getAttribute("aria-label") : null;
-    prev = before;
-    view = v;
-    help.hidden = !(ctx.live && me() !== null);
-    if (mem.selected && !movesFrom(mem.selected).length) mem.selected = null;
+    mem.before = before;
+    mem.view = v;
+    els.help.hidden = !(ctx.live && board.seat.me() !== null);
+    if (mem.selected && !now().movesFrom(mem.selected).length) mem.selected = null;
     return now({ focusKey, focusGroup });
   }
-  const draw = [
-    readLog, drawPlates,
-    (st) => drawPiles(st, oppPiles, st.top), (st) => drawPiles(st, myPiles, st.bottom),
-    drawCentre, drawHand, drawNote, drawSide, markSelection, keepFocus,
-    (st) => { if (ctx.live) turnBanner(st); },
-  ];
 
-  function sourceCard(key) {
-    if (key === "p") return view.payoff[me()].top;
-    if (key[0] === "h") return view.hand[Number(key.slice(1)) - 1];
-    if (key[0] === "s") return view.side_piles[me()][Number(key.slice(1)) - 1][0] || null;
-    return null;
-  }
-
-  function select(key, byKeyboard = false) {
-    mem.selected = key;
-    markSelection(now());
-    if (!key) { drawNote(now()); return; }
-    const card = sourceCard(key);
-    const targets = movesFrom(key).map((m) => m.split(">")[1]);
-    const centres = targets.filter((k) => k[0] === "c").map((k) => k.slice(1));
-    const sides = targets.some((k) => k[0] === "s");
-    const or = t(" or ");
-    const goes = centres.length ? t("It goes on centre pile {piles}", { piles: centres.join(or) }) : t("It goes on no centre pile now");
-    narrator.textContent = [t("{card} picked up.", { card: cardName(card) }), sides ? t("{goes}; or on one of your side piles, which ends your turn.", { goes }) : `${goes}.`, t("Escape puts it back.")].join(" ");
-    if (byKeyboard) {
-      const first = rootEl.querySelector(`[data-key="${targets.find((k) => k[0] === "c") || targets[0]}"]`);
-      if (first) {
-        const group = first.closest("[role=group]");
-        if (group) setRoving([...group.querySelectorAll("button")], [...group.querySelectorAll("button")].indexOf(first));
-        first.focus();
-      }
-    }
-  }
-
-  function whyNot(src, target) {
-    if (target[0] === "s") return t("Only a card from your hand can go on a side pile.");
-    if (target[0] === "c") {
-      const pile = view.centre[Number(target.slice(1)) - 1];
-      const card = sourceCard(src);
-      if (card && WILD(card) && !pile.cards.length) return card === "Joker" ? t("A joker cannot start a centre pile: it needs an ace.") : t("A king cannot start a centre pile: it needs an ace.");
-      return t("Centre pile {number} {needs}, not the {card}.", { number: Number(target.slice(1)), needs: needsRank(pile.needs), card: cardName(card) });
-    }
-    if (target === "h" || target[0] === "h") return t("Cards move from your hand, not onto it.");
-    return t("That card cannot go there.");
-  }
-
-  function move(text) {
-    const [src] = text.split(">");
-    const el = rootEl.querySelector(`[data-key="${src}"]`);
-    if (el) el.classList.add("leaving");
-    mem.selected = null;
-    markSelection(now());
-    if (ctx.act(text) === false) { if (el) el.classList.remove("leaving"); }
-  }
-
-  function pick(key, byKeyboard) {
-    if (!ctx.live || !view) return;
-    if (!myTurn()) {
-      ctx.say(view.outcome ? t("The match is over.") : me() === null ? t("You are watching this table.") : t("Wait for {who}.", { who: name(view.to_act[0]) }), "error");
-      return;
-    }
-    if (mem.selected) {
-      if (key === mem.selected) { select(null); return; }
-      const text = `${mem.selected}>${key}`;
-      if (legal().has(text)) { move(text); return; }
-      if (key[0] !== "c" && movesFrom(key).length) { select(key, byKeyboard); return; }
-      ctx.say(whyNot(mem.selected, key), "error");
-      return;
-    }
-    if (key[0] === "c") { ctx.say(t("First pick a card: from your hand, your payoff pile or a side pile."), "error"); return; }
-    if (movesFrom(key).length) { select(key, byKeyboard); return; }
-    const card = sourceCard(key);
-    ctx.say(card ? t("The {card} goes on no centre pile now.", { card: cardName(card) }) : t("That pile is empty."), "error");
-  }
-
-  rootEl.addEventListener("click", (ev) => {
-    const el = ev.target.closest("[data-key]");
-    if (!el || !rootEl.contains(el)) return;
-    if (suppressClick) { suppressClick = false; return; }
-    pick(el.dataset.key, ev.detail === 0);
-  });
-
-  // Double-click a card: onto the first centre pile that takes it.
-  rootEl.addEventListener("dblclick", (ev) => {
-    const el = ev.target.closest("[data-key]");
-    if (!el || !myTurn()) return;
-    const key = el.dataset.key;
-    const to = movesFrom(key).find((m) => m.split(">")[1][0] === "c");
-    if (to) move(to);
-  });
-
-  // Drag with the pointer (mouse, pen or touch): the card follows, legal piles light up.
-  rootEl.addEventListener("pointerdown", (ev) => {
-    if (ev.button !== 0 || !myTurn()) return;
-    const el = ev.target.closest("[data-key]");
-    if (!el || el.dataset.key[0] === "c" || !movesFrom(el.dataset.key).length) return;
-    drag = { key: el.dataset.key, el, x: ev.clientX, y: ev.clientY, ghost: null, id: ev.pointerId };
-  });
-  function onMove(ev) {
-    if (!drag || ev.pointerId !== drag.id) return;
-    if (!drag.ghost) {
-      if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 8) return;
-      const face = drag.el.classList.contains("card") ? drag.el : drag.el.querySelector(".card.top");
-      if (!face) { drag = null; return; }
-      const box = face.getBoundingClientRect();
-      drag.dx = drag.x - box.left;
-      drag.dy = drag.y - box.top;
-      drag.ghost = face.cloneNode(true);
-      drag.ghost.classList.add("snm-ghost");
-      drag.ghost.removeAttribute("data-key");
-      drag.ghost.style.width = `${box.width}px`;
-      drag.ghost.style.height = `${box.height}px`;
-      drag.ghost.style.setProperty("--card-w", `${box.width}px`);
-      document.body.append(drag.ghost);
-      face.classList.add("lifted");
-      drag.face = face;
-      select(drag.key);
-    }
-    ev.preventDefault();
-    drag.ghost.style.transform = `translate(${ev.clientX - drag.dx}px, ${ev.clientY - drag.dy}px) rotate(3deg)`;
-    const over = document.elementFromPoint(ev.clientX, ev.clientY);
-    const under = over && over.closest("[data-key]");
-    for (const el of rootEl.querySelectorAll(".over")) el.classList.remove("over");
-    if (under && under.classList.contains("target")) under.classList.add("over");
-  }
-  function onUp(ev) {
-    if (!drag || ev.pointerId !== drag.id) return;
-    const d = drag;
-    drag = null;
-    if (!d.ghost) return; // a plain click: the click handler picks
-    suppressClick = true;
-    setTimeout(() => { suppressClick = false; }, 0);
-    d.ghost.remove();
-    if (d.face) d.face.classList.remove("lifted");
-    for (const el of rootEl.querySelectorAll(".over")) el.classList.remove("over");
-    const over = ev.type === "pointerup" ? document.elementFromPoint(ev.clientX, ev.clientY) : null;
-    const target = over && over.closest("[data-key]");
-    const text = target ? `${d.key}>${target.dataset.key}` : null;
-    if (text && legal().has(text)) move(text);
-    else {
-      if (target && target.dataset.key !== d.key) ctx.say(whyNot(d.key, target.dataset.key), "error");
-      select(null);
-    }
-  }
-  board.on(document, "pointermove", onMove, { passive: false });
-  board.on(document, "pointerup", onUp);
-  board.on(document, "pointercancel", onUp);
-
-  function onKey(ev) {
-    if (!view || !myTurn() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const el = ev.target;
-    if (el && (el.closest("input, select, textarea, dialog[open]") || (el !== document.body && !rootEl.contains(el) && el.id !== "app"))) return;
-    if (/^[1-5]$/.test(ev.key)) {
-      const key = `h${ev.key}`;
-      if (mem.selected && mem.selected !== key) select(null);
-      if (rootEl.querySelector(`[data-key="${key}"]`)) { ev.preventDefault(); pick(key, true); }
-    } else if (ev.key === "p" || ev.key === "P") {
-      ev.preventDefault();
-      pick("p", true);
-    } else if (ev.key === "Escape" && mem.selected) {
-      ev.preventDefault();
-      const back = rootEl.querySelector(`[data-key="${mem.selected}"]`);
-      select(null);
-      narrator.textContent = t("Put back.");
-      if (back) back.focus();
-    }
-  }
-  board.on(document, "keydown", onKey);
-
-  // Motion: a card moved flies from its old place; one the other player brings from their
-  // hidden hand to the centre flies from their plate, a card you draw from the stock.
-  const motion = {
-    scope: felt,
-    from(el) {
-      if (el.closest(".snm-centre")) return oppPlate.getBoundingClientRect();
-      if (el.closest(".snm-hand")) return stockBox.getBoundingClientRect();
-      return null;
-    },
-  };
+  els.root.addEventListener("click", (ev) => clicked(now(), ev));
+  els.root.addEventListener("dblclick", (ev) => doubleClicked(now(), ev));
+  els.root.addEventListener("pointerdown", (ev) => dragStart(now(), ev));
+  board.on(document, "pointermove", (ev) => dragMove(now(), ev), { passive: false });
+  board.on(document, "pointerup", (ev) => dragEnd(now(), ev));
+  board.on(document, "pointercancel", (ev) => dragEnd(now(), ev));
+  board.on(document, "keydown", (ev) => keyPressed(now(), ev));
 
   return board.renderer({
     state,
-    draw,
-    motion,
+    draw: DRAW,
+    motion: motionOf(els),
     refused() {
-      for (const el of rootEl.querySelectorAll(".leaving")) el.classList.remove("leaving");
+      for (const el of els.root.querySelectorAll(".leaving")) el.classList.remove("leaving");
     },
     results(v) {
-      view = v;
+      mem.view = v;
       return { historyTitle: t("Rounds"), history: v.rounds.length ? roundsTable(now()) : null, scoreLabel: t("Match points") };
     },
     destroy() {
       clearTimeout(mem.bannerTimer);
-      if (drag && drag.ghost) drag.ghost.remove();
+      if (mem.drag && mem.drag.ghost) mem.drag.ghost.remove();
     },
   });
 }

@@ -1,1 +1,2 @@
-"""The database schema's history, as Alembic migrations (see :mod:`parlour.server.schema`)."""
+"""The database schema's history, as Alembic migrations (see
+:mod:`parlour.server.storage.schema`)."""

@@ -1,4 +1,4 @@
-"""Alembic's entry point: run the migrations on the connection :mod:`parlour.server.schema`
+"""Alembic's entry point: run the migrations on the connection :mod:`parlour.server.storage.schema`
 hands over (there is no ``alembic.ini``; ``parlour db upgrade`` is the command)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 recovery codes, export and deletion, the seats that follow a person, reports and mutes.
 
 The session is the ``parlour_session`` cookie (HttpOnly, SameSite=Lax, Secure over TLS;
-:mod:`parlour.server.identity` reads it). Requests that change something and ride on the
+:mod:`parlour.server.people.identity` reads it). Requests that change something and ride on the
 cookie must come from the parlour's own pages: a browser's ``Origin`` from another site is
 refused (SameSite=Lax already keeps the cookie off most of them). Logging in, signing up
 and recovery are limited per address and per account name (``docs/accounts.md``).
@@ -21,17 +21,18 @@ from pydantic import Field
 from starlette.requests import HTTPConnection
 
 from parlour.message import N_
-from parlour.server import accounts
-from parlour.server.account_names import name_key
-from parlour.server.accounts import SESSION_SECONDS, SignedIn
-from parlour.server.deps import ClientDep, GuardDep, HubDep, TableId, check_origin
-from parlour.server.errors import RESPONSES
-from parlour.server.identity import SESSION_COOKIE, Account, AccountDep
-from parlour.server.limits import ClientGuard
-from parlour.server.protocol import ProtocolError
-from parlour.server.rejoin import device_token
+from parlour.server.edge.deps import ClientDep, GuardDep, HubDep, TableId, check_origin
+from parlour.server.edge.errors import RESPONSES
+from parlour.server.edge.limits import ClientGuard
+from parlour.server.edge.protocol import ProtocolError
+from parlour.server.people import accounts
+from parlour.server.people.account_names import name_key
+from parlour.server.people.accounts import SESSION_SECONDS, SignedIn
+from parlour.server.people.identity import SESSION_COOKIE, Account, AccountDep
+from parlour.server.play.rejoin import device_token
+from parlour.server.play.table import Table
+from parlour.server.play.tables import Hub
 from parlour.server.routers.lobby import Body
-from parlour.server.tables import Hub, Table
 
 T = TypeVar("T")
 TABLE_PATTERN = r"^[A-Za-z0-9_-]{1,16}$"

@@ -16,14 +16,14 @@ from parlour.games import game_ids, get_game
 from parlour.howto import NoHowto, howto_html
 from parlour.i18n import LANGUAGES, json_catalog, normalize, translate
 from parlour.message import Code, Term
-from parlour.server.accounts import guest_name
-from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep
-from parlour.server.errors import RESPONSES
-from parlour.server.identity import AccountDep
-from parlour.server.pages import LANG_COOKIE, reader_language, rules_html
-from parlour.server.players import check_rated_play
-from parlour.server.protocol import ProtocolError
-from parlour.server.tables import describe_games
+from parlour.server.edge.deps import ClientDep, GuardDep, HubDep, RelayDep
+from parlour.server.edge.errors import RESPONSES
+from parlour.server.edge.protocol import ProtocolError
+from parlour.server.people.accounts import guest_name
+from parlour.server.people.identity import AccountDep
+from parlour.server.people.players import check_rated_play
+from parlour.server.play.pages import LANG_COOKIE, reader_language, rules_html
+from parlour.server.play.tables import describe_games
 
 router = APIRouter(prefix="/api", responses=RESPONSES)
 
@@ -74,9 +74,9 @@ class CreateTable(Body):
     deal: int | None = None  # a deal number, for games dealt by number (Foursquare)
     public: bool | None = None  # listed in the lobby (default: unless a seat awaits a friend)
     turn_seconds: int | None = None  # the turn timer (default: the game's; 0: none)
-    speed: Literal["slow", "normal", "fast"] | None = None  # bots' pace (parlour.server.pace)
+    speed: Literal["slow", "normal", "fast"] | None = None  # bots' pace (parlour.server.play.pace)
     hints: bool | None = None  # seats may ask for hints (default: yes, unless compared)
-    rated: bool = False  # its results change ratings (signed in; see parlour/server/ratings.py)
+    rated: bool = False  # its results change ratings (signed in; see server/people/ratings.py)
 
 
 @router.get("/games")

@@ -11,13 +11,13 @@ from pydantic import BaseModel
 from sqlalchemy import text
 
 from parlour import native
-from parlour.server.deps import HubDep
-from parlour.server.errors import RESPONSES
-from parlour.server.language import language_of
-from parlour.server.metrics import CONTENT_TYPE, Metrics
-from parlour.server.outages import DATABASE
-from parlour.server.protocol import ProtocolError
-from parlour.server.tables import Hub
+from parlour.server.cluster.outages import DATABASE
+from parlour.server.edge.deps import HubDep
+from parlour.server.edge.errors import RESPONSES
+from parlour.server.edge.language import language_of
+from parlour.server.edge.metrics import CONTENT_TYPE, Metrics
+from parlour.server.edge.protocol import ProtocolError
+from parlour.server.play.tables import Hub
 
 router = APIRouter(responses=RESPONSES)
 
@@ -88,6 +88,6 @@ def _ping_database(hub: Hub) -> bool:
 
 @router.get("/metrics", response_class=PlainTextResponse)
 async def metrics(request: Request) -> PlainTextResponse:
-    """This process's metrics in Prometheus's text format (see parlour.server.metrics)."""
+    """This process's metrics in Prometheus's text format (see parlour.server.edge.metrics)."""
     found: Metrics = request.app.state.metrics
     return PlainTextResponse(found.text(), media_type=CONTENT_TYPE)

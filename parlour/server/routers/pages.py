@@ -2,7 +2,7 @@
 know what to show). The router holds a single route, so it is included last: the API, the
 websocket and ``/static`` come first.
 
-The page answers in the reader's language (:func:`parlour.server.language.language_of`):
+The page answers in the reader's language (:func:`parlour.server.edge.language.language_of`):
 ``<html lang>`` names it, and the few words the HTML shows before its script runs are
 translated here; the script then loads the same language's catalog."""
 
@@ -18,8 +18,8 @@ from fastapi.responses import HTMLResponse
 
 from parlour.i18n import translate
 from parlour.message import N_
-from parlour.server.language import LanguageDep, html_tag
-from parlour.server.protocol import ProtocolError
+from parlour.server.edge.language import LanguageDep, html_tag
+from parlour.server.edge.protocol import ProtocolError
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 INDEX = WEB / "index.html"

@@ -11,15 +11,15 @@ from pydantic import Field
 from parlour.games import game_ids, get_game
 from parlour.i18n import render
 from parlour.registry import spec
-from parlour.server import daily
-from parlour.server.accounts import guest_name
-from parlour.server.deps import ClientDep, GuardDep, HubDep
-from parlour.server.errors import RESPONSES
-from parlour.server.identity import AccountDep
-from parlour.server.language import LanguageDep
-from parlour.server.players import leaderboard, profile
-from parlour.server.protocol import ProtocolError
-from parlour.server.ratings import LEADERBOARD_MIN
+from parlour.server.edge.deps import ClientDep, GuardDep, HubDep
+from parlour.server.edge.errors import RESPONSES
+from parlour.server.edge.language import LanguageDep
+from parlour.server.edge.protocol import ProtocolError
+from parlour.server.people import daily
+from parlour.server.people.accounts import guest_name
+from parlour.server.people.identity import AccountDep
+from parlour.server.people.players import leaderboard, profile
+from parlour.server.people.ratings import LEADERBOARD_MIN
 from parlour.server.routers.lobby import Body
 from parlour.stats import daily_words
 

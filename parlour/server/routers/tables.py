@@ -10,17 +10,17 @@ from fastapi.responses import PlainTextResponse
 from pydantic import Field
 
 from parlour.engine import JsonDict
-from parlour.server.accounts import guest_name
-from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, TableDep, TokenDep
-from parlour.server.errors import RESPONSES
-from parlour.server.identity import AccountDep
-from parlour.server.language import LanguageDep
-from parlour.server.limits import client_hash
-from parlour.server.players import check_rated_play
-from parlour.server.rejoin import SECRET_PATTERN
-from parlour.server.relay import Mirror, Relay
+from parlour.server.cluster.relay import Mirror, Relay
+from parlour.server.edge.deps import ClientDep, GuardDep, HubDep, RelayDep, TableDep, TokenDep
+from parlour.server.edge.errors import RESPONSES
+from parlour.server.edge.language import LanguageDep
+from parlour.server.edge.limits import client_hash
+from parlour.server.people.accounts import guest_name
+from parlour.server.people.identity import AccountDep
+from parlour.server.people.players import check_rated_play
+from parlour.server.play.rejoin import SECRET_PATTERN
+from parlour.server.play.table import Table, new_token, token_hash
 from parlour.server.routers.lobby import Body
-from parlour.server.tables import Table, new_token, token_hash
 
 router = APIRouter(prefix="/api/tables/{table_id}", responses=RESPONSES)
 

@@ -10,16 +10,17 @@ import logging
 
 from fastapi import APIRouter, WebSocket
 
-from parlour.server.deps import ClientDep, GuardDep, HubDep, RelayDep, check_origin
-from parlour.server.errors import refusal
-from parlour.server.language import chosen, language_of
-from parlour.server.lease import Elsewhere
-from parlour.server.limits import ClientGuard, ClientKey
-from parlour.server.outages import TRY_LATER
-from parlour.server.protocol import Hello, ProtocolError, encode, parse_message
-from parlour.server.relay import Mirror, Relay, mirror
-from parlour.server.sessions import Session
-from parlour.server.tables import Hub, Table
+from parlour.server.cluster.lease import Elsewhere
+from parlour.server.cluster.outages import TRY_LATER
+from parlour.server.cluster.relay import Mirror, Relay, mirror
+from parlour.server.edge.deps import ClientDep, GuardDep, HubDep, RelayDep, check_origin
+from parlour.server.edge.errors import refusal
+from parlour.server.edge.language import chosen, language_of
+from parlour.server.edge.limits import ClientGuard, ClientKey
+from parlour.server.edge.protocol import Hello, ProtocolError, encode, parse_message
+from parlour.server.play.sessions import Session
+from parlour.server.play.table import Table
+from parlour.server.play.tables import Hub
 
 log = logging.getLogger("parlour.server")
 
@@ -52,7 +53,7 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
     table another process owns is relayed to it (with ``--redis``; else the client is
     told to come back: 1013, try again later). The client's language is the hello's
     ``lang`` if Parlour speaks it, else its cookie's or Accept-Language's
-    (:func:`parlour.server.language.language_of`). The ``guard`` limits the hints of
+    (:func:`parlour.server.edge.language.language_of`). The ``guard`` limits the hints of
     ``client``."""
     lang = language_of(ws)
 

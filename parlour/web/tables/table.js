@@ -1,5 +1,5 @@
 // The shape every table renderer shares, so that a new game's table copies one file
-// (generic.js is the smallest example; spades.js a whole card table):
+// (generic.js is the smallest example; parlour/games/spades/table.js a whole card table):
 //
 //   function stateOf(view, before, ...) { ... }   // what to show, from the view: one object
 //   function drawHand(st) { ... }                 // each piece redraws itself from it

@@ -1,7 +1,8 @@
 """The schema as it was before migrations: tables, seats, matches, deals, secrets, actions.
 
 A database made before Alembic has exactly these tables and no ``alembic_version``: it is
-stamped with this revision and upgraded from here (see :func:`parlour.server.schema.prepare`).
+stamped with this revision and upgraded from here (see
+:func:`parlour.server.storage.schema.prepare`).
 
 Revision ID: 0001
 Revises:

@@ -3,7 +3,7 @@
 One row per table: the owning process (``owner``), the fencing token (grows by one with
 each new owner) and when the lease runs out (seconds since the epoch, by the database's
 clock). Every write of a table's log checks the token in the same transaction
-(:mod:`parlour.server.lease`). Existing tables get a lease nobody holds, run out, so the
+(:mod:`parlour.server.cluster.lease`). Existing tables get a lease nobody holds, run out, so the
 first process that looks takes it.
 
 Revision ID: 0006

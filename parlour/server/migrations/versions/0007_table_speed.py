@@ -1,5 +1,5 @@
 """A table's speed (slow, normal or fast: how fast its bots and automatic steps go, see
-parlour.server.pace); tables from before it play at normal speed.
+parlour.server.play.pace); tables from before it play at normal speed.
 
 Revision ID: 0007
 Revises: 0006

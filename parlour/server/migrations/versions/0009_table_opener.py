@@ -1,5 +1,5 @@
 """Who opened a table and whether searching bots sit at it, so that the open-table caps
-are counted in the database, by every process alike (parlour.server.limits.TableQuota):
+are counted in the database, by every process alike (parlour.server.edge.limits.TableQuota):
 ``client`` is a hash of the opening client's key (never its address), ``searches`` says a
 searching bot sits there. Tables from before it count towards the server's cap only.
 

@@ -1,5 +1,5 @@
 """Account names without default-ignorable characters: every account's key is taken
-again by today's :func:`~parlour.server.account_names.name_key`, which drops Unicode's
+again by today's :func:`~parlour.server.people.account_names.name_key`, which drops Unicode's
 Default_Ignorable_Code_Point characters (U+034F, the variation selectors, the Hangul
 fillers...). Accounts whose new keys meet are the same name: the oldest (made first, then
 the lowest id) keeps it, and each later one is renamed to its name without those
@@ -19,7 +19,7 @@ import time
 import sqlalchemy as sa
 from alembic import op
 
-from parlour.server.account_names import NAME_MAX, name_key, without_ignorables
+from parlour.server.people.account_names import NAME_MAX, name_key, without_ignorables
 
 revision = "0010"
 down_revision = "0009"

@@ -1,0 +1,208 @@
+"""The guard in front of the app, at the TCP connection: uvicorn's HTTP/1.1 protocol with a
+header deadline and a per-address connection cap.
+
+uvicorn gives a connection no deadline to finish its request headers (its keep-alive timer
+is armed only after a response and stops at the next byte), so a client that sends half a
+header holds its connection, and its file descriptor, forever: a thousand such sockets
+from one address closed the room to everyone. :func:`guarded_protocols` returns uvicorn's
+own protocol classes with two additions:
+
+* a connection whose request header is not complete ``header_timeout`` seconds after it
+  opened (or after its last response), or whose body is not complete ``body_timeout``
+  seconds after its header, gets ``408`` and is closed;
+* an address holding ``connections_per_address`` connections already has the next one
+  closed at once (trusted proxies, which carry many clients, are exempt).
+
+``make run`` has no reverse proxy in front, so this guard lives in the process; an nginx
+in front (docs/operations.md) adds its own limits on top.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import resource
+from collections import Counter
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request
+
+from parlour.server.edge.limits import ClientKey, Limits, client_key
+
+#: The ASGI scope extension of a websocket served by :func:`guarded_protocols`: a function
+#: that writes one text message to the socket at once if it can (see
+#: ``GuardedWebSocket.send_now``). The view of every seat goes out after each action:
+#: written at once, a message skips a task's wake-up and the ASGI layers on its way out.
+SEND_NOW = "parlour.send_now"
+
+TIMEOUT_RESPONSE = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain\r\n"
+                    b"content-length: 16\r\nconnection: close\r\n\r\nrequest too slow")
+
+
+def raise_file_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit; returns it.
+
+    The event loop accepts a burst of connections (up to the listen backlog) before any of
+    them reaches the cap below, so a soft limit of 1,024 (a common default) ran out under a
+    burst from one address and stopped the server accepting anyone for a while."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = 1_048_576 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+class ConnectionCount:
+    """Open TCP connections per address (IPv6 per /64), counted once per transport."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.trusted = [ipaddress.ip_network(n, strict=False) for n in limits.trusted_proxies]
+        self.count: Counter[ClientKey] = Counter()
+        self.held: dict[int, ClientKey] = {}  # id(transport) -> its key
+
+    def exempt(self, host: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted)
+
+    def take(self, transport: asyncio.BaseTransport) -> bool:
+        """Count a new connection in; False if its address holds too many already."""
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        if host is None or self.exempt(host):
+            return True
+        key = client_key(host)
+        if self.count[key] >= self.limits.connections_per_address:
+            return False
+        self.count[key] += 1
+        self.held[id(transport)] = key
+        return True
+
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        key = self.held.pop(id(transport), None)
+        if key is not None:
+            self.count[key] -= 1
+            if not self.count[key]:
+                del self.count[key]
+
+
+def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
+    """uvicorn's HTTP and websocket protocol classes with the header deadline and the
+    connection cap of ``limits`` (pass them as ``http=`` and ``ws=``)."""
+    counted = ConnectionCount(limits)
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        """A connection upgraded to a websocket: still counted until it closes. Its ASGI
+        scope carries :meth:`send_now` (the extension :data:`SEND_NOW`)."""
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            counted.release(self.transport)
+            super().connection_lost(exc)
+
+        def handle_connect(self, event: Request) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)  # made only for a handshake accepted
+            if scope is not None:
+                scope["extensions"][SEND_NOW] = self.send_now
+
+        def send_now(self, text: str) -> bool:
+            """Write one text message to the socket now, as the ASGI send would, if the
+            socket is open and takes it without waiting (uvicorn has not paused writing
+            for a full buffer); False, having written nothing, if not."""
+            if not self.handshake_complete or self.close_sent or self.disconnected \
+                    or self.initial_response is not None or not self.writable.is_set() \
+                    or self.transport.is_closing():
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
+
+    class GuardedHTTP(H11Protocol):
+        admitted = False
+        deadline: asyncio.TimerHandle | None = None
+        reading: str | None = None  # what the deadline is for: "header" or "body"
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            # uvicorn's set-up waits until the address is let in: a refused connection
+            # costs next to nothing, even in a burst of thousands.
+            self._setup = (args, kwargs)
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            if not counted.take(transport):
+                transport.abort()  # no reply: the address holds too many already
+                return
+            args, kwargs = self._setup
+            super().__init__(*args, **kwargs)
+            self.ws_protocol_class = GuardedWebSocket
+            self.admitted = True
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if not self.admitted:
+                return
+            self._disarm()
+            counted.release(self.transport)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.get_protocol() is not self:
+                return  # upgraded to a websocket
+            state = self.conn.their_state
+            if state is h11.SEND_BODY:
+                if self.reading != "body":
+                    self._arm("body")  # the headers are in; the body has its own deadline
+            elif state is not h11.IDLE:
+                self._disarm()  # the whole request is in
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.transport.is_closing():
+                return
+            if self.conn.their_state is h11.IDLE:
+                self._arm("header")  # the next request's header has the same deadline
+            elif self.conn.their_state is h11.SEND_BODY and self.reading != "body":
+                self._arm("body")  # answered early (413): the rest must come soon or not
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._disarm()
+            super().handle_websocket_upgrade(event)
+
+        def _arm(self, reading: str = "header") -> None:
+            self._disarm()
+            self.reading = reading
+            seconds = limits.header_timeout if reading == "header" else limits.body_timeout
+            self.deadline = self.loop.call_later(seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            self.reading = None
+            if self.deadline is not None:
+                self.deadline.cancel()
+                self.deadline = None
+
+        def _too_slow(self) -> None:
+            self.deadline = None
+            self.reading = None
+            if self.transport.is_closing() or \
+                    self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
+                return
+            if self.cycle is None or not self.cycle.response_started:
+                self.transport.write(TIMEOUT_RESPONSE)
+            self.transport.close()
+
+    return GuardedHTTP, GuardedWebSocket
