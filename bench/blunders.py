@@ -34,6 +34,7 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,16 +74,13 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(game_id: str, deals: int, seed: int, budget: int | None,
-            advance: Any = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Play and judge ``deals`` deals (with the game's ``options``, default: its own);
-    the figures per level (JSON-ready)."""
+def positions(game_id: str, deals: int, seed: int, options: dict[str, Any] | None = None
+              ) -> Iterator[tuple[State, Seat, Action, str]]:
+    """Every decision of the first deal of ``deals`` matches between the game's levels
+    (seat s of deal i plays level (s + i) mod their number): the state before it (live:
+    judge it before asking for the next), the seat, the action its bot took, its level."""
     game = spec(game_id).game
     levels = levels_of(game.id)
-    judge = Reviewer(game.id, budget, derive_seed(seed, "review"))
-    losses: dict[str, list[float]] = {level: [] for level in levels}
-    marks: dict[str, dict[str, int]] = {level: dict.fromkeys(MARKS, 0) for level in levels}
-    forced = dict.fromkeys(levels, 0)
     for deal in range(deals):
         deal_seed = derive_seed(seed, "deal", deal)
         state = game.new(deal_seed, **(options or {}))
@@ -94,16 +92,29 @@ def measure(game_id: str, deals: int, seed: int, budget: int | None,
             seat = state.to_act[0]
             bot = bots[seat]
             action = bot.act(observe_for(bot, state, seat, rng))
-            decision = judge.judge(state, seat, action)
-            level = seated[seat]
-            if decision is None:
-                forced[level] += 1
-            else:
-                losses[level].append(decision.loss)
-                marks[level][decision.mark] += 1
+            yield state, seat, action, seated[seat]
             state.apply(action, seat)
-            if advance is not None:
-                advance()
+
+
+def measure(game_id: str, deals: int, seed: int, budget: int | None,
+            advance: Any = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play and judge ``deals`` deals (with the game's ``options``, default: its own);
+    the figures per level (JSON-ready)."""
+    game = spec(game_id).game
+    levels = levels_of(game.id)
+    judge = Reviewer(game.id, budget, derive_seed(seed, "review"))
+    losses: dict[str, list[float]] = {level: [] for level in levels}
+    marks: dict[str, dict[str, int]] = {level: dict.fromkeys(MARKS, 0) for level in levels}
+    forced = dict.fromkeys(levels, 0)
+    for state, seat, action, level in positions(game.id, deals, seed, options):
+        decision = judge.judge(state, seat, action)
+        if decision is None:
+            forced[level] += 1
+        else:
+            losses[level].append(decision.loss)
+            marks[level][decision.mark] += 1
+        if advance is not None:
+            advance()
     out: dict[str, Any] = {"game": game.id, "deals": deals, "seed": seed,
                            "options": dict(options or {}),
                            "reviewer": judge.kind, "budget": judge.budget,

@@ -1,7 +1,8 @@
 """The post-game review in a real browser: from the results screen, the review of a seat
 is worked out (a small budget here), drawn as a chart of its chance to win with the
 marked decisions, and a jump to a marked mistake sets the replay there, as that seat saw
-it, with the better move marked on its cards.
+it, with the better move marked on its cards; there another choice is tried, from the
+keyboard, and its chance to win is shown beside the move played and the better one.
 
 The match's seed is fixed (``Settings.new_seed``) and the bots are seeded from it, so the
 match and its review are the same on every run."""
@@ -30,7 +31,7 @@ def base(tmp_path):
         yield url
 
 
-def test_a_review_from_the_results_screen_jumps_to_a_marked_mistake(browser, base):
+def test_a_review_jumps_to_a_marked_mistake_and_tries_another_move(browser, base):
     with httpx.Client(base_url=base) as http:
         res = http.post("/api/tables", json={"game": "spades", "seats": SEATS,
                                              "options": {"target": 10}})
@@ -74,10 +75,37 @@ def test_a_review_from_the_results_screen_jumps_to_a_marked_mistake(browser, bas
     assert page.locator(".review-item.current").count() == 1
     assert page.locator(".review-cursor").get_attribute("visibility") == "visible"
     shot(page, "review-02-jump")
+
+    # Try another move: the decision's choices, one reached and picked from the keyboard;
+    # the server judges it and its chance to win shows beside the played and better moves.
+    panel = page.locator(".review-try")
+    panel.wait_for()
+    choices = panel.locator("button.review-choice")
+    texts = [choices.nth(i).get_attribute("data-action") for i in range(choices.count())]
+    assert played in texts and better in texts and len(texts) >= 2
+    other = next((a for a in texts if a not in (played, better)), better)
+    target = panel.locator(f"button.review-choice[data-action='{other}']")
+    choices.first.focus()
+    for _ in range(texts.index(other)):
+        page.keyboard.press("Tab")
+    assert target.evaluate("b => b === document.activeElement")
+    page.keyboard.press("Enter")
+    tried = panel.locator(".review-tried")
+    tried.wait_for(timeout=60_000)
+    assert target.get_attribute("aria-pressed") == "true"
+    result = panel.locator(".review-try-result").inner_text()
+    assert re.search(r"Tried: .+\(\d+% to win\)", result), result
+    assert re.search(r"Chosen: .+\(\d+% to win\)", result), result
+    assert re.search(r"Better: .+\(\d+% to win\)", result), result
+    if other != better:
+        assert page.locator(".board .review-tried-card").count() == 1
+    shot(page, "review-03-try")
     # Another step clears the marks on the cards; the review stays.
     page.click("button[aria-label='Next step']")
     page.wait_for_selector(f".replay-caption:has-text('Step {index + 1} of')")
     assert page.locator(".board .review-best").count() == 0
+    assert page.locator(".board .review-tried-card").count() == 0
+    assert panel.is_hidden() or panel.locator(".review-tried").count() == 0
 
     # A second look is instant: the stored review, straight away.
     page.reload()

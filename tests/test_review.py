@@ -14,6 +14,7 @@ from parlour.analysis.review import (
     Review,
     Reviewer,
     Thresholds,
+    mark_settled,
     review_actions,
     review_record,
     review_state,
@@ -201,3 +202,60 @@ def test_foursquare_is_reviewed_by_its_solver_from_what_the_player_saw():
     assert decision is not None and judge.kind == "solver:strong"
     assert decision == judge.judge(state.determinize(seat, random.Random(1)), seat, action)
     assert set(decision.chances) == {state.action_text(a) for a in state.legal_actions(seat)}
+
+
+# ----------------------------------------------------------------------------- the settled rule
+def test_the_settled_rule_stops_once_no_sample_can_move_the_mark():
+    """The rule sees the played move's paired loss, give or take three standard errors:
+    equal moves and a plain blunder are settled, a loss astride a step is not."""
+    steps = Thresholds(0.03, 0.06, 0.10)
+    rng = random.Random(4)
+    base = [rng.random() for _ in range(200)]
+    noise = [rng.gauss(0, 0.2) for _ in range(200)]
+    settled = mark_settled(steps, "a")
+    assert settled(("a", "b"), [base, list(base)], [0, 1])  # equal on every sample: fine
+    assert settled(("a", "b"), [base, [x + 0.3 for x in base]], [0, 1])  # a blunder
+    assert settled(("b", "a"), [[x + 0.3 for x in base], base], [1])  # played, dropped
+    astride = [x + 0.03 + e for x, e in zip(base, noise, strict=True)]  # about the step
+    assert not settled(("a", "b"), [base, astride], [0, 1])
+    assert not mark_settled(steps, "c")(("a", "b"), [base, base], [0, 1])  # not a choice
+
+
+def test_a_settled_review_gives_the_whole_budgets_marks_for_fewer_playouts(
+        short_match, monkeypatch):
+    """The same marks as the search spent to its budget, on every decision of a deal (the
+    settled stop only ends a search whose mark can no longer change), for fewer playouts."""
+    from parlour.analysis import review as reviewing
+
+    real = reviewing.paired_search
+    playouts = {True: 0, False: 0}
+    way = [True]
+
+    def counted(*args, **kwargs):
+        value = args[8]
+
+        def tally(state, seat):
+            playouts[way[0]] += 1
+            return value(state, seat)
+
+        return real(*args[:8], tally, *args[9:], **kwargs)
+
+    monkeypatch.setattr(reviewing, "paired_search", counted)
+    start = SPADES.new(short_match.seed, **short_match.options)
+    reviews = {}
+    for settle in (True, False):
+        way[0] = settle
+        judge = Reviewer("spades", 2000, 2, settle=settle)
+        reviews[settle] = [judge.judge(*turn) for turn in _turns(start, short_match)]
+    marks = {k: [d and d.mark for d in v] for k, v in reviews.items()}
+    assert marks[True] == marks[False] and any(marks[True])
+    assert playouts[True] < 0.5 * playouts[False]
+
+
+def _turns(start, match):
+    """The state, seat, action and index of the deal's decisions from its sixth trick."""
+    state = start.clone()
+    for i, (seat, action) in enumerate(match.history):
+        if 24 <= i < 52:
+            yield state.clone(), seat, action, i
+        state.apply(action, seat)

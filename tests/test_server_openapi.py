@@ -78,6 +78,7 @@ def test_every_endpoint_answers_as_documented(tmp_path):
                          "GET /api/account/mutes/{table_id}",
                          "POST /api/tables/{table_id}/matches/{match}/review",
                          "GET /api/tables/{table_id}/matches/{match}/review",
+                         "POST /api/tables/{table_id}/matches/{match}/review/try",
                          "GET /api/players/{name}", "GET /api/leaderboards/{game_id}",
                          "GET /api/daily", "POST /api/daily/{game_id}",
                          "GET /api/daily/{game_id}/{day}"}

@@ -5,6 +5,7 @@ review as ``parlour review`` gives, strict input and per-client limits."""
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 from typing import Any
 
@@ -12,8 +13,8 @@ import pytest
 from server_kit import BOTS3, ROOMY, Player, app_client, create
 from waits import wait_until
 
-from parlour.analysis.review import review_record
-from parlour.record import parse_record
+from parlour.analysis.review import Reviewer, review_record
+from parlour.record import parse_record, replay
 from parlour.server.edge.limits import Limits
 from parlour.server.play import reviews
 
@@ -230,3 +231,158 @@ def test_two_requests_at_once_start_one_review(tmp_path, monkeypatch):
 async def _reviews_running() -> int:
     """The review jobs running on the app's event loop (asked on that loop)."""
     return sum(t.get_coro().__qualname__ == "ReviewDesk._run" for t in asyncio.all_tasks())
+
+
+# ----------------------------------------------------------------------------- try another move
+def reviewed_table(client: Any) -> tuple[str, str, dict[str, Any]]:
+    """A finished table whose seat 0 is reviewed: its id, the review's path, the answer."""
+    tid = finished_table(client)
+    path = f"/api/tables/{tid}/matches/1/review"
+    assert client.post(path, json={"seat": 0}).status_code == 200
+    return tid, path, wait_done(client, path, 0)
+
+
+def a_choice_not_played(done: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """A judged decision and one of its choices other than the move played."""
+    for d in done["review"]["decisions"]:
+        others = [a for a in d["chances"] if a != d["played"]]
+        if others:
+            return d, others[-1]
+    raise AssertionError("no decision with a choice")
+
+
+def test_another_move_is_judged_as_the_review_judges_from_the_seats_view(tmp_path):
+    with app_client(tmp_path / "try.sqlite3", review_budget=BUDGET,
+                    review_processes=1) as client:
+        tid, path, done = reviewed_table(client)
+        record = parse_record(client.get(f"/api/tables/{tid}/matches/1/record").text)
+        decision, other = a_choice_not_played(done)
+        index = decision["index"]
+        res = client.post(f"{path}/try", json={"seat": 0, "index": index, "action": other})
+        assert res.status_code == 200, res.text
+        tried = res.json()["tried"]
+        assert tried["played"] == other and tried["index"] == index and tried["seat"] == 0
+        assert 0 <= tried["chance"] <= 1 and tried["mark"] in ("fine", "inaccuracy",
+                                                                 "mistake", "blunder")
+        # what the library gives for the same choice: the seat's observation, the review's
+        # budget and seeds (so no card the seat could not see reaches the judgement)
+        start = replay(record)
+        state = start.game.new(start.seed, start.num_seats, **start.options)
+        for seat, action in start.history[:index]:
+            state.apply(action, seat)
+        legal = {state.action_text(a): a for a in state.legal_actions(0)}
+        expected = Reviewer("spades", BUDGET, 0).judge(state, 0, legal[other], index)
+        assert expected is not None and tried == expected.to_json()
+        said = res.json()["said"]
+        assert other.split()[-1] in said["played"] and said["played"] != other  # in words
+        # the move played, tried again, is the review's own judgement of it
+        again = client.post(f"{path}/try", json={"seat": 0, "index": index,
+                                                 "action": decision["played"]})
+        assert again.json()["tried"] == decision
+        # marked decisions list their choices in words, for the page to offer them
+        for d in done["review"]["decisions"]:
+            choices = done["said"][str(d["index"])].get("choices")
+            assert (choices is None) == (d["mark"] == "fine")
+            assert choices is None or sorted(choices) == sorted(d["chances"])
+
+
+def test_bad_tries_get_clear_errors_and_change_nothing(tmp_path):
+    with app_client(tmp_path / "badtry.sqlite3", review_budget=BUDGET,
+                    review_processes=0) as client:
+        tid = finished_table(client)
+        path = f"/api/tables/{tid}/matches/1/review"
+        early = client.post(f"{path}/try", json={"seat": 0, "index": 0, "action": "bid 3"})
+        assert early.status_code == 400 and early.json()["error"]["code"] == "not_reviewed"
+        assert client.post(path, json={"seat": 0}).status_code == 200
+        done = wait_done(client, path, 0)
+        decision, other = a_choice_not_played(done)
+        index = decision["index"]
+        judged = {d["index"] for d in done["review"]["decisions"]}
+        not_judged = next(i for i in range(200) if i not in judged)
+        good = {"seat": 0, "index": index, "action": other}
+        bad: list[tuple[Any, str | None]] = [
+            (good | {"action": "ZZ"}, "bad_action"),
+            (good | {"action": "bid 99"}, "bad_action"),
+            (good | {"action": other.lower() + " "}, "bad_action"),
+            (good | {"index": not_judged}, "bad_index"),
+            (good | {"index": 10**6}, "bad_index"),
+            (good | {"seat": 1}, "not_reviewed"),  # seat 1 has no review
+            (good | {"seat": 4}, "bad_seat"),
+            (good | {"seat": -1}, None), (good | {"seat": "0"}, None),
+            (good | {"index": True}, None), (good | {"index": "3"}, None),
+            (good | {"index": 1.5}, None), (good | {"index": -1}, None),
+            (good | {"action": 3}, None), (good | {"action": ""}, None),
+            (good | {"action": "x" * 61}, None), (good | {"action": "3\x00"}, None),
+            (good | {"budget": 5}, None), ({"seat": 0, "index": index}, None),
+            ([good], None), ("try", None),
+        ]
+        # and a seeded fuzz of the three fields: anything but a real choice is refused
+        rng = random.Random(35)
+        junk = [None, True, 0, -3, 2**40, 1.5, "", "0", "AS", "bid", "\u00e9\u00e9", [], {},
+                other, other + "x", decision["played"].upper()]
+        for _ in range(40):
+            body = {k: rng.choice(junk) for k in ("seat", "index", "action")}
+            if body == {"seat": 0, "index": index} | {"action": body["action"]} \
+                    and body["action"] in decision["chances"]:
+                continue
+            bad.append((body, None))
+        for body, code in bad:
+            res = client.post(f"{path}/try", json=body)
+            assert res.status_code in (400, 404), (body, res.text)
+            error = res.json()["error"]
+            assert set(error) == {"code", "message"} and error["message"], (body, error)
+            if code is not None:
+                assert error["code"] == code, (body, error)
+        assert client.post(f"/api/tables/{tid}/matches/7/review/try",
+                           json=good).json()["error"]["code"] == "not_found"
+        desk = client.app.state.hub.reviews
+        assert not desk._tried and not desk._trying and desk.jobs == {}
+        assert client.get(f"{path}?seat=0").json() == done  # the review as it was
+
+
+def test_tries_are_limited_per_client_and_the_same_try_is_free(tmp_path):
+    limits = Limits(**(ROOMY | {"hint_burst": 2, "hints_per_minute": 0.01}))
+    with app_client(tmp_path / "limtry.sqlite3", review_budget=BUDGET, review_processes=0,
+                    limits=limits) as client:
+        _, path, done = reviewed_table(client)
+        decisions = [d for d in done["review"]["decisions"] if len(d["chances"]) > 2]
+        d = decisions[0]
+        choices = list(d["chances"])
+        for action in choices[:2]:
+            res = client.post(f"{path}/try", json={"seat": 0, "index": d["index"],
+                                                   "action": action})
+            assert res.status_code == 200, res.text
+        fast = client.post(f"{path}/try", json={"seat": 0, "index": d["index"],
+                                                "action": choices[2]})
+        assert fast.status_code == 429 and fast.json()["error"]["code"] == "rate_limited"
+        assert "trying moves too fast" in fast.json()["error"]["message"]
+        assert int(fast.headers["retry-after"]) >= 1
+        same = client.post(f"{path}/try", json={"seat": 0, "index": d["index"],
+                                                "action": choices[0]})
+        assert same.status_code == 200  # answered from memory, not counted
+
+
+def test_a_reviews_decisions_are_judged_side_by_side_on_every_worker(tmp_path, monkeypatch):
+    """Both review workers take a decision each at once (never more), and ``done`` counts
+    every decision; the judgements are put back in the match's order."""
+    running, most, order = [0], [0], []
+
+    async def judged(self: Any, game_id: str, budget: Any, state: Any, seat: int,
+                     action: Any, index: int) -> Any:
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        await asyncio.sleep(0.02 if index % 3 else 0.05)  # finishing out of order
+        running[0] -= 1
+        order.append(index)
+        return None  # as a forced decision: counted, not judged
+
+    monkeypatch.setattr(reviews.ReviewDesk, "_judge", judged)
+    with app_client(tmp_path / "sides.sqlite3", review_budget=BUDGET,
+                    review_processes=2) as client:
+        tid = finished_table(client)
+        path = f"/api/tables/{tid}/matches/1/review"
+        assert client.post(path, json={"seat": 1}).status_code == 200
+        done = wait_done(client, path, 1)
+        assert done["done"] == done["total"] == len(order) > 2
+        assert most[0] == 2 and order != sorted(order)
+        assert done["review"]["summaries"][0]["forced"] == len(order)

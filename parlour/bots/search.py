@@ -37,6 +37,15 @@ Candidates = Callable[[State, Seat, Sequence[Action]], Sequence[Action]]
 Playout = Callable[[State, Seat, random.Random], float]
 #: How well a seat stands in a state a playout stopped in, 0 to 1 (a game's ``value`` hook).
 Value = Callable[[State, Seat], float]
+#: ``settled(moves, results, live)``: whether a paired search's question is answered, so
+#: that it may stop before its budget (the review's: the mark of the move played can no
+#: longer change). ``results[i]`` holds move i's value on each sample it was played out
+#: from (the first ones, in order: a dropped move's list stops growing).
+Settled = Callable[[Sequence[Action], list[list[float]], list[int]], bool]
+#: The first sample count at which ``settled`` is asked, and its least step after that:
+#: fewer samples leave a rare turn of the cards unseen and a chance too rough to show.
+SETTLE_FROM = 128
+SETTLE_STEP = 32
 
 
 class Node:
@@ -150,7 +159,8 @@ def paired_search(obs: Observation, rng: random.Random, iterations: int,
                   seconds: float | None = None, policy: Policy = random_policy,
                   rollout_limit: int = 1_000_000, candidates: Candidates | None = None,
                   play_out: Playout | None = None,
-                  value: Value = state_value) -> dict[Action, float]:
+                  value: Value = state_value,
+                  settled: Settled | None = None) -> dict[Action, float]:
     """Determinized Monte Carlo with common samples: every candidate move is played out
     from the *same* determinizations (and the same policy randomness), so two moves'
     values differ by the move, not by the luck of their samples. Where moves differ by
@@ -160,7 +170,10 @@ def paired_search(obs: Observation, rng: random.Random, iterations: int,
     ``iterations`` counts playouts. At 64, 128, 256, ... samples a move is dropped once
     its paired difference to the leader is more than three standard errors below zero,
     so the playouts go to the moves still in doubt (and a clear choice ends early).
-    ``seconds``, if given, also stops the search after that much wall-clock time.
+    ``settled``, if given, is asked at :data:`SETTLE_FROM` samples and then every quarter
+    more (at least :data:`SETTLE_STEP`) whether the caller's question is answered, which
+    also stops the search: a rule on the samples alone, so the stop is the same on any
+    machine. ``seconds``, if given, also stops the search after that much wall-clock time.
     Returns each candidate's mean value (no sampled state leaves this function)."""
     seat = obs.seat
     out_of_time = stopwatch(seconds)
@@ -169,6 +182,7 @@ def paired_search(obs: Observation, rng: random.Random, iterations: int,
     live: list[int] = []
     samples = done = 0
     checkpoint = 64
+    look = SETTLE_FROM
     while done < iterations:
         if samples and out_of_time():
             break
@@ -194,6 +208,10 @@ def paired_search(obs: Observation, rng: random.Random, iterations: int,
             checkpoint *= 2
             live = _still_in_doubt(results, live)
             if len(live) == 1:
+                break
+        if settled is not None and samples == look:
+            look = max(look + SETTLE_STEP, look + look // 4)
+            if settled(moves, results, live):
                 break
     return {a: sum(r) / len(r) for a, r in zip(moves, results, strict=True)}
 

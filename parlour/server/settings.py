@@ -55,7 +55,7 @@ class Settings:
     # default, twice its hard level's), worker processes (0: a thread), reviews waiting or
     # running on the server at once, and of those one client's.
     review_budget: int | None = None
-    review_processes: int = 1
+    review_processes: int = 2
     review_jobs: int = 8
     review_jobs_per_client: int = 2
     # The timed phases' clock (the slap of Hit the Deck) runs this many times slower than the

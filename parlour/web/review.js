@@ -2,8 +2,11 @@
 // the review of one seat (POST /api/tables/<id>/matches/<n>/review), shows its progress,
 // then a chart of that seat's chance to win over the match with its marked decisions, the
 // list of them, and a jump to each one that sets the replay there and shows the better
-// move on the cards. Two hooks: reviewLink() on the results screen (table_page.js) and
-// reviewPanel() on the replay page (app.js) (whose go() calls panel.stepped after each step).
+// move on the cards; at a marked decision, any other choice may be tried (POST .../review/try:
+// judged by the server from that seat's view, as the review judged the move played) and its
+// chance to win is shown beside the move played and the better one. Two hooks: reviewLink()
+// on the results screen (table_page.js) and reviewPanel() on the replay page (app.js)
+// (whose go() calls panel.stepped after each step).
 import { h, clear, toast, loadStyle } from "./dom.js";
 import { t, n, percent } from "./i18n.js";
 import { richText } from "./tables/cards.js";
@@ -51,8 +54,11 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
   el.append(title, h("p", { class: "review-about" }, t("The strongest bot judges every decision of the seat from what that seat could see then, as a chance to win the match.")),
     h("div", { class: "review-ask" }, h("label", { for: "review-seat" }, t("Seat")), seatSel, start), body);
 
+  const tryBox = h("div", { class: "review-try", hidden: true });
   let timer = null;
   let gone = false;
+  let trying = 0; // the latest try asked: an older answer that comes late is not shown
+  let tryAt = ""; // the decision the try panel is for ("seat:index")
   let review = null; // the review shown, once done
   let reviewed = null; // its seat
   let cursor = null; // the chart's line at the replay's step
@@ -67,6 +73,8 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
     clearTimeout(timer);
     review = null;
     reviewed = seat;
+    tryAt = "";
+    tryPanel(null);
     seatSel.value = String(seat);
     clear(body);
     body.append(h("p", { class: "review-status" }, t("Asking the reviewer…")));
@@ -113,7 +121,7 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
       summary.marks.inaccuracy ? n("{n} inaccuracy", "{n} inaccuracies", summary.marks.inaccuracy) : t("no inaccuracies"), " · ",
       summary.marks.mistake ? n("{n} mistake", "{n} mistakes", summary.marks.mistake) : t("no mistakes"), " · ",
       summary.marks.blunder ? n("{n} blunder", "{n} blunders", summary.marks.blunder) : t("no blunders"));
-    body.append(counts, chart(review.decisions), marked.length ? list(marked) : h("p", { class: "review-clean" }, t("Nothing marked: every decision was close to the best.")));
+    body.append(counts, chart(review.decisions), marked.length ? list(marked) : h("p", { class: "review-clean" }, t("Nothing marked: every decision was close to the best.")), tryBox);
     stepped(shownStep, shownSeat);
   }
 
@@ -155,6 +163,48 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
     return h("div", { class: "review-list" }, h("h3", {}, t("Marked decisions")), h("ol", {}, ...items));
   }
 
+  // At a marked decision: every choice of it as a button (best first), to try one.
+  function tryPanel(d) {
+    trying += 1;
+    clear(tryBox);
+    tryBox.hidden = !d || d.mark === "fine";
+    if (tryBox.hidden) return;
+    const result = h("p", { class: "review-try-result", "aria-live": "polite" });
+    const named = said[d.index]?.choices || {};
+    const buttons = Object.keys(d.chances).map((text) => {
+      const b = h("button", { class: "button review-choice", type: "button", "data-action": text, "aria-pressed": "false" }, richText(named[text] ?? text));
+      b.addEventListener("click", () => tryMove(d, text, b, result));
+      return b;
+    });
+    tryBox.append(h("h3", {}, t("Try another move")),
+      h("p", { class: "review-try-about" }, t("Pick any choice of step {step} to see its chance to win beside the move played and the better one.", { step: d.index })),
+      h("div", { class: "review-choices", role: "group", "aria-label": t("Choices at step {step}", { step: d.index }) }, ...buttons), result);
+  }
+
+  async function tryMove(d, text, button, result) {
+    const ticket = ++trying;
+    for (const b of tryBox.querySelectorAll(".review-choice")) b.setAttribute("aria-pressed", String(b === button));
+    for (const old of board.querySelectorAll(".review-tried-card")) old.classList.remove("review-tried-card");
+    mark(text, "review-tried-card");
+    clear(result);
+    result.append(t("Judging this move…"));
+    try {
+      const got = await api("POST", `/api/tables/${info.id}/matches/${match}/review/try`, { seat: reviewed, index: d.index, action: text });
+      if (gone || ticket !== trying) return;
+      const tried = got.tried;
+      clear(result);
+      result.append(
+        h("span", { class: `review-tried mark-${tried.mark}` }, t("Tried:"), " ", h("b", {}, richText(got.said.played)), " ",
+          t("({chance} to win)", { chance: percent(tried.chance) }), " · ", tried.mark === "fine" ? t("a good move") : MARK_NAME[tried.mark]()),
+        h("span", {}, t("Chosen:"), " ", h("b", {}, words(d, "played")), " ", t("({chance} to win)", { chance: percent(d.chance) })),
+        h("span", {}, t("Better:"), " ", h("b", {}, words(d, "best")), " ", t("({chance} to win)", { chance: percent(d.best_chance) })));
+    } catch (err) {
+      if (gone || ticket !== trying) return;
+      clear(result);
+      result.append(h("span", { class: "error" }, err.message));
+    }
+  }
+
   async function go(d) {
     try { await jump(d.index, reviewed); } catch (err) { toast(err.message, "error"); }
   }
@@ -164,8 +214,12 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
   function stepped(step, seat) {
     shownStep = step;
     shownSeat = seat;
-    for (const old of board.querySelectorAll(".review-best, .review-played")) old.classList.remove("review-best", "review-played");
+    for (const old of board.querySelectorAll(".review-best, .review-played, .review-tried-card")) old.classList.remove("review-best", "review-played", "review-tried-card");
     for (const old of el.querySelectorAll(".review-item.current")) old.classList.remove("current");
+    const at = review && step !== null && seat === reviewed ? review.decisions.find((x) => x.index === step) : null;
+    const key = at ? `${reviewed}:${at.index}` : "";
+    if (key !== tryAt) tryPanel(at); // kept while the replay stays at the same decision
+    tryAt = key;
     if (!review || step === null) return;
     if (cursor) {
       const total = Math.max(1, steps() || 0);

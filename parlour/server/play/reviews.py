@@ -8,15 +8,18 @@ limits. ``GET`` the same path (``?seat=``) reads the progress ``{status, done, t
 the review once it is done.
 
 Every decision of the seat is judged by :meth:`Reviewer.judge` in a worker process (a
-thread when ``review_processes`` is 0), one decision a job, so the event loop only replays
-the match and counts; the judgements are put together by
-:func:`parlour.analysis.review.assemble`, exactly as ``parlour review`` does, and at a fixed
-budget and seed (:attr:`Settings.review_budget`, seed 0): never the clock, so the stored
-review is the one the command gives for the same record. At most ``review_jobs`` reviews
-wait or run on the server at once, ``review_jobs_per_client`` of them one client's; the
-rest are refused with ``Retry-After``. A finished review is written to ``parlour_reviews``
-(migration 0004), so a second look is instant and survives restarts; one in progress when
-the server stops is simply asked for again.
+thread when ``review_processes`` is 0), one decision a job, as many side by side as there
+are workers, so the event loop only replays the match and counts; the judgements are put
+together by :func:`parlour.analysis.review.assemble`, exactly as ``parlour review`` does,
+and at a fixed budget and seed (:attr:`Settings.review_budget`, seed 0): never the clock,
+so the stored review is the one the command gives for the same record. At most
+``review_jobs`` reviews wait or run on the server at once, ``review_jobs_per_client`` of
+them one client's; the rest are refused with ``Retry-After``. A finished review is written
+to ``parlour_reviews`` (migration 0004), so a second look is instant and survives
+restarts; one in progress when the server stops is simply asked for again.
+
+``POST .../review/try`` (:meth:`ReviewDesk.try_move`) judges another choice at a judged
+decision of a stored review, exactly as the review judged the move played there.
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ from typing import TYPE_CHECKING, Literal
 from parlour.analysis.review import Decision, Reviewer, assemble, reviewer_kind, turns
 from parlour.engine import Action, JsonDict, Seat, State
 from parlour.i18n import DEFAULT, render
-from parlour.message import plural_message
+from parlour.message import N_, plural_message
 from parlour.server.edge.limits import ClientGuard, ClientKey, TooMany
-from parlour.server.edge.protocol import ProtocolError
+from parlour.server.edge.protocol import ProtocolError, excerpt
 from parlour.server.play.pages import action_words
 from parlour.server.play.runner import Workers, WorkersDown
 from parlour.server.storage.store import Store
@@ -48,6 +51,7 @@ log = logging.getLogger("parlour.server")
 
 REVIEW_SEED = 0  # every stored review is made with this seed (and the server's budget)
 CACHED = 64  # finished reviews kept in memory besides the database
+TRIED = 256  # answers to "try another move" kept in memory (the same question is free)
 
 Key = tuple[str, int, Seat]  # table id, match, reviewed seat
 Status = Literal["queued", "running", "failed"]
@@ -92,6 +96,8 @@ class ReviewDesk:
         self.workers = Workers(self.settings.review_processes, "reviews")
         self._slots: asyncio.Semaphore | None = None
         self._stored: OrderedDict[Key, JsonDict] = OrderedDict()
+        self._tried: OrderedDict[tuple[Key, int, str], JsonDict] = OrderedDict()
+        self._trying: dict[ClientKey, int] = {}  # tries being worked out, by client
 
     # ------------------------------------------------------------------ asking
     async def look(self, table: Table, match: int, seat: object, lang: str = DEFAULT
@@ -130,6 +136,81 @@ class ReviewDesk:
         job.task = asyncio.create_task(self._run(key, job, table, final))
         return job.to_json()
 
+    async def try_move(self, table: Table, match: int, seat: int, index: int, action: str,
+                       client: ClientKey, guard: ClientGuard, lang: str = DEFAULT) -> JsonDict:
+        """Another choice at a judged decision of ``seat``'s stored review, judged as the
+        review judged the one played: from the seat's own observation, with the review's
+        budget and seeds (so on the same samples), as if ``action`` had been taken there.
+        The answer is that :class:`Decision` (the choice's chance to win, the best one's,
+        its loss and mark) with ``said``: the choice and the best in words of ``lang``.
+        Checked before anything is worked out: a finished review of the seat, a decision
+        of it at ``index``, and ``action`` one of its choices in the game's notation; the
+        same question again is answered from memory, a new one counts as a hint does."""
+        key = self._check(table, match, seat)
+        stored = await self._load(key)
+        if stored is None:
+            raise ProtocolError("not_reviewed", "review this seat's play first: a move is "
+                                                "tried at a decision of its review")
+        decision = next((d for d in stored["review"]["decisions"] if d["index"] == index),
+                        None)
+        if decision is None:
+            raise ProtocolError("bad_index", "step {index} is not a judged decision of this "
+                                             "seat", index=index)
+        if action not in decision["chances"]:
+            raise ProtocolError("bad_action", "{action} is not one of the choices at step "
+                                              "{index}", action=excerpt(action), index=index)
+        final = await self.finished_state(table, match)
+        state = await asyncio.to_thread(self._state_at, table, final, seat, index)
+        asked = (key, index, action)
+        found = self._tried.get(asked)
+        if found is None:
+            if self._trying.get(client, 0) >= 1:
+                raise TooMany("too_many", N_("a move you tried is still being judged: wait "
+                                             "for it"), 2)
+            if sum(self._trying.values()) >= self.settings.review_jobs:
+                raise TooMany("busy", "the reviewer is busy with other matches: try again "
+                                      "in a few minutes", 60)
+            await guard.take("hint", client,
+                             message=N_("you are trying moves too fast: think a little first"))
+            self._trying[client] = self._trying.get(client, 0) + 1
+            try:
+                found = await self._tried_out(table.game.id, state.clone(), seat, index,
+                                              action)
+            finally:
+                self._trying[client] -= 1
+                if not self._trying[client]:
+                    del self._trying[client]
+            self._tried[asked] = found
+            while len(self._tried) > TRIED:
+                self._tried.popitem(last=False)
+        else:
+            self._tried.move_to_end(asked)
+        view = state.view(seat)
+        said = {k: render(action_words(table.game, view, str(found[k])), lang)
+                for k in ("played", "best")}
+        return {"tried": found, "said": said}
+
+    @staticmethod
+    def _state_at(table: Table, final: State, seat: Seat, index: int) -> State:
+        """The state before ``seat``'s decision ``index`` of ``final``'s match (a copy)."""
+        start = table.game.new(final.seed, table.num_seats, **table.options)
+        for turn in turns(start, final.history, (seat,)):
+            if turn.index == index:
+                return turn.state.clone()
+        raise ProtocolError("bad_index", "step {index} is not a judged decision of this seat",
+                            index=index)
+
+    async def _tried_out(self, game_id: str, state: State, seat: Seat, index: int, text: str
+                         ) -> JsonDict:
+        """Judge the choice ``text`` at decision ``index`` in a review worker, at the
+        review's budget."""
+        action = next(a for a in state.legal_actions(seat) if state.action_text(a) == text)
+        found = await self._judge(game_id, self._budget(game_id), state, seat, action, index)
+        if found is None:  # a forced move or a reflex: never a judged decision
+            raise ProtocolError("bad_index", "step {index} is not a judged decision of this "
+                                             "seat", index=index)
+        return found.to_json()
+
     async def _in_words(self, table: Table, match: int, answer: JsonDict, lang: str
                         ) -> JsonDict:
         """A finished review's ``answer`` with ``said``: for each decision (by its index),
@@ -152,6 +233,10 @@ class ReviewDesk:
                 said[str(turn.index)] = {
                     key: render(action_words(game, view, str(found[key])), lang)
                     for key in ("played", "best")}
+                if found["mark"] != "fine":  # the choices another move may be tried from
+                    said[str(turn.index)]["choices"] = {
+                        text: render(action_words(game, view, text), lang)
+                        for text in found["chances"]}
             return said
 
         return answer | {"said": await asyncio.to_thread(say)}
@@ -202,24 +287,28 @@ class ReviewDesk:
         if self._slots is None:
             self._slots = asyncio.Semaphore(max(1, self.settings.review_processes))
         game, seat = table.game, key[2]
-        # the server's budget, for a reviewer that takes one (not Foursquare's solver)
-        budget = self.settings.review_budget if reviewer_kind(game.id).startswith("ismcts") \
-            else None
+        budget = self._budget(game.id)
+        slots = self._slots
+
+        async def one(state: State, action: Action, index: int) -> Decision | None:
+            async with slots:  # one decision a worker: the others wait here, in order
+                job.status = "running"
+                found = await self._judge(game.id, budget, state, seat, action, index)
+            job.done += 1
+            return found
+
         try:
             judge = Reviewer(game.id, budget, REVIEW_SEED)
             start = game.new(final.seed, table.num_seats, **table.options)
             moves = list(final.history)
             job.total = sum(s == seat for s, _ in moves)
-            async with self._slots:
-                job.status = "running"
-                judged: list[Decision | None] = []
-                seats_of: list[Seat] = []
-                for turn in turns(start, moves, (seat,)):
-                    judged.append(await self._judge(game.id, budget, turn.state.clone(),
-                                                    turn.seat, turn.action, turn.index))
-                    seats_of.append(turn.seat)
-                    job.done = len(judged)
-            review = assemble(judge, start, (seat,), judged, seats_of).to_json()
+            # every decision at once, each waiting for a worker: the review's decisions are
+            # judged side by side on every review worker (both cores of a 2-core server)
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(one(turn.state.clone(), turn.action, turn.index))
+                         for turn in turns(start, moves, (seat,))]
+            judged = [task.result() for task in tasks]
+            review = assemble(judge, start, (seat,), judged, [seat] * len(judged)).to_json()
             await self.store.write(Store.op_save_review(key[0], key[1], seat,
                                                         judge.budget or 0, json.dumps(review),
                                                         self.settings.now()))
@@ -231,6 +320,11 @@ class ReviewDesk:
         except Exception:
             log.exception("table %s: the review of match %d, seat %d failed", *key)
             job.status = "failed"
+
+    def _budget(self, game_id: str) -> int | None:
+        """The server's budget, for a reviewer that takes one (not Foursquare's solver)."""
+        return self.settings.review_budget if reviewer_kind(game_id).startswith("ismcts") \
+            else None
 
     async def _judge(self, game_id: str, budget: int | None, state: State, seat: Seat,
                      action: Action, index: int) -> Decision | None:

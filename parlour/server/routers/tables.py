@@ -34,6 +34,12 @@ class AskReview(Body):
     seat: int = Field(ge=0, le=15)
 
 
+class TryMove(Body):
+    seat: int = Field(ge=0, le=15)
+    index: int = Field(ge=0, le=1_000_000)
+    action: str = Field(min_length=1, max_length=60)
+
+
 class Rejoin(Body):
     secret: str = Field(pattern=SECRET_PATTERN)
 
@@ -153,6 +159,17 @@ async def ask_review(match: int, body: AskReview, table: TableDep, hub: HubDep,
     stored or under way is answered as it stands): ``{status, done, total}``, with
     ``review`` once done (and ``said``: each decision's moves in the reader's words)."""
     return await hub.reviews.ask(table, match, body.seat, client, guard, lang)
+
+
+@router.post("/matches/{match}/review/try")
+async def try_move(match: int, body: TryMove, table: TableDep, hub: HubDep, guard: GuardDep,
+                   client: ClientDep, lang: LanguageDep) -> dict[str, Any]:
+    """Try another choice at a judged decision of a seat's finished review: ``tried``, that
+    choice judged as the review judged the one played (its ``chance``, the ``best`` and its
+    ``best_chance``, the ``loss`` and ``mark``), and ``said``: the choice and the best in the
+    reader's words."""
+    return await hub.reviews.try_move(table, match, body.seat, body.index, body.action,
+                                      client, guard, lang)
 
 
 @router.get("/matches/{match}/review")
