@@ -3,8 +3,15 @@ browser), a server in a thread with no bot pause, pages, screenshots and the lob
 
 from __future__ import annotations
 
+import atexit
+import json
 import os
 import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -25,18 +32,71 @@ SHOTS = ARTIFACTS / "browser"
 REDUCED_MOTION = [False]
 
 
+class BrowserServer:
+    """Debian's Chromium, started once for a test process by Playwright's browser server
+    (``playwright launch-server``, in a process of its own) and shared by its browser
+    modules: each connects to it (:func:`chromium`) and every page has a fresh context of
+    its own (:func:`page_of`), so modules share nothing but the browser's process, and a
+    test process starts Chromium once rather than once per module (1.3 s of CPU each).
+    The browser stays outside the test process: no Playwright event loop is left in it
+    between modules (one that was broke the asyncio tests that came after). A server that
+    went away is started again when next asked for."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.proc: subprocess.Popen[str] | None = None
+        self.endpoint = ""
+
+    def get(self) -> str:
+        """The server's websocket endpoint, starting the server if it is not running."""
+        if not CHROMIUM.exists():
+            pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
+        if self.proc is not None and self.proc.poll() is None:
+            return self.endpoint
+        config = self.folder / "browser-server.json"
+        config.write_text(json.dumps({"executablePath": str(CHROMIUM), "args": ARGS,
+                                      "headless": True}))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "playwright", "launch-server", "--browser", "chromium",
+             "--config", str(config)], stdout=subprocess.PIPE, text=True,
+            start_new_session=True)
+        atexit.register(self.stop)  # (its own session: a test process that dies leaves none)
+        assert self.proc.stdout is not None
+        found: list[str] = []
+        reader = threading.Thread(target=lambda: found.append(self.proc.stdout.readline()),
+                                  daemon=True)  # type: ignore[union-attr]
+        reader.start()
+        reader.join(60)
+        if not found or not found[0].startswith("ws://"):
+            self.stop()
+            pytest.fail(f"Playwright's browser server did not say where it listens in 60 s "
+                        f"(it said {found!r})")
+        self.endpoint = found[0].strip()
+        return self.endpoint
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            with suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(15)
+        self.proc = None
+
+
 @contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium, driven by Playwright (a module fixture in each test file)."""
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's chromium is missing: make test installs it with apt-get")
+def chromium(server: BrowserServer) -> Iterator[Any]:
+    """The shared Chromium of ``server``, driven by Playwright (a module fixture in each
+    test file: its Playwright ends with the module)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        b = p.chromium.connect(server.get())
         try:
             yield b
         finally:
-            b.close()
+            b.close()  # (a connected browser: this disconnects; its contexts are closed)
 
 
 @contextmanager
@@ -205,12 +265,21 @@ def check_results_over_the_table(page: Any, felt: str) -> None:
     page.wait_for_selector(".endbar:not(.folded) .results")
 
 
+def downloaded(download: Any) -> str:
+    """The text of a page's download (the browser runs in a server of its own: the file is
+    copied here, not read where the browser put it)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / (download.suggested_filename or "download")
+        download.save_as(path)
+        return path.read_text(encoding="utf-8")
+
+
 def check_record_and_replay(page: Any, game: str, name: str) -> str:
     """From the results screen: download the record (it names the game and a result),
     then step through the replay; returns the record text."""
     with page.expect_download() as download:
         page.click(".endbar >> text=Download the record")
-    text = Path(download.value.path()).read_text()
+    text = downloaded(download.value)
     assert f'[Game "{game}"]' in text and '[Result "points' in text
     page.click(".endbar >> text=Replay step by step")
     page.wait_for_selector(".replay-caption:has-text('Step 0')")

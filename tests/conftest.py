@@ -47,9 +47,23 @@ def _english_environment(monkeypatch):
     monkeypatch.setenv("LANG", "C.UTF-8")
 
 
+@pytest.fixture(scope="session")
+def browser_server(tmp_path_factory):
+    """The test process's Chromium, shared by its browser modules (browser_kit's
+    BrowserServer), started by the first of them."""
+    from browser_kit import BrowserServer
+
+    server = BrowserServer(tmp_path_factory.mktemp("browser-server"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(scope="module")
-def browser(request):
-    """Debian's Chromium through Playwright, one per test module. A module marked
+def browser(request, browser_server):
+    """Debian's Chromium through Playwright, for one test module (one Chromium per test
+    process, each page in a fresh context of its own). A module marked
     ``reduced_motion`` opens its pages with prefers-reduced-motion (a player's setting the
     pages honour): the modules whose subject is not motion (layouts, languages, accounts,
     pages around the tables, and the play of test_browser_tables, _truth, _foursquare,
@@ -62,7 +76,7 @@ def browser(request):
 
     REDUCED_MOTION[0] = request.node.get_closest_marker("reduced_motion") is not None
     try:
-        with chromium() as b:
+        with chromium(browser_server) as b:
             yield b
     finally:
         REDUCED_MOTION[0] = False

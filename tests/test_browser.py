@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_kit import (
     check_results_over_the_table,
+    downloaded,
     open_table,
     page_of,
     shot,
@@ -98,7 +98,7 @@ def test_three_bots_bid_play_a_deal_score_and_replay(browser, base):
 
     with page.expect_download() as download:
         page.click("text=Download the record")
-    text = Path(download.value.path()).read_text()
+    text = downloaded(download.value)
     assert '[Game "spades"]' in text and "[Result \"points" in text
 
     page.click("text=Replay step by step")
