@@ -25,11 +25,13 @@ from parlour.server.edge.protocol import (
     React,
     Stale,
     Sync,
+    Talk,
     encode,
     parse_message,
 )
 from parlour.server.play.table import Connection, Table
 from parlour.server.play.tables import Hub
+from parlour.server.play.talk import TalkLimit, phrase_text, say
 
 log = logging.getLogger("parlour.server")
 
@@ -52,6 +54,7 @@ class Seated:
         self.conn = conn
         self.hint_limit = hint_limit  # takes one of the client's hints (ClientGuard.take)
         self.asking: set[asyncio.Task[None]] = set()  # hints being worked out for it
+        self.talk_limit = TalkLimit()  # a spectator's; a player's is its seat's (the table's)
 
     def enter(self) -> None:
         """The client is at the table: it gets the welcome and the current view."""
@@ -113,6 +116,8 @@ class Seated:
                                     mine=conn.seat, seat=msg.seat)
             action = hub.parse_intent(table, msg.action)
             await hub.submit(table, conn.seat, action, msg.version, person=True)
+        elif isinstance(msg, Talk):
+            self.talk(msg.phrase)
         elif isinstance(msg, Sync):
             conn.push(encode({"type": "table", "table": table.summary()}))
             table.send_view(conn)
@@ -120,6 +125,16 @@ class Seated:
             conn.push(encode({"type": "pong"}))
         elif isinstance(msg, Hello):
             raise ProtocolError("bad_message", "already said hello on this connection")
+
+    def talk(self, phrase: str) -> None:
+        """Say a quick phrase (parlour/server/play/talk.py): within the speaker's limit, to
+        the readers of its channel, each in their language."""
+        table, conn = self.table, self.conn
+        phrase_text(phrase)
+        limit = self.talk_limit if conn.seat is None else \
+            table.talk_limits.setdefault(conn.seat, TalkLimit())
+        limit.check(phrase, self.hub.settings.monotonic())
+        say(table.conns, conn.seat, phrase)
 
     async def give_hint(self, msg: HintAsk) -> None:
         """Send the hint bot's advice for this client's seat once it is worked out."""
