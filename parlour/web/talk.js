@@ -10,7 +10,7 @@
 // browser (a guest can too), and a player muted with the account (account.js) is not heard
 // either.
 
-import { h } from "./dom.js";
+import { h, icon } from "./dom.js";
 import { t } from "./i18n.js";
 import { isMuted } from "./account.js";
 import { displayNames } from "./names.js";
@@ -64,8 +64,8 @@ let panels = 0; // ids for aria-controls
  *  redraws the mute list when the seats change. */
 export function talkControl({ send, where }) {
   const panelId = `talk-panel-${++panels}`;
-  const button = h("button", { class: "button talk-button", type: "button", "aria-expanded": "false", "aria-controls": panelId, title: t("Table talk: quick phrases") },
-    h("span", { class: "talk-icon", "aria-hidden": "true" }, "💬"), h("span", { class: "talk-label" }, t("Talk")));
+  const button = h("button", { class: "button talk-button", type: "button", "aria-expanded": "false", "aria-controls": panelId, "aria-label": t("Talk"), title: t("Table talk: quick phrases") },
+    icon("talk"), h("span", { class: "talk-label" }, t("Talk")));
   const log = h("ol", { class: "talk-log", role: "log", "aria-live": "polite", "aria-label": t("Table talk"), tabindex: "0" });
   const phrases = h("div", { class: "talk-phrases", role: "group", "aria-label": t("Quick phrases") });
   const mutes = h("div", { class: "talk-mutes" });
