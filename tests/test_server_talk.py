@@ -9,11 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
-from server_kit import PEOPLE4, Clock, Player, app_client, create, join
+from server_kit import PEOPLE4, AppClient, Clock, Player, app_client, create, join
 
 import parlour
 from parlour.i18n import render
 from parlour.message import Message
+from parlour.server.people.identity import SESSION_COOKIE
 from parlour.server.play.talk import AT_MOST, PHRASES, WINDOW
 
 pytestmark = pytest.mark.long_on("postgresql")  # the subject is the socket, not the database
@@ -178,3 +179,45 @@ def test_the_page_offers_the_phrases_the_server_knows_in_the_same_words():
     assert re.findall(r'"(\w+)"', listed.group(1)) == list(PHRASES)
     worded = dict(re.findall(r'case "(\w+)": return t\("([^"]+)"\);', script))
     assert worded == PHRASES
+
+
+def signed(client: AppClient) -> dict[str, str]:
+    """The headers of ``client``'s websocket, opened through the app's first client (whose
+    event loop holds the tables): its session cookie if it signed in, else none at all."""
+    session = client.cookies.get(SESSION_COOKIE)
+    return {"cookie": f"{SESSION_COOKIE}={session}" if session else "guest=1"}
+
+
+def test_a_reader_who_muted_a_player_with_an_account_does_not_hear_them(tmp_path):
+    """The mutes of the account (POST /api/account/mutes) hold in talk, on the server: a
+    signed-in player muted everywhere, a guest at that seat; the others are heard, and an
+    unmute is heard at once."""
+    with app_client(tmp_path / "mutes.sqlite3") as ana:
+        bea, guest, other = AppClient(ana.app), AppClient(ana.app), AppClient(ana.app)
+        for client, name in ((ana, "Ana"), (bea, "Bea")):
+            res = client.post("/api/account/signup", json={"name": name,
+                                                           "password": "correct horse 7"})
+            assert res.status_code == 201, res.text
+        made = create(ana, PEOPLE4, name="Ana")
+        tid = made["table"]["id"]
+        tokens = [made["token"], join(bea, tid, "Bea", 1)["token"],
+                  join(guest, tid, "Gus", 2)["token"], join(other, tid, "Cid", 3)["token"]]
+        for seat in (1, 2):
+            res = ana.post("/api/account/mutes", json={"table": tid, "seat": seat})
+            assert res.status_code == 200, res.text
+        people = [Player(ana, tid, tok, headers=signed(c))
+                  for c, tok in zip((ana, bea, guest, other), tokens, strict=True)]
+        me, b, g, c = people
+        b.send({"type": "talk", "phrase": "hello"})  # muted by account
+        assert talk(c)["phrase"] == "hello"  # heard by the others
+        g.send({"type": "talk", "phrase": "oops"})  # a guest, muted at this seat
+        assert talk(c)["phrase"] == "oops"
+        assert talk(b)["phrase"] == "hello" and talk(g)["phrase"] == "hello"  # and themselves
+        c.send({"type": "talk", "phrase": "thanks"})
+        assert talk(me)["phrase"] == "thanks"  # the first Ana hears: neither before it
+        ana.post("/api/account/mutes", json={"table": tid, "seat": 1, "muted": False})
+        b.send({"type": "talk", "phrase": "bye"})
+        assert talk(me) == {"type": "talk", "channel": "players", "seat": 1, "phrase": "bye",
+                            "text": "Bye!"}
+        for p in people:
+            p.close()

@@ -6,9 +6,9 @@
 // The log is one line in the life bar on a phone (the last phrase; it scrolls, by keyboard
 // too) and a few lines on a wide screen, so it never lies over the table; it is a polite
 // live region, so a screen reader says each phrase. A player's talk reaches everyone at the
-// table; a spectator's only the spectators. A reader mutes a person for talk in this
-// browser (a guest can too), and a player muted with the account (account.js) is not heard
-// either.
+// table; a spectator's only the spectators. A player muted with the account (account.js)
+// is not sent to this page at all (the server keeps the account's mutes); anyone, a guest
+// too, may also hide a person's talk in this browser.
 
 import { h, icon } from "./dom.js";
 import { t } from "./i18n.js";

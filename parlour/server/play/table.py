@@ -85,6 +85,7 @@ class Connection:
         self.send_now = send_now
         self.seat = seat
         self.lang = lang  # the client's language: its narration, reasons and errors
+        self.account: int | None = None  # the signed-in reader's account (its mutes: talk)
         self._close = close
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.sending = False  # the pump holds a message it has not finished sending

@@ -8,8 +8,10 @@ person, and the page shows the rendered words as text. Two channels: the seated 
 (everyone at the table reads it, spectators included) and the spectators' (players never
 see it, during the match or after: kibitzing cannot reach a hand). Talk is live only:
 it is never written to the database, a record or a replay, rated, daily or casual.
-A reader's mutes are applied by the reader's page (``parlour/web/talk.js``), as a muted
-player's name is: the message carries the speaker's seat, never a name or text of theirs.
+A signed-in reader who muted the speaker with the account is not sent it (the owner asks
+the mutes at each phrase: :meth:`parlour.server.play.sessions.Seated.talk`); a guest hides
+a person's talk in the page (``parlour/web/talk.js``). The message carries the speaker's
+seat, never a name or text of theirs.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from parlour.server.edge.errors import refusal
 from parlour.server.edge.language import chosen, language_of
 from parlour.server.edge.limits import ClientGuard, ClientKey
 from parlour.server.edge.protocol import Hello, ProtocolError, encode, parse_message
+from parlour.server.people.identity import get_account
 from parlour.server.play.sessions import Session
 from parlour.server.play.table import Table
 from parlour.server.play.tables import Hub
@@ -98,9 +99,11 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
     except ProtocolError as err:
         await refuse(err, 4403 if err.code in ("bad_token", "daily_secret") else 4400)
         return
+    signed_in = await get_account(ws)  # its mutes apply to the talk it reads
+    account = signed_in.id if signed_in is not None else None
     if isinstance(table, Mirror):
         assert relay is not None
-        await relay.serve(ws, table, seat, client, lang)
+        await relay.serve(ws, table, seat, client, lang, account)
     else:
         await Session(hub, table, ws, seat, lang,
-                      functools.partial(guard.take, "hint", client)).run()
+                      functools.partial(guard.take, "hint", client), account).run()
