@@ -560,6 +560,40 @@ def shape_leaks(srv: Server) -> Outcome:
                    f"HTTP {codes(typed)}; the doubled act: {answer.get('code')}")
 
 
+def talk_flood(srv: Server) -> Outcome:
+    """A seat says 9 quick phrases at once (the socket's burst), markup among them, and a
+    spectator talks to the players: the other seat reads at most 5 phrases (a seat's 10 s
+    allowance), no markup, nothing of the spectator's (parlour/server/play/talk.py)."""
+    with srv.client("127.0.0.20") as http:
+        made = http.post("/api/tables", json={**CREATE, "seats": [{"kind": "person"}] * 4})
+        tid, token = made.json()["table"]["id"], made.json()["token"]
+        other = http.post(f"/api/tables/{tid}/join", json={"name": "Reader"}).json()["token"]
+    url = f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}"
+    with connect_sync(url) as talker, connect_sync(url) as reader, \
+            connect_sync(url) as watcher:
+        for ws, tok in ((talker, token), (reader, other), (watcher, None)):
+            ws.send(json.dumps({"type": "hello", "token": tok}))
+            while json.loads(ws.recv(timeout=10)).get("type") != "welcome":
+                pass
+        watcher.send(json.dumps({"type": "talk", "phrase": "good_luck"}))
+        for n in range(9):
+            phrase = "<script>alert(1)</script>" if n % 3 == 0 else ["hello", "oops"][n % 2]
+            talker.send(json.dumps({"type": "talk", "phrase": phrase}))
+        talker.send(json.dumps({"type": "ping"}))  # the talker's answers end with its pong
+        while json.loads(talker.recv(timeout=10)).get("type") != "pong":
+            pass
+        reader.send(json.dumps({"type": "ping"}))
+        heard: list[dict[str, object]] = []
+        while (msg := json.loads(reader.recv(timeout=10))).get("type") != "pong":
+            if msg.get("type") == "talk":
+                heard.append(msg)
+    held = len(heard) <= 5 and all(m.get("channel") == "players" and m.get("seat") == 0
+                                   and "<" not in str(m.get("text")) for m in heard)
+    return Outcome("9 phrases in a burst (markup among them) and a spectator's", held,
+                   f"the other seat read {len(heard)}: "
+                   f"{sorted({str(m.get('phrase')) for m in heard})}")
+
+
 def invisible_names(srv: Server) -> Outcome:
     """Names that draw as an existing or reserved one: "Ana" plus a character that shows
     as nothing (U+034F, variation selectors, Mongolian and Khmer fillers, the Hangul
@@ -884,7 +918,7 @@ def daily_peek(srv: Server) -> Outcome:
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
-    account_input, recovery_names, banned_oracle, record_names, shape_leaks,
+    account_input, recovery_names, banned_oracle, record_names, shape_leaks, talk_flood,
     invisible_names, guest_impostor, rating_farm,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]

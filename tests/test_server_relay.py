@@ -11,7 +11,8 @@ from server_kit import ROOMY, Player, app_client
 from services import pg_database, redis_or_skip, redis_prefix
 from waits import Deadline, wait_until
 
-from parlour.i18n import localize
+from parlour.i18n import localize, render
+from parlour.message import Message
 from parlour.server.edge.limits import Limits
 
 BOTS2 = [{"kind": "bot", "bot": "rule"}] * 2
@@ -131,6 +132,41 @@ def test_a_refusal_forwarded_from_the_owner_reads_in_the_askers_language(two_app
     assert refused.status_code == 409, refused.text
     assert refused.json()["error"]["code"] == "seat_taken"
     assert refused.json()["error"]["message"].startswith("o lugar ")
+
+
+def test_table_talk_travels_through_the_relay_both_ways(two_apps):
+    """Issue 34: a relayed player's phrase reaches the owner's players in their language,
+    a local one's reaches the relayed player in hers, and a relayed spectator's stays among
+    the spectators; the owner keeps the limits."""
+    one, two = two_apps
+    res = one.post("/api/tables", json={"game": "spades", "name": "Ann",
+                                        "seats": [{"kind": "person"}] * 2 + BOTS2})
+    table = res.json()["table"]["id"]
+    joined = two.post(f"/api/tables/{table}/join", json={"name": "Bea", "seat": 1})
+    assert joined.status_code == 200, joined.text
+    ann = Player(one, table, res.json()["token"], lang="en")
+    bea = Player(two, table, joined.json()["token"], lang="pt-BR")  # relayed
+    watcher = Player(two, table, None, lang="id")  # relayed too
+
+    def talk(p: Player) -> dict:
+        return p.recv_until(lambda m: m["type"] in ("talk", "error"), "talk")
+
+    bea.send({"type": "talk", "phrase": "nice_play"})
+    assert talk(ann) == {"type": "talk", "channel": "players", "seat": 1,
+                         "phrase": "nice_play", "text": "Nice play!"}
+    assert talk(watcher)["text"] == render(Message("Nice play!"), "id") != "Nice play!"
+    assert talk(bea)["text"] == render(Message("Nice play!"), "pt_BR")  # her own, echoed
+    ann.send({"type": "talk", "phrase": "thanks"})
+    assert talk(ann)["phrase"] == "thanks"
+    assert talk(bea)["text"] == render(Message("Thank you!"), "pt_BR") != "Thank you!"
+    assert talk(watcher)["seat"] == 0
+    watcher.send({"type": "talk", "phrase": "hello"})
+    assert talk(watcher)["channel"] == "spectators"
+    bea.send({"type": "talk", "phrase": "oops"})
+    for p in (ann, bea):  # the players never read the spectator: their next talk is this
+        assert talk(p)["phrase"] == "oops"
+    for p in (ann, bea, watcher):
+        p.close()
 
 
 def test_a_message_published_as_soon_as_a_table_is_taken_over_reaches_its_new_owner(

@@ -20,6 +20,7 @@ import { reviewLink } from "./review.js";
 import { hintButton } from "./hints.js";
 import { dailyEndButtons } from "./players.js";
 import { resultsSection } from "./results.js";
+import { talkControl, TALK_CODES } from "./talk.js";
 
 // ----------------------------------------------------------------------------- the page
 export function tablePage(env, tableId) {
@@ -67,6 +68,14 @@ function newPage(env, tableId) {
   page.lifeBar = h("section", { class: "lifebar", hidden: "", "aria-live": "polite" });
   page.clockEl = h("span", { class: "turn-clock", role: "timer" });
   page.hints = hintButton({ ask: () => page.ctx.hint(), board: page.board });
+  page.talk = talkControl({
+    send(msg) {
+      if (page.online && page.link.send(msg)) return true;
+      toast(t("Not connected: reconnecting…"), "error");
+      return false;
+    },
+    where: () => ({ table: page.table, seat: page.seat }),
+  });
   env.app.append(page.offlineBanner, page.lobbyPanel, page.lifeBar, page.board, page.endBar);
   env.crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, t("Table {id}", { id: tableId })), page.statusEl);
   document.body.classList.add("table-page");
@@ -81,6 +90,7 @@ function destroyPage(page) {
   document.body.classList.remove("table-page");
   delete document.body.dataset.version;
   page.link.close();
+  page.talk.destroy();
   if (page.renderer) page.renderer.destroy();
 }
 
@@ -178,6 +188,10 @@ function onMessage(page, msg) {
   } else if (msg.type === "hint") {
     if (renderer && renderer.hinted && latest && msg.match === latest.match && msg.version === latest.version) renderer.hinted(msg);
     else if (renderer && !renderer.hinted) page.hints.hinted(msg);
+  } else if (msg.type === "talk") {
+    page.talk.hear(msg);
+  } else if (msg.type === "error" && TALK_CODES.has(msg.code)) {
+    toast(msg.message, "error"); // talk refused: the table is as it was
   } else if (msg.type === "error") {
     page.pending = false;
     if (msg.code !== "stale") toast(msg.message, "error");
@@ -327,7 +341,8 @@ function renderLife(page) {
   const players = playersControl(table, seat, () => showView(page)); // mute, report (signed in: account.js)
   if (players) buttons.push(players);
   tickClock(page);
-  lifeBar.append(page.clockEl, page.hints.el, ...notes);
+  lifeBar.append(page.clockEl, page.hints.el, ...notes, page.talk.el);
+  page.talk.update();
   if (buttons.length) lifeBar.append(seatButtons(buttons));
   if (page.rejoinLink && seat !== null) lifeBar.append(rejoinBox(page.rejoinLink));
   lifeBar.hidden = false;

@@ -424,6 +424,9 @@ class Relay:
                                    self._seat(table, data),
                                    lang if isinstance(lang, str) and lang in LANGUAGES else "en",
                                    client if isinstance(client, str) else None)
+            account = data.get("account")  # the reader's, whose mutes its talk keeps
+            if isinstance(account, int) and not isinstance(account, bool):
+                remote.conn.account = account
             self.remotes[cid] = remote
             remote.start()
         elif data.get("sync") is True:  # its process lost messages: the current state
@@ -526,9 +529,10 @@ class Relay:
             conn.push(data["text"])
 
     async def serve(self, ws: WebSocket, table: Mirror, seat: Seat | None, client: ClientKey,
-                    lang: str = "en") -> None:
+                    lang: str = "en", account: int | None = None) -> None:
         """Relay one client of a table another process owns, from its hello to its going
-        (the owner speaks to it in ``lang``, and limits its hints as ``client``'s)."""
+        (the owner speaks to it in ``lang``, limits its hints as ``client``'s, and keeps
+        the mutes of ``account``, the signed-in reader's, in the talk it sends it)."""
         cid = f"{self.me}/{next(self._ids)}"
         digest = table.seats[seat].token_hash if seat is not None else None
 
@@ -539,7 +543,7 @@ class Relay:
         relayed = self.clients[cid] = Relayed(conn, table.id, seat, digest, client_hash(client))
         pump = asyncio.create_task(conn.pump())
         here = {"cid": cid, "from": self.me, "seat": seat, "hash": digest, "lang": lang,
-                "client": relayed.client}
+                "client": relayed.client, "account": account}
 
         async def forward(raw: str | bytes | None, at: float) -> None:
             text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw or ""

@@ -26,6 +26,7 @@ MAX_MESSAGE = 2048  # bytes; the longest legal intent is well under 200
 MAX_ACTION_TEXT = 40
 MAX_PHASE_ID = 32
 MAX_TOKEN = 64
+MAX_PHRASE_ID = 32
 MAX_VERSION = 2**31 - 1  # versions, seats: far above any real one
 RATE = 5.0  # messages per second a connection may send, on average
 BURST = 10  # and in a burst
@@ -106,19 +107,28 @@ class HintAsk(_Message):
     version: Annotated[int, Field(ge=0, le=MAX_VERSION)] | None = None
 
 
-Message = Hello | Act | Sync | Ping | React | HintAsk
+class Talk(_Message):
+    """A quick phrase said at the table, by its id (parlour/server/play/talk.py)."""
+
+    type: Literal["talk"]
+    phrase: Annotated[str, Field(max_length=MAX_PHRASE_ID)]
+
+
+Message = Hello | Act | Sync | Ping | React | HintAsk | Talk
 MESSAGES: dict[str, type[_Message]] = {"hello": Hello, "act": Act, "sync": Sync, "ping": Ping,
-                                       "react": React, "hint": HintAsk}
+                                       "react": React, "hint": HintAsk, "talk": Talk}
 _PARSER: TypeAdapter[Message] = TypeAdapter(
     Annotated[Message, Field(discriminator="type")])
 
-TEXT_FIELDS = frozenset({"action", "phase", "token", "lang"})  # the others are whole numbers
+#: The text fields (the others are whole numbers).
+TEXT_FIELDS = frozenset({"action", "phase", "token", "lang", "phrase"})
 
 #: Too long a text field: refused with the code of what it would have been.
 TOO_LONG = {("act", "action"): ("unknown_action", N_("that is not an action of this game "
                                                      "(too long)")),
             ("react", "phase"): ("wrong_phase",
                                  N_("that is not a phase of this table (too long)")),
+            ("talk", "phrase"): ("unknown_phrase", N_("that is not a phrase (too long)")),
             ("hello", "token"): ("bad_token",
                                  N_("that seat token is not valid for this table"))}
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, Engine, delete, exc, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, delete, exc, func, insert, or_, select, update
 
 from parlour.server.edge.protocol import ProtocolError
 from parlour.server.people.account_names import clean_account_name, name_key, reserved_keys
@@ -410,6 +410,24 @@ def muted_seats(store: Store, account: Account, table_id: str,
     seats = {r.seat for r in rows if r.table_id == table_id and r.muted_account is None}
     return sorted(seat for seat, holder in holders
                   if seat in seats or (holder is not None and holder in accounts))
+
+
+def muted_by(store: Store, table_id: str, seat: int, holder: int | None,
+             readers: Iterable[int]) -> set[int]:
+    """The accounts among ``readers`` that muted the person at ``seat`` of ``table_id``
+    (held by the account ``holder``; None, a guest): the same mutes as
+    :func:`muted_seats`, asked the other way round (who does not hear this seat's talk)."""
+    wanted = set(readers)
+    if not wanted:
+        return set()
+    hit = [and_(mutes_t.c.table_id == table_id, mutes_t.c.seat == seat,
+                mutes_t.c.muted_account.is_(None))]
+    if holder is not None:
+        hit.append(mutes_t.c.muted_account == holder)
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(mutes_t.c.account_id).where(
+            mutes_t.c.account_id.in_(sorted(wanted)), or_(*hit))).all()
+    return {r.account_id for r in rows}
 
 
 # ---------------------------------------------------------------------- operators

@@ -25,11 +25,14 @@ from parlour.server.edge.protocol import (
     React,
     Stale,
     Sync,
+    Talk,
     encode,
     parse_message,
 )
+from parlour.server.people.accounts import muted_by
 from parlour.server.play.table import Connection, Table
 from parlour.server.play.tables import Hub
+from parlour.server.play.talk import TalkLimit, phrase_text, say
 
 log = logging.getLogger("parlour.server")
 
@@ -52,6 +55,7 @@ class Seated:
         self.conn = conn
         self.hint_limit = hint_limit  # takes one of the client's hints (ClientGuard.take)
         self.asking: set[asyncio.Task[None]] = set()  # hints being worked out for it
+        self.talk_limit = TalkLimit()  # a spectator's; a player's is its seat's (the table's)
 
     def enter(self) -> None:
         """The client is at the table: it gets the welcome and the current view."""
@@ -113,6 +117,8 @@ class Seated:
                                     mine=conn.seat, seat=msg.seat)
             action = hub.parse_intent(table, msg.action)
             await hub.submit(table, conn.seat, action, msg.version, person=True)
+        elif isinstance(msg, Talk):
+            await self.talk(msg.phrase)
         elif isinstance(msg, Sync):
             conn.push(encode({"type": "table", "table": table.summary()}))
             table.send_view(conn)
@@ -120,6 +126,35 @@ class Seated:
             conn.push(encode({"type": "pong"}))
         elif isinstance(msg, Hello):
             raise ProtocolError("bad_message", "already said hello on this connection")
+
+    async def talk(self, phrase: str) -> None:
+        """Say a quick phrase (parlour/server/play/talk.py): within the speaker's limit, to
+        the readers of its channel, each in their language, but those who muted the
+        speaker with their account."""
+        table, conn = self.table, self.conn
+        phrase_text(phrase)
+        limit = self.talk_limit if conn.seat is None else \
+            table.talk_limits.setdefault(conn.seat, TalkLimit())
+        limit.check(phrase, self.hub.settings.monotonic())
+        conns = list(table.conns)
+        deaf = await self.muting(conn.seat, {c.account for c in conns if c.seat != conn.seat})
+        say([c for c in conns if c.account is None or c.account not in deaf], conn.seat, phrase)
+
+    async def muting(self, seat: Seat | None, readers: set[int | None]) -> set[int]:
+        """The signed-in ``readers`` who muted the person at ``seat`` (a spectator has no
+        seat to mute). While the database does not answer, every signed-in reader is
+        left out: a mute never fails open."""
+        accounts = {r for r in readers if r is not None}
+        if seat is None or not accounts:
+            return set()
+        holder = self.table.seats[seat].account_id
+        try:
+            return await asyncio.to_thread(muted_by, self.hub.store, self.table.id, seat,
+                                           holder, accounts)
+        except Exception:
+            log.warning("table %s: the mutes could not be read; talk goes to guests only",
+                        self.table.id)
+            return accounts
 
     async def give_hint(self, msg: HintAsk) -> None:
         """Send the hint bot's advice for this client's seat once it is worked out."""
@@ -147,10 +182,11 @@ class Session(Seated):
     """One client at one table this process owns, from its hello to its going."""
 
     def __init__(self, hub: Hub, table: Table, ws: WebSocket, seat: Seat | None,
-                 lang: str = "en", hint_limit: Callable[[], Awaitable[None]] = no_limit
-                 ) -> None:
+                 lang: str = "en", hint_limit: Callable[[], Awaitable[None]] = no_limit,
+                 account: int | None = None) -> None:
         super().__init__(hub, table, socket_connection(ws, seat, self._drop, lang),
                          hint_limit)
+        self.conn.account = account
         self.ws = ws
 
     async def _drop(self) -> None:

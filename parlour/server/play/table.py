@@ -30,6 +30,7 @@ from parlour.server.play.pace import DEFAULT_SPEED, bot_wait, pace_json
 from parlour.server.play.pages import narration, seat_names
 from parlour.server.play.phase import OpenReaction
 from parlour.server.play.rejoin import device_token, rejoin_secret
+from parlour.server.play.talk import TalkLimit
 from parlour.server.play.timers import Timer
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
@@ -84,6 +85,7 @@ class Connection:
         self.send_now = send_now
         self.seat = seat
         self.lang = lang  # the client's language: its narration, reasons and errors
+        self.account: int | None = None  # the signed-in reader's account (its mutes: talk)
         self._close = close
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.sending = False  # the pump holds a message it has not finished sending
@@ -199,6 +201,9 @@ class Table:
     forfeits: dict[Seat, Timer] = field(default_factory=dict)
     absent_accounts: dict[Seat, int] = field(default_factory=dict)
     key: str = field(default="", repr=False)  # the server's rejoin key (play/rejoin.py)
+    # What each seat said lately (play/talk.py): shared by the seat's connections; never
+    # written anywhere, like the talk itself.
+    talk_limits: dict[Seat, TalkLimit] = field(default_factory=dict)
     speed: str = DEFAULT_SPEED  # how fast its bots and automatic steps go (play/pace.py)
     bot_pause: float = 0.8  # the server's bot pause (Settings.bot_pause), which speeds scale
     # When its last action (or deal) was applied here, by the event loop's clock: a bot's

@@ -18,6 +18,7 @@ from parlour.server.edge.errors import refusal
 from parlour.server.edge.language import chosen, language_of
 from parlour.server.edge.limits import ClientGuard, ClientKey
 from parlour.server.edge.protocol import Hello, ProtocolError, encode, parse_message
+from parlour.server.people.identity import get_account
 from parlour.server.play.sessions import Session
 from parlour.server.play.table import Table
 from parlour.server.play.tables import Hub
@@ -98,9 +99,22 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
     except ProtocolError as err:
         await refuse(err, 4403 if err.code in ("bad_token", "daily_secret") else 4400)
         return
+    account = await reader_account(ws)
     if isinstance(table, Mirror):
         assert relay is not None
-        await relay.serve(ws, table, seat, client, lang)
+        await relay.serve(ws, table, seat, client, lang, account)
     else:
         await Session(hub, table, ws, seat, lang,
-                      functools.partial(guard.take, "hint", client)).run()
+                      functools.partial(guard.take, "hint", client), account).run()
+
+
+async def reader_account(ws: WebSocket) -> int | None:
+    """The signed-in reader's account, whose mutes the talk it is sent keeps (none for a
+    guest). A database out of reach at the hello does not refuse the socket: the page
+    hides the account's muted players' talk as well (parlour/web/talk.js)."""
+    try:
+        signed_in = await get_account(ws)
+    except Exception:
+        log.warning("the account of a socket could not be read: its mutes wait for the page")
+        return None
+    return signed_in.id if signed_in is not None else None
