@@ -5,6 +5,7 @@ review as ``parlour review`` gives, strict input and per-client limits."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import threading
 from typing import Any
@@ -365,13 +366,20 @@ def test_tries_are_limited_per_client_and_the_same_try_is_free(tmp_path):
 def test_a_reviews_decisions_are_judged_side_by_side_on_every_worker(tmp_path, monkeypatch):
     """Both review workers take a decision each at once (never more), and ``done`` counts
     every decision; the judgements are put back in the match's order."""
-    running, most, order = [0], [0], []
+    running, most, order, first = [0], [0], [], []
+    second_done = asyncio.Event()
 
     async def judged(self: Any, game_id: str, budget: Any, state: Any, seat: int,
                      action: Any, index: int) -> Any:
         running[0] += 1
         most[0] = max(most[0], running[0])
-        await asyncio.sleep(0.02 if index % 3 else 0.05)  # finishing out of order
+        if not first:  # the first decision finishes after the second (out of order): it
+            first.append(index)  # waits for it (they run side by side), at most 10 s
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(second_done.wait(), 10)
+        else:
+            await asyncio.sleep(0)
+            second_done.set()
         running[0] -= 1
         order.append(index)
         return None  # as a forced decision: counted, not judged
