@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 from server_kit import PEOPLE4, ROOMY, AppClient, Player, app_client
 from services import pg_database, redis_or_skip, redis_prefix
 from starlette.testclient import WebSocketDenialResponse
-from waits import within
+from waits import wait_until, within
 
 from parlour.server.cluster.shared_limits import SharedLimits
 from parlour.server.edge.limits import Limits, client_hash
@@ -45,7 +45,9 @@ def open_table(client: AppClient, seats: list[dict[str, Any]] = PEOPLE4) -> Any:
 def close(apps: tuple[AppClient, ...], table_id: str) -> None:
     """Close a table on the process that owns it (nobody joined in time, say): not always
     the one that opened it, since a new table goes to the process owning fewest."""
-    owner = next(a for a in apps if table_id in a.app.state.hub.tables)
+    # (a table being handed to the lighter process is in neither's memory for a moment)
+    owner = wait_until(lambda: next((a for a in apps if table_id in a.app.state.hub.tables),
+                                    None), f"a process to hold table {table_id}")
     hub = owner.app.state.hub
     owner.portal.call(hub.close_table, hub.tables[table_id], "expired")
 
