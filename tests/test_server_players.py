@@ -160,10 +160,13 @@ def forfeited_match(tmp_path, age: float) -> tuple[int, dict, dict]:
     """A rated Clockwork match between Ann and Fay (accounts ``age`` seconds old, both from
     the test client's one address) that the seat to act first forfeits by going silent;
     returns that seat and the loser's and the winner's profiles. The turn timers and the
-    forfeit run on the test's clock: nothing fires until the test moves it."""
+    forfeit run on the test's clock: nothing fires until the test moves it. The bots pause
+    an hour before each move, so the stand-in never ends the match before the forfeit (a
+    Clockwork seat may be to act many times running: with no pause its stand-in finished
+    some deals first, and the forfeit then rightly did nothing)."""
     db = tmp_path / "away.sqlite3"
     clock = Clock()
-    with app_client(db, **clock.settings(timers=True)) as client:
+    with app_client(db, bot_pause=3600.0, **clock.settings(timers=True)) as client:
         made = clock.now() - age
         _, ann = sign_up(db, "Ann", now=clock.now(), created=made)
         _, fay = sign_up(db, "Fay", now=clock.now(), created=made)
