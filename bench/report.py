@@ -65,11 +65,13 @@ def build() -> str:
     return f"pure build ({state.removeprefix('pure: ').split(' (')[0]})"
 
 
-def machine() -> str:
-    """One line: the CPU model, its cores, the Python, the build of Parlour that ran and the
-    load average at the end of the run (others' work on the machine slows a timing)."""
+def machine(build_said: str | None = None) -> str:
+    """One line: the CPU model, its cores, the Python, the build of Parlour that ran (this
+    checkout's, unless ``build_said`` says which) and the load average at the end of the
+    run (others' work on the machine slows a timing)."""
+    ran = build_said or f"Parlour's {build()}"
     return (f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"Parlour's {build()}, load average {os.getloadavg()[0]:.1f} at the end")
+            f"{ran}, load average {os.getloadavg()[0]:.1f} at the end")
 
 
 def command() -> str:
@@ -122,9 +124,9 @@ def replace_section(page: str, key: str, text: str) -> str:
     return page.rstrip("\n") + "\n\n" + text + "\n"
 
 
-def write(section: Section, path: Path = DOC) -> None:
+def write(section: Section, path: Path = DOC, build_said: str | None = None) -> None:
     """Rewrite ``section`` on the page at ``path`` from this run."""
-    text = section.markdown(command(), datetime.date.today().isoformat(), machine())
+    text = section.markdown(command(), datetime.date.today().isoformat(), machine(build_said))
     page = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
     path.write_text(replace_section(page, section.key, text), encoding="utf-8")
     shown = path.resolve().relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path

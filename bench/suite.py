@@ -114,7 +114,11 @@ def main(argv: list[str] | None = None) -> int:
              [f"`{done.command}`", minutes(done.seconds), f"{done.cpu_seconds:.0f} s",
               "" if done.pytest_seconds is None else minutes(done.pytest_seconds),
               str(done.counts.get("passed", "")), str(done.counts.get("skipped", 0))]]),
-            args.doc)
+            args.doc,
+            # a fresh clone's make test makes its own compiled build (this checkout's is
+            # not the one that ran)
+            "the tests on the compiled build `make test` makes first" if args.fresh_clone
+            else None)
     elif args.write:
         print("not written: the command failed", file=sys.stderr)
     return done.status
