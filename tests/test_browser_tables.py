@@ -296,7 +296,10 @@ def test_a_safety_stop_is_told_on_the_results_screen(browser, base):
         told = page.inner_text(".endbar .results-stop")
         if game == "hit-the-deck":
             assert told.startswith("O jogo para depois de 1 rodada, o máximo que pode durar")
-            row = page.inner_text(".results-history tr.round-stop")
+            rows = page.locator(".results-history tr.round-stop")
+            assert rows.count() == 1, ("the round the safety stop ended is not told under its row "
+                                       "in the match history: " + page.inner_html(".endbar"))
+            row = rows.inner_text()
             assert row.startswith("A rodada 1 chegou a 20 jogadas")
         else:
             assert told.startswith("A partida para depois de 1 mão")
