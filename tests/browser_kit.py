@@ -136,6 +136,10 @@ def watched(page: Any, keep: bool = False) -> Any:
     """``page`` (one :func:`page_of` made, or one a link opened in a new tab) with its
     errors collected and checked as :func:`page_of` says."""
     page.set_default_timeout(15000)
+    # a page's first load waits longer: on a machine three times over-busy a first load
+    # took more than 15 s (a wait that ends early makes a run fail, one that ends late only
+    # makes a failing run slower)
+    page.set_default_navigation_timeout(60000)
     errors: list[str] = []
     allowed: list[re.Pattern[str]] = []
 

@@ -182,6 +182,6 @@ def test_search_workers_die_with_the_server(tmp_path, how):
         os.kill(server.proc.pid, how)
         ended(server.proc, "the server to end", 15)
         wait_until(lambda: not [w for w in workers if alive(w)],
-                   "the search workers to end with the server", 10)
+                   "the search workers to end with the server", 30)
     finally:
         server.stop()
