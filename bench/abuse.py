@@ -561,9 +561,11 @@ def shape_leaks(srv: Server) -> Outcome:
 
 
 def talk_flood(srv: Server) -> Outcome:
-    """A seat says 9 quick phrases at once (the socket's burst), markup among them, and a
-    spectator talks to the players: the other seat reads at most 5 phrases (a seat's 10 s
-    allowance), no markup, nothing of the spectator's (parlour/server/play/talk.py)."""
+    """A seat says 9 quick phrases at once (the socket's burst), markup among them, a
+    spectator talks to the players, and the other seat's guest writes its own words (markup,
+    too long, a right-to-left override): the other seat reads at most 5 phrases (a seat's 10 s
+    allowance), no markup, nothing of the spectator's, none of the guest's own words
+    (parlour/server/play/talk.py)."""
     with srv.client("127.0.0.20") as http:
         made = http.post("/api/tables", json={**CREATE, "seats": [{"kind": "person"}] * 4})
         tid, token = made.json()["table"]["id"], made.json()["token"]
@@ -576,6 +578,11 @@ def talk_flood(srv: Server) -> Outcome:
             while json.loads(ws.recv(timeout=10)).get("type") != "welcome":
                 pass
         watcher.send(json.dumps({"type": "talk", "phrase": "good_luck"}))
+        # the other seat's guest reads players' own words, and tries to write some: were
+        # one taken, it would read it back
+        reader.send(json.dumps({"type": "listen", "words": True}))
+        for text in ("<img src=x onerror=alert(1)>", "x" * 600, "\u202egnp.exe"):
+            reader.send(json.dumps({"type": "talk", "text": text}))
         for n in range(9):
             phrase = "<script>alert(1)</script>" if n % 3 == 0 else ["hello", "oops"][n % 2]
             talker.send(json.dumps({"type": "talk", "phrase": phrase}))
@@ -588,8 +595,10 @@ def talk_flood(srv: Server) -> Outcome:
             if msg.get("type") == "talk":
                 heard.append(msg)
     held = len(heard) <= 5 and all(m.get("channel") == "players" and m.get("seat") == 0
-                                   and "<" not in str(m.get("text")) for m in heard)
-    return Outcome("9 phrases in a burst (markup among them) and a spectator's", held,
+                                   and "<" not in str(m.get("text")) and not m.get("own")
+                                   for m in heard)
+    return Outcome("9 phrases in a burst (markup among them), a spectator's, and a guest's "
+                   "own words", held,
                    f"the other seat read {len(heard)}: "
                    f"{sorted({str(m.get('phrase')) for m in heard})}")
 

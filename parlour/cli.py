@@ -421,6 +421,8 @@ def cmd_admin(args: argparse.Namespace) -> int:
                 print(f"{when} UTC  {entry['operator']}  {entry['action']}  "
                       f"account {entry['account']}: {entry['detail']}")
             return 0
+        if args.action in WORD_ACTIONS:
+            return admin_words(engine, args.action, args.name)
         if not args.name:
             print("parlour admin: name the account", file=sys.stderr)
             return 2
@@ -439,6 +441,37 @@ def cmd_admin(args: argparse.Namespace) -> int:
         return 1
     finally:
         engine.dispose()
+
+
+#: ``parlour admin``'s actions on table talk's word filter (parlour/server/play/talk_words.py).
+WORD_ACTIONS = ("words", "word-add", "word-allow", "word-drop")
+
+
+def admin_words(engine: Any, action: str, word: str | None) -> int:
+    """``parlour admin words`` lists the moderators' changes to the word filter; ``word-add
+    WORD`` filters one more word (or phrase), ``word-allow WORD`` lets a listed one through,
+    ``word-drop WORD`` undoes either."""
+    from parlour.server.people.accounts import operator_name
+    from parlour.server.play import talk_words
+
+    if action == "words":
+        for entry in talk_words.choices(engine):
+            when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(entry["created"]))
+            what = "allowed" if entry["allowed"] else "filtered"
+            print(f"{when} UTC  {entry['operator']}  {what}  {entry['word']}")
+        return 0
+    if not word:
+        print(f"parlour admin {action}: give the word", file=sys.stderr)
+        return 2
+    allowed = {"word-add": False, "word-allow": True, "word-drop": None}[action]
+    try:
+        kept = talk_words.choose(engine, word, allowed, operator_name())
+    except ValueError as err:
+        print(f"parlour admin {action}: {err}", file=sys.stderr)
+        return 2
+    said = {False: "is filtered", True: "is let through", None: "is as the lists have it"}
+    print(f"{kept} {said[allowed]} (every server within a minute)")
+    return 0
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
@@ -587,11 +620,14 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_db)
 
     p = sub.add_parser("admin", help="an operator's actions on accounts: rename, ban, unban "
-                       "(each kept in the admin log), and that log")
-    p.add_argument("action", choices=("rename", "ban", "unban", "log"),
+                       "(each kept in the admin log), and that log; and on table talk's word "
+                       "filter")
+    p.add_argument("action", choices=("rename", "ban", "unban", "log", *WORD_ACTIONS),
                    help="rename NAME NEW_NAME, ban NAME, unban NAME, or log (the actions so "
-                   "far)")
-    p.add_argument("name", nargs="?", help="the account's name (look-alikes find it too)")
+                   "far); words (the word filter's changes), word-add WORD, word-allow WORD "
+                   "(let a listed word through), word-drop WORD (undo either)")
+    p.add_argument("name", nargs="?", help="the account's name (look-alikes find it too), or "
+                   "the word")
     p.add_argument("new_name", nargs="?", help="rename: the new name")
     p.add_argument("--reason", help="ban, unban: why (kept in the log)")
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: the SQLite "

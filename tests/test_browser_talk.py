@@ -122,3 +122,65 @@ def test_two_people_talk_each_in_their_own_language(browser, base):
     assert "One more?" not in host.inner_text(".talk-log")
     expect(last_line(phone)).to_have_text(f"{MARKUP}: Valeu!")
     shot(host, "talk-computer", full_page=False)
+
+
+def signed_up(page: Any, base: str, name: str) -> None:
+    res = page.request.post(base + "/api/account/signup", data=json.dumps(
+        {"name": name, "password": "correct horse 7"}),
+        headers={"Content-Type": "application/json", "Origin": base})
+    assert res.status == 201, res.text()
+
+
+def test_signed_in_players_write_their_own_words_as_text_and_report_one(browser, base):
+    """Free text: off until each turns it on at this table; the phone's player reads the
+    host's markup and link as plain characters, and reports the line, which the server
+    takes by its seal."""
+    host = page_of(browser, 1280, 900)
+    in_language(host, base, "en")
+    signed_up(host, base, "Hosta")
+    res = host.request.post(base + "/api/tables", data=json.dumps(
+        {"game": "spades", "seats": SEATS, "name": "Hosta"}),
+        headers={"Content-Type": "application/json", "Origin": base})
+    assert res.ok, res.text()
+    made = res.json()
+    tid = made["table"]["id"]
+    phone = page_of(browser, 390, 844, touch=True)
+    in_language(phone, base, "pt-BR")
+    signed_up(phone, base, "Bia Lima")
+    joined = phone.request.post(f"{base}/api/tables/{tid}/join", data=json.dumps(
+        {"name": "Bia", "seat": 2}), headers={"Content-Type": "application/json",
+                                               "Origin": base})
+    assert joined.ok, joined.text()
+    seated(host, base, tid, 0, made["token"])
+    seated(phone, base, tid, 2, joined.json()["token"])
+    for page in (host, phone):
+        page.wait_for_selector(".hand .card")
+        page.click(".talk-button")
+        expect(page.locator(".talk-form")).to_be_hidden()  # off until turned on here
+        page.check(".talk-listen input")
+        expect(page.locator(".talk-form")).to_be_visible()
+    assert boxes_apart(phone, ".talk-panel", ".hand .card")
+    expect(phone.locator(".talk-listen")).to_have_text(
+        "Mostrar as mensagens dos jogadores nesta mesa")
+    shot(phone, "talk-phone-words", full_page=False)
+
+    said = "<img src=x onerror=\"document.title='owned'\"> see https://example.org"
+    host.fill(".talk-input", said)
+    host.keyboard.press("Enter")
+    expect(last_line(phone)).to_have_text(f"⚑ Hosta: {said}")  # ⚑: Report it
+    expect(last_line(host)).to_have_text(f"You: {said}")  # no Report on one's own words
+    assert phone.locator(".talk-log img, .talk-log a").count() == 0
+    assert phone.title() != "owned" and host.title() != "owned"
+
+    phone.fill(".talk-input", "x" * 250)  # the field keeps 200
+    assert len(phone.input_value(".talk-input")) == 200
+    phone.fill(".talk-input", "Boa!")
+    phone.click(".talk-form button[type=submit]")
+    expect(last_line(host)).to_have_text("⚑ Bia Lima: Boa!")  # her account's name
+
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.locator(".talk-log .talk-line").filter(has_text="example.org").locator(
+        ".talk-report").click()
+    expect(phone.locator(".talk-log .talk-line").filter(has_text="example.org")).to_contain_text(
+        "Denunciado")
+    assert not host.errors and not phone.errors, (host.errors, phone.errors)

@@ -24,6 +24,9 @@ export async function loadAccount() {
   return me;
 }
 
+/** Whether someone is signed in on this page (as last asked). */
+export function signedIn() { return Boolean(me.account); }
+
 export function isAccountPath(path) { return PATHS.includes(path); }
 
 /** Whether the signed-in account may hold a seat at this table that this page has no

@@ -166,6 +166,7 @@ function onMessage(page, msg) {
     page.seat = msg.seat;
     page.table = msg.table;
     showTable(page);
+    page.talk.welcome();
   } else if (msg.type === "table") {
     page.table = msg.table;
     if (page.seat !== null && !page.table.seats[page.seat].taken) { page.seat = null; forgetSeats([page.tableId]); } // we left

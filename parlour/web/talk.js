@@ -9,10 +9,17 @@
 // table; a spectator's only the spectators. A player muted with the account (account.js)
 // is not sent to this page at all (the server keeps the account's mutes); anyone, a guest
 // too, may also hide a person's talk in this browser.
+//
+// Players' own words: off at each table until this browser turns them on there (the
+// "listen" message; the server sends them only to those who listen). A signed-in player
+// who listens may write (at most 200 characters; the server filters words and limits how
+// fast). A line of a player's own words is text like any other (a link is not a link) and
+// carries its seal, so that a signed-in reader can report it as it was sent.
 
-import { h, icon } from "./dom.js";
+import { h, icon, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { isMuted } from "./account.js";
+import { api } from "./api.js";
+import { isMuted, signedIn } from "./account.js";
 import { displayNames } from "./names.js";
 
 // Every phrase, by the id the server knows (PHRASES in parlour/server/play/talk.py: a test
@@ -37,8 +44,21 @@ function phraseWords(id) {
 }
 
 // The refusals of talk (too fast, the same phrase again, no such phrase): said, nothing else.
-export const TALK_CODES = new Set(["talk_limited", "talk_repeated", "unknown_phrase"]);
+export const TALK_CODES = new Set(["talk_limited", "talk_repeated", "unknown_phrase", "talk_empty", "talk_too_long", "talk_bad_text", "talk_needs_account", "talk_not_listening"]);
 const KEPT = 50; // lines the log keeps
+const TEXT_MAX = 200; // characters of one's own words (TEXT_MAX in parlour/server/play/talk.py)
+
+// The tables where this browser reads the players' own words: {tableId: true}.
+const LISTEN_KEY = "parlour.talkWords";
+function listening(tableId) {
+  try { return Boolean((JSON.parse(localStorage.getItem(LISTEN_KEY) || "{}") || {})[tableId]); } catch { return false; }
+}
+function setListening(tableId, on) {
+  let all;
+  try { all = JSON.parse(localStorage.getItem(LISTEN_KEY) || "{}") || {}; } catch { all = {}; }
+  if (on) all[tableId] = true; else delete all[tableId];
+  localStorage.setItem(LISTEN_KEY, JSON.stringify(all));
+}
 
 // The people this browser does not want to hear, per table: {tableId: [seats]}.
 const MUTED_KEY = "parlour.talkMuted";
@@ -69,8 +89,36 @@ export function talkControl({ send, where }) {
   const log = h("ol", { class: "talk-log", role: "log", "aria-live": "polite", "aria-label": t("Table talk"), tabindex: "0" });
   const phrases = h("div", { class: "talk-phrases", role: "group", "aria-label": t("Quick phrases") });
   const mutes = h("div", { class: "talk-mutes" });
-  const panel = h("div", { class: "talk-panel", id: panelId, hidden: "" }, phrases, mutes);
+  const listenBox = h("input", { type: "checkbox", id: `${panelId}-listen` });
+  const listen = h("label", { class: "talk-listen", for: listenBox.id }, listenBox, " ", t("Show the players' own words at this table"));
+  const input = h("input", { type: "text", class: "talk-input", maxlength: String(TEXT_MAX), autocomplete: "off", "aria-label": t("Your words"), placeholder: t("Your words") });
+  const form = h("form", { class: "talk-form" }, input, h("button", { type: "submit", class: "button small-button" }, t("Send")));
+  const formNote = h("p", { class: "talk-note muted" });
+  const panel = h("div", { class: "talk-panel", id: panelId, hidden: "" }, phrases, listen, form, formNote, mutes);
   const el = h("div", { class: "talk" }, button, panel, log);
+
+  listenBox.addEventListener("change", () => {
+    const { table } = where();
+    if (!table) return;
+    if (!send({ type: "listen", words: listenBox.checked })) { listenBox.checked = !listenBox.checked; return; }
+    setListening(table.id, listenBox.checked);
+    drawForm();
+  });
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (send({ type: "talk", text })) { input.value = ""; input.focus(); }
+  });
+  // One's own words: for a seated, signed-in player who reads them here.
+  function drawForm() {
+    const { table, seat } = where();
+    listenBox.checked = Boolean(table) && listening(table.id);
+    const canWrite = listenBox.checked && seat !== null && signedIn();
+    form.hidden = !canWrite;
+    formNote.textContent = !listenBox.checked || seat === null ? "" : canWrite ? "" : t("Sign in to write your own words.");
+    formNote.hidden = !formNote.textContent;
+  }
 
   for (const id of PHRASE_IDS) {
     const b = h("button", { class: "button small-button talk-phrase", type: "button", "data-phrase": id }, phraseWords(id));
@@ -82,6 +130,7 @@ export function talkControl({ send, where }) {
 
   function open() {
     drawMutes();
+    drawForm();
     panel.hidden = false;
     button.setAttribute("aria-expanded", "true");
     phrases.querySelector("button").focus();
@@ -119,16 +168,39 @@ export function talkControl({ send, where }) {
     if (!table) return;
     if (msg.seat !== null && msg.seat !== seat && mutedHere(table.id, msg.seat)) return;
     const who = msg.seat === null ? t("A spectator") : displayNames(table, seat)[msg.seat] || "?";
-    const line = h("li", { class: `talk-line talk-${msg.channel === "spectators" ? "spectators" : "players"}` },
+    const line = h("li", { class: `talk-line talk-${msg.channel === "spectators" ? "spectators" : "players"}${msg.own ? " talk-own" : ""}` },
       h("span", { class: "talk-who" }, t("{name}:", { name: who })), " ", h("span", { class: "talk-words" }, String(msg.text)));
+    // its Report button first: a phone's one-line log cuts a long line's end off
+    if (msg.own && msg.seat !== seat && signedIn()) line.prepend(reportButton(table.id, msg), " ");
     log.append(line);
     while (log.children.length > KEPT) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
   }
 
+  // Report a player's own words, as the server sent them (their seal proves it).
+  function reportButton(tableId, msg) {
+    const b = h("button", { type: "button", class: "button small-button talk-report", title: t("Report this message"), "aria-label": t("Report this message") }, "⚑");
+    b.addEventListener("click", async () => {
+      if (!confirm(t("Report this message to the parlour's operators?"))) return;
+      b.disabled = true;
+      try {
+        await api("POST", "/api/account/reports", { table: tableId, seat: msg.seat, reason: "abuse", message: { text: msg.text, seal: msg.seal } });
+        toast(t("Thank you: the parlour's operators will read your report."));
+        b.replaceWith(h("span", { class: "muted talk-reported" }, t("Reported")));
+      } catch (err) { toast(err.message, "error"); b.disabled = false; }
+    });
+    return b;
+  }
+
   return {
     el, hear,
-    update() { if (!panel.hidden) drawMutes(); },
+    // the connection is (back) at the table: the server is told whether it reads players' words
+    welcome() {
+      const { table } = where();
+      if (table && listening(table.id)) send({ type: "listen", words: true });
+      if (!panel.hidden) drawForm();
+    },
+    update() { if (!panel.hidden) { drawMutes(); drawForm(); } },
     destroy() { document.removeEventListener("pointerdown", outside); },
   };
 }

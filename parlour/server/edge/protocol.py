@@ -27,6 +27,7 @@ MAX_ACTION_TEXT = 40
 MAX_PHASE_ID = 32
 MAX_TOKEN = 64
 MAX_PHRASE_ID = 32
+MAX_TALK_TEXT = 600  # characters as sent; talk.py keeps at most 200 once spaces are folded
 MAX_VERSION = 2**31 - 1  # versions, seats: far above any real one
 RATE = 5.0  # messages per second a connection may send, on average
 BURST = 10  # and in a burst
@@ -108,20 +109,30 @@ class HintAsk(_Message):
 
 
 class Talk(_Message):
-    """A quick phrase said at the table, by its id (parlour/server/play/talk.py)."""
+    """Table talk (parlour/server/play/talk.py): a quick phrase by its id, or a signed-in
+    player's own words (one of the two)."""
 
     type: Literal["talk"]
-    phrase: Annotated[str, Field(max_length=MAX_PHRASE_ID)]
+    phrase: Annotated[str, Field(max_length=MAX_PHRASE_ID)] | None = None
+    text: Annotated[str, Field(max_length=MAX_TALK_TEXT)] | None = None
 
 
-Message = Hello | Act | Sync | Ping | React | HintAsk | Talk
+class Listen(_Message):
+    """Whether this connection reads the players' own words at its table."""
+
+    type: Literal["listen"]
+    words: bool
+
+
+Message = Hello | Act | Sync | Ping | React | HintAsk | Talk | Listen
 MESSAGES: dict[str, type[_Message]] = {"hello": Hello, "act": Act, "sync": Sync, "ping": Ping,
-                                       "react": React, "hint": HintAsk, "talk": Talk}
+                                       "react": React, "hint": HintAsk, "talk": Talk,
+                                       "listen": Listen}
 _PARSER: TypeAdapter[Message] = TypeAdapter(
     Annotated[Message, Field(discriminator="type")])
 
 #: The text fields (the others are whole numbers).
-TEXT_FIELDS = frozenset({"action", "phase", "token", "lang", "phrase"})
+TEXT_FIELDS = frozenset({"action", "phase", "token", "lang", "phrase", "text"})
 
 #: Too long a text field: refused with the code of what it would have been.
 TOO_LONG = {("act", "action"): ("unknown_action", N_("that is not an action of this game "
@@ -129,6 +140,7 @@ TOO_LONG = {("act", "action"): ("unknown_action", N_("that is not an action of t
             ("react", "phase"): ("wrong_phase",
                                  N_("that is not a phase of this table (too long)")),
             ("talk", "phrase"): ("unknown_phrase", N_("that is not a phrase (too long)")),
+            ("talk", "text"): ("talk_too_long", N_("that message is too long")),
             ("hello", "token"): ("bad_token",
                                  N_("that seat token is not valid for this table"))}
 
@@ -201,6 +213,8 @@ def _refusal(raw: str, err: ValidationError) -> ProtocolError:
                              field=f"{mtype}.{name}")
     field = MESSAGES[mtype].model_fields[name.split(".")[0]]
     where = f"{mtype}.{name}"
+    if (mtype, name) == ("listen", "words"):
+        return ProtocolError("bad_message", "{field} must be true or false", field=where)
     if name in TEXT_FIELDS:
         if field.is_required():
             return ProtocolError("bad_message", "{field} must be text", field=where)

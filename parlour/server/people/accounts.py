@@ -368,14 +368,15 @@ REPORT_REASONS = ("abuse", "name", "cheating", "leaving", "other")
 
 
 def report(store: Store, account: Account, table_id: str, seat: int, name: str | None,
-           holder: int | None, reason: str, note: str | None, now: float | None = None
-           ) -> None:
-    """File a report of the person at ``seat`` (``holder``: their account, if any)."""
+           holder: int | None, reason: str, note: str | None, now: float | None = None,
+           message: str | None = None) -> None:
+    """File a report of the person at ``seat`` (``holder``: their account, if any), about
+    ``message`` (their own words at the table, checked by the caller) if given."""
     now = time.time() if now is None else now
     with store.engine.begin() as conn:
         conn.execute(insert(reports_t).values(
             reporter_id=account.id, table_id=table_id, seat=seat, name=name,
-            account_id=holder, reason=reason, note=note, created=now))
+            account_id=holder, reason=reason, note=note, created=now, message=message))
     log.info("account %d reported seat %d of table %s (%s)", account.id, seat, table_id,
              reason)
 
@@ -431,7 +432,8 @@ def muted_by(store: Store, table_id: str, seat: int, holder: int | None,
 
 
 # ---------------------------------------------------------------------- operators
-def _operator() -> str:
+def operator_name() -> str:
+    """Who runs ``parlour admin`` (the system user), as the logs keep it."""
     try:
         return getpass.getuser()[:80]
     except (OSError, KeyError):
@@ -448,7 +450,7 @@ def _admin_target(conn: Connection, name: str) -> Any:
 def _admin_log(conn: Connection, action: str, account_id: int, detail: str, now: float
                ) -> None:
     conn.execute(insert(admin_log_t).values(at=now, action=action, account_id=account_id,
-                                            detail=detail[:200], operator=_operator()))
+                                            detail=detail[:200], operator=operator_name()))
 
 
 def admin_rename(engine: Engine, name: str, new: str, now: float | None = None) -> str:

@@ -18,6 +18,7 @@ from parlour.server.edge.protocol import (
     Act,
     Hello,
     HintAsk,
+    Listen,
     Message,
     Ping,
     ProtocolError,
@@ -32,7 +33,8 @@ from parlour.server.edge.protocol import (
 from parlour.server.people.accounts import muted_by
 from parlour.server.play.table import Connection, Table
 from parlour.server.play.tables import Hub
-from parlour.server.play.talk import TalkLimit, phrase_text, say
+from parlour.server.play.talk import TalkLimit, clean_text, phrase_text, say, say_words, seal
+from parlour.server.play.talk_words import fold
 
 log = logging.getLogger("parlour.server")
 
@@ -118,7 +120,15 @@ class Seated:
             action = hub.parse_intent(table, msg.action)
             await hub.submit(table, conn.seat, action, msg.version, person=True)
         elif isinstance(msg, Talk):
-            await self.talk(msg.phrase)
+            if (msg.phrase is None) == (msg.text is None):
+                raise ProtocolError("bad_message", "a talk message has a phrase or a text, "
+                                                   "one of the two")
+            if msg.phrase is not None:
+                await self.talk(msg.phrase)
+            else:
+                await self.write(msg.text or "")
+        elif isinstance(msg, Listen):
+            conn.listens = msg.words
         elif isinstance(msg, Sync):
             conn.push(encode({"type": "table", "table": table.summary()}))
             table.send_view(conn)
@@ -139,6 +149,30 @@ class Seated:
         conns = list(table.conns)
         deaf = await self.muting(conn.seat, {c.account for c in conns if c.seat != conn.seat})
         say([c for c in conns if c.account is None or c.account not in deaf], conn.seat, phrase)
+
+    async def write(self, raw: str) -> None:
+        """A player's own words (play/talk.py): a signed-in player's, at the seat they hold,
+        who reads the players' words here; within the seat's limit; through the word
+        filter; to those who read them, but those who muted the writer."""
+        table, conn, hub = self.table, self.conn, self.hub
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators have the quick phrases: take a seat "
+                                             "to write your own words")
+        if conn.account is None:
+            raise ProtocolError("talk_needs_account", "sign in to write your own words; "
+                                                      "the quick phrases are for everyone")
+        if not conn.listens:
+            raise ProtocolError("talk_not_listening", "turn on the players' own words at "
+                                                      "this table to write yours")
+        text = clean_text(raw)
+        limit = table.talk_limits.setdefault(conn.seat, TalkLimit())
+        limit.check("text:" + fold(text), hub.settings.monotonic())
+        shown = await asyncio.to_thread(hub.talk_words.mask, text)
+        key = await asyncio.to_thread(hub.talk_key)
+        conns = list(table.conns)
+        deaf = await self.muting(conn.seat, {c.account for c in conns if c.seat != conn.seat})
+        say_words([c for c in conns if c.account is None or c.account not in deaf], conn.seat,
+                  shown, seal(key, table.id, conn.seat, shown))
 
     async def muting(self, seat: Seat | None, readers: set[int | None]) -> set[int]:
         """The signed-in ``readers`` who muted the person at ``seat`` (a spectator has no

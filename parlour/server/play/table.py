@@ -86,6 +86,7 @@ class Connection:
         self.seat = seat
         self.lang = lang  # the client's language: its narration, reasons and errors
         self.account: int | None = None  # the signed-in reader's account (its mutes: talk)
+        self.listens = False  # reads the players' own words at this table (play/talk.py)
         self._close = close
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.sending = False  # the pump holds a message it has not finished sending

@@ -21,6 +21,8 @@ its seed, never leave the server. See ``docs/architecture.md``.
 
 from __future__ import annotations
 
+from functools import cache
+
 from parlour.bots import Bot, bot_kinds
 from parlour.engine import JsonDict
 from parlour.games import game_ids
@@ -36,6 +38,7 @@ from parlour.server.play.reviews import ReviewDesk
 from parlour.server.play.room import Room
 from parlour.server.play.seating import Seating
 from parlour.server.play.showcase import showcase_json
+from parlour.server.play.talk_words import WordFilter, read_choices
 from parlour.server.settings import Settings
 from parlour.server.storage.store import Store
 
@@ -54,6 +57,9 @@ class Hub(Room):
         self.ownership = Ownership(self, self.play)
         self.desk = Desk(self)
         self.reviews = ReviewDesk(settings, store, self.desk.finished_state)
+        # table talk's word filter and the key of its seals (play/talk.py)
+        self.talk_words = WordFilter(lambda: read_choices(store.engine), settings.monotonic)
+        self.talk_key = cache(lambda: store.secret("talk-key"))
         # the table's life
         self.create = self.life.create
         self.tidy = self.life.tidy

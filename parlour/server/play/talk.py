@@ -4,7 +4,15 @@ understand each other (issue 34).
 
 Why ids and not text: a phrase is a msgid of the catalogs, rendered per connection as the
 narration is (:func:`parlour.i18n.render`), so nothing a person types reaches another
-person, and the page shows the rendered words as text. Two channels: the seated players'
+person, and the page shows the rendered words as text.
+
+Free text (a player's own words) is the other kind of talk, for seated players who are
+signed in: at most :data:`TEXT_MAX` characters, within the same limits as the phrases
+(:class:`TalkLimit`), through the word filter (:mod:`parlour.server.play.talk_words`), and
+read only by those who chose to read players' own words at this table (the ``listen``
+message: off unless the page turns it on; the page turns it on by itself among friends).
+Each line carries a seal (:func:`seal`) so that a report can attach it as it was sent, from
+any process, without the server keeping it. Two channels: the seated players'
 (everyone at the table reads it, spectators included) and the spectators' (players never
 see it, during the match or after: kibitzing cannot reach a hand). Talk is live only:
 it is never written to the database, a record or a replay, rated, daily or casual.
@@ -16,6 +24,9 @@ seat, never a name or text of theirs.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import unicodedata
 from collections import deque
 from collections.abc import Iterable
 from typing import Any, Protocol
@@ -33,6 +44,7 @@ class Reader(Protocol):
 
     seat: Seat | None
     lang: str
+    listens: bool  # reads players' own words at this table
 
     def push(self, text: str) -> None: ...
 
@@ -53,7 +65,11 @@ PHRASES: dict[str, str] = {
 }
 WINDOW = 10.0  # seconds
 AT_MOST = 5  # phrases said in WINDOW seconds by one seat (or one spectator's connection)
-RUN = 2  # the same phrase at most twice running
+RUN = 2  # the same phrase (or the same words) at most twice running
+TEXT_MAX = 200  # characters of a player's own words
+#: Characters of the Unicode category "format" that may stay in words: the zero-width joiner
+#: of emoji sequences. The others (bidirectional overrides, invisible marks) are refused.
+FORMAT_KEPT = frozenset({"\u200d"})
 PLAYERS, SPECTATORS = "players", "spectators"
 
 
@@ -115,3 +131,50 @@ def say(conns: Iterable[Reader], seat: Seat | None, phrase: str) -> None:
         if text is None:
             text = texts[conn.lang] = encode(talk_message(phrase, seat, conn.lang))
         conn.push(text)
+
+
+# ------------------------------------------------------------------ a player's own words
+def clean_text(text: str) -> str:
+    """A player's own words as they are sent: NFC, one line, single spaces, at most
+    :data:`TEXT_MAX` characters; no control or invisible formatting characters."""
+    text = " ".join(unicodedata.normalize("NFC", text).split())
+    if not text:
+        raise ProtocolError("talk_empty", "write something first")
+    if len(text) > TEXT_MAX:
+        raise ProtocolError("talk_too_long", "at most {most} characters a message",
+                            most=TEXT_MAX)
+    for char in text:
+        kind = unicodedata.category(char)
+        if kind in ("Cc", "Co", "Cs", "Cn") or (kind == "Cf" and char not in FORMAT_KEPT):
+            raise ProtocolError("talk_bad_text", "that message holds a character that "
+                                                 "cannot be shown ({char})",
+                                char=f"U+{ord(char):04X}")
+    return text
+
+
+def seal(key: str, table_id: str, seat: Seat, text: str) -> str:
+    """The seal of ``text`` said at ``seat`` of ``table_id``: what a report shows to be the
+    words the server sent (HMAC-SHA256 with the server's talk key, 128 bits)."""
+    data = f"{table_id}\x00{seat}\x00{text}".encode()
+    return hmac.new(key.encode(), data, hashlib.sha256).hexdigest()[:32]
+
+
+def sealed(key: str, table_id: str, seat: Seat, text: str, given: str) -> bool:
+    """Whether ``given`` is the seal of ``text`` said at that seat."""
+    return hmac.compare_digest(seal(key, table_id, seat, text), given)
+
+
+def words_message(seat: Seat, text: str, line_seal: str) -> dict[str, Any]:
+    """What a reader gets when the player at ``seat`` writes ``text`` (filtered already):
+    the same for every reader, whatever the language."""
+    return {"type": "talk", "channel": PLAYERS, "seat": seat, "phrase": None, "text": text,
+            "own": True, "seal": line_seal}
+
+
+def say_words(conns: Iterable[Reader], seat: Seat, text: str, line_seal: str) -> None:
+    """Deliver a player's own words to the connections that read them (:attr:`Reader.listens`);
+    the writer's own connections among them."""
+    encoded = encode(words_message(seat, text, line_seal))
+    for conn in conns:
+        if conn.listens:
+            conn.push(encoded)

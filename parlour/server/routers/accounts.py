@@ -32,6 +32,7 @@ from parlour.server.people.identity import SESSION_COOKIE, Account, AccountDep
 from parlour.server.play.rejoin import device_token
 from parlour.server.play.table import Table
 from parlour.server.play.tables import Hub
+from parlour.server.play.talk import TEXT_MAX, sealed
 from parlour.server.routers.lobby import Body
 
 T = TypeVar("T")
@@ -93,9 +94,17 @@ class SeatAt(Body):
     seat: int = Field(ge=0, le=15)
 
 
+class SaidLine(Body):
+    """A line of table talk as the server sent it: its words and its seal (play/talk.py)."""
+
+    text: str = Field(min_length=1, max_length=TEXT_MAX)
+    seal: str = Field(pattern=r"^[0-9a-f]{32}$")
+
+
 class Report(SeatAt):
     reason: Literal["abuse", "name", "cheating", "leaving", "other"]
     note: str | None = Field(default=None, max_length=500)
+    message: SaidLine | None = None  # the player's own words the report is about
 
 
 class Mute(SeatAt):
@@ -341,9 +350,13 @@ async def report(body: Report, account: AccountDep, hub: HubDep, guard: GuardDep
     await guard.take("report", f"account:{account.id}")
     table, holder = await _seat_of(hub, body, account)
     note = " ".join(body.note.split()) if body.note else None
+    said = body.message
+    if said is not None and not sealed(await blocking(hub.talk_key), table.id, body.seat,
+                                       said.text, said.seal):
+        raise ProtocolError("bad_seal", "that message was not said at that seat")
     await blocking(accounts.report, hub.store, account, table.id, body.seat,
                    table.seats[body.seat].name, holder, body.reason, note or None,
-                   hub.settings.now())
+                   hub.settings.now(), said.text if said is not None else None)
     return {"reported": True}
 
 

@@ -181,6 +181,16 @@ reports_t = Table(  # a person reporting another player, for the operators to re
     Column("reason", String(20), nullable=False),
     Column("note", String(500)),
     Column("created", Float, nullable=False),
+    # the table talk reported, as the server sent it (its seal checked: play/talk.py)
+    Column("message", String(200)),
+)
+
+talk_words_t = Table(  # the moderators' changes to table talk's word filter (play/talk_words.py)
+    "parlour_talk_words", metadata,
+    Column("word", String(60), primary_key=True),  # folded: no case, no accents
+    Column("allowed", Boolean, nullable=False),  # True: a listed word let through
+    Column("operator", String(80), nullable=False),
+    Column("created", Float, nullable=False),
 )
 
 mutes_t = Table(  # a player someone muted: their name (and any text of theirs) hidden for them
