@@ -25,6 +25,7 @@ from parlour.bots import Bot, bot_kinds
 from parlour.engine import JsonDict
 from parlour.games import game_ids
 from parlour.registry import spec
+from parlour.server.people.presence import RoomBus
 from parlour.server.play.clock import Submit
 from parlour.server.play.desk import Desk
 from parlour.server.play.forfeits import Forfeits
@@ -54,6 +55,10 @@ class Hub(Room):
         self.ownership = Ownership(self, self.play)
         self.desk = Desk(self)
         self.reviews = ReviewDesk(settings, store, self.desk.finished_state)
+        self.people = RoomBus(store, settings.now)  # the room's streams (friends, challenges)
+        self.on_turn = self.people.turns
+        self.on_again = lambda table, seat: self.people.rematch(
+            table, table.seats[seat].account_id if seat is not None else None)
         # the table's life
         self.create = self.life.create
         self.tidy = self.life.tidy
@@ -88,6 +93,7 @@ class Hub(Room):
     async def close(self) -> None:
         """Stop every table's timers, bots and reviews (the server is stopping)."""
         await self.stop()
+        await self.people.stop()
         await self.reviews.close()
 
 
