@@ -257,3 +257,65 @@ def test_per_account_limits_hold(tmp_path, clock):
                 "not_friends")  # took the one token
         refused(ana.post("/api/people/challenges", json={"to": "Bea", "game": "spades"}), 429,
                 "rate_limited")
+
+
+@pytest.mark.databases("postgresql")  # two processes share a database: leases and Redis
+def test_the_room_crosses_processes_on_redis_and_polls_while_it_is_away(tmp_path):
+    """Ana's requests land on one process and Bea's page stream on another: a follow and a
+    challenge made on the first nudge Bea's stream on the second through Redis; the turn
+    at the table her accepting opened reaches Ana's stream on the first; while Redis is
+    away a stream polls (every POLL_SECONDS), and quietly again once it is back."""
+    import secrets
+
+    from services import pg_database, redis_or_skip, redis_prefix
+    from sqlalchemy import create_engine, insert
+
+    from parlour.server.cluster.outages import REDIS
+    from parlour.server.people.account_names import name_key
+    from parlour.server.people.identity import session_hash
+    from parlour.server.people.presence import POLL_SECONDS, QUIET_SECONDS
+    from parlour.server.storage.store import accounts_t, sessions_t
+
+    redis_url = redis_or_skip()
+    with pg_database("people_relay") as url, redis_prefix() as prefix:
+        opts = dict(db_url=url, redis_url=redis_url, redis_prefix=prefix, bot_pause=0.0)
+        with app_client(tmp_path / "x", **opts) as one, \
+                app_client(tmp_path / "x", **opts) as two:
+            ids = {}
+            engine = create_engine(url)
+            for name, client in (("Ana", one), ("Bea", two)):
+                token = secrets.token_urlsafe(32)
+                with engine.begin() as conn:
+                    ids[name] = conn.execute(insert(accounts_t).values(
+                        name=name, name_key=name_key(name), password_hash="unused",
+                        created=0.0)).inserted_primary_key[0]
+                    conn.execute(insert(sessions_t).values(
+                        token_hash=session_hash(token), account_id=ids[name], created=0.0,
+                        expires=4e9))
+                client.cookies.set(SESSION_COOKIE, token)
+            engine.dispose()
+            streams = {"Ana": Stream(ids["Ana"]), "Bea": Stream(ids["Bea"])}
+            one.app.state.hub.people.streams[ids["Ana"]] = {streams["Ana"]}
+            two.app.state.hub.people.streams[ids["Bea"]] = {streams["Bea"]}
+            ok(one.post("/api/people/follow", json={"name": "Bea"}))
+            wait_until(streams["Bea"].wake.is_set, "Bea's stream on the other process nudged")
+            streams["Bea"].wake.clear()
+            ok(two.post("/api/people/follow", json={"name": "Ana"}))
+            made = ok(one.post("/api/people/challenges", json={"to": "Bea", "game": "spades"}),
+                      201)
+            wait_until(streams["Bea"].wake.is_set, "the challenge nudging Bea's stream")
+            seated = ok(two.post(f"/api/people/challenges/{made['challenge']}/accept"))
+            # Spades opens with seat 0's bid: Ana's, told to her page on the other process
+            turns = lambda: [e for e in streams["Ana"].events  # noqa: E731
+                             if e["type"] == "turn"]
+            wait_until(turns, "Ana's turn told to her process")
+            assert turns() == [{"type": "turn", "table": seated["table"]["id"],
+                                "game": "spades"}]
+            bus = two.app.state.hub.people
+            assert bus.poll_seconds() == QUIET_SECONDS
+            two.app.state.hub.outages.failed(REDIS, "cut for the test")
+            assert bus.poll_seconds() == POLL_SECONDS
+            two.app.state.hub.outages.answered(REDIS)
+            assert bus.poll_seconds() == QUIET_SECONDS
+            for client in (one, two):
+                client.app.state.hub.people.streams.clear()

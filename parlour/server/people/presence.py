@@ -119,9 +119,23 @@ class RoomBus:
             self._spawn(self._left(stream.account_id))
 
     async def stop(self) -> None:
+        """The process stops: its tasks end, and its people are no longer shown online
+        through it (their pages connect again elsewhere and are shown from there)."""
         for task in [self._beat, *self._background]:
             if task is not None:
                 task.cancel()
+        if self.streams:
+            try:
+                await asyncio.to_thread(self._forget_all)
+            except Exception:  # the database is away: the rows lapse within PRESENCE_TTL
+                log.warning("the room's presence could not be cleared", exc_info=True)
+        self.streams.clear()
+
+    def _forget_all(self) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(delete(presence_t).where(presence_t.c.process == self.process,
+                                                  presence_t.c.account_id.in_(
+                                                      sorted(self.streams))))
 
     def _spawn(self, work: Awaitable[None]) -> None:
         async def guarded() -> None:
