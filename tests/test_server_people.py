@@ -14,6 +14,7 @@ from waits import wait_until
 from parlour.server.people.challenges import CHALLENGE_SECONDS
 from parlour.server.people.identity import SESSION_COOKIE
 from parlour.server.people.presence import Stream
+from parlour.server.people.social import blocks_among
 
 
 @pytest.fixture
@@ -139,6 +140,17 @@ def test_a_block_ends_following_refuses_challenges_and_hides_talk(room):
         p.close()
 
 
+def test_a_seating_that_chooses_finds_the_blocks_among_its_people(room):
+    """What quick play asks before seating people together: the blocks between them."""
+    store = room["Ana"].app.state.hub.store
+    ana, bea, cid = (account_id(room[n]) for n in ("Ana", "Bea", "Cid"))
+    assert blocks_among(store, [ana, bea, cid]) == set()
+    ok(room["Cid"].post("/api/people/block", json={"name": "Ana"}))
+    assert blocks_among(store, [ana, bea, cid]) == {(cid, ana)}
+    assert blocks_among(store, [ana, bea]) == set()  # Bea may sit with either
+    assert blocks_among(store, [cid]) == set()
+
+
 def test_a_challenge_accepted_seats_both_at_a_new_table(room):
     ana, bea = room["Ana"], room["Bea"]
     befriend(room, "Ana", "Bea")
@@ -215,6 +227,7 @@ def test_your_turn_and_a_rematch_reach_the_room(room):
     turn) and when someone there deals again."""
     ana, bea = room["Ana"], room["Bea"]
     hub = ana.app.state.hub
+    hub.people.turn_grace = 0  # told at once: nobody connects to the new table here
     streams = {name: Stream(account_id(room[name])) for name in ("Ana", "Bea")}
     for stream in streams.values():
         hub.people.streams[stream.account_id] = {stream}
@@ -295,6 +308,8 @@ def test_the_room_crosses_processes_on_redis_and_polls_while_it_is_away(tmp_path
                 client.cookies.set(SESSION_COOKIE, token)
             engine.dispose()
             streams = {"Ana": Stream(ids["Ana"]), "Bea": Stream(ids["Bea"])}
+            for client in (one, two):
+                client.app.state.hub.people.turn_grace = 0
             one.app.state.hub.people.streams[ids["Ana"]] = {streams["Ana"]}
             two.app.state.hub.people.streams[ids["Bea"]] = {streams["Bea"]}
             ok(one.post("/api/people/follow", json={"name": "Bea"}))

@@ -213,16 +213,23 @@ function outgoingNotice(c) {
   }
 }
 
+const PASSING_MS = 20000; // a turn's or a rematch's notice goes by itself after this
+
+function passing(el) {
+  setTimeout(() => el.remove(), PASSING_MS);
+  return el;
+}
+
 function turnNotice(msg) {
   if (onTable(msg.table)) return;
-  notice(`turn-${msg.table}`, t("Your turn at {game}.", { game: gameOf(msg.game) }),
-    button(t("Go to the table"), () => { document.querySelector(`[data-key="turn-${msg.table}"]`)?.remove(); navigate(`/t/${msg.table}`); }));
+  passing(notice(`turn-${msg.table}`, t("Your turn at {game}.", { game: gameOf(msg.game) }),
+    button(t("Go to the table"), () => { document.querySelector(`[data-key="turn-${msg.table}"]`)?.remove(); navigate(`/t/${msg.table}`); })));
 }
 
 function rematchNotice(msg) {
   if (onTable(msg.table)) return;
-  notice(`rematch-${msg.table}`, t("A rematch of {game} is dealt at your table, with the same seats.", { game: gameOf(msg.game) }),
-    button(t("Go to the table"), () => { document.querySelector(`[data-key="rematch-${msg.table}"]`)?.remove(); navigate(`/t/${msg.table}`); }));
+  passing(notice(`rematch-${msg.table}`, t("A rematch of {game} is dealt at your table, with the same seats.", { game: gameOf(msg.game) }),
+    button(t("Go to the table"), () => { document.querySelector(`[data-key="rematch-${msg.table}"]`)?.remove(); navigate(`/t/${msg.table}`); })));
 }
 
 // Leaving a table's page for it: its notices of that table go.

@@ -8,7 +8,8 @@ Each stream holds an account's :class:`Stream` here. What it sends:
   challenges (:func:`parlour.server.people.social.room_of`,
   :func:`parlour.server.people.challenges.challenges_of`), worked out from the database
   whenever something may have changed it, and sent when it did;
-- ``turn``: it has just become their turn at a table (the owner of the table says so:
+- ``turn``: it has just become their turn at a table and no page of theirs is at their
+  seat there (the owner of the table says so, :data:`TURN_GRACE` seconds after:
   :meth:`RoomBus.turns`);
 - ``rematch``: someone at a table they played at deals again (the same seats).
 
@@ -19,7 +20,7 @@ processes. While no Redis answers (or a process with several others has none), t
 streams fall back to polling: each works its ``room`` out again every
 :data:`POLL_SECONDS`; with nudges that cross every process, only every
 :data:`QUIET_SECONDS` (what ages by itself: a friend whose page closed on a process that
-died, a challenge that expired). Nothing secret travels: account ids and table ids, never
+died), and when a challenge in it expires. Nothing secret travels: account ids and table ids, never
 a token or a name typed.
 
 Presence: while an account has a stream open here, its ``parlour_presence`` row for this
@@ -44,7 +45,8 @@ from parlour.server.storage.store import Store, presence_t
 log = logging.getLogger("parlour.server")
 
 POLL_SECONDS = 5.0  # how often a stream looks again while nudges may not reach it
-QUIET_SECONDS = 30.0  # and while they do
+QUIET_SECONDS = 60.0  # and while they do (presence lapses in as long)
+TURN_GRACE = 5.0  # seconds before "your turn" is told: a person at the table hears nothing
 BEAT_SECONDS = 20.0  # how often this process renews the presence of its streams' people
 KEEPALIVE_SECONDS = 15.0  # a comment line on an idle stream (proxies close silent ones)
 STREAMS_PER_ACCOUNT = 8  # room streams one account may hold open on one process
@@ -87,6 +89,7 @@ class RoomBus:
         # reach every process now (no relay: this process is the only one)
         self.publish: Publish | None = None
         self.reaching: Callable[[], bool] = lambda: True
+        self.turn_grace = TURN_GRACE
         self._beat: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -221,19 +224,36 @@ class RoomBus:
 
     def turns(self, table: Any) -> None:
         """The owner of ``table`` just moved it on: each signed-in person whose turn it has
-        just become (not theirs the last time it asked) is told so."""
-        state = table.state
-        now: set[int] = set()
-        if state is not None and table.status == "playing":
-            for seat in state.to_act:
-                info = table.seats[seat]
-                if info.kind == "person" and info.account_id is not None \
-                        and seat not in table.standins:
-                    now.add(info.account_id)
-        new, table.turn_told = now - table.turn_told, now
+        just become (not theirs the last time it asked) is told so, after
+        :attr:`turn_grace` seconds, if it is still their turn and no page of theirs is
+        connected to their seat by then (a person at the table hears nothing)."""
+        now = {account: seat for seat, account in self._to_act(table)}
+        new = set(now) - table.turn_told
+        table.turn_told = set(now)
         if new:
-            self._spawn(self.notify(new, {"type": "turn", "table": table.id,
-                                          "game": table.game.id}))
+            asyncio.get_running_loop().call_later(self.turn_grace, self._tell_turn, table,
+                                                  {a: now[a] for a in new}, table.match)
+
+    @staticmethod
+    def _to_act(table: Any) -> list[tuple[int, int]]:
+        """The person seats to act at ``table`` now held by an account (not stood in
+        for), with the account."""
+        state = table.state
+        if state is None or table.status != "playing":
+            return []
+        return [(seat, info.account_id) for seat in state.to_act
+                if (info := table.seats[seat]).kind == "person"
+                and info.account_id is not None and seat not in table.standins]
+
+    def _tell_turn(self, table: Any, told: dict[int, int], match: int) -> None:
+        if table.match != match:
+            return
+        acting = set(self._to_act(table))
+        watched = {c.seat for c in table.conns}
+        away = [a for a, seat in told.items() if (seat, a) in acting and seat not in watched]
+        if away:
+            self._spawn(self.notify(away, {"type": "turn", "table": table.id,
+                                           "game": table.game.id}))
 
     def rematch(self, table: Any, by: int | None) -> None:
         """Someone at ``table`` (``by``: their account, if signed in) dealt again: the other

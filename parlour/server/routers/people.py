@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
@@ -229,17 +230,29 @@ def _look(bus: RoomBus, hub: Hub, account_id: int, token: str) -> dict[str, Any]
     return bus.room(account_id)
 
 
+def _next_expiry(room: dict[str, Any]) -> float | None:
+    """When the next open challenge of ``room`` expires (the room changes then)."""
+    due = [c["expires"] for side in ("incoming", "outgoing")
+           for c in room.get("challenges", {}).get(side, []) if c["status"] == "open"]
+    return min(due) if due else None
+
+
 async def _stream(bus: RoomBus, hub: Hub, stream: Any, token: str, release: Any
                   ) -> AsyncIterator[str]:
+    """The stream's messages: the room worked out again when nudged, when a challenge in
+    it expires, and every poll interval (what ages by itself); a comment line when idle."""
+    loop = asyncio.get_running_loop()
     try:
         yield "retry: 5000\n\n"
         last: dict[str, Any] | None = None
+        looked = -math.inf
         while not stream.lagging:
             stream.wake.clear()
             try:
                 now = await asyncio.to_thread(_look, bus, hub, stream.account_id, token)
             except Exception:  # the database is away: look again at the next wake
                 now = last or {}
+            looked = loop.time()
             if now is None:
                 yield _event({"type": "ended"})
                 return
@@ -248,11 +261,18 @@ async def _stream(bus: RoomBus, hub: Hub, stream: Any, token: str, release: Any
                 last = now
             while stream.events:
                 yield _event(stream.events.pop(0))
-            try:
-                async with asyncio.timeout(min(KEEPALIVE_SECONDS, bus.poll_seconds())):
-                    await stream.wake.wait()
-            except TimeoutError:
-                yield ": still here\n\n"
+            expiry = _next_expiry(last or {})
+            while not stream.wake.is_set():
+                wait = looked + bus.poll_seconds() - loop.time()
+                if expiry is not None:
+                    wait = min(wait, expiry - hub.settings.now() + 0.5)
+                if wait <= 0:
+                    break
+                try:
+                    async with asyncio.timeout(min(KEEPALIVE_SECONDS, wait)):
+                        await stream.wake.wait()
+                except TimeoutError:
+                    yield ": still here\n\n"
     finally:
         bus.close(stream)
         await release()
