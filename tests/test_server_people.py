@@ -90,13 +90,16 @@ def test_friends_see_each_other_online_at_their_tables_and_others_as_allowed(roo
     ana, bea, cid = room["Ana"], room["Bea"], room["Cid"]
     befriend(room, "Ana", "Bea")
     follow(cid, "Bea")  # Cid follows Bea, who does not follow back
-    made = create(bea, PEOPLE4, name="Bea")
+    made = ok(bea.post("/api/tables", json={"game": "spades", "seats": PEOPLE4, "name": "Bea",
+                                            "public": True}), 201)
+    create(bea, PEOPLE4, name="Bea")  # and a private one: watched, never joined from here
     online(bea)
     friend = ok(ana.get("/api/people"))["friends"][0]
     assert friend["online"] is True
-    assert friend["tables"] == [{"id": made["table"]["id"], "game": "spades",
-                                 "game_name": "Spades", "status": "waiting",
-                                 "free_seat": True}]
+    assert sorted((t["id"] == made["table"]["id"], t["free_seat"])
+                  for t in friend["tables"]) == [(False, False), (True, True)]
+    assert {"id": made["table"]["id"], "game": "spades", "game_name": "Spades",
+            "status": "waiting", "free_seat": True} in friend["tables"]
     followed = ok(cid.get("/api/people"))["following"][0]
     assert followed == {"name": "Bea", "online": True, "tables": []}  # no tables: not a friend
     assert ok(cid.get("/api/people/relation/Bea"))["online"] is True
@@ -114,14 +117,17 @@ def test_a_block_ends_following_refuses_challenges_and_hides_talk(room):
     ana, bea, cid = room["Ana"], room["Bea"], room["Cid"]
     befriend(room, "Ana", "Bea")
     made = ok(ana.post("/api/people/challenges", json={"to": "Bea", "game": "spades"}), 201)
+    assert len(ok(bea.get("/api/people"))["challenges"]["incoming"]) == 1
     rel = ok(bea.post("/api/people/block", json={"name": "Ana"}))["relation"]
+    assert ok(bea.get("/api/people"))["challenges"]["incoming"] == []  # withdrawn
     assert rel == {"following": False, "follows_you": False, "friends": False,
                    "blocking": True}
     assert ok(bea.get("/api/people"))["blocked"] == ["Ana"]
     refused(ana.post("/api/people/follow", json={"name": "Bea"}), 403, "blocked")
     refused(ana.post("/api/people/challenges", json={"to": "Bea", "game": "spades"}), 403,
             "not_friends")
-    refused(bea.post(f"/api/people/challenges/{made['challenge']}/accept"), 403, "not_friends")
+    refused(bea.post(f"/api/people/challenges/{made['challenge']}/accept"), 409,
+            "challenge_cancelled")
     # at a table, Bea does not hear Ana's phrases; Cid does
     table = create(ana, PEOPLE4, name="Ana")
     tid = table["table"]["id"]

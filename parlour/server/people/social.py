@@ -32,6 +32,7 @@ from parlour.server.storage.store import (
     Store,
     accounts_t,
     blocks_t,
+    challenges_t,
     follows_t,
     presence_t,
     seats_t,
@@ -107,7 +108,8 @@ def follow(store: Store, me: int, name: str, on: bool, now: float) -> tuple[int,
 
 
 def block(store: Store, me: int, name: str, on: bool, now: float) -> tuple[int, dict[str, bool]]:
-    """Block (``on``) or unblock the player ``name``: a block ends the follows both ways."""
+    """Block (``on``) or unblock the player ``name``: a block ends the follows both ways
+    and withdraws the challenges open between the two."""
     with store.engine.begin() as conn:
         other = _other(conn, me, name)
         conn.execute(delete(blocks_t).where(blocks_t.c.blocker == me,
@@ -117,6 +119,13 @@ def block(store: Store, me: int, name: str, on: bool, now: float) -> tuple[int, 
             conn.execute(delete(follows_t).where(or_(
                 and_(follows_t.c.follower == me, follows_t.c.followed == other.id),
                 and_(follows_t.c.follower == other.id, follows_t.c.followed == me))))
+            conn.execute(update(challenges_t).where(  # no challenge stays open between them
+                challenges_t.c.status == "open", or_(
+                    and_(challenges_t.c.challenger == me,
+                         challenges_t.c.challenged == other.id),
+                    and_(challenges_t.c.challenger == other.id,
+                         challenges_t.c.challenged == me))
+            ).values(status="cancelled", answered=now))
         return other.id, relation(conn, me, other.id)
 
 
@@ -151,13 +160,14 @@ def online_ids(conn: Connection, ids: Iterable[int], now: float) -> set[int]:
 
 def tables_of(conn: Connection, ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
     """The live tables each of ``ids`` sits at (newest first; never a daily deal's), with
-    whether a seat there is free to take."""
+    whether a seat there is free to take (at a table the lobby lists: a private table's
+    free seat waits for the person its invite went to, so friends may watch it only)."""
     wanted = sorted(set(ids))
     if not wanted:
         return {}
     rows = conn.execute(
         select(seats_t.c.account_id, tables_t.c.id, tables_t.c.game, tables_t.c.status,
-               tables_t.c.created)
+               tables_t.c.created, tables_t.c.listed)
         .join(tables_t, tables_t.c.id == seats_t.c.table_id)
         .where(seats_t.c.account_id.in_(wanted), tables_t.c.status.in_(LIVE),
                tables_t.c.daily.is_(None))
@@ -172,7 +182,7 @@ def tables_of(conn: Connection, ids: Iterable[int]) -> dict[int, list[dict[str, 
     for r in rows:
         found.setdefault(r.account_id, []).append(
             {"id": r.id, "game": r.game, "game_name": _game_name(r.game), "status": r.status,
-             "free_seat": r.status == "waiting" and r.id in free})
+             "free_seat": r.status == "waiting" and bool(r.listed) and r.id in free})
     return found
 
 
