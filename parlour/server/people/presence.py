@@ -34,13 +34,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, insert, update
 
 from parlour.engine import JsonDict
 from parlour.server.people import challenges, social
 from parlour.server.storage.store import Store, presence_t
+
+if TYPE_CHECKING:  # the tables import this module (the hub's bus)
+    from parlour.server.play.table import Table
 
 log = logging.getLogger("parlour.server")
 
@@ -144,12 +147,19 @@ class RoomBus:
         async def guarded() -> None:
             try:
                 await work
-            except Exception:  # the database is away: the next beat or poll catches up
-                log.warning("the room's presence could not be written", exc_info=True)
+            except Exception as err:
+                self._failed(err)
 
         task = asyncio.get_running_loop().create_task(guarded())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def _failed(self, err: BaseException) -> None:
+        """A write of presence failed: an outage of the database is counted (logged once
+        by :class:`~parlour.server.cluster.outages.Outages`; the next beat or look catches
+        up); anything else is logged with its traceback."""
+        if not self.store.outages.note(err):
+            log.error("the room's presence could not be written", exc_info=err)
 
     # ------------------------------------------------------------------ presence
     def mark_seen(self, ids: list[int]) -> None:
@@ -188,8 +198,8 @@ class RoomBus:
             await asyncio.sleep(BEAT_SECONDS)
             try:
                 await asyncio.to_thread(self.mark_seen, sorted(self.streams))
-            except Exception:
-                log.warning("the room's presence could not be renewed", exc_info=True)
+            except Exception as err:
+                self._failed(err)
 
     # ------------------------------------------------------------------ nudges and events
     async def notify(self, accounts: Iterable[int], event: JsonDict | None = None) -> None:
@@ -222,7 +232,7 @@ class RoomBus:
             for stream in mine:
                 stream.nudge()
 
-    def turns(self, table: Any) -> None:
+    def turns(self, table: Table) -> None:
         """The owner of ``table`` just moved it on: each signed-in person whose turn it has
         just become (not theirs the last time it asked) is told so, after
         :attr:`turn_grace` seconds, if it is still their turn and no page of theirs is
@@ -235,7 +245,7 @@ class RoomBus:
                                                   {a: now[a] for a in new}, table.match)
 
     @staticmethod
-    def _to_act(table: Any) -> list[tuple[int, int]]:
+    def _to_act(table: Table) -> list[tuple[int, int]]:
         """The person seats to act at ``table`` now held by an account (not stood in
         for), with the account."""
         state = table.state
@@ -245,7 +255,7 @@ class RoomBus:
                 if (info := table.seats[seat]).kind == "person"
                 and info.account_id is not None and seat not in table.standins]
 
-    def _tell_turn(self, table: Any, told: dict[int, int], match: int) -> None:
+    def _tell_turn(self, table: Table, told: dict[int, int], match: int) -> None:
         if table.match != match:
             return
         acting = set(self._to_act(table))
@@ -255,7 +265,7 @@ class RoomBus:
             self._spawn(self.notify(away, {"type": "turn", "table": table.id,
                                            "game": table.game.id}))
 
-    def rematch(self, table: Any, by: int | None) -> None:
+    def rematch(self, table: Table, by: int | None) -> None:
         """Someone at ``table`` (``by``: their account, if signed in) dealt again: the other
         signed-in people seated there are told, wherever they are."""
         others = {s.account_id for s in table.seats

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import StreamingResponse
 from pydantic import Field
 
+from parlour.engine import Seat
 from parlour.games import get_game
 from parlour.server.edge.deps import ClientDep, GuardDep, HubDep
 from parlour.server.edge.errors import RESPONSES
@@ -28,11 +30,13 @@ from parlour.server.edge.limits import TooMany
 from parlour.server.edge.protocol import ProtocolError
 from parlour.server.people import challenges, social
 from parlour.server.people.identity import SESSION_COOKIE, Account, AccountDep, account_for_session
-from parlour.server.people.presence import KEEPALIVE_SECONDS, STREAMS_PER_ACCOUNT, RoomBus
+from parlour.server.people.presence import KEEPALIVE_SECONDS, STREAMS_PER_ACCOUNT, RoomBus, Stream
+from parlour.server.play.table import Table
 from parlour.server.play.tables import Hub
 from parlour.server.routers.accounts import blocking, same_site, signed_in
 from parlour.server.routers.lobby import Body
 
+log = logging.getLogger("parlour.server")
 router = APIRouter(prefix="/api/people", responses=RESPONSES,
                    dependencies=[Depends(same_site)])
 
@@ -164,7 +168,8 @@ async def accept(challenge_id: ChallengeId, account: AccountDep, hub: HubDep,
     return {"table": table.summary(), "seat": seat, "token": token}
 
 
-async def _seat_both(hub: Hub, facts: dict[str, Any], client: str) -> Any:
+async def _seat_both(hub: Hub, facts: dict[str, Any], client: str
+                     ) -> tuple[Table, Seat | None, str | None]:
     game = facts["game"]
     seats = get_game(game).default_seats
     specs = [{"kind": "person"}, {"kind": "person"}] + \
@@ -237,8 +242,8 @@ def _next_expiry(room: dict[str, Any]) -> float | None:
     return min(due) if due else None
 
 
-async def _stream(bus: RoomBus, hub: Hub, stream: Any, token: str, release: Any
-                  ) -> AsyncIterator[str]:
+async def _stream(bus: RoomBus, hub: Hub, stream: Stream, token: str,
+                  release: Callable[[], Awaitable[None]]) -> AsyncIterator[str]:
     """The stream's messages: the room worked out again when nudged, when a challenge in
     it expires, and every poll interval (what ages by itself); a comment line when idle."""
     loop = asyncio.get_running_loop()
@@ -250,7 +255,9 @@ async def _stream(bus: RoomBus, hub: Hub, stream: Any, token: str, release: Any
             stream.wake.clear()
             try:
                 now = await asyncio.to_thread(_look, bus, hub, stream.account_id, token)
-            except Exception:  # the database is away: look again at the next wake
+            except Exception as err:  # the database is away: look again at the next wake
+                if not hub.outages.note(err):
+                    log.exception("a room stream could not look at its room")
                 now = last or {}
             looked = loop.time()
             if now is None:
