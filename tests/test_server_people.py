@@ -238,14 +238,25 @@ def test_your_turn_and_a_rematch_reach_the_room(room):
     for stream in streams.values():
         hub.people.streams[stream.account_id] = {stream}
     befriend(room, "Ana", "Bea")
-    made = ok(ana.post("/api/people/challenges", json={
-        "to": "Bea", "game": "clockwork-spades"}), 201)
+    made = ok(ana.post("/api/people/challenges", json={"to": "Bea", "game": "spades"}), 201)
     seated = ok(bea.post(f"/api/people/challenges/{made['challenge']}/accept"))
     table = seated["table"]
     turns = lambda name: [e for e in streams[name].events if e["type"] == "turn"]  # noqa: E731
-    wait_until(lambda: turns("Ana") or turns("Bea"), "a turn told")
-    assert all(e == {"type": "turn", "table": table["id"], "game": "clockwork-spades"}
-               for e in turns("Ana") + turns("Bea"))
+    wait_until(lambda: turns("Ana"), "Ana's turn told (seat 0 bids first)")
+    assert turns("Ana") == [{"type": "turn", "table": table["id"], "game": "spades"}]
+    assert turns("Bea") == []  # not hers
+    # told only while nobody is at the seat: Ana's page at the table hears nothing
+    live = hub.tables[table["id"]]
+    ana_id, seat = account_id(ana), 0  # the challenger's seat, still to bid
+    streams["Ana"].events.clear()
+    claimed = ok(ana.post(f"/api/account/seats/{table['id']}/claim"))
+    here = Player(ana, table["id"], claimed["token"])
+    ana.portal.call(hub.people.tell_turn, live, {ana_id: seat}, live.match)
+    assert turns("Ana") == []
+    here.close()
+    wait_until(lambda: not live.connected(seat), "Ana's page gone from the table")
+    ana.portal.call(hub.people.tell_turn, live, {ana_id: seat}, live.match)
+    wait_until(lambda: turns("Ana"), "Ana told, away from the table")
     hub.people.streams.clear()
     # a rematch: whoever deals again, the other is told (the match is made over first)
     hub.tables[table["id"]].status = "finished"
@@ -255,7 +266,7 @@ def test_your_turn_and_a_rematch_reach_the_room(room):
                 headers={"Authorization": f"Bearer {seated['token']}"}))
     told = lambda: [e for e in stream.events if e["type"] == "rematch"]  # noqa: E731
     wait_until(told, "the rematch told")
-    assert told() == [{"type": "rematch", "table": table["id"], "game": "clockwork-spades"}]
+    assert told() == [{"type": "rematch", "table": table["id"], "game": "spades"}]
     hub.people.streams.clear()
 
 

@@ -241,7 +241,7 @@ class RoomBus:
         new = set(now) - table.turn_told
         table.turn_told = set(now)
         if new:
-            asyncio.get_running_loop().call_later(self.turn_grace, self._tell_turn, table,
+            asyncio.get_running_loop().call_later(self.turn_grace, self.tell_turn, table,
                                                   {a: now[a] for a in new}, table.match)
 
     @staticmethod
@@ -255,12 +255,14 @@ class RoomBus:
                 if (info := table.seats[seat]).kind == "person"
                 and info.account_id is not None and seat not in table.standins]
 
-    def _tell_turn(self, table: Table, told: dict[int, int], match: int) -> None:
+    def tell_turn(self, table: Table, told: dict[int, int], match: int) -> None:
+        """After the grace: tell each of ``told`` (account: seat) whose turn it still is in
+        ``match``, and who has no connection open at that seat."""
         if table.match != match:
             return
         acting = set(self._to_act(table))
-        watched = {c.seat for c in table.conns}
-        away = [a for a, seat in told.items() if (seat, a) in acting and seat not in watched]
+        away = [a for a, seat in told.items()
+                if (seat, a) in acting and not table.connected(seat)]
         if away:
             self._spawn(self.notify(away, {"type": "turn", "table": table.id,
                                            "game": table.game.id}))
