@@ -52,6 +52,7 @@ def test_two_people_follow_each_other_and_one_challenges_the_other(browser, base
     friend = ana.locator(".friends-list li[data-name='Wayan']")
     expect(friend).to_contain_text("online")
     expect(ana.locator("#friends-link .friends-online")).to_have_text("1")
+    shot(ana, "friends-page", full_page=False)
 
     # A challenge: Wayan sees it on the page he is on, in his language, and declines.
     def challenge() -> None:
