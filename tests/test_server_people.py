@@ -228,6 +228,7 @@ def test_a_challenge_takes_strict_input_and_changes_nothing_when_refused(room, b
     assert ok(room["Bea"].get("/api/people"))["challenges"]["incoming"] == []
 
 
+@pytest.mark.long_on("postgresql")  # the subject is the room's bus, not the database
 def test_your_turn_and_a_rematch_reach_the_room(room):
     """The owner of a table tells a person's streams when it becomes their turn (once a
     turn) and when someone there deals again."""
