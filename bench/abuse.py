@@ -7,7 +7,8 @@ whether the server held, and the figures; last, how many tracebacks the servers 
 Loopback has a whole /8, so an attack from one address binds 127.0.0.2 while the victim,
 another client, stays on 127.0.0.1.
 
-The attacks on the HTTP edge (items 1 to 3, 13 and 14) share one server; those on the life
+The attacks on the HTTP edge (items 1 to 3, 13 and 14) and on the people's endpoints
+(issue 34: follows, challenges, the room's streams) share one server; those on the life
 of tables (items 4 to 12) each get a server of their own (:data:`OWN_SERVER`), since they
 kill or restart it, garble its database or fill its bot capacity.
 
@@ -924,11 +925,94 @@ def daily_peek(srv: Server) -> Outcome:
                    f"{again}, watch {watched.get('code')}; tries: {codes(tries)}")
 
 
+def signed_up(http: httpx.Client, name: str) -> None:
+    res = http.post("/api/account/signup", json={"name": name, "password": "p" * 12})
+    if res.status_code != 201:
+        raise RuntimeError(f"signing up {name}: {res.status_code} {res.text[:200]}")
+
+
+def follow_flood(srv: Server) -> Outcome:
+    """Follow and unfollow as fast as a script can (40 times), follow 5,000-character and
+    markup names, and follow yourself: the account's follow limit stops the flood (20 at
+    once, then 429 with Retry-After), every bad name is a clear 400 or 404 in the error
+    shape, and nobody gained a follower from the junk (issue 34, item 2)."""
+    with srv.client("127.0.0.21") as http, srv.client("127.0.0.22") as target:
+        signed_up(http, "Flood Follower")
+        signed_up(target, "Flood Target")
+        bad = [http.post("/api/people/follow", json={"name": n}) for n in (
+            "x" * 5000, "<img src=x onerror=alert(1)>", "Flood Follower", "\x00")]
+        got = [http.post("/api/people/follow", json={"name": "Flood Target",
+                                                      "on": n % 2 == 0}) for n in range(40)]
+        room = target.get("/api/people").json()
+    limited = [r for r in got if r.status_code == 429]
+    shaped = all(r.status_code in (400, 404) and is_error_shape(r) for r in bad)
+    held = shaped and bool(limited) and all("Retry-After" in r.headers for r in limited) \
+        and len([r for r in got if r.status_code == 200]) <= 20 and room["followers"] <= 1
+    return Outcome("40 follows and unfollows in a burst; junk names", held,
+                   f"{codes(got)}; junk {codes(bad)}, shaped: {shaped}; the target's "
+                   f"followers: {room['followers']}")
+
+
+def challenge_spam(srv: Server) -> Outcome:
+    """A stranger challenges an account 15 times, and guesses challenge ids 1 to 30 to
+    accept or decline others' challenges: a stranger is refused (403, only friends
+    challenge) until the challenge limit answers 429; every guessed id is a 404; the
+    victim sees no challenge and sits at no table (issue 34, item 3)."""
+    with srv.client("127.0.0.23") as spammer, srv.client("127.0.0.24") as victim:
+        signed_up(spammer, "Spam Challenger")
+        signed_up(victim, "Spam Victim")
+        got = [spammer.post("/api/people/challenges", json={"to": "Spam Victim",
+                                                            "game": "spades"})
+               for _ in range(15)]
+        with srv.client("127.0.0.25") as guesser:
+            signed_up(guesser, "Id Guesser")
+            guessed = [guesser.post(f"/api/people/challenges/{n}/{verb}")
+                       for n in range(1, 31) for verb in ("accept", "decline")]
+        room = victim.get("/api/people").json()
+        seats = victim.get("/api/account").json()["seats"]
+    refused = {r.status_code for r in got}
+    held = refused <= {403, 429} and 429 in refused \
+        and all(r.status_code in (404, 429) for r in guessed) \
+        and not room["challenges"]["incoming"] and not seats
+    return Outcome("15 challenges from a stranger; 60 guessed challenge ids", held,
+                   f"{codes(got)}; guesses {codes(guessed)}; the victim's challenges: "
+                   f"{len(room['challenges']['incoming'])}, seats: {len(seats)}")
+
+
+def room_streams(srv: Server) -> Outcome:
+    """One account opens 12 of the room's event streams at once (a page has one), and a
+    guest and a forged cookie open one each: the account gets 8 (its client's cap of
+    sockets in one place), the rest a 429 with Retry-After; the guest and the forgery a
+    403; and the server still answers (issue 34, item 2)."""
+    from contextlib import ExitStack
+
+    with srv.client("127.0.0.26") as http:
+        signed_up(http, "Stream Hoarder")
+        statuses, waits = [], []
+        with ExitStack() as open_streams:
+            for _ in range(12):
+                res = open_streams.enter_context(http.stream("GET", "/api/people/events"))
+                statuses.append(res.status_code)
+                if res.status_code == 429:
+                    waits.append(res.headers.get("Retry-After"))
+            with srv.client("127.0.0.27") as guest:
+                anon = guest.get("/api/people/events")
+                forged = guest.get("/api/people/events",
+                                   cookies={"parlour_session": "x" * 43})
+            alive = http.get("/api/games").status_code
+    counted = {code: statuses.count(code) for code in set(statuses)}
+    held = counted == {200: 8, 429: 4} and all(waits) and anon.status_code == 403 \
+        and forged.status_code == 403 and alive == 200
+    return Outcome("12 room streams for one account; a guest's; a forged cookie's", held,
+                   f"streams {counted}; guest {anon.status_code}, forged "
+                   f"{forged.status_code}; the server answers: {alive}")
+
+
 ATTACKS: list[Callable[[Server], Outcome]] = [
     chunked_body, echoed_excerpt, create_flood, forged_forwarding, cap_race, join_flood,
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input, recovery_names, banned_oracle, record_names, shape_leaks, talk_flood,
-    invisible_names, guest_impostor, rating_farm,
+    invisible_names, guest_impostor, rating_farm, follow_flood, challenge_spam, room_streams,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

@@ -45,7 +45,8 @@ PEOPLE4 = [{"kind": "person"}] * 4
 #: tests of the limits set their own).
 ROOMY = {"open_tables_per_client": 2000, "create_burst": 10_000, "join_burst": 10_000,
          "sockets_per_table": 1000, "sockets_per_client": 10_000, "login_burst": 10_000,
-         "signup_burst": 10_000, "recovery_burst": 10_000, "report_burst": 10_000}
+         "signup_burst": 10_000, "recovery_burst": 10_000, "report_burst": 10_000,
+         "follow_burst": 10_000, "challenge_burst": 10_000}
 ROOMY_FLAGS = [arg for name, value in ROOMY.items()
                for arg in ("--" + name.replace("_", "-"), str(value))]
 

@@ -287,13 +287,23 @@ ACCOUNT_COLUMNS = {
     ("parlour_rating_history", "account_id"): "kept",
     ("parlour_daily", "account_id"): "kept",
     ("parlour_admin_log", "account_id"): "kept",  # the operators' record
+    ("parlour_presence", "account_id"): "gone",
+    ("parlour_follows", "follower"): "gone",
+    ("parlour_follows", "followed"): "gone",
+    ("parlour_blocks", "blocker"): "gone",
+    ("parlour_blocks", "blocked"): "gone",
+    ("parlour_challenges", "challenger"): "gone",
+    ("parlour_challenges", "challenged"): "gone",
 }
+#: The columns that name an account (a new one must be named in ACCOUNT_COLUMNS).
+NAMING = ("account_id", "reporter_id", "muted_account", "follower", "followed", "blocker",
+          "blocked", "challenger", "challenged")
 PASSWORD = "correct horse battery"
 
 
 def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
     found = {(t.name, c.name) for t in metadata.sorted_tables for c in t.columns
-             if c.name in ("account_id", "reporter_id", "muted_account")}
+             if c.name in NAMING}
     assert found == set(ACCOUNT_COLUMNS), "a new column names accounts: export and delete it"
     db = tmp_path / "export.sqlite3"
     with app_client(db, now=lambda: 1_800_000_000.0) as ida:
@@ -321,6 +331,19 @@ def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
         assert ida.post("/api/daily/foursquare", json={}).json()["counted"]
         with hub.store.engine.begin() as conn:
             Store.op_save_review(rated["table"]["id"], 1, 0, 10, "{}")(conn)
+        for one, other in ((ida, "Bo"), (bo, "Ida")):  # friends
+            assert one.post("/api/people/follow", json={"name": other}).status_code == 200
+        for one, other in ((ida, "Bo"), (bo, "Ida")):  # and a challenge each way
+            assert one.post("/api/people/challenges", json={
+                "to": other, "game": "spades"}).status_code == 201
+        cy = AppClient(ida.app)
+        assert cy.post("/api/account/signup", json={"name": "Cy", "password": PASSWORD}
+                       ).status_code == 201
+        for one, other in ((ida, "Cy"), (cy, "Ida")):  # a block each way
+            assert one.post("/api/people/block", json={"name": other}).status_code == 200
+        with hub.store.engine.connect() as conn:
+            people = dict(conn.execute(select(accounts_t.c.name, accounts_t.c.id)).all())
+        hub.people.mark_seen([people["Ida"], people["Bo"]])  # a page of each open
         admin_rename(hub.store.engine, "Ida", "Ida Rose")
 
         data = ida.get("/api/account/export").json()
@@ -338,6 +361,8 @@ def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
         assert data["rated_pause"] == {"left_rated_matches": [1_800_000_000.0],
                                        "until": None}  # the first leave only warns
         assert "hash" not in json.dumps(data)
+        assert [f["account"] for f in data["following"]] == [people["Bo"]]
+        assert [b["account"] for b in data["blocking"]] == [people["Cy"]]
 
         assert ida.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
         assert ida.get("/api/players/Ida Rose").status_code == 404

@@ -61,6 +61,7 @@ from parlour.server.routers import (
     lobby,
     ops,
     pages,
+    people,
     players,
     tables,
     websocket,
@@ -103,6 +104,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(ops.router)
     app.include_router(accounts.router)
     app.include_router(players.router)
+    app.include_router(people.router)
     app.include_router(game_files.router)  # before /static: each game's files, its folder's
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path

@@ -10,6 +10,7 @@ import { t, n } from "./i18n.js";
 import { api } from "./api.js";
 import { keepSeat, forgetSeats, heldSeats } from "./seats.js";
 import { seatLabel } from "./words.js";
+import { roomFor, follows, refreshRoom } from "./room.js";
 
 const PATHS = ["/signin", "/signup", "/recover", "/account"];
 let me = { account: null, seats: [] }; // GET /api/account
@@ -26,6 +27,8 @@ export async function loadAccount() {
 
 /** Whether someone is signed in on this page (as last asked). */
 export function signedIn() { return Boolean(me.account); }
+/** The signed-in account ({name, role}), or null for a guest. */
+export function signedInAccount() { return me.account; }
 
 export function isAccountPath(path) { return PATHS.includes(path); }
 
@@ -56,8 +59,9 @@ export function claimPage(root, tableId, done) {
 // ----------------------------------------------------------------------------- header
 function renderControl() {
   const box = document.getElementById("account-control");
+  if (box) clear(box);
+  roomFor(me.account); // the room's stream: friends, challenges, turns (room.js)
   if (!box) return;
-  clear(box);
   if (!me.account) {
     box.append(
       h("a", { class: "account-link", href: "/signin", "data-nav": "" }, t("Sign in")),
@@ -68,9 +72,10 @@ function renderControl() {
     h("summary", { class: "account-name", "aria-label": t("Your account: {name}", { name: me.account.name }) }, me.account.name),
     h("div", { class: "account-menu-items", role: "menu" },
       h("a", { href: "/account", "data-nav": "", role: "menuitem" }, t("My account")),
+      h("a", { href: "/friends", "data-nav": "", role: "menuitem" }, t("Friends")),
       h("button", { type: "button", class: "linkish", role: "menuitem" }, t("Sign out"))));
   menu.querySelector("button").addEventListener("click", () => { menu.open = false; signOut(); });
-  menu.querySelector("a").addEventListener("click", () => { menu.open = false; });
+  for (const a of menu.querySelectorAll("a")) a.addEventListener("click", () => { menu.open = false; });
   box.append(menu);
 }
 
@@ -324,7 +329,23 @@ export function isMuted(tableId, seat) {
   return Boolean(set && set.has(seat));
 }
 
-/** The "Players" control of a table (mute, report), or null for a guest or nobody else;
+// Follow a signed-in player from the table (two who follow each other are friends).
+function followButton(name) {
+  const b = h("button", { type: "button", class: "button small-button" }, follows(name) ? t("Following") : t("Follow"));
+  b.disabled = follows(name);
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try {
+      await api("POST", "/api/people/follow", { name });
+      b.textContent = t("Following");
+      toast(t("You follow {name} now.", { name }));
+      refreshRoom();
+    } catch (err) { toast(err.message, "error"); b.disabled = false; }
+  });
+  return b;
+}
+
+/** The "Players" control of a table (mute, report, follow), or null for a guest or nobody else;
  * namesChanged() is called when a mute changes the names the table shows. */
 export function playersControl(table, mySeat, namesChanged) {
   if (!me.account) return null;
@@ -363,7 +384,7 @@ export function playersControl(table, mySeat, namesChanged) {
           form.replaceWith(h("span", { class: "muted" }, t("Reported")));
         } catch (err) { toast(err.message, "error"); send.disabled = false; }
       });
-      list.append(h("li", {}, h("span", { class: "player-name" }, shown), muteBtn, form));
+      list.append(h("li", {}, h("span", { class: "player-name" }, shown), muteBtn, s.guest ? null : followButton(s.name), form));
     }
   }
   const known = mutes.has(table.id);

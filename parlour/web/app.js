@@ -11,11 +11,13 @@ import { loadLanguage, lang, t, p } from "./i18n.js";
 import { languageSwitch, gameName, seatLabel } from "./words.js";
 import { displayNames, personName, seatBadge } from "./names.js";
 import { lobbyPage as showLobby, newTablePage as showNewTable, myName } from "./lobby.js";
-import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage } from "./account.js";
+import { loadAccount, isAccountPath, accountPage, mayHoldSeatAt, claimPage, signedInAccount } from "./account.js";
 import { reviewPanel } from "./review.js";
 import { richText } from "./tables/cards.js";
 import { tablePage as showTable } from "./table_page.js";
 import { dailyPage, leaderboardPage, profilePage } from "./players.js";
+import { friendsPage } from "./friends.js";
+import { setNavigate, arrivedAt } from "./room.js";
 
 const app = document.getElementById("app");
 const crumbs = document.getElementById("crumbs");
@@ -39,6 +41,7 @@ function route() {
   clear(app);
   clear(crumbs);
   const path = location.pathname;
+  arrivedAt(path);
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})\/replay\/(\d+)$/))) current = replayPage(m[1], Number(m[2]));
   else if ((m = path.match(/^\/rules\/([a-z0-9-]{1,40})(\/full)?$/))) current = rulesPage(m[1], Boolean(m[2]));
@@ -52,6 +55,7 @@ function route() {
   else if ((m = path.match(/^\/u\/([^/]{1,120})$/))) current = profilePage(playersCtx(), m[1]);
   else if ((m = path.match(/^\/leaderboards\/([a-z0-9-]{1,40})$/))) current = leaderboardPage(playersCtx(), m[1]);
   else if (path === "/daily") current = dailyPage(playersCtx());
+  else if (path === "/friends") current = friendsPage({ ...playersCtx(), signedIn: Boolean(signedInAccount()) });
   else current = lobbyPage();
 }
 
@@ -293,6 +297,7 @@ async function openRules(gameId, gameName, tableId) {
   }
 }
 
+setNavigate(navigate);
 loadLanguage().then(loadAccount).then(() => {
   document.querySelector(".topbar").append(languageSwitch());
   route();

@@ -9,7 +9,7 @@
 import { h, toast, clear } from "./dom.js";
 import { t, n, p, num } from "./i18n.js";
 import { seatLine } from "./names.js";
-import { gameName, seatLabel } from "./words.js";
+import { gameName, seatLabel, presetName, speedName } from "./words.js";
 import { gamePicture } from "./pictures.js";
 import { playersLinks, ratedSwitch } from "./players.js";
 
@@ -40,17 +40,11 @@ function nameField() {
 }
 
 // ----------------------------------------------------------------------------- words
-const presetName = (id) => (id === "quick" ? t("Quick game") : id === "classic" ? t("Classic") : id);
 const minutesText = (m) => n("about {n} minute", "about {n} minutes", m);
 function playersText(g) {
   const [lo, hi] = g.seats;
   if (lo === hi) return lo === 1 ? t("Solitaire") : n("{n} player", "{n} players", lo);
   return t("{min} to {max} players", { min: lo, max: hi });
-}
-function speedName(speed) {
-  if (speed === "slow") return t("Slow: every step shown");
-  if (speed === "fast") return t("Fast");
-  return t("Normal");
 }
 
 // A bot as a player chooses it: its level, in plain words.

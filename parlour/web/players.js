@@ -8,6 +8,7 @@
 import { h, clear, toast, loadStyle } from "./dom.js";
 import { t, n, p, num, day as dayText, percent as pct } from "./i18n.js";
 import { gameName } from "./words.js";
+import { profileBar } from "./friends.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -134,7 +135,7 @@ export function profilePage(ctx, pathName) {
       const [me, all] = await Promise.all([ctx.api("GET", `/api/players/${encodeURIComponent(name)}`), ctx.games()]);
       if (gone) return;
       clear(panel);
-      panel.append(h("h1", {}, me.name),
+      panel.append(h("h1", {}, me.name), profileBar(me.name, ctx),
         h("p", { class: "streak" }, me.streak ? n("Daily streak: {n} day", "Daily streak: {n} days", me.streak) : t("No daily streak yet")));
       const ids = all.map((g) => g.id).filter((id) => me.games[id]);
       if (!ids.length) panel.append(h("p", { class: "muted" }, t("No finished matches yet.")));

@@ -10,8 +10,8 @@
 // is not sent to this page at all (the server keeps the account's mutes); anyone, a guest
 // too, may also hide a person's talk in this browser.
 //
-// Players' own words: off at each table until this browser turns them on there (the
-// "listen" message; the server sends them only to those who listen). A signed-in player
+// Players' own words: off at a table of strangers until this browser turns them on there,
+// on among friends (the "listen" message; the server sends them only to those who listen). A signed-in player
 // who listens may write (at most 200 characters; the server filters words and limits how
 // fast). A line of a player's own words is text like any other (a link is not a link) and
 // carries its seal, so that a signed-in reader can report it as it was sent.
@@ -20,6 +20,7 @@ import { h, icon, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./api.js";
 import { isMuted, signedIn } from "./account.js";
+import { currentRoom, onRoom } from "./room.js";
 import { displayNames } from "./names.js";
 
 // Every phrase, by the id the server knows (PHRASES in parlour/server/play/talk.py: a test
@@ -48,15 +49,23 @@ export const TALK_CODES = new Set(["talk_limited", "talk_repeated", "unknown_phr
 const KEPT = 50; // lines the log keeps
 const TEXT_MAX = 200; // characters of one's own words (TEXT_MAX in parlour/server/play/talk.py)
 
-// The tables where this browser reads the players' own words: {tableId: true}.
+// This browser's choice, per table, to read the players' own words: {tableId: true|false}.
+// With no choice made at a table: on when every other person seated there is a friend of
+// the signed-in reader (the room's friends, room.js), off with strangers.
 const LISTEN_KEY = "parlour.talkWords";
-function listening(tableId) {
-  try { return Boolean((JSON.parse(localStorage.getItem(LISTEN_KEY) || "{}") || {})[tableId]); } catch { return false; }
+function choices() {
+  try { return JSON.parse(localStorage.getItem(LISTEN_KEY) || "{}") || {}; } catch { return {}; }
+}
+function listening(table, seat) {
+  const chosen = choices()[table.id];
+  if (typeof chosen === "boolean") return chosen;
+  const room = currentRoom();
+  const others = table.seats.filter((s, i) => i !== seat && s.kind === "person" && s.taken);
+  return Boolean(room) && others.length > 0 && others.every((s) => !s.guest && room.friends.some((f) => f.name === s.name));
 }
 function setListening(tableId, on) {
-  let all;
-  try { all = JSON.parse(localStorage.getItem(LISTEN_KEY) || "{}") || {}; } catch { all = {}; }
-  if (on) all[tableId] = true; else delete all[tableId];
+  const all = choices();
+  all[tableId] = on;
   localStorage.setItem(LISTEN_KEY, JSON.stringify(all));
 }
 
@@ -97,13 +106,24 @@ export function talkControl({ send, where }) {
   const panel = h("div", { class: "talk-panel", id: panelId, hidden: "" }, phrases, listen, form, formNote, mutes);
   const el = h("div", { class: "talk" }, button, panel, log);
 
+  let told = false; // what this connection told the server last (off at each welcome)
   listenBox.addEventListener("change", () => {
     const { table } = where();
     if (!table) return;
     if (!send({ type: "listen", words: listenBox.checked })) { listenBox.checked = !listenBox.checked; return; }
+    told = listenBox.checked;
     setListening(table.id, listenBox.checked);
     drawForm();
   });
+  // Tell the server when what this page reads changes by itself (friends seated, the room
+  // come in), not only when the switch is used.
+  function tell() {
+    const { table, seat } = where();
+    if (!table) return;
+    const want = listening(table, seat);
+    if (want !== told && send({ type: "listen", words: want })) told = want;
+  }
+  const unwatch = onRoom(() => { tell(); if (!panel.hidden) drawForm(); });
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = input.value.trim();
@@ -113,7 +133,7 @@ export function talkControl({ send, where }) {
   // One's own words: for a seated, signed-in player who reads them here.
   function drawForm() {
     const { table, seat } = where();
-    listenBox.checked = Boolean(table) && listening(table.id);
+    listenBox.checked = Boolean(table) && listening(table, seat);
     const canWrite = listenBox.checked && seat !== null && signedIn();
     form.hidden = !canWrite;
     formNote.textContent = !listenBox.checked || seat === null ? "" : canWrite ? "" : t("Sign in to write your own words.");
@@ -196,11 +216,11 @@ export function talkControl({ send, where }) {
     el, hear,
     // the connection is (back) at the table: the server is told whether it reads players' words
     welcome() {
-      const { table } = where();
-      if (table && listening(table.id)) send({ type: "listen", words: true });
+      told = false;
+      tell();
       if (!panel.hidden) drawForm();
     },
-    update() { if (!panel.hidden) { drawMutes(); drawForm(); } },
-    destroy() { document.removeEventListener("pointerdown", outside); },
+    update() { tell(); if (!panel.hidden) { drawMutes(); drawForm(); } },
+    destroy() { document.removeEventListener("pointerdown", outside); unwatch(); },
   };
 }

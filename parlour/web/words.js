@@ -20,6 +20,14 @@ export const teamName = (name) => (name === "North-South" ? p("team", "North-Sou
 // A game's name as the reader's language writes it (most keep their English names).
 export const gameName = (name) => p("game", name);
 
+// A lobby preset's name (a game's presets[i].id) and a table's speed, in words.
+export const presetName = (id) => (id === "quick" ? t("Quick game") : id === "classic" ? t("Classic") : id);
+export function speedName(speed) {
+  if (speed === "slow") return t("Slow: every step shown");
+  if (speed === "fast") return t("Fast");
+  return t("Normal");
+}
+
 // Why a table closed before its match ended (the table summary's note).
 export function closedNote(note) {
   switch (note) {

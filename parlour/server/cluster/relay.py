@@ -184,7 +184,8 @@ class Relay:
         self.limits = guard.shared = SharedLimits(self.redis, prefix, process, self.outages)
         self.inbox = self.process_channel(process)
         self.owners = f"{prefix}owners"  # every process: "table X has a new owner"
-        self.channels: set[str] = {self.inbox, self.owners}
+        self.people = f"{prefix}people"  # every process: "these people's room changed"
+        self.channels: set[str] = {self.inbox, self.owners, self.people}
         self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()
         self._confirming: dict[str, list[asyncio.Future[None]]] = {}  # until subscribed
         self.clients: dict[str, Relayed] = {}
@@ -197,6 +198,9 @@ class Relay:
         self.relayed = 0  # messages forwarded to owners (a metric)
         hub.on_own.append(self._owned)
         hub.on_lose.append(self._lost)
+        hub.people.process = process
+        hub.people.publish = self._publish_people
+        hub.people.reaching = lambda: not self.outages.down(REDIS)
 
     # ------------------------------------------------------------------ channels
     def table_channel(self, table_id: str) -> str:
@@ -215,6 +219,11 @@ class Relay:
             return 0
         self.outages.answered(REDIS)
         return sent
+
+    async def _publish_people(self, data: JsonDict) -> bool:
+        """A room nudge for the other processes (:mod:`parlour.server.people.presence`);
+        whether Redis took it (if not, their streams poll until it is back)."""
+        return await self.publish(self.people, data) > 0
 
     async def ping(self, within: float) -> bool:
         """Whether Redis answers within ``within`` seconds (for ``/health``)."""
@@ -313,6 +322,7 @@ class Relay:
                 self.outages.answered(REDIS)
                 if not first:  # messages may have been lost: every client catches up
                     self._spawn(self.refresh(sync=True))
+                    self.hub.people.nudge_all()
                 first = False
                 tasks = [asyncio.create_task(self._listen(pubsub)),
                          asyncio.create_task(self._follow(pubsub))]
@@ -394,6 +404,9 @@ class Relay:
             self._for_client(data)
         elif channel == self.owners:
             self._new_owner(data)
+        elif channel == self.people:
+            if data.get("from") != self.me:  # this process delivered its own already
+                self.hub.people.deliver(data)
         elif channel.startswith(self.prefix + "t:"):
             self._at_owner(channel[len(self.prefix) + 2:], data)
 

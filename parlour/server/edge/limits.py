@@ -88,6 +88,13 @@ class Limits(BaseSettings):
     reports_per_hour: float = Field(10.0, gt=0, description="reports of players one account "
                                                              "may file an hour, on average")
     report_burst: int = Field(5, ge=1, description="and at once")
+    follows_per_minute: float = Field(20.0, gt=0, description="follows, blocks and their "
+                                      "undoing one account may make a minute, on average")
+    follow_burst: int = Field(20, ge=1, description="and at once")
+    challenges_per_hour: float = Field(60.0, gt=0, description="challenges (made, answered "
+                                       "or withdrawn) one account may send an hour, on "
+                                       "average")
+    challenge_burst: int = Field(10, ge=1, description="and at once")
     trusted_proxies: Networks = Field(default_factory=list, description="addresses or "
                                       "networks (comma-separated) whose X-Forwarded-For is "
                                       "believed")
@@ -268,7 +275,8 @@ class Capped:
 
 #: The per-client token buckets, and what a client is told when one is empty (a caller
 #: may say it its own way).
-Kind = Literal["create", "join", "review", "hint", "login", "signup", "recovery", "report"]
+Kind = Literal["create", "join", "review", "hint", "login", "signup", "recovery", "report",
+               "follow", "challenge"]
 TOO_FAST: dict[Kind, str] = {
     "create": N_("you are opening tables too fast: wait a little"),
     "join": N_("you are taking seats too fast: wait a little"),
@@ -278,6 +286,8 @@ TOO_FAST: dict[Kind, str] = {
     "signup": N_("too many new accounts from here: wait a while"),
     "recovery": N_("too many recovery attempts: wait a while"),
     "report": N_("you have sent many reports: wait a while"),
+    "follow": N_("you are following and blocking too fast: wait a little"),
+    "challenge": N_("you are sending challenges too fast: wait a little"),
 }
 
 
@@ -303,6 +313,8 @@ class ClientGuard:
             "signup": per_minute(limits.signups_per_hour / 60, limits.signup_burst),
             "recovery": per_minute(limits.recoveries_per_hour / 60, limits.recovery_burst),
             "report": per_minute(limits.reports_per_hour / 60, limits.report_burst),
+            "follow": per_minute(limits.follows_per_minute, limits.follow_burst),
+            "challenge": per_minute(limits.challenges_per_hour / 60, limits.challenge_burst),
         }
         self.shared: SharedLimits | None = None  # set by the app's lifespan with --redis
         self.sockets: Counter[ClientKey] = Counter()

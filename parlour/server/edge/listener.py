@@ -97,6 +97,11 @@ class ConnectionCount:
                 del self.count[key]
 
 
+#: The paths whose answer streams until the client goes (server-sent events: the room's
+#: stream, parlour/server/routers/people.py).
+ENDLESS = frozenset({"/api/people/events"})
+
+
 def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
     """uvicorn's HTTP and websocket protocol classes with the header deadline and the
     connection cap of ``limits`` (pass them as ``http=`` and ``ws=``)."""
@@ -178,6 +183,18 @@ def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocket
                 self._arm("header")  # the next request's header has the same deadline
             elif self.conn.their_state is h11.SEND_BODY and self.reading != "body":
                 self._arm("body")  # answered early (413): the rest must come soon or not
+
+        def shutdown(self) -> None:
+            """The server stops: a stream of the room's events still sending (it never
+            ends by itself) is cut as if its client had gone, so that its page connects
+            again, to a process that serves, as a websocket is closed with 1012; anything
+            else finishes as uvicorn lets it."""
+            cycle = self.cycle
+            if self.admitted and cycle is not None and not cycle.response_complete \
+                    and cycle.scope.get("path") in ENDLESS:
+                self.transport.close()
+                return
+            super().shutdown()
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._disarm()

@@ -26,6 +26,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, Engine, and_, delete, exc, func, insert, or_, select, update
 
 from parlour.server.edge.protocol import ProtocolError
+from parlour.server.people import challenges, social
 from parlour.server.people.account_names import clean_account_name, name_key, reserved_keys
 from parlour.server.people.identity import Account, session_hash
 from parlour.server.people.players import export_play
@@ -34,6 +35,7 @@ from parlour.server.storage.store import (
     Store,
     accounts_t,
     admin_log_t,
+    blocks_t,
     mutes_t,
     recovery_codes_t,
     reports_t,
@@ -335,6 +337,7 @@ def export(store: Store, account_id: int, now: float | None = None) -> dict[str,
                                  for r in conn.execute(select(admin_log_t).where(
                                      admin_log_t.c.account_id == account_id)
                                      .order_by(admin_log_t.c.id))],
+            **social.export_social(conn, account_id),
             **export_play(conn, account_id, now),
         }
 
@@ -357,6 +360,8 @@ def delete_account(store: Store, account: Account, password: str,
                               (reports_t, reports_t.c.reporter_id)):
             conn.execute(delete(table).where(column == account.id))
         conn.execute(delete(mutes_t).where(mutes_t.c.muted_account == account.id))
+        social.forget(conn, account.id)
+        challenges.forget(conn, account.id)
         for table, column in ((seats_t, seats_t.c.account_id),
                               (reports_t, reports_t.c.account_id)):
             conn.execute(update(table).where(column == account.id).values(name=DELETED_NAME))
@@ -416,8 +421,9 @@ def muted_seats(store: Store, account: Account, table_id: str,
 def muted_by(store: Store, table_id: str, seat: int, holder: int | None,
              readers: Iterable[int]) -> set[int]:
     """The accounts among ``readers`` that muted the person at ``seat`` of ``table_id``
-    (held by the account ``holder``; None, a guest): the same mutes as
-    :func:`muted_seats`, asked the other way round (who does not hear this seat's talk)."""
+    (held by the account ``holder``; None, a guest), or blocked that account
+    (:mod:`parlour.server.people.social`): the same mutes as :func:`muted_seats`, asked the
+    other way round (who does not hear this seat's talk)."""
     wanted = set(readers)
     if not wanted:
         return set()
@@ -428,7 +434,9 @@ def muted_by(store: Store, table_id: str, seat: int, holder: int | None,
     with store.engine.connect() as conn:
         rows = conn.execute(select(mutes_t.c.account_id).where(
             mutes_t.c.account_id.in_(sorted(wanted)), or_(*hit))).all()
-    return {r.account_id for r in rows}
+        blockers = [] if holder is None else conn.execute(select(blocks_t.c.blocker).where(
+            blocks_t.c.blocker.in_(sorted(wanted)), blocks_t.c.blocked == holder)).all()
+    return {r.account_id for r in rows} | {r.blocker for r in blockers}
 
 
 # ---------------------------------------------------------------------- operators

@@ -163,7 +163,7 @@ class TableLife:
                      speed: str | None = None,
                      client: ClientKey | None = None, account_id: int | None = None,
                      hints: bool | None = None, compared: bool = False, rated: bool = False,
-                     daily: str | None = None
+                     daily: str | None = None, others: dict[Seat, tuple[str, int]] | None = None
                      ) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
@@ -180,7 +180,11 @@ class TableLife:
 
         A ``rated`` table (its creator signed in as ``account_id``) plays the game's full
         rules with bots of fixed ratings; a ``daily`` one deals that day's daily deal. Both
-        are compared: kept, never degraded, without hints, never dealt by number."""
+        are compared: kept, never degraded, without hints, never dealt by number.
+
+        ``others`` seats more signed-in people from the start (seat: their name and
+        account; a challenge's, :mod:`parlour.server.people.challenges`): each takes their
+        seat's token on their own device (``/api/account/seats/<table>/claim``)."""
         if game_id not in game_ids():
             raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                                 game=repr(game_id), expected=", ".join(game_ids()))
@@ -223,6 +227,12 @@ class TableLife:
             infos[seat].client = client_hash(client) if client is not None else None
         else:
             seat = None
+        for other, (other_name, other_account) in (others or {}).items():
+            if other == seat or not 0 <= other < num_seats or infos[other].kind != "person":
+                raise ProtocolError("bad_seat", "sit at one of the seats kept for people")
+            infos[other].name = clean_name(other_name)
+            infos[other].token_hash = token_hash(new_token())
+            infos[other].account_id = other_account
         friends = len(people) > 1
         settings = self.room.settings
         seen = settings.monotonic()

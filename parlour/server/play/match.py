@@ -117,6 +117,7 @@ class Play:
             await self.finished(table)
         table.broadcast_table()
         table.broadcast_views()
+        self.room.on_turn(table)
         self.room.clock.start(table)
         self.room.schedule_bots(table)
 
@@ -160,6 +161,7 @@ class Play:
             raise ProtocolError("not_watched", "a table of bots deals again only while "
                                                "someone watches it")
         await self.start(table)
+        self.room.on_again(table, seat)
 
     def parse_intent(self, table: Table, text: str) -> int:
         try:
@@ -226,6 +228,7 @@ class Play:
             self.room.clock.sync(table)
             self.room.turns.restart(table)
         table.broadcast_views()
+        self.room.on_turn(table)
         self.room.clock.start(table)
         if result is not None:
             await self.finished(table)

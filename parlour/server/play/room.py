@@ -53,6 +53,11 @@ class Room:
         self.taking = True  # takes tables nobody owns (not while it drains)
         self.actions = 0  # actions applied (a metric)
         self.intent_done: Callable[[float], None] = lambda seconds: None  # (a metric)
+        # a table just moved on (a deal, an action): whose turn it became is told
+        # wherever they are (the hub's room bus, parlour.server.people.presence)
+        self.on_turn: Callable[[Table], None] = lambda table: None
+        # and a seat dealt again: the others seated there are offered the rematch
+        self.on_again: Callable[[Table, Seat | None], None] = lambda table, seat: None
         self.on_own: list[Callable[[Table], Awaitable[None]]] = []
         self.on_lose: list[Callable[[Table], None]] = []
 

@@ -205,6 +205,8 @@ class Table:
     # What each seat said lately (play/talk.py): shared by the seat's connections; never
     # written anywhere, like the talk itself.
     talk_limits: dict[Seat, TalkLimit] = field(default_factory=dict)
+    # The accounts last told it was their turn here (people/presence.py: told once a turn)
+    turn_told: set[int] = field(default_factory=set)
     speed: str = DEFAULT_SPEED  # how fast its bots and automatic steps go (play/pace.py)
     bot_pause: float = 0.8  # the server's bot pause (Settings.bot_pause), which speeds scale
     # When its last action (or deal) was applied here, by the event loop's clock: a bot's

@@ -27,6 +27,7 @@ from parlour.bots import Bot, bot_kinds
 from parlour.engine import JsonDict
 from parlour.games import game_ids
 from parlour.registry import spec
+from parlour.server.people.presence import RoomBus
 from parlour.server.play.clock import Submit
 from parlour.server.play.desk import Desk
 from parlour.server.play.forfeits import Forfeits
@@ -60,6 +61,10 @@ class Hub(Room):
         # table talk's word filter and the key of its seals (play/talk.py)
         self.talk_words = WordFilter(lambda: read_choices(store.engine), settings.monotonic)
         self.talk_key = cache(lambda: store.secret("talk-key"))
+        self.people = RoomBus(store, settings.now)  # the room's streams (friends, challenges)
+        self.on_turn = self.people.turns
+        self.on_again = lambda table, seat: self.people.rematch(
+            table, table.seats[seat].account_id if seat is not None else None)
         # the table's life
         self.create = self.life.create
         self.tidy = self.life.tidy
@@ -94,6 +99,7 @@ class Hub(Room):
     async def close(self) -> None:
         """Stop every table's timers, bots and reviews (the server is stopping)."""
         await self.stop()
+        await self.people.stop()
         await self.reviews.close()
 
 

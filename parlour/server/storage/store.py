@@ -144,6 +144,8 @@ accounts_t = Table(  # people who signed up (a guest has no row); see the player
     Column("deleted", Float),  # when the person deleted it (the row stays, anonymised)
     # the name the parlour took from it (its key met an older account's), to tell it once
     Column("renamed_from", String(40)),
+    # shown online to people who are not its friends (migration 0014; friends always see)
+    Column("show_online", Boolean, nullable=False, server_default=true()),
 )
 
 sessions_t = Table(  # a signed-in browser: the cookie's token, hashed (never the token)
@@ -278,6 +280,46 @@ daily_t = Table(  # a signed-in person's counted try at a day's daily deal of a 
     Column("finished", Float),
     Index("parlour_daily_board", "day", "game", "result"),
     Index("parlour_daily_account", "account_id", "day"),
+)
+
+follows_t = Table(  # a person following another (both ways: friends); people/social.py
+    "parlour_follows", metadata,
+    Column("follower", Integer, ForeignKey("parlour_accounts.id"), primary_key=True),
+    Column("followed", Integer, ForeignKey("parlour_accounts.id"), primary_key=True),
+    Column("created", Float, nullable=False),
+    Index("parlour_follows_followed", "followed"),
+)
+
+blocks_t = Table(  # a person blocking another: no talk, no challenges, never seated together
+    "parlour_blocks", metadata,
+    Column("blocker", Integer, ForeignKey("parlour_accounts.id"), primary_key=True),
+    Column("blocked", Integer, ForeignKey("parlour_accounts.id"), primary_key=True),
+    Column("created", Float, nullable=False),
+    Index("parlour_blocks_blocked", "blocked"),
+)
+
+presence_t = Table(  # who has a page of the parlour open (people/presence.py), per process
+    "parlour_presence", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("process", String(64), primary_key=True),
+    Column("seen", Float, nullable=False),  # renewed while the page's stream is open
+)
+
+challenges_t = Table(  # a friend invited by name to a game (people/challenges.py)
+    "parlour_challenges", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("challenger", Integer, ForeignKey("parlour_accounts.id"), nullable=False),
+    Column("challenged", Integer, ForeignKey("parlour_accounts.id"), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),  # JSON: the game's options, checked
+    Column("speed", String(10)),  # the bots' pace (parlour.server.play.pace); None: normal
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("status", String(10), nullable=False),  # open | accepted | declined | cancelled
+    Column("answered", Float),
+    Column("table_id", String(16)),  # the table both were seated at, once accepted
+    Index("parlour_challenges_challenged", "challenged", "status"),
+    Index("parlour_challenges_challenger", "challenger", "status"),
 )
 
 DEFAULT_DB = "data/parlour.sqlite3"
