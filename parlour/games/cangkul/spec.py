@@ -34,8 +34,8 @@ def figures() -> Mapping[str, Callable[[], str]]:
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, bots=BOTS, search=SEARCH, say_action=say_action,
-        short_match={"losses": 1}, stats=STATS, one_deal={"losses": 1}, daily_seats=4,
-        turn_seconds=45,
+        short_match={"losses": 1, "hand_size": 5}, stats=STATS, one_deal={"losses": 1},
+        daily_seats=4, turn_seconds=45,
         # Two seats, docs/bots.md: rule +346 over random in 100 matches (seed 31), easy
         # ISMCTS +52 [-55, +160] over rule in 40 one-deal matches (seed 8).
         bot_elo={"random": -346.0, "rule": 0.0, "ismcts:easy": 52.0},
