@@ -28,7 +28,7 @@ BROWSER_FIT: dict[str, Any] = dict(
     needed=(".ck-hand .card", ".ck-stock", ".ck-trick", ".ck-plate"),
     apart=(".ck-plate", ".ck-stock", ".ck-trick .slot .card", ".ck-hand"),
     after=(".ck-plate", ".ck-stock"), shown=(".ck-hand .card", ".ck-plate", ".ck-stock"),
-    long={"losses": 20, "max_deals": 12}, moves=3)
+    long={"losses": 20, "max_deals": 12}, moves=3, seats=5)  # the most crowded table
 
 #: A quick match with rule bots, and what shows when the page's seat has something to do
 #: (tests/test_browser_i18n.py).
