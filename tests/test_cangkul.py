@@ -149,17 +149,21 @@ def test_skip_the_player_who_cannot_follow_passes_and_the_trick_goes_on():
     assert state.turn == 0 and state.tricks[0] == 1
 
 
-def test_take_the_player_takes_the_tricks_cards_and_leads_next():
+def test_take_the_player_takes_the_tricks_cards_and_the_next_player_leads():
     state = at(EMPTY, "KH AH", empty_stock="take")
     play(state, "5S draw draw")
     assert state.legal_actions() == (TAKE,)
     play(state, "take")
     assert {card_text(c) for c in state.hand(1)} >= {"5S", "KH", "AH"}
-    assert state.turn == 1 and not state.trick and state.tricks == [0] * 5
+    assert state.turn == 2 and not state.trick and state.tricks == [0] * 5
     for seat in (0, 2, None):
         view = state.view(seat)
         assert view["known"][1] == ["5S"] and view["last_trick"]["taker"] == 1
         assert "KH" not in json.dumps(view)
+    play(state, "4S take")  # seat 3, with no spade, takes 4S: seat 4 leads
+    assert state.turn == 4 and state.view(None)["known"][3] == ["4S"]
+    play(state, "3H take")  # seat 0, all spades, takes 3H: seat 1 leads
+    assert state.turn == 1
     play(state, "5S")  # known no more once played
     assert state.view(0)["known"][1] == []
 
@@ -420,9 +424,11 @@ class Referee:
         seat = self.turn
         if action == DRAW:
             self.hands[seat].add(self.stock.pop(0))
-        elif action == TAKE:
+        elif action == TAKE:  # the taker loses the turn: the next still holding cards leads
             self.hands[seat] |= {c for _, c in self.trick}
             self.trick, self.answering = [], []
+            self.turn = next((seat + i) % self.n for i in range(1, self.n + 1)
+                             if self.hands[(seat + i) % self.n])
         else:
             if action != PASS:
                 self.hands[seat].discard(action)

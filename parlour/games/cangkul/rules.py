@@ -6,7 +6,7 @@ face-down stock. The leader plays any card; each other player in turn follows th
 or, holding none, draws from the stock one card at a time until a card of that suit comes,
 and plays it. The highest card of the suit led takes the trick, which is set aside, and its
 winner leads next. With the stock empty, a player who cannot follow passes (``skip``, the
-default) or takes the trick's cards into hand and leads next (``take``). A player whose hand
+default) or takes the trick's cards into hand and loses the turn (``take``). A player whose hand
 is empty is out; the last one holding cards loses the deal and deals the next. The match
 ends when a player has lost ``losses`` deals.
 
@@ -122,8 +122,8 @@ class CangkulGame(Game):
         Option("losses", int, 3, "the match ends when a player has lost this many deals",
                minimum=1, maximum=20, label=N_("Lost deals that end the match")),
         Option("empty_stock", str, "skip", "once the stock is empty, a player who cannot "
-               "follow suit passes (skip) or takes the trick's cards into hand and leads "
-               "next (take)", choices=EMPTY_STOCK, label=N_("Stock empty, cannot follow"),
+               "follow suit passes (skip) or takes the trick's cards into hand, and the next "
+               "player leads (take)", choices=EMPTY_STOCK, label=N_("Stock empty, cannot follow"),
                choice_labels=(N_("pass"), N_("take the trick's cards"))),
         Option("hand_size", int, 7, "cards dealt to each player", minimum=3, maximum=10,
                label=N_("Cards in a hand")),
@@ -493,14 +493,19 @@ class CangkulState(State):
 
     def _take(self, turn: Seat) -> None:
         """At a ``take`` table: the trick's cards go into ``turn``'s hand (everyone saw
-        them), the trick ends without a winner and ``turn`` leads the next."""
+        them), the trick ends without a winner, and the taker loses the turn: the next
+        player to its left still holding cards leads."""
         self._cannot_follow(turn)
         taken = mask_of(c for _, c in self.trick)
         self.hands[turn] = self.hands[turn] | taken
         self.known[turn] = self.known[turn] | taken
         self._end_trick(-1, turn)
-        self.turn = turn
-        self._turn_or_stop(turn)
+        hands = self.hands
+        lead = (turn + 1) % self.num_seats
+        while not hands[lead]:  # (the taker holds cards: this stops)
+            lead = (lead + 1) % self.num_seats
+        self.turn = lead
+        self._turn_or_stop(lead)
 
     def _next_in_trick(self) -> None:
         answer = self._to_answer

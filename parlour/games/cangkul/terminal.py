@@ -32,7 +32,8 @@ class UI(TableUI):
                            "[bold]pass[/].")
         else:
             empty = self.t("Once the stock is empty, a player who cannot follow types "
-                           "[bold]take[/] to take the trick's cards into hand, and leads next.")
+                           "[bold]take[/] to take the trick's cards into hand, and the next "
+                           "player leads.")
         return self.t(
             """[bold]Cangkul[/]: be the first to get rid of your cards. Each player has {hand}
 cards; the rest are the stock. The leader plays any card: type it, [bold]QS[/], [bold]10H[/]
