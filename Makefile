@@ -146,8 +146,7 @@ bench: $(BENCH_STAMP) $(VALGRIND)
 	$(PY) bench/engine.py --write
 	$(PY) bench/search.py --write
 	$(PY) bench/rl.py --write
-	$(PY) bench/instructions.py --pure-too --write spades spades_cpp hit_the_deck \
-		spite_and_malice clockwork_spades foursquare search rl:spades rl:hit_the_deck
+	$(PY) bench/instructions.py --pure-too --write --all
 
 bench-rl: $(BENCH_STAMP)
 	$(PY) bench/rl.py --write

@@ -178,9 +178,21 @@ def section(results: dict[str, dict[str, float | None]], build: str) -> report.S
         "count over Parlour's says how many times fewer instructions Parlour needs.", rows)
 
 
+def every_workload() -> list[str]:
+    """The workloads of ``--all``, from the benchmarks' own lists (so a new game is counted
+    without naming it here or in the Makefile)."""
+    import engine
+    import rl
+
+    return [*engine.WORKLOADS, "search", *(f"rl:{name}" for name in rl.WORKLOADS)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workloads", nargs="*", default=["spades", "hit_the_deck"])
+    parser.add_argument("--all", action="store_true",
+                        help="every workload: each of bench/engine.py (every registered game), "
+                        "search, and each learning environment of bench/rl.py")
     parser.add_argument("--count", type=int, help="units per run (default: per workload)")
     parser.add_argument("--engines", help="comma-separated engines to count (default: all; "
                         "e.g. parlour, to compare the pure and compiled builds)")
@@ -198,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as missing:  # not the venv's Python: say what to run instead
         sys.exit(report.needs(missing))
 
+    if args.all:
+        args.workloads = every_workload()
     results: dict[str, dict[str, float | None]] = {}
     pure_too = args.pure_too and status() == "compiled"
     if not args.json:

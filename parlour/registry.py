@@ -250,7 +250,7 @@ class GameSpec:
 #: parts live in its folder ``parlour/games/<id with underscores>/``, whose ``spec.py``
 #: builds its :class:`GameSpec` (``build()``).
 GAMES: tuple[str, ...] = ("spades", "spite-and-malice", "hit-the-deck", "clockwork-spades",
-                          "foursquare")
+                          "foursquare", "cangkul")
 
 
 def folder_name(game_id: str) -> str:

@@ -27,15 +27,33 @@ from parlour.message import plural_message
 Counts = dict[str, float]
 
 
+#: How a page writes a figure's value: a whole number, a percentage, one or two decimals.
+SHOWN = ("whole", "percent", "fixed1", "fixed2")
+
+
 @dataclass(frozen=True)
 class Figure:
     """One figure of a profile: ``numerator`` (a count) over ``per`` (another count; None:
-    the total itself), or the best of ``numerator`` over the matches (``best``)."""
+    the total itself), or the best of ``numerator`` over the matches (``best``).
+
+    A game names its own figures here: ``label`` (marked with ``N_``; the page shows it in
+    the reader's language) and ``shown``, how the page writes the value (:data:`SHOWN`). A
+    figure without a label is one the page names itself (``parlour/web/players.js``)."""
 
     key: str
     numerator: str
     per: str | None = None
     best: bool = False
+    label: str = ""
+    shown: str = "fixed2"
+
+    def __post_init__(self) -> None:
+        if self.shown not in SHOWN:
+            raise ValueError(f"figure {self.key}: shown is one of {', '.join(SHOWN)}")
+
+    def words(self) -> dict[str, str]:
+        """What the page needs to show the figure: its label and how to write its value."""
+        return {"label": self.label, "shown": self.shown}
 
     def value(self, totals: Mapping[str, float], bests: Mapping[str, float]) -> float | None:
         if self.best:
@@ -91,6 +109,11 @@ def summarise(matches: Iterable[Mapping[str, float]], stats: GameStats | None
             bests[key] = max(bests.get(key, value), value)
     figures = COMMON + (stats.figures if stats is not None else ())
     return {f.key: f.value(totals, bests) for f in figures}
+
+
+def figure_words(stats: GameStats | None) -> dict[str, dict[str, str]]:
+    """The words of a game's own named figures (:meth:`Figure.words`), by key."""
+    return {f.key: f.words() for f in (stats.figures if stats is not None else ()) if f.label}
 
 
 def daily_result(state: State, seat: Seat, stats: GameStats | None) -> float:

@@ -89,6 +89,8 @@ class Table:
     long: dict[str, Any] = field(default_factory=dict)
     #: how many of your moves the table is played before it is looked at during play
     moves: int = 0
+    #: how many seats the table has (None: the game's default), e.g. its most crowded
+    seats: int | None = None
 
 
 class _Tables:
@@ -126,11 +128,13 @@ COVERED = """(sels) => {
 
 
 # ----------------------------------------------------------------------------- the tables
-def open_seat(base: str, game: str, options: dict[str, Any]) -> tuple[str, str]:
-    """A table of ``game``: you at seat 0, the game's rule bots at the others, the longest
-    turn timer (it shows, and no stand-in plays for you while the pages look; the pictures
-    for docs/ show no timer); its id and your seat's token."""
-    seats = spec(game).game.default_seats
+def open_seat(base: str, game: str, options: dict[str, Any],
+              seats: int | None = None) -> tuple[str, str]:
+    """A table of ``game`` of ``seats`` (None: the game's default): you at seat 0, the
+    game's rule bots at the others, the longest turn timer (it shows, and no stand-in plays
+    for you while the pages look; the pictures for docs/ show no timer); its id and your
+    seat's token."""
+    seats = seats or spec(game).game.default_seats
     res = httpx.post(f"{base}/api/tables", json={
         "game": game, "options": options, "name": "Sam", "seat": 0,
         "turn_seconds": 0 if DOC_SHOTS else 3600,
@@ -174,7 +178,7 @@ def prepared(base: str, game: str, finished: bool) -> Seat:
     match), or a few moves in and at your turn (a match over before that is dealt again)."""
     table = TABLES[game]
     for _ in range(5):
-        table_id, token = open_seat(base, game, table.long if finished else {})
+        table_id, token = open_seat(base, game, table.long if finished else {}, table.seats)
         if play_seat(base, table_id, token, None if finished else table.moves):
             return Seat(f"{base}/t/{table_id}", table_id, token)
     raise AssertionError(f"{game}: five matches ended before your turn came")

@@ -121,6 +121,9 @@ def test_choices_are_lists_and_the_options_fit_their_panel(browser, base):
             assert not over, (game, width, over)
             if width == 390 and game == "hit-the-deck":
                 shot(page, "lobby-02-options-phone")
+        page.click(".game-tile[data-game='foursquare']")  # whichever game the menu ends with
+        page.click("details.options summary")
+        page.wait_for_selector("details.options[open]")
         assert page.evaluate("document.querySelector('#opt-flip').tagName") == "SELECT"
         assert page.locator("#opt-flip option").all_inner_texts() == [
             "Never (the designer's rule)", "Yes, when its own line fires"]

@@ -10,10 +10,19 @@ import pytest
 from parlour.engine import play_random
 from parlour.games import game_ids
 from parlour.i18n import render
+from parlour.message import Message
 from parlour.record import parse_record, record_text, replay
-from parlour.registry import spec
+from parlour.registry import WEB, spec
 from parlour.server.people import ratings as R
-from parlour.stats import daily_result, daily_words, match_counts, summarise
+from parlour.stats import (
+    COMMON,
+    Figure,
+    daily_result,
+    daily_words,
+    figure_words,
+    match_counts,
+    summarise,
+)
 
 
 def finished(game_id: str, seed: int, one_deal: bool = True):
@@ -176,3 +185,21 @@ def test_foursquares_measure_is_over_the_recent_deals_only():
 
 def test_a_newcomer_displays_1500():
     assert R.Rating().display == 1500
+
+
+def test_every_figure_is_named_by_the_page_or_by_its_game():
+    """The profile page names the common figures and the older games' (players.js); a game
+    may name its own instead (Figure.label, Figure.shown), so that a new game's figures need
+    no edit of the page."""
+    page = (WEB / "players.js").read_text(encoding="utf-8")
+    for game_id in game_ids():
+        stats = spec(game_id).stats
+        for figure in COMMON + (stats.figures if stats else ()):
+            assert figure.label or f"  {figure.key}: [" in page, (game_id, figure.key)
+    words = figure_words(spec("cangkul").stats)
+    assert words["drawn_per_deal"] == {"label": "Cards drawn per deal", "shown": "fixed1"}
+    assert set(words) == {"first_out_rate", "lost_deal_rate", "drawn_per_deal"}
+    for lang in ("id", "pt_BR"):
+        assert render(Message(words["drawn_per_deal"]["label"]), lang) != "Cards drawn per deal"
+    with pytest.raises(ValueError, match="shown is one of"):
+        Figure("x", "x", label="X", shown="roman")

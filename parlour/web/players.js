@@ -103,10 +103,21 @@ function ratingLine(gameId, rating) {
     " ", h("span", { class: "muted" }, n("({n} rated match)", "({n} rated matches)", rating.matches)));
 }
 
-function figureList(figures) {
+// How a game's own figure is written (parlour/stats.py's Figure.shown).
+const SHOWN = { whole, percent, fixed1: fixed(1), fixed2: fixed(2) };
+
+// A figure the page names itself, else one its game names (its label, marked for the
+// catalog in the game's stats.py, and how it is written: the profile's figure_words).
+function figureOf(key, words) {
+  if (FIGURES[key]) return FIGURES[key];
+  const own = words && words[key];
+  return own && own.label ? [() => t(own.label), SHOWN[own.shown] || SHOWN.fixed2] : null;
+}
+
+function figureList(figures, words) {
   const dl = h("dl", { class: "figures" });
   for (const [key, value] of Object.entries(figures)) {
-    const known = FIGURES[key];
+    const known = figureOf(key, words);
     if (!known) continue;
     dl.append(h("div", { class: "figure", "data-figure": key }, h("dt", {}, known[0]()),
       h("dd", {}, value === null || value === undefined ? t("none yet") : known[1](value))));
@@ -144,7 +155,7 @@ export function profilePage(ctx, pathName) {
         const section = h("section", { class: "profile-game", "data-game": id },
           h("h2", {}, nameOf(all, id)), ratingLine(id, game.rating));
         if (game.history && game.history.length) section.append(ratingChart(game.history, t("{game}: rating over time", { game: nameOf(all, id) })));
-        section.append(figureList(game.figures),
+        section.append(figureList(game.figures, game.figure_words),
           h("a", { href: `/leaderboards/${id}`, "data-nav": "" }, t("Leaderboard")));
         panel.append(section);
       }

@@ -36,7 +36,7 @@ from parlour.server.storage.store import (
     seats_t,
     tables_t,
 )
-from parlour.stats import daily_result, match_counts, summarise
+from parlour.stats import daily_result, figure_words, match_counts, summarise
 
 if TYPE_CHECKING:
     from parlour.server.people.identity import Account
@@ -361,10 +361,12 @@ def profile(engine: Engine, name: str, now: float) -> JsonDict | None:
         for game, text in rows:
             counts.setdefault(game, []).append(json.loads(text or "{}"))
         for game, found in counts.items():
-            games[game] = {"figures": summarise(found, _stats(game)), "rating": None,
+            games[game] = {"figures": summarise(found, _stats(game)),
+                           "figure_words": figure_words(_stats(game)), "rating": None,
                            "history": []}
         for r in conn.execute(select(ratings_t).where(ratings_t.c.account_id == account.id)):
             entry = games.setdefault(r.game, {"figures": summarise([], _stats(r.game)),
+                                              "figure_words": figure_words(_stats(r.game)),
                                               "history": []})
             entry["rating"] = rating_json(r)
         for game, entry in games.items():

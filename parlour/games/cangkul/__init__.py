@@ -1,0 +1,10 @@
+"""Cangkul, every part of it in this folder: the rules (``rules.py``, which loads nothing
+above the engine), bots (``bots.py``), terminal table (``terminal.py``), web table
+(``table.js``, ``table.css``), how-to and full rules pages (``howto/``, ``full-rules/``),
+learning encoder (``encoding.py``), figures (``stats.py``), and ``spec.py``, the
+:class:`~parlour.registry.GameSpec` that names them all with the game's traits and settings.
+"""
+
+from parlour.native import extend
+
+extend(__path__, "games/cangkul")  # the compiled rules, when the compiled build is in use
