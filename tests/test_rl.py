@@ -438,7 +438,7 @@ def test_a_lean_encoders_fill_writes_what_encode_returns(game_id: str) -> None:
     for seat in range(match.seats):
         seen = state.seen(seat)  # type: ignore[attr-defined]
         buffer = array("f", bytes(4 * encoder.layout.size))
-        encoder.fill(seen, memoryview(buffer))
+        encoder.fill(seen, buffer)
         assert np.array_equal(np.frombuffer(buffer, np.float32), encoder.encode(seen))
         assert any(buffer)
 

@@ -14,6 +14,7 @@ four, as at the table.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from parlour.games.hit_the_deck.features import HTD_MAX_SEATS, HitTheDeckFeatures
@@ -53,7 +54,7 @@ class HitTheDeckEncoder(Encoder):
             Field("shouted", 1, "in a slap, the With a Hand was played with the shout"),
         ]
 
-    def fill(self, seen: HitTheDeckSeen, o: memoryview[float]) -> None:
+    def fill(self, seen: HitTheDeckSeen, o: array[float]) -> None:
         self.filler(seen, o)  # (encode calls the compiled filler itself, with no frame here)
 
     def points(self, state: Any) -> list[float]:

@@ -1,6 +1,6 @@
 """Hit the Deck's learning observation as plain floats: what a seat sees, written into a
-float32 buffer (an ``array('f')``, seen through a memoryview) that the NumPy side (its
-``encoding.py``) wraps without a copy.
+float32 buffer (an ``array('f')``) that the NumPy side (its ``encoding.py``) wraps without
+a copy.
 
 This module is compiled with the game's rules (the folder's ``COMPILED``, read by
 :mod:`parlour.native`), which is why it is apart from the encoder and imports no NumPy:
@@ -11,6 +11,7 @@ rule in one place.
 
 from __future__ import annotations
 
+from array import array
 from typing import Final
 
 from parlour.games.hit_the_deck.rules import HitTheDeckSeen
@@ -47,7 +48,7 @@ class HitTheDeckFeatures:
         #: most moves a round may have: an eighth a card, clipped at 4.
         self.eighths: list[float] = [min(4.0, c / 8) for c in range(max_turns + 1)]
 
-    def fill(self, seen: HitTheDeckSeen, o: memoryview[float]) -> None:
+    def fill(self, seen: HitTheDeckSeen, o: array[float]) -> None:
         """Write ``seen`` into ``o`` (zeros, the layout's size)."""
         hand = seen.hand
         if hand:  # a quarter per card of a kind, up to 16 (the hand is sorted by kind)

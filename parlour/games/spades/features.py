@@ -1,6 +1,6 @@
 """Spades' learning observation as plain floats: what a seat sees (``SpadesSeen``), written
-into a float32 buffer (an ``array('f')``, seen through a memoryview) that the NumPy side
-(its ``encoding.py``) wraps without a copy.
+into a float32 buffer (an ``array('f')``) that the NumPy side (its ``encoding.py``) wraps
+without a copy.
 
 This module is compiled with the game's rules (the folder's ``COMPILED``, read by
 :mod:`parlour.native`), which is why it is apart from the encoder and imports no NumPy:
@@ -12,6 +12,7 @@ opponent, 2 my partner, 3 my right-hand opponent), teams as mine, theirs.
 
 from __future__ import annotations
 
+from array import array
 from typing import Final
 
 from parlour.games.spades.rules import SpadesSeen
@@ -56,7 +57,7 @@ class SpadesFeatures:
         self.bags = at["bags"]
         self.deal = at["deal"]
 
-    def fill(self, seen: SpadesSeen, o: memoryview[float]) -> None:
+    def fill(self, seen: SpadesSeen, o: array[float]) -> None:
         """Write ``seen`` into ``o`` (zeros, the layout's size)."""
         me = seen.seat if seen.seat is not None else 0
         rel = _REL[me]

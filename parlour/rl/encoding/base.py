@@ -130,17 +130,16 @@ class Encoder:
         self.at = {name: sl.start for name, sl in self.layout.slices.items()}
         self._zeros = array("f", bytes(4 * self.layout.size))
         #: What writes a lean encoder's observation into a zeroed buffer: its :meth:`fill`,
-        #: or a compiled one (Spades' and Hit the Deck's, in their folders' ``features.py``).
-        self.filler: Callable[[Any, memoryview[float]], None] = self.fill
+        #: or a compiled one (Hit the Deck's, in its folder's ``features.py``).
+        self.filler: Callable[[Any, array[float]], None] = self.fill
 
     def fields(self) -> list[Field]:
         raise NotImplementedError
 
-    def fill(self, seen: Any, o: memoryview[float]) -> None:
+    def fill(self, seen: Any, o: array[float]) -> None:
         """(A lean encoder's) write the observation of a seat's facts ``seen`` into ``o``, a
-        zeroed float32 buffer of the layout's size seen through a memoryview (format
-        ``f``): setting its items is cheaper than NumPy's fancy indexing, and cheaper than
-        setting the ``array("f")``'s own (which parses each float with ``PyArg_Parse``)."""
+        zeroed float32 buffer of the layout's size: setting its items is cheaper than
+        NumPy's fancy indexing."""
         raise NotImplementedError
 
     def encode(self, view: Any) -> np.ndarray:
@@ -148,7 +147,7 @@ class Encoder:
         :attr:`filler` into a fresh buffer that NumPy wraps without a copy); an encoder of
         views overrides this."""
         o = self._zeros[:]
-        self.filler(view, memoryview(o))
+        self.filler(view, o)
         return np.frombuffer(o, FLOAT32)
 
     def points(self, state: Any) -> list[float]:
