@@ -169,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
             + ("(the compiled-build cache as it was)" if args.warm_build_cache else
                "(from nothing: the compiled-build cache empty)")
             + ", then a second `make run` in the same clone, on the compiled build.",
-            rows, [f"The background build's last line: {outcome}"]), args.doc)
+            rows, [f"The background build's last line: {outcome.split(' (/')[0]}."]), args.doc,
+            "the clone's own builds (pure, then compiled)")
     elif args.write:
         print("not written: the first start did not answer, or the second was not compiled",
               file=sys.stderr)
