@@ -27,12 +27,19 @@ MYPY = mkdir -p $(MYPY_CACHE) && flock $(MYPY_CACHE).lock $(VENV)/bin/mypy --cac
 # about half of pip's time (parallel downloads, no bytecode compiled ahead of use: Python
 # keeps what it compiles, above; a warm cache linked rather than unpacked). Where uv cannot
 # be had, pip installs the same.
+# .venv is made without pip, and the system's pip puts uv in it, which then adds pip from its
+# cache (for the docs' `.venv/bin/python -m pip install ...`): venv's own pip set-up took
+# 10 s of a fresh clone's first `make run` (2 s so). Without a pip of 22.3 or newer
+# (`--python`) outside, venv's pip is set up and installs uv as before.
 $(VENV)/bin/python:
 	@echo "Setting up .venv, Parlour's own Python environment (once: about a minute)"
 	@$(PYTHON) -c 'import venv, ensurepip' 2>/dev/null || \
 		(apt-get update -qq && apt-get install -y -qq python3-venv python3-pip)
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q uv || echo "uv could not be installed: pip installs instead"
+	$(PYTHON) -m venv --without-pip $(VENV)
+	($(PYTHON) -m pip --python $(PY) install -q uv && \
+		$(VENV)/bin/uv pip install -q --python $(PY) pip) || \
+	($(PY) -m ensurepip >/dev/null && ($(PY) -m pip install -q uv || \
+		echo "uv could not be installed: pip installs instead"))
 INSTALL = $(if $(wildcard $(VENV)/bin/uv),$(VENV)/bin/uv pip install -q --python $(PY),\
 	$(PY) -m pip install -q)
 

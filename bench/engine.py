@@ -128,6 +128,40 @@ def spades_openspiel_cpp() -> Callable[[int], None] | None:
     return deal
 
 
+#: Deals whose legal actions :func:`spades_loop_alone` records and replays in turn.
+LOOP_DEALS = 200
+
+
+def spades_loop_alone() -> Callable[[int], None]:
+    """The benchmark's own loop with no engine under it: the legal actions of the same
+    seeded deals, recorded beforehand, handed back one tuple a move by a C iterator and the
+    choice made by the same ``random.choice``, its result appended to a list (C calls that
+    do nothing else). What a deal costs any engine driven from Python this way before the
+    engine does anything: a floor under ``spades`` (a ``for`` over the moves stands for the
+    loop's test of ``state.deal``, a little cheaper)."""
+    game = get_game("spades")
+    choice = random.Random(1).choice
+    recorded = []
+    for i in range(LOOP_DEALS):
+        state, moves = game.new(i), []
+        while state.deal == 1:
+            legal = state.legal_actions()
+            moves.append(legal)
+            state.apply(choice(legal))
+        recorded.append(tuple(moves))
+    choice = random.Random(1).choice
+
+    def deal(i: int) -> None:
+        moves = recorded[i % LOOP_DEALS]
+        legal = iter(moves).__next__
+        chosen: list[int] = []
+        apply = chosen.append
+        for _ in moves:
+            apply(choice(legal()))
+
+    return deal
+
+
 # ----------------------------------------------------------------------------- other games
 def first_rounds(game_id: str, seats: int | None = None, **options: object) -> Rated:
     """Whole first rounds (or whole games, for games of one round) per second: a seeded
@@ -182,7 +216,11 @@ SPECIAL: dict[str, dict[str, Workload]] = {
     "spades": {"spades": ("deals/s", Rated(spades_parlour),
                          {"openspiel": Rated(spades_openspiel)}),
                "spades_cpp": ("deals/s", Rated(spades_parlour),
-                              {"openspiel_cpp": Rated(spades_openspiel_cpp)})},
+                              {"openspiel_cpp": Rated(spades_openspiel_cpp)}),
+               # The same deals against the benchmark's loop alone (no engine): how much of
+               # a deal is the loop's, which no engine driven from Python can take away.
+               "spades_loop": ("deals/s", Rated(spades_parlour),
+                               {"loop_alone": Rated(spades_loop_alone)})},
     "clockwork-spades": {"clockwork_spades": ("games/s", first_rounds("clockwork-spades"), {})},
     # Two-seat rounds are what is compared with RLCard's two-player UNO games.
     # A target of 1 point makes a game exactly one round (someone always scores).

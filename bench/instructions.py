@@ -39,9 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
 import report
 
 #: Units per run by default: about a second of work each under callgrind.
-COUNTS = {"spades": 60, "spades_cpp": 60, "spite_and_malice": 20, "hit_the_deck": 60,
-          "hit_the_deck_4": 40, "clockwork_spades": 40, "foursquare": 60, "rl:spades": 600,
-          "rl:hit_the_deck": 600, "search": 400}
+COUNTS = {"spades": 60, "spades_cpp": 60, "spades_loop": 60, "spite_and_malice": 20,
+          "hit_the_deck": 60, "hit_the_deck_4": 40, "clockwork_spades": 40, "foursquare": 60,
+          "rl:spades": 600, "rl:hit_the_deck": 600, "search": 400}
 
 
 def engines(name: str) -> dict[str, Callable[[int], int] | None]:

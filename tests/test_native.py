@@ -175,6 +175,31 @@ def test_a_failed_build_says_so_once_and_leaves_parlour_pure(tmp_path, monkeypat
     assert build.main(["--check"]) == 1
 
 
+def test_the_background_build_runs_below_the_server(tmp_path, monkeypatch):
+    """``make run``'s build in the background starts at nice 10 (the server beside it, and
+    then its players, come first for the CPU), in a session of its own, logging to a file."""
+    started: list[dict[str, object]] = []
+
+    def popen(args: list[str], **kwargs: object) -> None:
+        started.append({"args": args, **kwargs})
+
+    monkeypatch.setattr(build.subprocess, "Popen", popen)
+    monkeypatch.setattr(build, "BUILD", tmp_path)
+    monkeypatch.setattr(build, "LOG", tmp_path / "build.log")
+    build.start_in_background()
+    [run] = started
+    assert run["args"][1:] == ["-m", "parlour.build"] and run["start_new_session"] is True
+    lower = run["preexec_fn"]
+    assert callable(lower)
+    child = os.fork()
+    if child == 0:  # what the build's process does before it runs
+        before = os.nice(0)
+        lower()
+        os._exit(0 if os.nice(0) == min(19, before + 10) else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
 @pytest.mark.parametrize("game_id", game_ids())
 def test_states_and_outcomes_pickle_on_this_build(game_id):
     """Bots' searches go to worker processes pickled; a compiled state pickles by its

@@ -7,4 +7,7 @@ learning encoder (``encoding.py``), figures (``stats.py``), and ``spec.py``, the
 
 from parlour.native import extend
 
+#: Its modules the compiled build compiles: the rules, and the learning observation's fill.
+COMPILED = ("rules", "features")
+
 extend(__path__, "games/spades")  # the compiled rules, when the compiled build is in use

@@ -772,11 +772,14 @@ class SpadesState(State):
 copyreg.pickle(SpadesState, reduce_state)  # how a state is pickled (see the engine)
 
 
-@dataclass(frozen=True)
+@dataclass
 class SpadesSeen:
     """What one seat may see of a Spades match (``seat`` None: a spectator), as compact
     facts: cards as ints (see :mod:`parlour.cards`), seats as ints, no text. Built by
-    :meth:`SpadesState.seen`; :func:`view_of` turns it into the view."""
+    :meth:`SpadesState.seen`; :func:`view_of` turns it into the view. Read, never changed:
+    not frozen only because mypyc compiles a plain dataclass's ``__init__`` (a frozen one
+    kept dataclasses' interpreted one, an ``object.__setattr__`` a field, at every
+    observation), as Hit the Deck's."""
 
     seat: Seat | None
     options: dict[str, Any]  # the match's options (never changed)
