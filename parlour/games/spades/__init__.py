@@ -7,4 +7,8 @@ learning encoder (``encoding.py``), figures (``stats.py``), and ``spec.py``, the
 
 from parlour.native import extend
 
+#: The modules the compiled build compiles (parlour.native): the rules and the open-hand
+#: search of the pimc bot.
+COMPILED = ("rules", "solver")
+
 extend(__path__, "games/spades")  # the compiled rules, when the compiled build is in use
