@@ -19,7 +19,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from parlour.bots import make_bot, observe_for
+from parlour.bots import Bot, bot_kinds, make_bot, observe_for
+from parlour.bots.base import observe_open
 from parlour.engine import Action, Game, JsonDict, Outcome, Seat, State, derive_seed
 from parlour.games import get_game
 from parlour.record import record_text
@@ -39,6 +40,16 @@ def seat_bots(kinds: Sequence[str], seats: int) -> list[str]:
     return [kinds[i % len(kinds)] for i in range(seats)]
 
 
+def arena_bot(game: Game, kind: str, seat: Seat, seed: int) -> Bot:
+    """A bot of ``kind`` for the arena: a yardstick shown every card (a kind whose
+    ``sees_everything`` is set, such as Spades' ``open-hands``) is made knowing it will
+    be, as only the arena shows it (:func:`play_game`)."""
+    cls = bot_kinds(game.id).get(kind.strip().lower().partition(":")[0])
+    if cls is not None and cls.sees_everything:
+        return make_bot(game, kind, seat, seed, shown=True)
+    return make_bot(game, kind, seat, seed)
+
+
 #: ``watch(state, seat, action)``: told of each action just before it is applied.
 Watch = Callable[[State, Seat, Action], None]
 
@@ -48,7 +59,7 @@ def play_game(game: Game, seed: int, kinds: Sequence[str], options: dict[str, An
     """Play one whole game between bots; return the finished state. ``watch``, if given,
     sees each action before it is applied, the state as it stands (a round's length)."""
     state = game.new(seed, seats, **(options or {}))
-    bots = [make_bot(game, kind, s, derive_seed(seed, "bot", s))
+    bots = [arena_bot(game, kind, s, derive_seed(seed, "bot", s))
             for s, kind in enumerate(seat_bots(kinds, state.num_seats))]
     rng = random.Random(derive_seed(seed, "observe"))
     while True:
@@ -57,7 +68,9 @@ def play_game(game: Game, seed: int, kinds: Sequence[str], options: dict[str, An
             return state
         seat = to_act[0]
         bot = bots[seat]
-        action = bot.act(observe_for(bot, state, seat, rng))
+        obs = (observe_open(state, seat) if bot.sees_everything
+               else observe_for(bot, state, seat, rng))
+        action = bot.act(obs)
         if watch is not None:
             watch(state, seat, action)
         state.apply(action, seat)
@@ -224,7 +237,7 @@ def simulate(game_id: str, games: int, seed: int, kinds: Sequence[str],
     seats = game.check_seats(seats)
     game.resolve_options(options)  # fail fast on a bad option, before any worker starts
     for s, kind in enumerate(seat_bots(kinds, seats)):
-        make_bot(game, kind, s, 0)  # and on an unknown bot kind
+        arena_bot(game, kind, s, 0)  # and on an unknown bot kind
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -286,7 +299,7 @@ def tournament(game_id: str, kinds: Sequence[str], games: int, seed: int,
     if len(set(kinds)) < 2:
         raise ValueError("a tournament needs at least two different bot kinds")
     for s, kind in enumerate(seat_bots(kinds, seats)):
-        make_bot(game, kind, s, 0)
+        arena_bot(game, kind, s, 0)
     rotations = seatings(kinds, seats)
     deals = tournament_size(kinds, games) // len(rotations)
     opts = tuple(sorted((options or {}).items()))
@@ -329,6 +342,7 @@ def tournament(game_id: str, kinds: Sequence[str], games: int, seed: int,
         for r in results:
             key = r.index // len(rotations)
             pairs[key] = pairs.get(key, 0.0) + kind_scores(r)[first]
+        out["deal_scores"] = [pairs[key] for key in sorted(pairs)]  # the first kind's, a deal
         out["pairs"] = {"both": sum(1 for v in pairs.values() if v == len(rotations)),
                         "split": sum(1 for v in pairs.values() if 0 < v < len(rotations)),
                         "neither": sum(1 for v in pairs.values() if v == 0)}

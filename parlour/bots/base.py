@@ -46,6 +46,25 @@ def observe(state: State, seat: Seat, rng: random.Random, *, view: bool = True,
                        sampler)
 
 
+@dataclass(frozen=True)
+class OpenObservation(Observation):
+    """An observation that shows everything: its ``sample`` is the true state itself (a
+    copy), every hand and the future deals included. Only for a yardstick kind whose
+    ``sees_everything`` is set (Spades' ``open-hands``), and only the arena makes one
+    (:func:`observe_open`); no table does."""
+
+    def sample(self, rng: random.Random) -> State:
+        """The true state (a copy): nothing is redealt."""
+        assert self._sampler is not None
+        return self._sampler.clone()
+
+
+def observe_open(state: State, seat: Seat) -> OpenObservation:
+    """The observation of ``seat`` shown every card (:class:`OpenObservation`)."""
+    return OpenObservation(state.game, seat, state.view(seat), tuple(state.legal_actions(seat)),
+                           tuple(state.history), state.clone())
+
+
 def observe_for(bot: Bot, state: State, seat: Seat, rng: random.Random) -> Observation:
     """Exactly what ``bot`` asks to be shown."""
     return observe(state, seat, rng, view=bot.needs_view, sample=bot.needs_sample)
@@ -83,6 +102,9 @@ class Bot:
     #: Whether the kind plays a seat at a table (the lobby offers it); a yardstick for the
     #: analyses, such as a bot shown the hidden cards, does not.
     at_tables: ClassVar[bool] = True
+    #: Whether the kind is a yardstick shown every card (:class:`OpenObservation`): it is
+    #: made with ``shown=True`` and observed by :func:`observe_open`, by the arena alone.
+    sees_everything: ClassVar[bool] = False
     #: Seconds one decision may take at most, or None (the default): the budget alone.
     time_cap: float | None = None
 

@@ -7,7 +7,8 @@ learning encoder (``encoding.py``), figures (``stats.py``), and ``spec.py``, the
 
 from parlour.native import extend
 
-#: Its modules the compiled build compiles: the rules, and the learning observation's fill.
-COMPILED = ("rules", "features")
+#: Its modules the compiled build compiles (parlour.native): the rules, the learning
+#: observation's fill, and the open-hand search of the pimc bot.
+COMPILED = ("rules", "features", "solver")
 
 extend(__path__, "games/spades")  # the compiled rules, when the compiled build is in use

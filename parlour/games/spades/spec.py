@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from parlour.games.spades.bots import BOTS, SEARCH
+from parlour.games.spades.pimc import OpenHandsBot, PimcBot
 from parlour.games.spades.rules import GAME, say_action
 from parlour.games.spades.stats import STATS
 from parlour.message import N_, Term
@@ -33,7 +34,8 @@ def figures() -> Mapping[str, Callable[[], str]]:
 
 def build() -> GameSpec:
     return GameSpec(
-        GAME, terminal, Traits(partnerships=((0, 2), (1, 3))), bots=BOTS, search=SEARCH,
+        GAME, terminal, Traits(partnerships=((0, 2), (1, 3))),
+        bots={**BOTS, "pimc": PimcBot, "open-hands": OpenHandsBot}, search=SEARCH,
         say_action=say_action, short_match={"max_deals": 2}, stats=STATS,
         one_deal={"max_deals": 1}, daily_seats=4, turn_seconds=60,
         bot_elo={"random": -800.0, "rule": 0.0, "ismcts:easy": 463.0},
