@@ -304,8 +304,10 @@ function eventText(st, e) {
 const narrow = (felt) => felt.clientWidth < 560;
 
 // A narrow felt whose bands do not fit its height (a long obligation, bots' badges, a short
-// phone) is drawn tighter, a step at a time, until they do: nothing is cut off at its foot.
-const TIGHTER = ["tight", "tighter"];
+// phone, a prompt of two lines under it) is drawn tighter, a step at a time, until they do:
+// nothing is cut off at its foot. The last step gives up the caption of the last event
+// (aria-hidden: the narration says it too) and shrinks the piles once more.
+const TIGHTER = ["tight", "tighter", "tightest"];
 function fitFelt(st) {
   const { felt } = st.els;
   felt.classList.remove(...TIGHTER);
