@@ -26,7 +26,7 @@ from parlour.engine import Seat
 from parlour.games import get_game
 from parlour.server.edge.deps import ClientDep, GuardDep, HubDep
 from parlour.server.edge.errors import RESPONSES
-from parlour.server.edge.limits import TooMany
+from parlour.server.edge.limits import ClientGuard, TooMany
 from parlour.server.edge.protocol import ProtocolError
 from parlour.server.people import challenges, social
 from parlour.server.people.identity import SESSION_COOKIE, Account, AccountDep, account_for_session
@@ -92,16 +92,23 @@ async def relation(name: Annotated[str, Path(min_length=1, max_length=100)],
                           account.id if account else None, name, hub.settings.now())
 
 
+async def _relate(change: Callable[..., tuple[int, dict[str, bool]]], body: Follow | Block,
+                  account: Account | None, hub: Hub, guard: ClientGuard) -> dict[str, Any]:
+    """Follow or block (``change``) the player ``body`` names, within the account's follow
+    limit; both people's rooms are told; the relation as it is now."""
+    account = await _limited(guard, account, "follow")
+    other, rel = await blocking(change, hub.store, account.id, body.name, body.on,
+                                hub.settings.now())
+    await hub.people.notify([account.id, other])
+    return {"relation": rel}
+
+
 @router.post("/follow")
 async def follow(body: Follow, account: AccountDep, hub: HubDep, guard: GuardDep
                  ) -> dict[str, Any]:
     """Follow (``on``: false, unfollow) a player by name: two people who follow each
     other are friends."""
-    account = await _limited(guard, account, "follow")
-    other, rel = await blocking(social.follow, hub.store, account.id, body.name, body.on,
-                                hub.settings.now())
-    await hub.people.notify([account.id, other])
-    return {"relation": rel}
+    return await _relate(social.follow, body, account, hub, guard)
 
 
 @router.post("/block")
@@ -110,11 +117,7 @@ async def block(body: Block, account: AccountDep, hub: HubDep, guard: GuardDep
     """Block (``on``: false, unblock) a player by name: their talk is hidden from you,
     their challenges refused, and quick play never seats you together; following ends
     both ways."""
-    account = await _limited(guard, account, "follow")
-    other, rel = await blocking(social.block, hub.store, account.id, body.name, body.on,
-                                hub.settings.now())
-    await hub.people.notify([account.id, other])
-    return {"relation": rel}
+    return await _relate(social.block, body, account, hub, guard)
 
 
 @router.post("/settings")
