@@ -22,6 +22,10 @@ from parlour.server.edge.limits import Limits, client_key
 from parlour.server.play.tables import Hub
 from parlour.server.storage.store import Store
 
+# The subject is the edge's limits and shapes, not the database: PostgreSQL in make test-long
+# only.
+pytestmark = pytest.mark.long_on("postgresql")
+
 PROXY = ("10.0.0.1", 4000)
 CREATE = {"game": "spades", "seats": BOTS3, "name": "Ann"}
 
@@ -202,6 +206,7 @@ def test_open_tables_are_capped_per_client_and_for_the_server(tmp_path):
         assert len(client.get("/api/tables").json()["tables"]) == 3
 
 
+@pytest.mark.long_on()  # a race among writers: both databases in make test
 def test_concurrent_creates_cannot_pass_the_server_cap(tmp_path):
     async def run() -> int:
         settings = settings_for(tmp_path / "race.sqlite3",

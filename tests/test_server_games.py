@@ -10,6 +10,10 @@ from server_kit import Player, app_client, assert_no_secret
 
 from parlour.games import game_ids, get_game
 
+# The subject is the engine contract through the server, not the database: PostgreSQL in make
+# test-long only.
+pytestmark = pytest.mark.long_on("postgresql")
+
 ACTIONS = 150  # enough to cross several turns and rounds of any game
 
 

@@ -18,6 +18,9 @@ from parlour.i18n import LANGUAGES, cards_as_codes, render, translate
 from parlour.message import YOU, Message, Term
 from parlour.server.edge.language import chosen
 
+# The subject is the reader's language, not the database: PostgreSQL in make test-long only.
+pytestmark = pytest.mark.long_on("postgresql")
+
 RULE = {"kind": "bot", "bot": "rule"}
 
 GUEST_ANN = Message("{name} (guest)", name="Ann")  # a guest's seat is marked

@@ -3,12 +3,15 @@ a level; the lines told to a seat call it "You"."""
 
 from __future__ import annotations
 
+import pytest
 from server_kit import Player, app_client
 
 from parlour.games.foursquare.rules import describe_event as foursquare_line
 from parlour.message import YOU
 from parlour.server.play.names import BOT_NAMES, bot_level, bot_names, is_bot_name
 from parlour.server.play.seating import clean_name
+
+pytestmark = pytest.mark.long_on("postgresql")  # the subject is the seats' names, not the database
 
 
 def test_bot_names_are_the_tables_own_and_never_a_persons_at_it():

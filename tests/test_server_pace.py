@@ -10,6 +10,8 @@ from parlour.server.edge.protocol import ProtocolError
 from parlour.server.play.pace import PACES, SPEEDS, bot_wait, check_speed, pace_json, step_ms
 from parlour.server.play.table import Table
 
+pytestmark = pytest.mark.long_on("postgresql")  # the subject is the bots' pace, not the database
+
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "rule"}]
 
 

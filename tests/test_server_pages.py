@@ -14,6 +14,9 @@ from parlour.registry import spec
 from parlour.server.play import life, pages
 from parlour.server.play.names import BOT_NAMES
 
+# The subject is what the pages say, not the database: PostgreSQL in make test-long only.
+pytestmark = pytest.mark.long_on("postgresql")
+
 BOTS2 = [{"kind": "bot", "bot": "rule"}, {"kind": "bot", "bot": "random"}]
 
 GUEST_ANN = Message("{name} (guest)", name="Ann")  # a guest's seat is marked

@@ -105,6 +105,7 @@ def test_a_review_is_stored_with_the_match_and_matches_the_command(tmp_path, pro
         assert client.get(f"{path}?seat=1").json() == {"status": "none"}
 
 
+@pytest.mark.long_on("postgresql")  # the subject is the solver, not the database
 def test_foursquare_is_reviewed_by_its_solver_whatever_the_budget(tmp_path, monkeypatch):
     """The server's budget goes to reviewers that take one: Foursquare's solver does not
     (its judgements are left out here: the solver at its strongest takes its time)."""
@@ -252,6 +253,7 @@ def a_choice_not_played(done: dict[str, Any]) -> tuple[dict[str, Any], str]:
     raise AssertionError("no decision with a choice")
 
 
+@pytest.mark.long_on("postgresql")  # the subject is the judgement, not the database
 def test_another_move_is_judged_as_the_review_judges_from_the_seats_view(tmp_path):
     with app_client(tmp_path / "try.sqlite3", review_budget=BUDGET,
                     review_processes=1) as client:
@@ -363,6 +365,7 @@ def test_tries_are_limited_per_client_and_the_same_try_is_free(tmp_path):
         assert same.status_code == 200  # answered from memory, not counted
 
 
+@pytest.mark.long_on("postgresql")  # the subject is the workers, not the database
 def test_a_reviews_decisions_are_judged_side_by_side_on_every_worker(tmp_path, monkeypatch):
     """Both review workers take a decision each at once (never more), and ``done`` counts
     every decision; the judgements are put back in the match's order."""

@@ -23,6 +23,9 @@ from parlour.engine import derive_seed
 from parlour.games import get_game
 from parlour.server.play.clock import ReactionClock
 
+# The subject is the server's timing, not the database: PostgreSQL in make test-long only.
+pytestmark = pytest.mark.long_on("postgresql")
+
 SEED = 0  # seat 0 holds a With a Hand and plays first (checked below)
 OPTIONS = {"hand_size": 3, "hit_hands": 8, "target": 1}
 PERSON = {"kind": "person"}

@@ -13,6 +13,8 @@ from parlour.i18n import localize
 from parlour.message import Message, message_to_json
 from parlour.server.edge.protocol import MAX_MESSAGE, encode, localized
 
+pytestmark = pytest.mark.long_on("postgresql")  # the subject is the protocol, not the database
+
 
 @pytest.fixture
 def client(tmp_path):

@@ -28,6 +28,8 @@ from waits import Deadline, next_json
 
 from parlour.i18n import localize
 
+pytestmark = pytest.mark.long_on("postgresql")  # the subject is the protocol, not the database
+
 TYPES = ["hello", "act", "sync", "ping", "react", "teleport", "", "ACT"]  # no hint: its
 # answer comes whenever the hint bot is done, so it cannot be checked step by step
 FIELDS = ["action", "version", "seat", "token", "phase", "type", "state", "ms", "lang"]
