@@ -46,7 +46,8 @@ class Smoke:
     run (``{port}``, ``{pg}``, ``{redis}`` and ``{prefix}`` are filled in); ``setup`` runs
     first (commands of the docs whose output this one reads); ``stdin`` is typed in;
     ``serves``: start it, fetch its first page, stop it; ``writes``: the files it must
-    leave (in the scratch checkout); ``env``: set for it."""
+    leave (in the scratch checkout); ``env``: set for it; ``long``: run by make test-long
+    only (a command as costly as a check of its own, whose kind make test runs in another)."""
 
     replace: tuple[tuple[str, str], ...] = ()
     setup: tuple[str, ...] = ()
@@ -54,6 +55,7 @@ class Smoke:
     serves: bool = False
     writes: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()
+    long: bool = False
 
 
 LEAVE = "q\n\n"  # leave the table, and do not save its record
@@ -102,14 +104,16 @@ SMOKE: dict[str, Smoke] = {
         Smoke((("--games 2000", "--games 2"),), writes=("winnability.png",)),
     # The examples: each writes a chart and its data; their full runs at smoke counts (the
     # output folder a scratch one, not the committed pictures of docs/img).
-    # The Foursquare example's smoke and its full run share one run (12 s of CPU each, most
-    # of it PyTorch's import and the chart): the smoke, written to a scratch folder.
+    # The Foursquare example's smoke and its full run share one run (11 s of CPU, most of it
+    # PyTorch's import, its optimiser's and the chart's), written to a scratch folder: in
+    # make test-long only, as make test trains the Spades example below (the same kind).
     ".venv/bin/python examples/train_foursquare.py --smoke": Smoke(
-        (("--smoke", "--smoke --out artifacts/docs-img"),), writes=FOURSQUARE_CHART),
+        (("--smoke", "--smoke --out artifacts/docs-img"),), writes=FOURSQUARE_CHART,
+        long=True),
     ".venv/bin/python examples/train_foursquare.py --steps 2000000 --max-minutes 14 "
     "--out docs/img": Smoke(
         (("--steps 2000000 --max-minutes 14 --out docs/img", "--smoke --out artifacts/docs-img"),),
-        writes=FOURSQUARE_CHART),
+        writes=FOURSQUARE_CHART, long=True),
     ".venv/bin/python examples/train_spades.py --steps 30000 --eval-deals 300": Smoke(
         (("--steps 30000 --eval-deals 300", "--steps 300 --eval-deals 5"),)),
 }
@@ -264,7 +268,9 @@ def services_for(text: str, values: dict[str, str]) -> Iterator[None]:
         yield
 
 
-@pytest.mark.parametrize("command", list(RUN), ids=[RUN[c] for c in RUN])
+@pytest.mark.parametrize("command", [
+    pytest.param(c, id=RUN[c], marks=[pytest.mark.long] if SMOKE.get(RUN[c], Smoke()).long else [])
+    for c in RUN])
 def test_the_command_works_as_written(command: str, checkout: Path) -> None:
     smoke = SMOKE.get(RUN[command], Smoke())
     values = {"port": str(free_port())}

@@ -294,6 +294,7 @@ def play_through_kills(tmp_path: Path, kills: list[int], options: dict[str, Any]
             person.close()
 
 
+@pytest.mark.long  # make test kills an owner under two browsers (test_browser_cluster.py)
 def test_the_match_survives_its_owner_killed_twice(tmp_path):
     play_through_kills(tmp_path, kills=[8, 24], options={"max_deals": 1})
 
