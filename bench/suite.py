@@ -14,6 +14,12 @@ compiled build, ruff and mypy). ``--fresh-clone`` runs the command in a new clon
 repository's HEAD (in a temporary folder, removed after), as CI does: it also counts making
 ``.venv`` (uv's cache warm) and takes the compiled build and mypy's results from the user's
 caches when they hold these sources (parlour/build.py, the Makefile).
+
+The soak of the first-hour issue, ten consecutive fresh-clone runs beside two CPU-bound
+processes, each run's figures and failed tests printed as it ends (exit status 1 if any
+run failed):
+
+    python3 bench/suite.py --fresh-clone --command "CI=true bash .ci/run" --repeat 10 --hogs 2
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -51,6 +59,7 @@ class Run:
     cpu_seconds: float = 0.0  # user + sys of the command's processes and theirs
     pytest_seconds: float | None = None
     counts: dict[str, int] = field(default_factory=dict)  # passed, skipped, failed, ...
+    failures: list[str] = field(default_factory=list)  # pytest's FAILED and ERROR lines
 
 
 def children_cpu() -> float:
@@ -64,16 +73,64 @@ def run(command: str, where: Path = report.ROOT) -> Run:
     proc = subprocess.Popen(command, shell=True, cwd=where, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
-    pytest_seconds, counts = None, {}
+    pytest_seconds, counts, failures = None, {}, []
     for line in proc.stdout:
         sys.stdout.write(line)
+        if line.startswith(("FAILED ", "ERROR ")):
+            failures.append(line.strip())
         found = SUMMARY.search(line)
         if found:
             pytest_seconds = float(found["seconds"])
             counts = {kind: int(n) for n, kind in re.findall(r"(\d+) (\w+)", found["counts"])}
     status = proc.wait()
     return Run(command, status, round(time.monotonic() - started, 1),
-               round(children_cpu() - cpu, 1), pytest_seconds, counts)
+               round(children_cpu() - cpu, 1), pytest_seconds, counts, failures)
+
+
+def run_in_fresh_clone(command: str) -> Run:
+    """``command`` in a new clone of the repository's HEAD (a temporary folder, removed)."""
+    scratch = Path(tempfile.mkdtemp(prefix="parlour-suite-"))
+    try:
+        subprocess.run(["git", "clone", "-q", str(report.ROOT), str(scratch / "parlour")],
+                       check=True)
+        done = run(command, scratch / "parlour")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    done.command += " (fresh clone)"
+    return done
+
+
+def summary(done: Run) -> str:
+    return (f"{done.command}: exit status {done.status} after {minutes(done.seconds)} "
+            f"({done.cpu_seconds:.0f} s of CPU); {done.counts.get('passed', 0)} tests passed")
+
+
+@contextmanager
+def hogs(count: int) -> Iterator[None]:
+    """``count`` CPU-bound processes (``while True: pass``) running until the block ends."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+             for _ in range(count)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+def soak(command: str, fresh_clone: bool, repeat: int, beside: int) -> int:
+    """``command`` ``repeat`` times in a row beside ``beside`` hogs; 1 if any run failed.
+    The hogs are reaped after the last run, so no run's CPU counts theirs."""
+    failed = 0
+    with hogs(beside):
+        for n in range(1, repeat + 1):
+            done = run_in_fresh_clone(command) if fresh_clone else run(command)
+            failed += done.status != 0
+            print(f"run {n} of {repeat} beside {beside} hogs: {summary(done)}", flush=True)
+            for line in done.failures:
+                print(f"  {line}", flush=True)
+    print(f"{repeat - failed} of {repeat} runs passed beside {beside} CPU-bound processes")
+    return 1 if failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,24 +139,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--fresh-clone", action="store_true",
                         help="run it in a new clone of HEAD, as CI does")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run it N times in a row (a soak: each run's figures printed)")
+    parser.add_argument("--hogs", type=int, default=0, metavar="K",
+                        help="with K CPU-bound processes running beside it")
     report.add_write_flags(parser)
     args = parser.parse_args(argv)
-    if args.fresh_clone:
-        scratch = Path(tempfile.mkdtemp(prefix="parlour-suite-"))
-        try:
-            subprocess.run(["git", "clone", "-q", str(report.ROOT), str(scratch / "parlour")],
-                           check=True)
-            done = run(args.command, scratch / "parlour")
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
-        done.command += " (fresh clone)"
-    else:
-        done = run(args.command)
+    if args.repeat < 1 or args.hogs < 0:
+        parser.error("--repeat takes 1 or more, --hogs 0 or more")
+    if args.repeat > 1 or args.hogs:
+        if args.write or args.json:
+            parser.error("a soak (--repeat, --hogs) prints its runs; it writes no figures")
+        return soak(args.command, args.fresh_clone, args.repeat, args.hogs)
+    done = run_in_fresh_clone(args.command) if args.fresh_clone else run(args.command)
     if args.json:
         print(json.dumps(asdict(done)))
     else:
-        print(f"{done.command}: exit status {done.status} after {minutes(done.seconds)} "
-              f"({done.cpu_seconds:.0f} s of CPU); {done.counts.get('passed', 0)} tests passed")
+        print(summary(done))
     if args.write and done.status == 0:
         report.write(report.Section(
             "suite", "The test suite's run time",
