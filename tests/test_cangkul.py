@@ -9,6 +9,8 @@ import re
 
 import pytest
 from contract import check_determinized_games, check_explanations_games, check_random_games
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from soak import soak
 
 from parlour.cards import SUIT_NAMES, card_text, cards_of, mask_of, parse_card, suit_of
@@ -168,6 +170,83 @@ def test_take_the_player_takes_the_tricks_cards_and_the_next_player_leads():
     assert state.view(0)["known"][1] == []
 
 
+def test_take_a_card_goes_back_into_a_hand_once_a_trick_holding_one_taken_is_passed():
+    state = at(EMPTY, "KH AH", empty_stock="take")
+    play(state, "5S draw draw take 4S take 3H take")  # 5S, 4S and 3H have each been taken
+    assert {card_text(c) for c in cards_of(state.taken)} == {"5S", "4S", "3H"}
+    assert state.view(None)["taken"] == ["5S", "4S", "3H"]  # sorted as a hand is
+    play(state, "5S 3S 4S")  # seat 1 leads 5S back; seats 2 and 3 follow
+    assert state.turn == 4 and state.legal_actions() == (PASS,)  # no spade, 5S taken before
+    with pytest.raises(IllegalAction, match="taken back into a hand before: pass"):
+        state.apply(TAKE)
+    reasons = state.view(4)["why_not"]
+    assert set(reasons) == {card_text(c) for c in state.hand(4)}
+    assert "taken back before: pass" in reasons["QH"]["$message"]
+    play(state, "pass")  # the trick goes on, as at a skip table
+    assert state.turn == 0 and state.voids[4] == 1 << 3
+    play(state, "AS")  # seat 0 wins: the trick (a taken card in it too) is set aside
+    assert state.tricks[0] == 1 and not state.trick and state.turn == 0
+    assert not any(state.hands[s] >> parse_card("5S") & 1 for s in range(5))
+    play(state, "KS")  # a trick of cards never taken is taken, as before
+    assert state.turn == 1 and state.legal_actions() == (TAKE,)
+    play(state, "take")
+    assert state.turn == 2 and state.view(None)["known"][1] == ["KS"]
+
+
+def test_the_looping_take_deal_of_issue_37_now_ends():
+    """Rule bots at three seats, match 1 of seed 28: its second deal went round 3C and 8D
+    (lead it, the next player takes it, the one after leads the other) until the stop."""
+    from parlour.arena import Job, game_seed, run_job
+    result = run_job(Job("cangkul", 1, game_seed(28, 1), ("rule",),
+                         (("empty_stock", "take"),), 3))
+    assert result.stops == () and result.longest_round <= take_bound()
+
+
+def take_bound() -> int:
+    """The longest deal at a take table that the rules page allows, in actions."""
+    found = re.findall(r"`take` deal is held to at most ([0-9,]+) actions",
+                       " ".join(RULES_PAGE.read_text(encoding="utf-8").split()))
+    assert len(found) == 1
+    return int(found[0].replace(",", ""))
+
+
+def most_actions(seats: int, hand_size: int) -> int:
+    """The rules page's guarantee for a take deal: each card is played at most twice (once
+    taken back, never again), each trick has one action per player at most, and the stock
+    is drawn once."""
+    return 104 * seats + 52 - seats * hand_size
+
+
+@pytest.mark.parametrize("games", soak(12, 200))
+@pytest.mark.parametrize("kind", ["random", "rule"])
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_take_deals_between_bots_never_reach_the_safety_stop(seats, kind, games):
+    from parlour.arena import Job, game_seed, run_job
+    bound = take_bound()
+    assert bound < most_actions(seats, 7) < 1000  # the stop (max_turns) cannot be reached
+    deals = 0
+    for index in range(games):
+        result = run_job(Job("cangkul", index, game_seed(28, index), (kind,),
+                             (("empty_stock", "take"),), seats))
+        assert result.stops == (), (index, result.stops)
+        assert result.longest_round <= bound, (index, result.longest_round_at)
+        deals += result.rounds
+    assert deals >= 12
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5), hand_size=st.integers(3, 10),
+       play=st.integers(0, 2**32))
+def test_any_take_deal_ends_within_the_pages_guarantee(seed, seats, hand_size, play):
+    rng = random.Random(play)
+    state = GAME.new(seed, seats, empty_stock="take", losses=1, hand_size=hand_size,
+                     max_turns=5000)
+    while state.to_act:
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.deals[0]["stopped"] is None
+    assert len(state.history) <= most_actions(seats, hand_size)
+
+
 # ----------------------------------------------------------------------------- going out
 def random_steps(seeds: range, seats: int, **options: object):
     """Each step of seeded random matches: the state before (a clone), the action, after."""
@@ -246,7 +325,7 @@ def test_max_deals_stops_the_match_and_says_so():
     assert state.view(0)["stopped"] is not None
 
 
-def test_max_turns_ends_a_take_deal_that_goes_round_and_the_most_cards_lose():
+def test_max_turns_ends_a_long_take_deal_and_the_most_cards_lose():
     found = False
     for seed in range(40):
         rng = random.Random(seed)
@@ -405,6 +484,7 @@ class Referee:
         self.stock = order[size * self.n:]  # the top first
         self.turn, self.trick, self.out, self.moves = (dealer + 1) % self.n, [], [], 0
         self.answering: list[int] = []
+        self.taken: set[int] = set()  # cards taken back into a hand: never taken again
 
     def legal(self) -> set[int]:
         hand = self.hands[self.turn]
@@ -416,7 +496,9 @@ class Referee:
             return same
         if self.stock:
             return {DRAW}
-        return {PASS} if self.options["empty_stock"] == "skip" else {TAKE}
+        if self.options["empty_stock"] == "skip" or {c for _, c in self.trick} & self.taken:
+            return {PASS}
+        return {TAKE}
 
     def apply(self, action: int) -> None:
         assert action in self.legal()
@@ -426,6 +508,7 @@ class Referee:
             self.hands[seat].add(self.stock.pop(0))
         elif action == TAKE:  # the taker loses the turn: the next still holding cards leads
             self.hands[seat] |= {c for _, c in self.trick}
+            self.taken |= {c for _, c in self.trick}
             self.trick, self.answering = [], []
             self.turn = next((seat + i) % self.n for i in range(1, self.n + 1)
                              if self.hands[(seat + i) % self.n])

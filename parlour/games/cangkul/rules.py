@@ -6,7 +6,9 @@ face-down stock. The leader plays any card; each other player in turn follows th
 or, holding none, draws from the stock one card at a time until a card of that suit comes,
 and plays it. The highest card of the suit led takes the trick, which is set aside, and its
 winner leads next. With the stock empty, a player who cannot follow passes (``skip``, the
-default) or takes the trick's cards into hand and loses the turn (``take``). A player whose hand
+default) or takes the trick's cards into hand and loses the turn (``take``); a card goes back
+into a hand once a deal at most, so a trick holding a card taken before is passed, not taken,
+and every ``take`` deal ends (see :meth:`CangkulState._set_legal`). A player whose hand
 is empty is out; the last one holding cards loses the deal and deals the next. The match
 ends when a player has lost ``losses`` deals.
 
@@ -123,7 +125,9 @@ class CangkulGame(Game):
                minimum=1, maximum=20, label=N_("Lost deals that end the match")),
         Option("empty_stock", str, "skip", "once the stock is empty, a player who cannot "
                "follow suit passes (skip) or takes the trick's cards into hand, and the next "
-               "player leads (take)", choices=EMPTY_STOCK, label=N_("Stock empty, cannot follow"),
+               "player leads (take: a card goes back into a hand once a deal at most, so a "
+               "trick holding one taken before is passed)", choices=EMPTY_STOCK,
+               label=N_("Stock empty, cannot follow"),
                choice_labels=(N_("pass"), N_("take the trick's cards"))),
         Option("hand_size", int, 7, "cards dealt to each player", minimum=3, maximum=10,
                label=N_("Cards in a hand")),
@@ -255,6 +259,7 @@ class CangkulState(State):
         "phase",
         "seed",
         "stock",
+        "taken",
         "trick",
         "tricks",
         "turn",
@@ -284,6 +289,7 @@ class CangkulState(State):
     out: list[Seat]
     phase: int
     stock: list[int]
+    taken: int  # the cards taken back into a hand this deal (a mask): never taken again
     trick: list[tuple[Seat, int]]
     tricks: list[int]
     turn: Seat
@@ -368,6 +374,7 @@ class CangkulState(State):
         self.drawn = [0] * n
         self.known = [0] * n
         self.voids = [0] * n
+        self.taken = 0
         self._fresh = -1
         self._set_legal()
 
@@ -424,9 +431,17 @@ class CangkulState(State):
             self._legal_mask = follow
             self._legal = _SUIT_TABLES[lead][follow >> 13 * lead]
         else:
-            action = DRAW if self.stock else PASS if self.empty_stock == "skip" else TAKE
+            # A card goes back into a hand once a deal at most: a trick holding one taken
+            # before is passed. Every take marks a card never taken before, so a deal has at
+            # most 52 takes, and between them every finished trick sets its cards aside.
+            action = DRAW if self.stock else TAKE if self._may_take() else PASS
             self._legal_mask = 1 << action
             self._legal = (action,)
+
+    def _may_take(self) -> bool:
+        """Whether a player who cannot follow, the stock empty, takes the trick (else
+        passes): at a ``take`` table, when no card of the trick was taken before."""
+        return self.empty_stock == "take" and not self.taken & _trick_mask(self.trick)
 
     def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
@@ -496,9 +511,10 @@ class CangkulState(State):
         them), the trick ends without a winner, and the taker loses the turn: the next
         player to its left still holding cards leads."""
         self._cannot_follow(turn)
-        taken = mask_of(c for _, c in self.trick)
+        taken = _trick_mask(self.trick)
         self.hands[turn] = self.hands[turn] | taken
         self.known[turn] = self.known[turn] | taken
+        self.taken = self.taken | taken
         self._end_trick(-1, turn)
         hands = self.hands
         lead = (turn + 1) % self.num_seats
@@ -607,7 +623,8 @@ class CangkulState(State):
             assert suit is not None  # a held card is refused only when a suit was led
             if can_follow:
                 return Message("must follow {suit}", suit=suit)
-            return cannot_follow_reason(self.lead_suit, bool(self.stock), self.empty_stock)
+            return cannot_follow_reason(self.lead_suit, bool(self.stock), self.empty_stock,
+                                        self._may_take())
         if suit is None:
             return Message("you lead this trick: play any card")
         if can_follow:
@@ -619,6 +636,8 @@ class CangkulState(State):
                            suit=suit)
         if act == PASS:
             return Message("at this table a player who cannot follow takes the trick's cards")
+        if self.empty_stock == "take":
+            return Message("a card of this trick was taken back into a hand before: pass")
         return Message("at this table a player who cannot follow passes")
 
     # ------------------------------------------------------------------ views
@@ -636,6 +655,7 @@ class CangkulState(State):
             trick=tuple(self.trick), win_seat=self.win_seat,
             moves=tuple(self._moves), known=tuple(self.known), voids=tuple(self.voids),
             out=tuple(self.out), tricks=tuple(self.tricks), drawn=tuple(self.drawn),
+            taken=self.taken,
             losses=tuple(self.losses), firsts=tuple(self.firsts), deals=tuple(self.deals),
             last_trick=self.last_trick,
             legal=self.legal_actions(seat) if seat is not None else (),
@@ -673,6 +693,7 @@ class CangkulState(State):
         new.out = self.out.copy()
         new.phase = self.phase
         new.stock = self.stock.copy()
+        new.taken = self.taken
         new.trick = self.trick.copy()
         new.tricks = self.tricks.copy()
         new.turn = self.turn
@@ -726,11 +747,23 @@ def match_placing(losses: Sequence[int], firsts: Sequence[int]) -> tuple[int, ..
     return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)
 
 
-def cannot_follow_reason(lead_suit: int, stock: bool, rule: str) -> Message:
-    """Why a held card may not be played by a player holding no card of ``lead_suit``."""
+def _trick_mask(trick: Sequence[tuple[Seat, int]]) -> int:
+    mask = 0
+    for _, card in trick:
+        mask |= 1 << card
+    return mask
+
+
+def cannot_follow_reason(lead_suit: int, stock: bool, rule: str,
+                         may_take: bool = True) -> Message:
+    """Why a held card may not be played by a player holding no card of ``lead_suit``
+    (``may_take``: at a ``take`` table, no card of the trick was taken before)."""
     suit = Term("suit", SUIT_NAMES[lead_suit])
     if stock:
         return Message("you hold no {suit}: draw from the stock until one comes", suit=suit)
+    if rule == "take" and not may_take:
+        return Message("you hold no {suit} and the stock is empty, and a card of this trick "
+                       "was taken back before: pass", suit=suit)
     if rule == "skip":
         return Message("you hold no {suit} and the stock is empty: pass", suit=suit)
     return Message("you hold no {suit} and the stock is empty: take the trick's cards",
@@ -783,6 +816,7 @@ class CangkulSeen:
     out: tuple[Seat, ...]  # this deal's players out, in the order they went out
     tricks: tuple[int, ...]  # tricks won this deal
     drawn: tuple[int, ...]  # cards drawn this deal
+    taken: int  # cards taken back into a hand this deal (a mask), never taken again
     losses: tuple[int, ...]  # deals lost in the match
     firsts: tuple[int, ...]  # deals won (first out) in the match
     deals: tuple[JsonDict, ...]
@@ -826,6 +860,7 @@ def view_of(seen: CangkulSeen) -> JsonDict:
         "out": list(seen.out),
         "tricks": list(seen.tricks),
         "drawn": list(seen.drawn),
+        "taken": _cards(seen.taken),
         "losses": list(seen.losses),
         "firsts": list(seen.firsts),
         "deals": [_deal_json(d) for d in seen.deals],
@@ -855,8 +890,9 @@ def _why_not(seen: CangkulSeen) -> dict[str, JsonDict]:
         reason = message_to_json(Message("must follow {suit}",
                                          suit=Term("suit", SUIT_NAMES[lead_suit])))
     else:
-        reason = message_to_json(cannot_follow_reason(lead_suit, seen.stock_size > 0,
-                                                      seen.options["empty_stock"]))
+        reason = message_to_json(cannot_follow_reason(
+            lead_suit, seen.stock_size > 0, seen.options["empty_stock"],
+            not seen.taken & _trick_mask(seen.trick)))
     return {card_text(c): reason for c in barred}
 
 

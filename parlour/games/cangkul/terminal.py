@@ -33,7 +33,8 @@ class UI(TableUI):
         else:
             empty = self.t("Once the stock is empty, a player who cannot follow types "
                            "[bold]take[/] to take the trick's cards into hand, and the next "
-                           "player leads.")
+                           "player leads; a trick holding a card taken before is passed "
+                           "([bold]pass[/]).")
         return self.t(
             """[bold]Cangkul[/]: be the first to get rid of your cards. Each player has {hand}
 cards; the rest are the stock. The leader plays any card: type it, [bold]QS[/], [bold]10H[/]
