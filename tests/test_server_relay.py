@@ -261,6 +261,8 @@ def test_play_resumes_at_once_when_the_lease_moves(tmp_path):
                 ann.act(view["view"]["legal"][0])
             wait_until(lambda: owned.version > 0 and 0 not in owned.state.to_act,
                        "a bot's turn", 10, every=0.005)
+            early = table in two.app.state.hub.tables  # taken before the test let it go?
+            lost_at = time.monotonic()
             one.portal.call(hub.lose, owned)
             hub.leases.release([table])
             version = owned.version
@@ -272,5 +274,10 @@ def test_play_resumes_at_once_when_the_lease_moves(tmp_path):
             moved = two.app.state.hub.tables[table]
             wait_until(lambda: moved.version > version, "the next action", 5, every=0.005)
             resumed = time.monotonic() - taken
-            assert greeted < 0.5 and resumed < 0.5, (greeted, resumed)
+            # (what a failure needs to be read: it happened once in this stop's runs, with
+            # the welcome at once and the next move after one bot pause)
+            assert greeted < 0.5 and resumed < 0.5, {
+                "greeted": greeted, "resumed": resumed, "taken after the release":
+                taken - lost_at, "taken before it": early, "version at release": version,
+                "version now": moved.version, "to act at release": owned.state.to_act}
             ann.close()
