@@ -439,9 +439,7 @@ class CangkulState(State):
             self._legal = (action,)
 
     def _may_take(self) -> bool:
-        """Whether a player who cannot follow, the stock empty, takes the trick (else
-        passes): at a ``take`` table, when no card of the trick was taken before."""
-        return self.empty_stock == "take" and not self.taken & _trick_mask(self.trick)
+        return trick_may_be_taken(self.empty_stock, self.taken, self.trick)
 
     def apply(self, action: object, seat: object = None) -> None:
         turn = self.turn
@@ -511,7 +509,7 @@ class CangkulState(State):
         them), the trick ends without a winner, and the taker loses the turn: the next
         player to its left still holding cards leads."""
         self._cannot_follow(turn)
-        taken = _trick_mask(self.trick)
+        taken = mask_of(c for _, c in self.trick)
         self.hands[turn] = self.hands[turn] | taken
         self.known[turn] = self.known[turn] | taken
         self.taken = self.taken | taken
@@ -747,11 +745,11 @@ def match_placing(losses: Sequence[int], firsts: Sequence[int]) -> tuple[int, ..
     return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)
 
 
-def _trick_mask(trick: Sequence[tuple[Seat, int]]) -> int:
-    mask = 0
-    for _, card in trick:
-        mask |= 1 << card
-    return mask
+def trick_may_be_taken(rule: str, taken: int, trick: Sequence[tuple[Seat, int]]) -> bool:
+    """Whether a player who cannot follow, the stock empty, takes the trick (else passes):
+    at a ``take`` table, when no card of the trick was taken back into a hand before
+    (``taken``, a mask). The one place of the rule for the state and for a seat's view."""
+    return rule == "take" and not taken & mask_of(c for _, c in trick)
 
 
 def cannot_follow_reason(lead_suit: int, stock: bool, rule: str,
@@ -892,7 +890,7 @@ def _why_not(seen: CangkulSeen) -> dict[str, JsonDict]:
     else:
         reason = message_to_json(cannot_follow_reason(
             lead_suit, seen.stock_size > 0, seen.options["empty_stock"],
-            not seen.taken & _trick_mask(seen.trick)))
+            trick_may_be_taken(seen.options["empty_stock"], seen.taken, seen.trick)))
     return {card_text(c): reason for c in barred}
 
 
