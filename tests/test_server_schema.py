@@ -8,6 +8,7 @@ import asyncio
 import hashlib
 import subprocess
 import sys
+import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from server_kit import ROOT, Player, app_client
 from services import pg_database
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
 from parlour.cli import main
 from parlour.games import get_game
@@ -144,6 +145,47 @@ def test_a_fresh_postgresql_database_plays(pg_url):
         assert south.view()["view"]["seat"] == 0
         south.close()
     assert schema.revision(create_engine(pg_url)) == schema.head()
+
+
+CHECK = "import sys; from parlour.server.storage.schema import check; check(sys.argv[1])"
+
+
+def waits_for_the_lock(engine, pid: int) -> bool:
+    """Whether process ``pid`` is blocked on ``engine``'s migration lock: a waiting
+    ``flock`` in /proc/locks (SQLite), an ungranted advisory lock (PostgreSQL)."""
+    if engine.dialect.name == "sqlite":
+        return any("->" in line and "FLOCK" in line and f" {pid} " in line
+                   for line in Path("/proc/locks").read_text().splitlines())
+    with engine.connect() as conn:
+        return bool(conn.execute(text(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+            "AND objid = :key AND pid <> pg_backend_pid()"),
+            {"key": schema.ADVISORY_LOCK}).scalar())
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_second_server_waits_while_the_first_makes_the_database(kind, tmp_path, request):
+    """Two servers started at once on a new database: the second waits for the first's
+    migration lock and then finds the database made (it once began making it too, found
+    half the tables, took them for a database older than migrations, and failed)."""
+    url = (f"sqlite:///{tmp_path / 'new.sqlite3'}" if kind == "sqlite"
+           else request.getfixturevalue("pg_url"))
+    engine = create_engine(url)
+    with schema.migration_lock(engine):
+        second = subprocess.Popen([sys.executable, "-c", CHECK, url], cwd=ROOT, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while not waits_for_the_lock(engine, second.pid):
+            assert second.poll() is None, \
+                f"the second server went on without waiting for the lock:\n{second.stdout.read()}"
+            assert time.monotonic() < deadline, "waited 60 s for the second server to " \
+                "reach the migration lock"
+            time.sleep(0.05)
+        schema.make_or_upgrade(engine)  # the first server makes the database meanwhile
+    out, _ = second.communicate(timeout=60)
+    assert second.returncode == 0, f"the second server failed:\n{out}"
+    assert schema.revision(engine) == schema.head()
+    engine.dispose()
 
 
 def test_the_migrations_make_the_schema_the_store_describes(tmp_path):

@@ -10,22 +10,31 @@ revision with the newest one:
 * an out-of-date database is upgraded in place when the server may do so (its own SQLite
   file, the default), else the server refuses to start and says to run
   ``parlour db upgrade``.
+
+One process at a time looks and upgrades (:func:`migration_lock`): two servers started at
+once on a new database once both began to create it, and the second, finding half the
+tables and no revision, took it for a database made before migrations and failed.
 """
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, inspect
+from sqlalchemy import Connection, Engine, inspect, text
 
 from parlour.server.storage.database import make_engine
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 BASELINE = "0001"  # the schema of every database made before migrations
+#: The PostgreSQL advisory lock that :func:`migration_lock` holds (a fixed number: "parl").
+ADVISORY_LOCK = 0x7061726C
 
 
 class SchemaError(RuntimeError):
@@ -57,8 +66,39 @@ def revision(engine: Engine) -> str | None:
         return current
 
 
+@contextmanager
+def migration_lock(engine: Engine) -> Iterator[None]:
+    """Hold the database's migration lock: a PostgreSQL advisory lock, or an exclusive
+    ``flock`` on a SQLite file (SQLite's own locks are ``fcntl`` ones, which ``flock`` does
+    not touch); an in-memory database needs none. Another process waits here."""
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": ADVISORY_LOCK})
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_LOCK})
+        return
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        yield
+        return
+    with open(database, "ab") as held:  # (creates the file: SQLite takes an empty one)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
 def upgrade(engine: Engine) -> tuple[str | None, str]:
     """Bring the database to the newest revision; returns (before, after)."""
+    with migration_lock(engine):
+        return make_or_upgrade(engine)
+
+
+def make_or_upgrade(engine: Engine) -> tuple[str | None, str]:
+    """:func:`upgrade` for a caller that holds the :func:`migration_lock`."""
     before = revision(engine)
     with engine.begin() as conn:
         cfg = _config(conn)
@@ -71,13 +111,16 @@ def upgrade(engine: Engine) -> tuple[str | None, str]:
 
 def prepare(engine: Engine, auto_upgrade: bool) -> None:
     """Make sure the database has this server's schema (see the module's text)."""
-    current = revision(engine)
     newest = head()
-    if current == newest:
+    if revision(engine) == newest:
         return
-    if current is None or auto_upgrade:
-        upgrade(engine)
-        return
+    with migration_lock(engine):
+        current = revision(engine)  # (again: another process may have upgraded it)
+        if current == newest:
+            return
+        if current is None or auto_upgrade:
+            make_or_upgrade(engine)
+            return
     known = {s.revision for s in ScriptDirectory(str(MIGRATIONS)).walk_revisions()}
     if current not in known:
         raise SchemaError(f"the database is at schema revision {current}, which this server "
