@@ -97,6 +97,7 @@ def chromium(server: BrowserServer) -> Iterator[Any]:
         try:
             yield b
         finally:
+            forget_idle(b)
             b.close()  # (a connected browser: this disconnects; its contexts are closed)
 
 
@@ -116,25 +117,113 @@ def parlour(tmp_path: Path) -> Iterator[str]:
 # console error, page error or failed request of any of its pages.
 PAGES: list[Any] = []
 
+#: Pages that tests have finished with, by (browser, touch), cleared and waiting for the
+#: next :func:`page_of` of their kind. Chromium spends about 1 s of CPU on a new tab and
+#: 0.3 s on a tab that navigates again (the lobby, a fresh context each time against one
+#: tab: /work/exp measured 1.16 against 0.28 s), and the browser tests open a few hundred
+#: pages: reusing the tab is most of what their CPU can lose. A page is given back by
+#: :func:`check_pages_clean` only once everything a test changed in it is undone.
+IDLE: dict[tuple[int, bool], list[Any]] = {}
+
 
 def page_of(browser: Any, width: int = 1280, height: int = 900, touch: bool = False,
             reduced_motion: bool | None = None, storage: Any = None, keep: bool = False
             ) -> Any:
-    """A page in a fresh context of ``browser`` (``storage``: a context's storage_state(),
-    e.g. the seat another page holds). ``page.errors`` collects its page errors, console
-    errors and failed requests; ``page.expect_errors(pattern)`` allows the ones a test
-    provokes on purpose (a regular expression). Each test's pages are checked and closed
-    when it ends, unless ``keep`` (a page several tests share: they check its errors).
-    ``reduced_motion`` defaults to the module's choice (:data:`REDUCED_MOTION`)."""
+    """A page with a context of its own in ``browser`` (``storage``: a context's
+    storage_state(), e.g. the seat another page holds): a tab an earlier test finished
+    with and that was cleared (:data:`IDLE`), or a new one. ``page.errors`` collects its
+    page errors, console errors and failed requests; ``page.expect_errors(pattern)``
+    allows the ones a test provokes on purpose (a regular expression). Each test's pages
+    are checked and given back or closed when it ends, unless ``keep`` (a page several
+    tests share: they check its errors). ``reduced_motion`` defaults to the module's
+    choice (:data:`REDUCED_MOTION`)."""
     if reduced_motion is None:
         reduced_motion = REDUCED_MOTION[0]
+    motion = "reduce" if reduced_motion else "no-preference"
+    reusable = storage is None and not keep
+    idle = IDLE.get((id(browser), touch), []) if reusable else []
+    while idle:
+        page = idle.pop()
+        try:
+            page.set_viewport_size({"width": width, "height": height})
+            page.emulate_media(reduced_motion=motion)
+        except Exception:  # (a tab the browser lost: open another)
+            with suppress(Exception):
+                page.context.close()
+            continue
+        return watched(page)
     context = browser.new_context(viewport={"width": width, "height": height},
                                   has_touch=touch, is_mobile=touch, storage_state=storage,
-                                  reduced_motion="reduce" if reduced_motion else "no-preference")
+                                  reduced_motion=motion)
     # Finished tricks stay readable only 0.4 s (the page's fast pace): the tests play many.
     # (A new tab's first document, about:blank, has no storage: hence the try.)
     context.add_init_script("try { localStorage.setItem('parlour.pace', 'fast') } catch {}")
-    return watched(context.new_page(), keep=keep)
+    page = context.new_page()
+    if reusable:
+        _undoable(page, (id(browser), touch))
+    return watched(page, keep=keep)
+
+
+def _undoable(page: Any, kind: tuple[int, bool]) -> None:
+    """Make ``page`` one that can be given back to :data:`IDLE` (as kind ``kind``): what a
+    test adds to it or its context (init scripts, event handlers) is noted, to be undone,
+    and every origin it opens is noted, to have its storage cleared."""
+    context = page.context
+    page.undo = []
+    page.origins = set()
+    page.kind = kind
+    add_to_context = context.add_init_script
+
+    def add_init_script(*args: Any, **kwargs: Any) -> Any:
+        script = add_to_context(*args, **kwargs)
+        page.undo.append(lambda: script.__exit__(None, None, None))
+        return script
+
+    def listening(owner: Any) -> Any:
+        on = owner.on
+
+        def on_and_note(event: str, handler: Any) -> None:
+            on(event, handler)
+            page.undo.append(lambda: owner.remove_listener(event, handler))
+        return on_and_note
+
+    context.add_init_script = add_init_script
+    context.on = listening(context)
+    page.on = listening(page)
+
+    def visited(frame: Any) -> None:
+        found = re.match(r"https?://[^/]+", frame.url)
+        if frame == page.main_frame and found:
+            page.origins.add(found.group(0))
+    type(page).on(page, "framenavigated", visited)
+
+
+def _given_back(page: Any) -> bool:
+    """Clear ``page`` for another test and put it in :data:`IDLE`; False if it cannot be
+    (it was closed, kept, or not made by :func:`page_of` to be reused)."""
+    if not hasattr(page, "undo") or page.is_closed():
+        return False
+    context = page.context
+    try:
+        for undo in reversed(page.undo):
+            undo()
+        page.undo.clear()
+        for other in context.pages:
+            if other != page:
+                other.close()
+        page.goto("about:blank")
+        session = context.new_cdp_session(page)
+        for origin in page.origins:
+            session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        session.detach()
+        page.origins.clear()
+        context.clear_cookies()
+        context.clear_permissions()
+        context.set_offline(False)
+    except Exception:  # (anything left half-undone: the tab is not reused)
+        return False
+    IDLE.setdefault(page.kind, []).append(page)
+    return True
 
 
 def watched(page: Any, keep: bool = False) -> Any:
@@ -145,34 +234,53 @@ def watched(page: Any, keep: bool = False) -> Any:
     # took more than 15 s (a wait that ends early makes a run fail, one that ends late only
     # makes a failing run slower)
     page.set_default_navigation_timeout(60000)
-    errors: list[str] = []
-    allowed: list[re.Pattern[str]] = []
+    page.errors = []
+    page.allowed = []
+    page.expect_errors = lambda pattern: page.allowed.append(re.compile(pattern))
+    if not getattr(page, "watching", False):
+        page.watching = True
 
-    def note(text: str) -> None:
-        if not any(p.search(text) for p in allowed):
-            errors.append(text)
+        def note(text: str) -> None:
+            if not any(p.search(text) for p in page.allowed):
+                page.errors.append(text)
 
-    page.on("pageerror", lambda e: note(f"page error: {e}"))
-    page.on("console", lambda m: note(f"console {m.type}: {m.text} ({m.location.get('url', '')}"
-                                      f":{m.location.get('lineNumber', '')})")
-            if m.type == "error" else None)
-    page.on("requestfailed", lambda r: note(f"request failed: {r.method} {r.url}: {r.failure}")
-            if r.failure != "net::ERR_ABORTED" else None)
-    page.errors = errors
-    page.expect_errors = lambda pattern: allowed.append(re.compile(pattern))
+        on = type(page).on  # (the page's own: the kit's handlers stay when a test's go)
+        on(page, "pageerror", lambda e: note(f"page error: {e}"))
+        on(page, "console", lambda m: note(f"console {m.type}: {m.text} "
+                                           f"({m.location.get('url', '')}"
+                                           f":{m.location.get('lineNumber', '')})")
+           if m.type == "error" else None)
+        on(page, "requestfailed", lambda r: note(f"request failed: {r.method} {r.url}: "
+                                                 f"{r.failure}")
+           if r.failure != "net::ERR_ABORTED" else None)
     if not keep:
         PAGES.append(page)
     return page
 
 
 def check_pages_clean() -> None:
-    """Fail if a page opened since the last call logged an error; forget the pages."""
+    """Fail if a page opened since the last call logged an error; give the pages back
+    (:func:`_given_back`) or close them, and forget them."""
     found = [f"{page.url}: {e}" for page in PAGES for e in page.errors]
+    reused = {id(page.context) for page in PAGES if hasattr(page, "undo")}
     for page in PAGES:
-        with suppress(Exception):  # the browser may be gone already
-            page.context.close()
+        page.errors = []  # (what clearing it logs is not the test's)
+    for page in PAGES:
+        if not hasattr(page, "undo"):  # (a tab a link opened in a reused page's context
+            with suppress(Exception):  # closes alone; the browser may be gone already)
+                page.close() if id(page.context) in reused else page.context.close()
+    for page in PAGES:
+        if hasattr(page, "undo") and not _given_back(page):
+            with suppress(Exception):
+                page.context.close()
     PAGES.clear()
     assert not found, "the pages logged errors:\n" + "\n".join(found)
+
+
+def forget_idle(browser: Any) -> None:
+    """Drop ``browser``'s idle pages (its connection is closing, and its contexts with it)."""
+    for kind in [k for k in IDLE if k[0] == id(browser)]:
+        del IDLE[kind]
 
 
 #: The tests' pictures of each step are taken only when asked for (``PARLOUR_SHOTS=1``): each
