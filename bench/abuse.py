@@ -979,6 +979,38 @@ def challenge_spam(srv: Server) -> Outcome:
                    f"{len(room['challenges']['incoming'])}, seats: {len(seats)}")
 
 
+def quick_play_spam(srv: Server) -> Outcome:
+    """One address starts 20 quick-play waits, another guesses wait ids 1 to 30 with made-up
+    secrets to look at and cancel others' waits, and junk bodies come from both: the first
+    keeps 4 waits (then 429), every guess is a 404 (or 429), junk is a 400 with the error's
+    shape, and a third person's wait is untouched, still waiting, nobody's but theirs
+    (issue 34, item 5)."""
+    with srv.client("127.0.0.26") as spammer, srv.client("127.0.0.27") as guesser, \
+            srv.client("127.0.0.28") as player:
+        mine = player.post("/api/quick", json={"game": "hit-the-deck", "preset": "classic",
+                                               "name": "Quick Player"}).json()["wait"]
+        got = [spammer.post("/api/quick", json={"game": "spades", "preset": "classic",
+                                                "name": f"Spammer {n}"}) for n in range(20)]
+        guessed = [guesser.post(f"/api/quick/{n}{verb}", json={"secret": "a" * 22})
+                   for n in range(1, 31) for verb in ("", "/cancel")]
+        bad = [guesser.post("/api/quick", json=body) for body in (
+            {"game": "spades", "preset": "classic", "name": "x" * 5000},
+            {"game": "spades", "preset": "classic", "name": "\x00"},
+            {"game": "spades", "preset": "classic", "name": "x", "seat": 2},
+            {"game": ["spades"], "preset": "classic", "name": "x"})] + \
+            [guesser.post("/api/quick/1", json={"secret": "x" * 500})]
+        looked = player.post(f"/api/quick/{mine['id']}", json={"secret": mine["secret"]})
+    kept = [r for r in got if r.status_code == 201]
+    shaped = all(r.status_code == 400 and is_error_shape(r) for r in bad)
+    held = len(kept) == 4 and all(r.status_code == 429 for r in got[4:]) \
+        and all(r.status_code in (404, 429) for r in guessed) and shaped \
+        and looked.status_code == 200 and looked.json()["status"] == "waiting" \
+        and looked.json()["found"] == 1
+    return Outcome("20 quick-play waits from one address; 60 guessed waits; junk", held,
+                   f"{codes(got)}; guesses {codes(guessed)}; junk {codes(bad)}, shaped: "
+                   f"{shaped}; the player's wait: {looked.status_code} {looked.text[:80]}")
+
+
 def room_streams(srv: Server) -> Outcome:
     """One account opens 12 of the room's event streams at once (a page has one), and a
     guest and a forged cookie open one each: the account gets 8 (its client's cap of
@@ -1013,6 +1045,7 @@ ATTACKS: list[Callable[[Server], Outcome]] = [
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input, recovery_names, banned_oracle, record_names, shape_leaks, talk_flood,
     invisible_names, guest_impostor, rating_farm, follow_flood, challenge_spam, room_streams,
+    quick_play_spam,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

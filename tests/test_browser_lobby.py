@@ -108,6 +108,54 @@ def test_a_preset_the_folded_options_and_the_speed_open_that_table(browser, base
     assert table["seats"][0]["name"] == page.evaluate("localStorage.getItem('parlour.name')")
 
 
+def test_play_now_seats_two_people_waiting_for_the_same_game_together(browser, base):
+    """Quick play: a person on a computer presses "Play now" for Spite & Malice's quick
+    game and is told who is here and when bots come; a second on a phone presses it for the
+    same game and preset; both are taken to one table, each at a seat of their own whose
+    token is their wait's secret (the bots' fill after the wait: test_server_quick.py)."""
+    ana, bia = page_of(browser, 1280, 800), page_of(browser, 390, 844, touch=True)
+    for page, name in ((ana, "Ana"), (bia, "Bia")):
+        page.goto(base + "/")
+        page.click(".game-tile[data-game='spite-and-malice']")
+        page.fill("#new-name", name)
+        page.check("#preset-quick")
+    ana.click("#play-now")
+    counting = r"/^1 of 2 players here\. Bots take the empty seats in \d+ seconds?\.$/"
+    wait_until_js(ana, "the wait's count-down", f"""() => {counting}.test(
+        document.querySelector('#quick-status').textContent)""")
+    assert ana.is_visible("#quick-cancel") and not ana.is_visible("#play-now")
+    bia.click("#play-now")
+    for page in (ana, bia):
+        page.wait_for_url(re.compile(r"/t/[\w-]+$"), timeout=30000)
+    assert ana.url == bia.url
+    table = table_of(base, ana.url)
+    assert [s["name"] for s in table["seats"]] == ["Ana", "Bia"]
+    assert table["options"]["target"] == 20 and table["status"] == "playing"
+    for page, seat in ((ana, 0), (bia, 1)):  # each page holds its seat, and plays it
+        held = page.evaluate("JSON.parse(localStorage.getItem('parlour.seats'))")
+        assert held[table["id"]]["seat"] == seat
+        page.wait_for_selector("body[data-version]", state="attached")
+        assert not page.is_visible("text=You are watching.")
+    shot(bia, "quick-play-phone")
+
+
+def test_a_wait_can_be_stopped_and_is_nobodys_match(browser, base):
+    ana = page_of(browser, 1280, 800)
+    ana.goto(base + "/")
+    ana.click(".game-tile[data-game='spades']")
+    ana.click("#play-now")
+    ana.wait_for_selector("#quick-cancel", state="visible")
+    ana.click("#quick-cancel")
+    ana.wait_for_selector("#play-now", state="visible")
+    assert ana.inner_text("#quick-status") == "You stopped waiting."
+    with httpx.Client(base_url=base) as other:  # nobody is waiting for Spades any more
+        res = other.post("/api/quick", json={"game": "spades", "preset": "classic",
+                                             "name": "Cid"}, headers={"Origin": base})
+        wait = res.json()["wait"]
+        assert other.post(f"/api/quick/{wait['id']}", json={"secret": wait["secret"]},
+                          headers={"Origin": base}).json()["found"] == 1
+
+
 def test_choices_are_lists_and_the_options_fit_their_panel(browser, base):
     for width, height, touch in SIZES:
         page = page_of(browser, width, height, touch=touch)

@@ -63,6 +63,7 @@ from parlour.server.routers import (
     pages,
     people,
     players,
+    quick,
     tables,
     websocket,
 )
@@ -105,6 +106,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(players.router)
     app.include_router(people.router)
+    app.include_router(quick.router)
     app.include_router(game_files.router)  # before /static: each game's files, its folder's
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path

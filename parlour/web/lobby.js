@@ -12,6 +12,7 @@ import { seatLine } from "./names.js";
 import { gameName, seatLabel, presetName, speedName } from "./words.js";
 import { gamePicture } from "./pictures.js";
 import { playersLinks, ratedSwitch } from "./players.js";
+import { quickPlayBox, stopWaiting } from "./quick.js";
 
 const NAME_KEY = "parlour.name";
 const GAME_KEY = "parlour.lobbyGame";
@@ -140,7 +141,7 @@ export function lobbyPage(env) {
   }
   refresh();
   timer = setInterval(refresh, 4000);
-  return { destroy() { clearInterval(timer); } };
+  return { destroy() { clearInterval(timer); stopWaiting(); } };
 }
 
 function renderTableList(env, list, tables) {
@@ -217,6 +218,7 @@ function badValue(opt) {
 
 // ----------------------------------------------------------------------------- opening a table
 function buildCreateForm(env, form, g, nameIn) {
+  stopWaiting(); // (a wait for the game shown before)
   clear(form);
   const presets = g.presets || [{ id: "classic", minutes: 15, options: {} }];
   const presetBox = h("fieldset", { class: "presets" }, h("legend", {}, t("Game")));
@@ -233,6 +235,14 @@ function buildCreateForm(env, form, g, nameIn) {
       h("small", { class: "muted" }, [minutesText(pr.minutes), ...changes].join(" · "))));
   });
   presetBox.hidden = presets.length < 2;
+  const chosenPreset = () => (form.querySelector("input[name=preset]:checked") || {}).value || presets[0].id;
+  const sitName = () => {
+    const name = nameIn.value.trim() || myName();
+    nameIn.value = name;
+    keepName(name);
+    return name;
+  };
+  const quickBox = g.seats[1] > 1 ? quickPlayBox(env, g, chosenPreset, sitName) : null;
 
   const seatsBox = h("fieldset", { class: "seats-editor" });
   const seatsCount = h("select", { id: "new-seats", name: "seats" });
@@ -286,6 +296,7 @@ function buildCreateForm(env, form, g, nameIn) {
     h("h2", { id: "create-title", tabindex: "-1" }, t("Open a table: {game}", { game: gameName(g.name) })),
     h("p", { class: "rules-line" }, rulesLink),
     presetBox,
+    quickBox,
     seatsCountWrap,
     seatsBox,
     speedWrap,

@@ -95,6 +95,11 @@ class Limits(BaseSettings):
                                        "or withdrawn) one account may send an hour, on "
                                        "average")
     challenge_burst: int = Field(10, ge=1, description="and at once")
+    quick_per_minute: float = Field(240.0, gt=0, description="quick-play requests (starting, "
+                                    "asking how a wait stands, cancelling) one address may "
+                                    "send a minute, on average (a waiting page asks every "
+                                    "1.5 s)")
+    quick_burst: int = Field(30, ge=1, description="and at once")
     trusted_proxies: Networks = Field(default_factory=list, description="addresses or "
                                       "networks (comma-separated) whose X-Forwarded-For is "
                                       "believed")
@@ -276,7 +281,7 @@ class Capped:
 #: The per-client token buckets, and what a client is told when one is empty (a caller
 #: may say it its own way).
 Kind = Literal["create", "join", "review", "hint", "login", "signup", "recovery", "report",
-               "follow", "challenge"]
+               "follow", "challenge", "quick"]
 TOO_FAST: dict[Kind, str] = {
     "create": N_("you are opening tables too fast: wait a little"),
     "join": N_("you are taking seats too fast: wait a little"),
@@ -288,6 +293,7 @@ TOO_FAST: dict[Kind, str] = {
     "report": N_("you have sent many reports: wait a while"),
     "follow": N_("you are following and blocking too fast: wait a little"),
     "challenge": N_("you are sending challenges too fast: wait a little"),
+    "quick": N_("you are asking to play too fast: wait a little"),
 }
 
 
@@ -315,6 +321,7 @@ class ClientGuard:
             "report": per_minute(limits.reports_per_hour / 60, limits.report_burst),
             "follow": per_minute(limits.follows_per_minute, limits.follow_burst),
             "challenge": per_minute(limits.challenges_per_hour / 60, limits.challenge_burst),
+            "quick": per_minute(limits.quick_per_minute, limits.quick_burst),
         }
         self.shared: SharedLimits | None = None  # set by the app's lifespan with --redis
         self.sockets: Counter[ClientKey] = Counter()

@@ -26,7 +26,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, Engine, and_, delete, exc, func, insert, or_, select, update
 
 from parlour.server.edge.protocol import ProtocolError
-from parlour.server.people import challenges, social
+from parlour.server.people import challenges, quick, social
 from parlour.server.people.account_names import clean_account_name, name_key, reserved_keys
 from parlour.server.people.identity import Account, session_hash
 from parlour.server.people.players import export_play
@@ -362,6 +362,7 @@ def delete_account(store: Store, account: Account, password: str,
         conn.execute(delete(mutes_t).where(mutes_t.c.muted_account == account.id))
         social.forget(conn, account.id)
         challenges.forget(conn, account.id)
+        quick.forget(conn, account.id)
         for table, column in ((seats_t, seats_t.c.account_id),
                               (reports_t, reports_t.c.account_id)):
             conn.execute(update(table).where(column == account.id).values(name=DELETED_NAME))

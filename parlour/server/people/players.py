@@ -91,6 +91,11 @@ def _rating(conn: Connection, account_id: int, game_id: str) -> R.Rating:
     return R.Rating(row.mu, row.sigma) if row is not None else R.Rating()
 
 
+def displayed_rating(conn: Connection, account_id: int, game_id: str) -> int:
+    """The rating ``account_id`` is shown with in ``game_id`` (1500 for a newcomer)."""
+    return _rating(conn, account_id, game_id).display
+
+
 def _save_rating(conn: Connection, account_id: int, game_id: str, rating: R.Rating,
                  table_id: str, match: int, now: float) -> None:
     found = conn.execute(update(ratings_t).where(ratings_t.c.account_id == account_id,

@@ -138,12 +138,17 @@ def show_online(store: Store, me: int, on: bool) -> None:
 def blocks_among(store: Store, accounts: Iterable[int]) -> set[tuple[int, int]]:
     """The blocks between any two of ``accounts`` (blocker, blocked): a seating that
     chooses who sits together (quick play) seats nobody with someone in a pair."""
+    with store.engine.connect() as conn:
+        return blocks_between(conn, accounts)
+
+
+def blocks_between(conn: Connection, accounts: Iterable[int]) -> set[tuple[int, int]]:
+    """:func:`blocks_among`, on a connection the caller holds."""
     ids = sorted(set(accounts))
     if len(ids) < 2:
         return set()
-    with store.engine.connect() as conn:
-        rows = conn.execute(select(blocks_t.c.blocker, blocks_t.c.blocked).where(
-            blocks_t.c.blocker.in_(ids), blocks_t.c.blocked.in_(ids))).all()
+    rows = conn.execute(select(blocks_t.c.blocker, blocks_t.c.blocked).where(
+        blocks_t.c.blocker.in_(ids), blocks_t.c.blocked.in_(ids))).all()
     return {(r.blocker, r.blocked) for r in rows}
 
 

@@ -163,7 +163,8 @@ class TableLife:
                      speed: str | None = None,
                      client: ClientKey | None = None, account_id: int | None = None,
                      hints: bool | None = None, compared: bool = False, rated: bool = False,
-                     daily: str | None = None, others: dict[Seat, tuple[str, int]] | None = None
+                     daily: str | None = None, others: dict[Seat, tuple[str, int]] | None = None,
+                     held: dict[Seat, tuple[str, str, int | None]] | None = None
                      ) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
@@ -184,7 +185,10 @@ class TableLife:
 
         ``others`` seats more signed-in people from the start (seat: their name and
         account; a challenge's, :mod:`parlour.server.people.challenges`): each takes their
-        seat's token on their own device (``/api/account/seats/<table>/claim``)."""
+        seat's token on their own device (``/api/account/seats/<table>/claim``). ``held``
+        seats people who hold their token already (seat: their name, the token's hash and
+        their account or None; quick play's, :mod:`parlour.server.people.quick`): the
+        creator's seat among them, no new token is made for it (None is returned)."""
         if game_id not in game_ids():
             raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                                 game=repr(game_id), expected=", ".join(game_ids()))
@@ -233,6 +237,14 @@ class TableLife:
             infos[other].name = clean_name(other_name)
             infos[other].token_hash = token_hash(new_token())
             infos[other].account_id = other_account
+        for other, (held_name, hashed, held_account) in (held or {}).items():
+            if not 0 <= other < num_seats or infos[other].kind != "person":
+                raise ProtocolError("bad_seat", "sit at one of the seats kept for people")
+            infos[other].name = clean_name(held_name)
+            infos[other].token_hash = hashed
+            infos[other].account_id = held_account
+            if other == seat:
+                token = None
         friends = len(people) > 1
         settings = self.room.settings
         seen = settings.monotonic()

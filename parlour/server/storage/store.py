@@ -322,6 +322,26 @@ challenges_t = Table(  # a friend invited by name to a game (people/challenges.p
     Index("parlour_challenges_challenger", "challenger", "status"),
 )
 
+seeks_t = Table(  # someone waiting to be seated by quick play (people/quick.py)
+    "parlour_seeks", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("secret_hash", String(64), nullable=False),  # its seat's token hash, once seated
+    Column("game", String(40), nullable=False),
+    Column("preset", String(20), nullable=False),
+    Column("options", Text, nullable=False),  # JSON: the preset's options, resolved
+    Column("name", String(64), nullable=False),
+    Column("account", Integer, ForeignKey("parlour_accounts.id")),  # None: a guest
+    Column("rating", Float),  # the account's displayed rating in the game when it began
+    Column("client", String(64), nullable=False),  # the hash of the address it came from
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),  # last asked about (or claimed, or ended)
+    Column("status", String(10), nullable=False),  # waiting | matching | seated | cancelled
+    Column("table_id", String(16)),
+    Column("seat", Integer),
+    Index("parlour_seeks_waiting", "game", "preset", "status"),
+    Index("parlour_seeks_client", "client", "status"),
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 
