@@ -1011,6 +1011,34 @@ def quick_play_spam(srv: Server) -> Outcome:
                    f"{shaped}; the player's wait: {looked.status_code} {looked.text[:80]}")
 
 
+def turns_probe(srv: Server) -> Outcome:
+    """A stranger asks "whose turn is it" of a correspondence table with 40 made-up seat
+    tokens, and with junk (51 seats, a table id that is not one, an extra field): no guess
+    finds the table, junk is a 400 with the error's shape, and the players' own asks find it
+    (issue 34, item 4)."""
+    with srv.client("127.0.0.29") as ann, srv.client("127.0.0.30") as stranger:
+        made = ann.post("/api/tables", json={
+            "game": "spite-and-malice", "name": "Post Ann", "seat": 0,
+            "seats": [{"kind": "person"}, {"kind": "person"}], "move_seconds": 3600}).json()
+        table = made["table"]["id"]
+        bob = ann.post(f"/api/tables/{table}/join", json={"name": "Post Bob"}).json()
+        guessed = [stranger.post("/api/turns", json={"seats": [
+            {"table": table, "token": f"guess-{n}-{'x' * 16}"}]}) for n in range(40)]
+        bad = [stranger.post("/api/turns", json=body) for body in (
+            {"seats": [{"table": table, "token": "x"}] * 51},
+            {"seats": [{"table": "../../etc", "token": "x"}]},
+            {"seats": [], "account": 1}, {"seats": "all"})]
+        own = ann.post("/api/turns", json={"seats": [
+            {"table": table, "token": made["token"]}, {"table": table, "token": bob["token"]}]})
+    found = [r for r in guessed if r.status_code == 200 and r.json()["turns"]]
+    shaped = all(r.status_code == 400 and is_error_shape(r) for r in bad)
+    held = not found and all(r.status_code in (200, 429) for r in guessed) and shaped \
+        and own.status_code == 200 and len(own.json()["turns"]) == 1
+    return Outcome("40 guessed seat tokens for a correspondence table; junk", held,
+                   f"guesses {codes(guessed)}, found {len(found)}; junk {codes(bad)}, shaped: "
+                   f"{shaped}; the players' own: {own.status_code} {own.text[:60]}")
+
+
 def room_streams(srv: Server) -> Outcome:
     """One account opens 12 of the room's event streams at once (a page has one), and a
     guest and a forged cookie open one each: the account gets 8 (its client's cap of
@@ -1045,7 +1073,7 @@ ATTACKS: list[Callable[[Server], Outcome]] = [
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input, recovery_names, banned_oracle, record_names, shape_leaks, talk_flood,
     invisible_names, guest_impostor, rating_farm, follow_flood, challenge_spam, room_streams,
-    quick_play_spam,
+    quick_play_spam, turns_probe,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

@@ -413,12 +413,14 @@ class ServerProcess:
 
 
 @contextmanager
-def server_thread(db: Path, **settings: Any) -> Iterator[str]:
-    """The app under uvicorn in a thread of this process; yields its base URL."""
+def server_thread(db: Path, port: int | None = None, **settings: Any) -> Iterator[str]:
+    """The app under uvicorn in a thread of this process, on ``port`` (default: a free
+    one; a server started again on the same port keeps the pages' origin, and so their
+    storage); yields its base URL."""
     import uvicorn
 
     app = create_app(settings_for(db, **settings))
-    port = free_port()
+    port = port or free_port()
     server = uvicorn.Server(server_config(app, "127.0.0.1", port, app.state.settings.limits))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

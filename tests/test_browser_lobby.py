@@ -8,8 +8,8 @@ import re
 
 import httpx
 import pytest
-from browser_kit import open_table, page_of, shot, wait_until_js
-from server_kit import server_thread
+from browser_kit import open_table, page_of, parlour, shot, wait_until_js
+from server_kit import free_port, server_thread
 
 from parlour.games import game_ids
 from parlour.server.play.names import BOT_NAMES
@@ -154,6 +154,64 @@ def test_a_wait_can_be_stopped_and_is_nobodys_match(browser, base):
         wait = res.json()["wait"]
         assert other.post(f"/api/quick/{wait['id']}", json={"secret": wait["secret"]},
                           headers={"Origin": base}).json()["found"] == 1
+
+
+DAY_LEFT = r"(1 day|23 h \d+ min)"  # a day a move, a few seconds of it gone or none
+
+
+def test_a_game_by_correspondence_waits_across_a_restart_and_the_lobby_says_your_turn(
+        browser, tmp_path):
+    """Ana opens Spite & Malice by correspondence (a day a move) with a seat for a friend;
+    Bia takes it on her phone. The one to move is told how long is left and, in the lobby,
+    that a table waits for her move (the page's title counts it); the other is not. The
+    server stops and starts again: the table waits as a row, and the lobby's link brings
+    the one to move back to her seat with the same time left."""
+    port = free_port()
+    ana, bia = page_of(browser, 1280, 800), page_of(browser, 390, 844, touch=True)
+    with parlour(tmp_path, port) as base:
+        ana.goto(base + "/")
+        ana.click(".game-tile[data-game='spite-and-malice']")
+        ana.fill("#new-name", "Ana")
+        ana.select_option("#seat-1", "person")
+        ana.click("details.options summary")
+        ana.select_option("#new-post", "86400")
+        assert not ana.is_visible("#new-turn")  # a time per move, not a turn timer
+        ana.click("text=Open the table")
+        ana.wait_for_url(re.compile(r"/t/[\w-]+$"))
+        table_id = ana.url.rsplit("/", 1)[-1]
+        bia.goto(ana.url)
+        bia.fill("#join-name", "Bia")
+        bia.click("form.join button[type=submit]")
+        wait_until_js(bia, "Bia's seat", "() => document.body.dataset.version")
+        table = table_of(base, ana.url)
+        assert table["move_seconds"] == 86400 and [s["name"] for s in table["seats"]] == \
+            ["Ana", "Bia"]
+        wait_until_js(ana, "the game to start", "() => document.body.dataset.version")
+        clocks = {name: page.inner_text(".turn-clock") for name, page in
+                  (("ana", ana), ("bia", bia))}
+        moving = "ana" if clocks["ana"].startswith("Your move") else "bia"
+        mover, other = (ana, bia) if moving == "ana" else (bia, ana)
+        assert re.fullmatch(rf"Your move: {DAY_LEFT} left", clocks[moving]), clocks
+        assert re.fullmatch(rf"\w+'s move: {DAY_LEFT} left", clocks[
+            "bia" if moving == "ana" else "ana"]), clocks
+        assert mover.is_visible("text=A game by correspondence: 1 day for each move.")
+        other.goto(base + "/")
+        other.wait_for_selector(".game-tile")
+        assert other.title() == "Parlour" and not other.is_visible(".your-turn")
+        for page in (ana, bia):  # both close their pages; the server stops and starts
+            page.goto("about:blank")
+    with parlour(tmp_path, port) as again:  # the server starts again: the table is a row
+        assert again == base
+        mover.goto(base + "/")
+        wait_until_js(mover, "the lobby's Your turn", """() => document.title ===
+            '(1) Parlour'""")
+        assert mover.inner_text(".your-turn h2") == "Your turn: 1 table waits for your move"
+        assert re.fullmatch(rf"{DAY_LEFT} left", mover.inner_text(".turns .muted"))
+        mover.click(".turns a")
+        mover.wait_for_url(re.compile(f"/t/{table_id}$"))
+        wait_until_js(mover, "the clock of her move", f"""() => /^Your move: {DAY_LEFT} left$/
+            .test((document.querySelector('.turn-clock') || {{}}).textContent || '')""")
+        mover.goto("about:blank")  # (before this server stops: no reconnecting page)
 
 
 def test_choices_are_lists_and_the_options_fit_their_panel(browser, base):

@@ -85,7 +85,8 @@ def test_every_endpoint_answers_as_documented(tmp_path):
                          "GET /api/players/{name}", "GET /api/leaderboards/{game_id}",
                          "GET /api/daily", "POST /api/daily/{game_id}",
                          "GET /api/daily/{game_id}/{day}", "POST /api/quick",
-                         "POST /api/quick/{seek_id}", "POST /api/quick/{seek_id}/cancel"} | PEOPLE
+                         "POST /api/quick/{seek_id}", "POST /api/quick/{seek_id}/cancel",
+                         "POST /api/turns"} | PEOPLE
 
 
 #: The people's endpoints (issue 34), fuzzed again signed in (below).

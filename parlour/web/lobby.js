@@ -9,7 +9,8 @@
 import { h, toast, clear } from "./dom.js";
 import { t, n, p, num } from "./i18n.js";
 import { seatLine } from "./names.js";
-import { gameName, seatLabel, presetName, speedName } from "./words.js";
+import { gameName, seatLabel, presetName, speedName, timeLeft } from "./words.js";
+import { heldSeats } from "./seats.js";
 import { gamePicture } from "./pictures.js";
 import { playersLinks, ratedSwitch } from "./players.js";
 import { quickPlayBox, stopWaiting } from "./quick.js";
@@ -94,6 +95,7 @@ export function lobbyPage(env) {
   const tiles = h("ul", { class: "game-tiles", "aria-label": t("Games") });
   const form = h("form", { class: "create card-panel", "aria-labelledby": "create-title", novalidate: "" });
   const list = h("div", { class: "table-list", "aria-live": "polite" }, h("p", { class: "muted" }, t("Looking for tables…")));
+  const turns = h("section", { class: "card-panel your-turn", "aria-labelledby": "turns-title", hidden: "" });
   app.append(
     h("section", { class: "lobby" },
       h("div", { class: "lobby-intro" },
@@ -102,6 +104,7 @@ export function lobbyPage(env) {
           h("p", { class: "muted" }, t("Choose a game, fill the other seats with bots or send the invite link to friends. No account needed.")),
           playersLinks()),
         name.el),
+      turns,
       tiles,
       h("div", { class: "lobby-grid" },
         form,
@@ -139,9 +142,34 @@ export function lobbyPage(env) {
       list.append(h("p", { class: "error" }, t("Could not list the tables: {reason}", { reason: err.message })));
     }
   }
+  async function refreshTurns() {
+    try {
+      const res = await env.api("POST", "/api/turns", { seats: heldSeats() });
+      renderTurns(turns, res.turns);
+    } catch { /* asked again at the next round */ }
+  }
   refresh();
+  refreshTurns();
   timer = setInterval(refresh, 4000);
-  return { destroy() { clearInterval(timer); stopWaiting(); } };
+  const turnTimer = setInterval(refreshTurns, 20000);
+  return { destroy() { clearInterval(timer); clearInterval(turnTimer); stopWaiting(); document.title = "Parlour"; } };
+}
+
+// "Your turn": the correspondence tables waiting for your move (this browser's seats and,
+// signed in, your account's), the soonest due first; the page's title counts them.
+function renderTurns(box, turns) {
+  clear(box);
+  box.hidden = !turns.length;
+  document.title = turns.length ? `(${turns.length}) Parlour` : "Parlour";
+  if (!turns.length) return;
+  const now = Date.now() / 1000;
+  box.append(h("h2", { id: "turns-title" }, n("Your turn: {n} table waits for your move", "Your turn: {n} tables wait for your move", turns.length)),
+    h("ul", { class: "turns" }, ...turns.map((turn) => {
+      const left = Math.floor(turn.deadline - now);
+      return h("li", {},
+        h("a", { href: `/t/${turn.table}`, "data-nav": "", class: "button" }, t("Play your move: {game}", { game: gameName(turn.game_name) })),
+        " ", h("span", { class: "muted" }, left > 0 ? t("{left} left", { left: timeLeft(left) }) : t("due now")));
+    })));
 }
 
 function renderTableList(env, list, tables) {
@@ -275,6 +303,16 @@ function buildCreateForm(env, form, g, nameIn) {
   const turnWrap = h("label", { class: "field", for: "new-turn" }, t("Seconds for each turn"), turnIn,
     h("small", { class: "muted" }, t("When a player's time runs out a bot plays for them until they are back; 0 for no timer.")));
   turnWrap.hidden = Boolean(g.solitaire); // nobody waits for a solitaire's player: no timer
+  const postSel = h("select", { id: "new-post", name: "move_seconds" },
+    h("option", { value: "" }, t("No: everyone plays now")),
+    h("option", { value: "3600" }, n("{n} hour a move", "{n} hours a move", 1)),
+    h("option", { value: "28800" }, n("{n} hour a move", "{n} hours a move", 8)),
+    h("option", { value: "86400" }, n("{n} day a move", "{n} days a move", 1)),
+    h("option", { value: "259200" }, n("{n} day a move", "{n} days a move", 3)));
+  const postWrap = h("label", { class: "field", for: "new-post" }, t("By correspondence"), postSel,
+    h("small", { class: "muted" }, t("A game that waits for you: each player has this long for a move, and may close the page between moves. A move not made in time loses a rated match, or frees the seat.")));
+  postWrap.hidden = !g.correspondence;
+  postSel.addEventListener("change", () => { turnWrap.hidden = Boolean(g.solitaire) || postSel.value !== ""; });
 
   const optsBox = h("div", { class: "options-grid" });
   const controls = new Map(); // option name -> control
@@ -300,7 +338,7 @@ function buildCreateForm(env, form, g, nameIn) {
     seatsCountWrap,
     seatsBox,
     speedWrap,
-    h("details", { class: "options" }, h("summary", {}, t("More options")), rated.wrap, hintsWrap, dealWrap, publicWrap, turnWrap, rules),
+    h("details", { class: "options" }, h("summary", {}, t("More options")), rated.wrap, hintsWrap, dealWrap, publicWrap, postWrap, turnWrap, rules),
     h("button", { type: "submit", class: "button primary" }, t("Open the table")));
 
   function applyPreset(pr) {
@@ -372,7 +410,8 @@ function buildCreateForm(env, form, g, nameIn) {
       if (publicIn.checked) body.public = true;
       if (rated.input.checked) body.rated = true;
       else if (!hintsIn.checked) body.hints = false;
-      if (turnIn.value.trim() !== "") body.turn_seconds = Number(turnIn.value.trim());
+      if (postSel.value) body.move_seconds = Number(postSel.value);
+      else if (turnIn.value.trim() !== "") body.turn_seconds = Number(turnIn.value.trim());
       const res = await env.api("POST", "/api/tables", body);
       if (res.token) env.keepSeat(res.table.id, res.seat, res.token);
       env.navigate(`/t/${res.table.id}`);

@@ -12,7 +12,7 @@ import { api } from "./api.js";
 import { seatFor, keepSeat, forgetSeats } from "./seats.js";
 import { soundSwitch } from "./sound.js";
 import { lang, t, n } from "./i18n.js";
-import { closedNote, gameName, seatLabel } from "./words.js";
+import { closedNote, gameName, seatLabel, timeLeft } from "./words.js";
 import { displayNames, personName, seatBadge, seatLine } from "./names.js";
 import { myName, keepName } from "./lobby.js";
 import { playersControl } from "./account.js";
@@ -303,8 +303,14 @@ function tickClock(page) {
   const left = Math.max(0, Math.min(turn.seconds, Math.ceil((turn.deadline - Date.now()) / 1000)));
   const mine = turn.seats.includes(seat);
   const others = turn.seats.filter((s) => s !== seat).map((s) => personName(table.seats[s].name) || seatLabel(table.seats[s].label)).join(t(" and "));
-  clockEl.textContent = !others ? t("Your turn: {left} s", { left })
-    : mine ? t("Your turn and {others}'s: {left} s", { others, left }) : t("{others}'s turn: {left} s", { others, left });
+  if (left >= 3600) { // a correspondence table's move: hours or days left
+    const long = timeLeft(left);
+    clockEl.textContent = !others ? t("Your move: {left} left", { left: long })
+      : mine ? t("Your move and {others}'s: {left} left", { others, left: long }) : t("{others}'s move: {left} left", { others, left: long });
+  } else {
+    clockEl.textContent = !others ? t("Your turn: {left} s", { left })
+      : mine ? t("Your turn and {others}'s: {left} s", { others, left }) : t("{others}'s turn: {left} s", { others, left });
+  }
   clockEl.classList.toggle("low", left <= 10);
 }
 
@@ -333,6 +339,7 @@ function renderLife(page) {
   const buttons = [];
   if (table.status === "closed") notes.push(h("p", { class: "error" }, t("This table is closed: {why}.", { why: closedNote(table.note) })));
   if (table.degraded) notes.push(h("p", { class: "muted" }, t("The parlour is busy: the bots here play a level lower for now.")));
+  if (table.move_seconds && table.status === "playing") notes.push(h("p", { class: "muted correspondence" }, t("A game by correspondence: {time} for each move. You may close this page between moves: the table waits, and the lobby shows when it is your move.", { time: timeLeft(table.move_seconds) })));
   // Once play has started, a watcher is told so (the waiting room says it before).
   if (seat === null && table.status !== "waiting") notes.push(h("p", { class: "watching" }, t("You are watching.")));
   standIns(page, notes, buttons);

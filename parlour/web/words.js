@@ -3,7 +3,7 @@
 // and the language switch of the page header.
 
 import { h } from "./dom.js";
-import { t, p, lang, languages, chooseLanguage } from "./i18n.js";
+import { t, n, p, lang, languages, chooseLanguage } from "./i18n.js";
 
 // Where a seat is at the table (the server's label, a summary's seats[i].label or a view's
 // seat_names[i]) in the reader's language: "North" -> "Utara"; a game that only numbers its
@@ -29,6 +29,15 @@ export function speedName(speed) {
 }
 
 // Why a table closed before its match ended (the table summary's note).
+/** Hours or days left for a correspondence move, in the reader's words ("5 h 20 min"). */
+export function timeLeft(seconds) {
+  const hours = Math.floor(seconds / 3600);
+  const days = Math.floor(hours / 24);
+  if (days && hours % 24 === 0) return n("{n} day", "{n} days", days);
+  if (days) return t("{days} d {hours} h", { days, hours: hours % 24 });
+  return t("{hours} h {minutes} min", { hours, minutes: Math.floor((seconds % 3600) / 60) });
+}
+
 export function closedNote(note) {
   switch (note) {
     case "nobody joined in time": return t("nobody joined in time");

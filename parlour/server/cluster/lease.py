@@ -193,15 +193,18 @@ class Leases:
 
     def orphans(self, limit: int = CLAIMS_PER_BEAT, stale: bool = False) -> list[str]:
         """Tables waiting or playing whose lease nobody holds now (their owner died or
-        handed them over), in random order so that processes looking at once spread them
-        (with ``stale``, only those whose lease ran out over a lease's time ago)."""
+        handed them over), but correspondence tables awaiting a person's move (loaded when
+        someone comes, or when the move is overdue), in random order so that processes
+        looking at once spread them (with ``stale``, only those whose lease ran out over a
+        lease's time ago)."""
         ran_out = self._now() - (self.ttl if stale else 0.0)
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(leases_t.c.table_id)
                 .join(tables_t, tables_t.c.id == leases_t.c.table_id)
                 .where(tables_t.c.status.in_(("waiting", "playing")),
-                       leases_t.c.expires < ran_out)
+                       tables_t.c.waiting_on.is_(None),  # (a correspondence table that
+                       leases_t.c.expires < ran_out)       # awaits a person stays a row)
                 .order_by(func.random()).limit(limit))
             return [r[0] for r in rows]
 

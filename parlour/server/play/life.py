@@ -19,6 +19,7 @@ from parlour.registry import spec
 from parlour.server.edge.limits import ClientKey, client_hash
 from parlour.server.edge.protocol import ProtocolError
 from parlour.server.people.ratings import bot_rating
+from parlour.server.play.correspondence import check_move_seconds
 from parlour.server.play.forfeits import Forfeits
 from parlour.server.play.match import Play, check_deal
 from parlour.server.play.pace import check_speed
@@ -26,7 +27,7 @@ from parlour.server.play.room import Room
 from parlour.server.play.seating import clean_name
 from parlour.server.play.table import SeatInfo, Table, new_token, reason_of, token_hash
 from parlour.server.play.turns import MAX_TURN_SECONDS, MIN_TURN_SECONDS, default_turn_seconds
-from parlour.server.storage.store import Op, SeatRow, Store, TableRow
+from parlour.server.storage.store import SeatRow, Store, TableRow, both
 
 log = logging.getLogger("parlour.server")
 
@@ -44,14 +45,6 @@ def check_turn_seconds(game: Game, seconds: object) -> int:
                                            "seconds", least=MIN_TURN_SECONDS,
                             most=MAX_TURN_SECONDS)
     return 0 if spec(game.id).solitaire else seconds  # nobody waits for a solitaire's player
-
-
-def both(first: Op, second: Op) -> Op:
-    """One write of two operations, in one transaction."""
-    def op(conn: Any) -> None:
-        first(conn)
-        second(conn)
-    return op
 
 
 def check_rated(game: Game, options: dict[str, Any], seats: list[SeatInfo],
@@ -103,10 +96,12 @@ class TableLife:
             if any(c.seat is not None for c in table.conns):
                 table.people_seen = now
             note = None
-            if table.status == "waiting" and wall - table.created > s.waiting_expiry:
+            # (the invite to a game by correspondence waits as long as a move may)
+            invite = max(s.waiting_expiry, table.move_seconds or 0)
+            if table.status == "waiting" and wall - table.created > invite:
                 note = "expired"
             elif table.status == "playing" and table.has_people() \
-                    and now - table.people_seen > s.absent_close:
+                    and table.move_seconds is None and now - table.people_seen > s.absent_close:
                 note = "abandoned"
             elif table.status == "playing" and not table.has_people() and not table.conns \
                     and now - table.watched > s.unwatched_close:
@@ -164,7 +159,8 @@ class TableLife:
                      client: ClientKey | None = None, account_id: int | None = None,
                      hints: bool | None = None, compared: bool = False, rated: bool = False,
                      daily: str | None = None, others: dict[Seat, tuple[str, int]] | None = None,
-                     held: dict[Seat, tuple[str, str, int | None]] | None = None
+                     held: dict[Seat, tuple[str, str, int | None]] | None = None,
+                     move_seconds: int | None = None
                      ) -> tuple[Table, Seat | None, str | None]:
         """A new table opened by ``client``, within the open-table caps. The creator takes
         ``seat`` (default: the first person seat); a game dealt by number deals ``deal``
@@ -188,7 +184,9 @@ class TableLife:
         seat's token on their own device (``/api/account/seats/<table>/claim``). ``held``
         seats people who hold their token already (seat: their name, the token's hash and
         their account or None; quick play's, :mod:`parlour.server.people.quick`): the
-        creator's seat among them, no new token is made for it (None is returned)."""
+        creator's seat among them, no new token is made for it (None is returned).
+        ``move_seconds`` makes a correspondence table: each person has that long a move,
+        and no turn timer runs (:mod:`parlour.server.play.correspondence`)."""
         if game_id not in game_ids():
             raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                                 game=repr(game_id), expected=", ".join(game_ids()))
@@ -201,7 +199,11 @@ class TableLife:
             raise ProtocolError("bad_options", err.message) from None
         infos = [self._seat_spec(game, spec) for spec in seats] if seats else \
             [SeatInfo("person")] + [SeatInfo("bot", "random") for _ in range(num_seats - 1)]
-        turn_seconds = check_turn_seconds(game, turn_seconds)
+        move_seconds = check_move_seconds(game, move_seconds)
+        if move_seconds is not None and turn_seconds:
+            raise ProtocolError("bad_options", "a correspondence table has a time per move, "
+                                               "not a turn timer")
+        turn_seconds = 0 if move_seconds is not None else check_turn_seconds(game, turn_seconds)
         speed = check_speed(speed)
         compared = compared or rated or daily is not None
         if hints and compared:
@@ -210,7 +212,7 @@ class TableLife:
         hints = not compared if hints is None else hints
         if rated:
             check_rated(game, resolved, infos, account_id)
-            if turn_seconds == 0 and not spec(game.id).solitaire:
+            if turn_seconds == 0 and move_seconds is None and not spec(game.id).solitaire:
                 raise ProtocolError("bad_options", "a rated match always has a turn timer: "
                                                    "open it with one, or with the game's own")
         if (rated or daily is not None) and deal is not None:
@@ -254,14 +256,14 @@ class TableLife:
                       turn_seconds=turn_seconds, creator=seat,
                       key=self.room.store.rejoin_key, speed=speed, bot_pause=settings.bot_pause,
                       hints=hints, compared=compared, rated=rated, daily=daily,
-                      touched=seen, people_seen=seen, watched=seen)
+                      touched=seen, people_seen=seen, watched=seen, move_seconds=move_seconds)
         row = TableRow(table.id, game.id, num_seats, resolved, table.created, "waiting", 0,
                        [SeatRow(s.kind, s.bot, s.name, s.token_hash, s.account_id, s.client)
                         for s in infos], {},
                        listed=table.listed, compared=compared, turn_seconds=turn_seconds,
                        creator=seat, speed=speed, hints=hints, rated=rated, daily=daily,
                        client=None if client is None else client_hash(client),
-                       searches=self._searches(game, infos))
+                       searches=self._searches(game, infos), move_seconds=move_seconds)
         create = Store.op_create_table(row)
         if self.room.leases is not None:
             create = both(create, self.room.leases.create_op(table.id))

@@ -24,6 +24,7 @@ from parlour.server.edge.protocol import ProtocolError, Stale
 from parlour.server.people.daily import daily_seed
 from parlour.server.people.players import Finished, SeatKind, op_finished
 from parlour.server.play.clock import RETRY_FIRST, RETRY_MOST
+from parlour.server.play.correspondence import with_awaiting
 from parlour.server.play.room import Room
 from parlour.server.play.table import MatchInfo, Table, not_playing, reason_of
 from parlour.server.play.turns import STAND_IN
@@ -100,10 +101,13 @@ class Play:
             else:
                 seed = self.room.settings.new_seed()
             # A game may be over at the deal (Clockwork Spades can end with no decision).
-            dealt = table.game.new(seed, table.num_seats, **table.options).outcome
+            fresh = table.game.new(seed, table.num_seats, **table.options)
+            dealt = fresh.outcome
             result = dealt.text() if dealt is not None else None
-            await self.room.write(Store.op_start_match(table.id, match, seed, result, deal,
-                                                       self.room.settings.now()), table)
+            now = self.room.settings.now()
+            await self.room.write(with_awaiting(
+                table, Store.op_start_match(table.id, match, seed, result, deal, now),
+                list(fresh.to_act), result is not None, now), table)
             table.next_deal = None
             table.match = match
             table.status = "playing" if result is None else "finished"
@@ -209,9 +213,11 @@ class Play:
             outcome = after.outcome
             result = outcome.text() if outcome is not None else None
             try:
-                await self.room.store.write(self.room.fenced(table, Store.op_action(
-                    table.id, table.match, table.version, seat, text, result,
-                    self.room.settings.now())))
+                now = self.room.settings.now()
+                await self.room.store.write(self.room.fenced(table, with_awaiting(
+                    table, Store.op_action(table.id, table.match, table.version, seat, text,
+                                           result, now),
+                    list(after.to_act), result is not None, now)))
             except Fenced:
                 raise self.room.moved(table) from None
             except StoreError:

@@ -164,7 +164,8 @@ class Ownership:
                       creator=row.creator, note=row.note, key=self.room.store.rejoin_key,
                       speed=row.speed if row.speed in SPEEDS else DEFAULT_SPEED,
                       bot_pause=self.room.settings.bot_pause, hints=row.hints and not row.compared,
-                      touched=seen, people_seen=seen, watched=seen)
+                      touched=seen, people_seen=seen, watched=seen,
+                      move_seconds=row.move_seconds, deadline=row.deadline)
         table.matches = {m.match: MatchInfo(m.match, m.finished is not None, m.result, m.deal)
                          for m in row.matches.values()}
         current = row.matches.get(row.match)

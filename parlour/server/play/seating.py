@@ -10,12 +10,13 @@ from parlour.engine import Seat, derive_seed
 from parlour.message import Many
 from parlour.server.edge.protocol import ProtocolError
 from parlour.server.people.account_names import without_ignorables
+from parlour.server.play.correspondence import awaiting
 from parlour.server.play.forfeits import Forfeits
 from parlour.server.play.match import Play
 from parlour.server.play.room import Room
 from parlour.server.play.table import Table, new_token, token_hash
-from parlour.server.play.turns import STAND_IN
-from parlour.server.storage.store import Store
+from parlour.server.play.turns import STAND_IN, awaited
+from parlour.server.storage.store import Store, both
 
 log = logging.getLogger("parlour.server")
 
@@ -67,13 +68,20 @@ class Seating:
                                     seat=seat, free=Many(tuple(free)))
             token = new_token() if digest is None else ""
             digest = digest or token_hash(token)
-            await self.room.write(Store.op_take_seat(table.id, seat, clean, digest, account_id,
-                                                 client),
-                              table)
+            take = Store.op_take_seat(table.id, seat, clean, digest, account_id, client)
+            if table.move_seconds is not None and table.status == "playing" \
+                    and table.state is not None and seat in table.state.to_act:
+                # a correspondence move awaited again: the seat's new person has its time
+                await_again = [*awaited(table), seat]
+                take = both(take, awaiting(table, sorted(await_again),
+                                           self.room.settings.now()))
+            await self.room.write(take, table)
             table.seats[seat].name = clean
             table.seats[seat].token_hash = digest
             table.seats[seat].account_id = account_id
             table.seats[seat].client = client
+            if table.move_seconds is not None:
+                self.room.turns.restart(table)
         table.broadcast_table()
         self.reclaim(table, seat)  # a seat freed during play: the stand-in gives it up
         if table.status == "waiting" and not table.free_seats():
@@ -85,7 +93,7 @@ class Seating:
         match is on a stand-in bot plays it."""
         if seat is None:
             raise ProtocolError("not_seated", "you hold no seat at this table")
-        await self._free(table, seat)
+        await self.free(table, seat)
 
     async def free_seat(self, table: Table, seat: Seat | None, other: object) -> None:
         """The table's creator (at ``seat``) frees seat ``other``, held by someone who has
@@ -102,23 +110,32 @@ class Seating:
         if table.connected(other) or (table.status == "playing"
                                       and other not in table.standins):
             raise ProtocolError("still_there", "that player is still at the table")
-        await self._free(table, other)
+        await self.free(table, other)
 
-    async def _free(self, table: Table, seat: Seat) -> None:
+    async def free(self, table: Table, seat: Seat) -> None:
+        """Free ``seat`` for someone else: its person left, or was let go (a creator's
+        choice, a correspondence move overdue). While a match is on a stand-in bot plays
+        it, but at a correspondence table, which waits for a person to take it."""
         async with table.lock:
             if not table.is_open and table.status != "finished":
                 raise ProtocolError("not_playing", "this table is closed")
             if table.rated and table.status == "playing":
                 await self.forfeits.left_rated(table, seat)
-            await self.room.write(Store.op_free_seat(table.id, seat), table)
+            free = Store.op_free_seat(table.id, seat)
+            if table.move_seconds is not None:
+                free = both(free, awaiting(table, [s for s in awaited(table) if s != seat],
+                                           self.room.settings.now()))
+            await self.room.write(free, table)
             table.seats[seat].name = table.seats[seat].token_hash = None
             table.seats[seat].account_id = None
             for conn in list(table.conns):
                 if conn.seat == seat:
                     conn.seat = None  # whoever left may stay and watch
-            if table.status == "playing":
+            if table.status == "playing" and table.move_seconds is None:
                 self._stand_in(table, seat)
                 self.forfeits.watch(table, seat)
+            elif table.move_seconds is not None:
+                self.room.turns.restart(table)
             log.info("table %s: seat %d is free", table.id, seat)
         table.broadcast_table()
         table.broadcast_views()

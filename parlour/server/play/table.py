@@ -189,6 +189,10 @@ class Table:
     rated: bool = False  # its results change ratings (people/ratings.py)
     daily: str | None = None  # the UTC day whose daily deal it plays (people/daily.py)
     turn_seconds: int = 0  # the turn timer (0: none)
+    # A correspondence table's time per move (None: not one), and when the move it awaits
+    # is due (parlour.server.play.correspondence; the row holds both).
+    move_seconds: int | None = None
+    deadline: float | None = None
     creator: Seat | None = None  # the seat of the person who opened it
     note: str | None = None  # why it closed (see CLOSED_NOTES)
     degraded: bool = False  # its bots play a level lower while the parlour is busy
@@ -325,6 +329,7 @@ class Table:
             "rated": self.rated,
             "daily": self.daily,
             "turn_seconds": self.turn_seconds,
+            "move_seconds": self.move_seconds,
             "creator": self.creator,
             "degraded": self.degraded,
             "note": CLOSED_NOTES.get(self.note or "") if self.status == "closed" else None,

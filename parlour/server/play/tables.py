@@ -29,6 +29,7 @@ from parlour.games import game_ids
 from parlour.registry import spec
 from parlour.server.people.presence import RoomBus
 from parlour.server.play.clock import Submit
+from parlour.server.play.correspondence import Correspondence
 from parlour.server.play.desk import Desk
 from parlour.server.play.forfeits import Forfeits
 from parlour.server.play.life import TableLife
@@ -57,6 +58,8 @@ class Hub(Room):
         self.seating = Seating(self, self.play, self.forfeits)
         self.ownership = Ownership(self, self.play)
         self.desk = Desk(self)
+        self.correspondence = Correspondence(self, self.ownership.get, self.seating.free,
+                                             self.life.close_table)
         self.reviews = ReviewDesk(settings, store, self.desk.finished_state)
         # table talk's word filter and the key of its seals (play/talk.py)
         self.talk_words = WordFilter(lambda: read_choices(store.engine), settings.monotonic)
@@ -67,7 +70,6 @@ class Hub(Room):
             table, table.seats[seat].account_id if seat is not None else None)
         # the table's life
         self.create = self.life.create
-        self.tidy = self.life.tidy
         self.sweep = self.life.sweep
         self.close_table = self.life.close_table
         self.open_tables = self.life.open_tables
@@ -95,6 +97,12 @@ class Hub(Room):
         self.finished_state = self.desk.finished_state
         self.replay = self.desk.replay
         self.record = self.desk.record
+
+    async def tidy(self) -> dict[str, int]:
+        """The periodic round of the table life (``TableLife.tidy``), then the
+        correspondence tables' (overdue moves, tables let go to wait as rows)."""
+        done = await self.life.tidy()
+        return done | await self.correspondence.tick()
 
     async def close(self) -> None:
         """Stop every table's timers, bots and reviews (the server is stopping)."""
@@ -126,6 +134,8 @@ def describe_games() -> list[JsonDict]:
         info["bot_help"] = dict(found.bot_help)  # its own bots' tooltips (the page: t())
         info["picture"] = found.web_path(found.web.picture) if found.web.picture else None
         info["solitaire"] = found.solitaire  # one player: no turn timer
+        # played by correspondence if asked (nobody alone, no timed phase: correspondence.py)
+        info["correspondence"] = not found.solitaire and not found.traits.timed_phases
         info.update(showcase_json(gid))  # the tile's line and the presets
         info["speeds"] = list(SPEEDS)
         out.append(info)

@@ -35,6 +35,21 @@ STAND_IN = "rule"  # the bot kind that plays for a person who is away
 FORFEIT_TURNS = 1
 
 
+def awaited(table: Table, to_act: list[Seat] | None = None) -> list[Seat]:
+    """At a correspondence table (:mod:`parlour.server.play.correspondence`), the person
+    seats whose move the table awaits: those to act (``to_act``, else the
+    state's) that a person holds."""
+    if table.move_seconds is None:
+        return []
+    if to_act is None:
+        state = table.state
+        if table.status != "playing" or state is None:
+            return []
+        to_act = list(state.to_act)
+    return [s for s in to_act if table.seats[s].kind == "person"
+            and table.seats[s].token_hash is not None]
+
+
 def default_turn_seconds(game_id: str) -> int:
     found = spec(game_id)
     if found.traits.solitaire:
@@ -57,6 +72,12 @@ class TurnTimer:
         others. Called before the views go out (they carry the timer)."""
         self.stop(table)
         state = table.state
+        if table.move_seconds is not None:  # a correspondence table: its row keeps the time
+            seats = awaited(table)
+            if seats and table.deadline is not None:
+                table.turn = {"seats": seats, "seconds": table.move_seconds,
+                              "deadline": int(table.deadline * 1000)}
+            return
         if table.turn_seconds <= 0 or table.status != "playing" or state is None \
                 or table.reaction is not None or spec(table.game.id).solitaire:
             return

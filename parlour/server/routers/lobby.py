@@ -15,7 +15,7 @@ from parlour.engine import OptionError
 from parlour.games import game_ids, get_game
 from parlour.howto import NoHowto, howto_html
 from parlour.i18n import LANGUAGES, json_catalog, normalize, translate
-from parlour.message import Code, Term
+from parlour.message import N_, Code, Term
 from parlour.server.edge.deps import ClientDep, GuardDep, HubDep, RelayDep
 from parlour.server.edge.errors import RESPONSES
 from parlour.server.edge.protocol import ProtocolError
@@ -23,6 +23,7 @@ from parlour.server.people.accounts import guest_name
 from parlour.server.people.identity import AccountDep
 from parlour.server.people.players import check_rated_play
 from parlour.server.play.pages import LANG_COOKIE, reader_language, rules_html
+from parlour.server.play.table import token_hash
 from parlour.server.play.tables import describe_games
 
 router = APIRouter(prefix="/api", responses=RESPONSES)
@@ -77,6 +78,8 @@ class CreateTable(Body):
     speed: Literal["slow", "normal", "fast"] | None = None  # bots' pace (parlour.server.play.pace)
     hints: bool | None = None  # seats may ask for hints (default: yes, unless compared)
     rated: bool = False  # its results change ratings (signed in; see server/people/ratings.py)
+    # a correspondence table: each person's time for a move, 3600 to 259200 seconds
+    move_seconds: int | None = None
 
 
 @router.get("/games")
@@ -182,6 +185,32 @@ async def create(body: CreateTable, hub: HubDep, guard: GuardDep, client: Client
         [s.model_dump() for s in body.seats], name,
         body.seat, body.deal,
         public=body.public, turn_seconds=body.turn_seconds, speed=body.speed, client=client,
-        account_id=account.id if account else None, hints=body.hints, rated=body.rated)
+        account_id=account.id if account else None, hints=body.hints, rated=body.rated,
+        move_seconds=body.move_seconds)
     return {"table": table.summary(), "seat": seat, "token": token,
             "invite": f"/t/{table.id}"}
+
+
+class HeldSeat(Body):
+    table: str = Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")
+    token: str = Field(min_length=1, max_length=200)
+
+
+class YourTurns(Body):
+    seats: list[HeldSeat] = Field(default_factory=list, max_length=50)  # this browser's
+
+
+@router.post("/turns")
+async def your_turns(body: YourTurns, hub: HubDep, guard: GuardDep, client: ClientDep,
+                     account: AccountDep) -> dict[str, Any]:
+    """The correspondence tables waiting for your move (the lobby's "Your turn"): at the
+    seats this browser holds (each with its token, in the body: never in an address) and,
+    signed in, at your account's seats; the soonest due first, each with its deadline
+    (Unix seconds)."""
+    await guard.take("quick", client, message=N_("you are asking too often: wait a little"))
+    held = [(s.table, token_hash(s.token)) for s in body.seats]
+    turns = await asyncio.to_thread(hub.store.awaiting, account.id if account else None, held)
+    for turn in turns:
+        turn["game_name"] = get_game(turn["game"]).name if turn["game"] in game_ids() \
+            else turn["game"]
+    return {"turns": turns}

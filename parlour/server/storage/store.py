@@ -38,10 +38,12 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     delete,
     exc,
     false,
     insert,
+    or_,
     select,
     true,
     update,
@@ -77,7 +79,13 @@ tables_t = Table(
     # Counted by the open-table caps (parlour.server.edge.limits.TableQuota; migration 0009):
     Column("client", String(32)),  # a hash of the key of the client that opened it
     Column("searches", Boolean, nullable=False, server_default=false()),  # searching bots
+    # A correspondence table (migration 0016; parlour.server.play.correspondence): the time
+    # each person has for a move, when the move awaited is due, and whose it is (JSON seats).
+    Column("move_seconds", Integer),  # None: not a correspondence table
+    Column("deadline", Float),  # None: nobody's move is awaited (a bot's, or a free seat's)
+    Column("waiting_on", Text),  # JSON: the person seats to act, when a move is awaited
     Index("parlour_tables_open", "status", "client"),
+    Index("parlour_tables_deadline", "deadline"),
 )
 
 seats_t = Table(
@@ -393,9 +401,19 @@ class TableRow:
     daily: str | None = None  # the UTC day whose daily deal it plays
     client: str | None = None  # a hash of the key of the client that opened it
     searches: bool = False  # a searching bot sits at it
+    move_seconds: int | None = None  # a correspondence table's time per move
+    deadline: float | None = None  # when the move it awaits is due (correspondence)
 
 
 Op = Callable[[Connection], None]
+
+
+def both(first: Op, second: Op) -> Op:
+    """One write of two operations, in one transaction."""
+    def op(conn: Connection) -> None:
+        first(conn)
+        second(conn)
+    return op
 
 
 class AppendAction:
@@ -534,7 +552,7 @@ class Store:
                 match=row.match, listed=row.listed, compared=row.compared,
                 turn_seconds=row.turn_seconds, creator=row.creator, speed=row.speed,
                 hints=row.hints, rated=row.rated, daily=row.daily, client=row.client,
-                searches=row.searches))
+                searches=row.searches, move_seconds=row.move_seconds))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": i, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "token_hash": s.token_hash, "account_id": s.account_id,
@@ -630,11 +648,58 @@ class Store:
 
     # ------------------------------------------------------------------ reading
     def unfinished_ids(self) -> list[str]:
+        """The tables a process starting takes in: those waiting or playing, but the
+        correspondence tables that await a person's move (rows until someone comes)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(tables_t.c.id)
-                                .where(tables_t.c.status.in_(("waiting", "playing")))
+                                .where(tables_t.c.status.in_(("waiting", "playing")),
+                                       tables_t.c.waiting_on.is_(None))
                                 .order_by(tables_t.c.created))
             return [r[0] for r in rows]
+
+    @staticmethod
+    def op_awaiting(table_id: str, deadline: float | None, seats: list[int]) -> Op:
+        """A correspondence table awaits the move of ``seats`` by ``deadline`` (none: no
+        person's move is awaited)."""
+        def op(conn: Connection) -> None:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(
+                deadline=deadline if seats else None,
+                waiting_on=json.dumps(seats) if seats else None))
+        return op
+
+    def overdue(self, now: float, limit: int = 100) -> list[str]:
+        """Correspondence tables whose awaited move was due before ``now``."""
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(tables_t.c.id).where(tables_t.c.status == "playing",
+                                            tables_t.c.deadline < now)
+                .order_by(tables_t.c.deadline).limit(limit))]
+
+    def awaiting(self, account_id: int | None, held: list[tuple[str, str]]
+                 ) -> list[dict[str, Any]]:
+        """The correspondence tables awaiting a move of ``account_id``'s or of a seat
+        ``held`` (a table id and the seat token's hash): each one's id, game, seat and
+        deadline, the soonest due first."""
+        who = [and_(seats_t.c.table_id == table_id, seats_t.c.token_hash == digest)
+               for table_id, digest in held]
+        if account_id is not None:
+            who.append(seats_t.c.account_id == account_id)
+        if not who:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t.c.id, tables_t.c.game, tables_t.c.deadline,
+                       tables_t.c.waiting_on, seats_t.c.seat)
+                .join(seats_t, seats_t.c.table_id == tables_t.c.id)
+                .where(or_(*who), tables_t.c.status == "playing",
+                       tables_t.c.waiting_on.is_not(None))
+                .order_by(tables_t.c.deadline)).all()
+        found: dict[str, dict[str, Any]] = {}
+        for r in rows:
+            if r.seat in json.loads(r.waiting_on):
+                found.setdefault(r.id, {"table": r.id, "game": r.game, "seat": r.seat,
+                                        "deadline": r.deadline})
+        return list(found.values())
 
     def load_table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:
@@ -670,7 +735,8 @@ class Store:
             return TableRow(t.id, t.game, t.num_seats, options, t.created,
                             t.status, t.match, seats, matches, bool(t.listed),
                             bool(t.compared), t.turn_seconds, t.creator, t.ended, t.note,
-                            problem, t.speed, bool(t.hints), bool(t.rated), t.daily)
+                            problem, t.speed, bool(t.hints), bool(t.rated), t.daily,
+                            move_seconds=t.move_seconds, deadline=t.deadline)
 
     def prune(self, before: float) -> list[str]:
         """Delete casual tables (not ``compared``) that ended before ``before`` (a
