@@ -4,12 +4,16 @@ the names the server gives every seat, shown with the bots' level badges and "Yo
 
 from __future__ import annotations
 
+import json
 import re
+import threading
 
 import httpx
 import pytest
 from browser_kit import open_table, page_of, parlour, shot, wait_until_js
 from server_kit import free_port, server_thread
+from waits import joined
+from websockets.sync.client import connect
 
 from parlour.games import game_ids
 from parlour.server.play.names import BOT_NAMES
@@ -159,19 +163,38 @@ def test_a_wait_can_be_stopped_and_is_nobodys_match(browser, base):
 DAY_LEFT = r"(1 day|23 h \d+ min)"  # a day a move, a few seconds of it gone or none
 
 
+def play_seat_out(base: str, table_id: str, token: str) -> None:
+    """Play one seat by its first legal move until the match ends (30 s for each view)."""
+    with connect(base.replace("http", "ws", 1) + f"/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] != "view":
+                continue
+            if msg["status"] != "playing":
+                return
+            view = msg["view"]
+            if view["seat"] in view.get("to_act", []) and view.get("legal"):
+                ws.send(json.dumps({"type": "act", "action": view["legal"][0],
+                                    "version": msg["version"]}))
+
+
 def test_a_game_by_correspondence_waits_across_a_restart_and_the_lobby_says_your_turn(
         browser, tmp_path):
-    """Ana opens Spite & Malice by correspondence (a day a move) with a seat for a friend;
-    Bia takes it on her phone. The one to move is told how long is left and, in the lobby,
-    that a table waits for her move (the page's title counts it); the other is not. The
-    server stops and starts again: the table waits as a row, and the lobby's link brings
-    the one to move back to her seat with the same time left."""
+    """Ana opens Cangkul's quick game by correspondence (a day a move) with a seat for a
+    friend; Bia takes it on her phone. The one to move is told how long is left and, in the
+    lobby, that a table waits for her move (the page's title counts it); the other is not.
+    The server stops and starts again: the table waits as a row, the lobby's link brings the
+    one to move back to her seat with the same time left, and the game is played to its end
+    there (the two seats' moves sent over their sockets), its results over the table."""
     port = free_port()
     ana, bia = page_of(browser, 1280, 800), page_of(browser, 390, 844, touch=True)
     with parlour(tmp_path, port) as base:
         ana.goto(base + "/")
-        ana.click(".game-tile[data-game='spite-and-malice']")
+        ana.click(".game-tile[data-game='cangkul']")
         ana.fill("#new-name", "Ana")
+        ana.check("#preset-quick")
+        ana.select_option("#new-seats", "2")
         ana.select_option("#seat-1", "person")
         ana.click("details.options summary")
         ana.select_option("#new-post", "86400")
@@ -182,19 +205,21 @@ def test_a_game_by_correspondence_waits_across_a_restart_and_the_lobby_says_your
         bia.goto(ana.url)
         bia.fill("#join-name", "Bia")
         bia.click("form.join button[type=submit]")
-        wait_until_js(bia, "Bia's seat", "() => document.body.dataset.version")
         table = table_of(base, ana.url)
         assert table["move_seconds"] == 86400 and [s["name"] for s in table["seats"]] == \
             ["Ana", "Bia"]
-        wait_until_js(ana, "the game to start", "() => document.body.dataset.version")
-        clocks = {name: page.inner_text(".turn-clock") for name, page in
-                  (("ana", ana), ("bia", bia))}
+        for page in (ana, bia):
+            wait_until_js(page, "the game's clock", "() => /move: /.test((document"
+                          ".querySelector('.turn-clock') || {}).textContent || '')")
+        clocks = {"ana": ana.inner_text(".turn-clock"), "bia": bia.inner_text(".turn-clock")}
         moving = "ana" if clocks["ana"].startswith("Your move") else "bia"
         mover, other = (ana, bia) if moving == "ana" else (bia, ana)
         assert re.fullmatch(rf"Your move: {DAY_LEFT} left", clocks[moving]), clocks
-        assert re.fullmatch(rf"\w+'s move: {DAY_LEFT} left", clocks[
-            "bia" if moving == "ana" else "ana"]), clocks
+        assert re.fullmatch(rf"\w+'s move: {DAY_LEFT} left",
+                            clocks["bia" if moving == "ana" else "ana"]), clocks
         assert mover.is_visible("text=A game by correspondence: 1 day for each move.")
+        tokens = [json.loads(page.evaluate("localStorage.getItem('parlour.seats')"))[
+            table_id]["token"] for page in (ana, bia)]
         other.goto(base + "/")
         other.wait_for_selector(".game-tile")
         assert other.title() == "Parlour" and not other.is_visible(".your-turn")
@@ -203,14 +228,21 @@ def test_a_game_by_correspondence_waits_across_a_restart_and_the_lobby_says_your
     with parlour(tmp_path, port) as again:  # the server starts again: the table is a row
         assert again == base
         mover.goto(base + "/")
-        wait_until_js(mover, "the lobby's Your turn", """() => document.title ===
-            '(1) Parlour'""")
+        wait_until_js(mover, "the lobby's Your turn", "() => document.title === '(1) Parlour'")
         assert mover.inner_text(".your-turn h2") == "Your turn: 1 table waits for your move"
         assert re.fullmatch(rf"{DAY_LEFT} left", mover.inner_text(".turns .muted"))
         mover.click(".turns a")
         mover.wait_for_url(re.compile(f"/t/{table_id}$"))
         wait_until_js(mover, "the clock of her move", f"""() => /^Your move: {DAY_LEFT} left$/
             .test((document.querySelector('.turn-clock') || {{}}).textContent || '')""")
+        players = [threading.Thread(target=play_seat_out, args=(base, table_id, token))
+                   for token in tokens]
+        for player in players:
+            player.start()
+        for player in players:
+            joined(player, "a seat played to the match's end", 120)
+        mover.wait_for_selector(".endbar:not([hidden]) .results-title", timeout=30000)
+        assert table_of(base, f"/t/{table_id}")["status"] == "finished"
         mover.goto("about:blank")  # (before this server stops: no reconnecting page)
 
 
