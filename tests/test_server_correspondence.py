@@ -218,3 +218,24 @@ def test_the_invite_to_a_correspondence_game_waits_as_long_as_a_move(db, clock):
         clock.advance(8 * HOUR)
         assert client.portal.call(hub.tidy)["expired"] == 1
         assert ok(client.get(f"/api/tables/{table_id}"))["table"]["status"] == "closed"
+
+
+def test_a_signed_in_persons_room_counts_the_tables_awaiting_their_move(db, clock):
+    """The room (the stream's message, and GET /api/people, which a page polls while Redis
+    is away) lists the correspondence tables awaiting the account's move, and only those."""
+    with app_client(db, **clock.settings()) as ann:
+        ann.cookies.set(SESSION_COOKIE, sign_up(db, "Ann", now=clock.now())[1])
+        bob = AppClient(ann.app)
+        bob.cookies.set(SESSION_COOKIE, sign_up(db, "Bob", now=clock.now())[1])
+        made = ok(ann.post("/api/tables", json={
+            "game": "spite-and-malice", "seat": 0, "move_seconds": HOUR,
+            "seats": [{"kind": "person"}, {"kind": "person"}]}), 201)
+        table_id = made["table"]["id"]
+        joined = ok(bob.post(f"/api/tables/{table_id}/join", json={"name": "Bob"}))
+        seat, player, _ = to_act(ann, table_id, {0: made["token"], 1: joined["token"]})
+        player.close()
+        rooms = {0: ok(ann.get("/api/people"))["awaiting"],
+                 1: ok(bob.get("/api/people"))["awaiting"]}
+        assert rooms[seat] == [{"table": table_id, "game": "spite-and-malice", "seat": seat,
+                                "deadline": clock.now() + HOUR}]
+        assert rooms[1 - seat] == []

@@ -103,6 +103,7 @@ function handle(msg) {
 function gotRoom(msg) {
   const first = room === null;
   room = msg;
+  awaitingCount((msg.awaiting || []).length);
   for (const c of [...msg.challenges.incoming, ...msg.challenges.outgoing]) gameNames.set(c.game, c.game_name);
   friendsBadge(msg.friends.filter((f) => f.online).length);
   incomingNotices(msg.challenges.incoming);
@@ -112,6 +113,13 @@ function gotRoom(msg) {
     if (!first && before !== c.status && (before === "open" || before === undefined) && c.status !== "open") outgoingNotice(c);
   }
   for (const fn of listeners) fn(msg);
+}
+
+// The correspondence tables awaiting your move, counted in the page's title on every page
+// ("(2) Parlour"; the lobby lists them under "Your turn").
+function awaitingCount(count) {
+  const bare = document.title.replace(/^\(\d+\) /, "");
+  document.title = count ? `(${count}) ${bare}` : bare;
 }
 
 // ----------------------------------------------------------------------------- header

@@ -281,5 +281,9 @@ class RoomBus:
         """What the account's ``room`` message holds now (blocks: run it in a thread)."""
         now = self.now()
         with self.store.engine.connect() as conn:
-            return {"type": "room", **social.room_of(conn, account_id, now),
+            room = {"type": "room", **social.room_of(conn, account_id, now),
                     "challenges": challenges.challenges_of(conn, account_id, now)}
+        # the correspondence tables awaiting the account's move: rows, so that a page
+        # polling while Redis is away sees them as the stream does
+        room["awaiting"] = self.store.awaiting(account_id, [])
+        return room
