@@ -92,6 +92,10 @@ def chromium(server: BrowserServer) -> Iterator[Any]:
     """The shared Chromium of ``server``, driven by Playwright (a module fixture in each
     test file: its Playwright ends with the module)."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's assertions (expect) wait as long as the pages' own waits: their 5 s
+    # default was outrun under load (a friend's line of table talk reached the other page
+    # later than that in one of seven soak runs beside two busy programs)
+    sync_api.expect.set_options(timeout=15000)
     with sync_api.sync_playwright() as p:
         b = p.chromium.connect(server.get())
         try:
