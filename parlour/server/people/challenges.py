@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, or_, select, update
 
-from parlour.engine import OptionError
+from parlour.engine import Game, OptionError
 from parlour.games import game_ids, get_game
 from parlour.message import N_, Term
 from parlour.server.edge.protocol import ProtocolError
@@ -37,16 +37,23 @@ OVER = {"expired": N_("that challenge has expired"),
 ENDED = N_("that challenge is over")
 
 
-def check_game(game_id: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The game and its resolved options, if they make a game for two people or more."""
+def game_for_several(game_id: str, alone: str) -> Game:
+    """The game called ``game_id`` if it is played by two people or more (``alone``: what a
+    game played alone is told, with its name as ``{game}``); quick play's check too."""
     game_id = game_id.strip().lower()
     if game_id not in game_ids():
         raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                             game=repr(game_id), expected=", ".join(game_ids()))
     game = get_game(game_id)
     if game.max_seats < 2:
-        raise ProtocolError("bad_game", "{game} is played alone: nobody to challenge",
-                            game=Term("game", game.name))
+        raise ProtocolError("bad_game", alone, game=Term("game", game.name))
+    return game
+
+
+def check_game(game_id: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The game and its resolved options, if they make a game for two people or more."""
+    game = game_for_several(game_id, N_("{game} is played alone: nobody to challenge"))
+    game_id = game.id
     try:
         resolved = game.resolve_options(options)
     except OptionError as err:

@@ -26,10 +26,11 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
-from parlour.games import game_ids, get_game
-from parlour.message import Term
+from parlour.games import get_game
+from parlour.message import N_
 from parlour.registry import spec
 from parlour.server.edge.protocol import ProtocolError
+from parlour.server.people.challenges import game_for_several
 from parlour.server.people.players import displayed_rating
 from parlour.server.people.social import blocks_between
 from parlour.server.play.table import new_token, token_hash
@@ -53,14 +54,8 @@ def window(waited: float) -> float:
 
 def check_game(game_id: str, preset: str) -> tuple[str, dict[str, Any]]:
     """The game and its preset's resolved options, if the game is played by several."""
-    game_id = game_id.strip().lower()
-    if game_id not in game_ids():
-        raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
-                            game=repr(game_id), expected=", ".join(game_ids()))
-    game = get_game(game_id)
-    if game.max_seats < 2:
-        raise ProtocolError("bad_game", "{game} is played alone: nobody to wait for",
-                            game=Term("game", game.name))
+    game = game_for_several(game_id, N_("{game} is played alone: nobody to wait for"))
+    game_id = game.id
     presets = {p.id: p for p in spec(game_id).presets}
     if preset not in presets:
         raise ProtocolError("bad_options", "unknown preset {preset}: expected one of "
