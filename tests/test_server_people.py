@@ -352,3 +352,30 @@ def test_the_room_crosses_processes_on_redis_and_polls_while_it_is_away(tmp_path
             assert bus.poll_seconds() == QUIET_SECONDS
             for client in (one, two):
                 client.app.state.hub.people.streams.clear()
+
+
+def test_a_turn_redis_did_not_take_reaches_the_other_processes_pages_as_they_poll(
+        room, clock):
+    """While Redis is away a page on another process polls the room (GET /api/people): a
+    turn or rematch told then is kept as a notice the room holds for ten minutes, for the
+    accounts it was for; one Redis took is not kept."""
+    from parlour.server.people.presence import NOTICE_SECONDS
+
+    ana, bea = room["Ana"], room["Bea"]
+    people = ana.app.state.hub.people
+    taken: list[bool] = []
+
+    async def publish(data):
+        return bool(taken)  # Redis away until the test says it took one
+
+    people.publish = publish
+    turn = {"type": "turn", "table": "tbl00042", "game": "spades"}
+    ana.portal.call(people.notify, [account_id(ana)], turn)
+    notices = ok(ana.get("/api/people"))["notices"]
+    assert [{k: v for k, v in n.items() if k != "id"} for n in notices] == [turn]
+    assert ok(bea.get("/api/people"))["notices"] == []
+    taken.append(True)  # Redis back: it carries the next one, nothing is kept
+    ana.portal.call(people.notify, [account_id(ana)], {**turn, "type": "rematch"})
+    assert ok(ana.get("/api/people"))["notices"] == notices
+    clock.advance(NOTICE_SECONDS + 1)
+    assert ok(ana.get("/api/people"))["notices"] == []

@@ -66,3 +66,21 @@ def test_a_bad_action_in_a_batch_fails_alone_and_the_others_commit(store):
     assert outcome[0] is None and outcome[2] is None
     assert isinstance(outcome[1], StoreError)  # its index was taken: refused, told so
     assert logged(store) == [(0, "a"), (1, "b"), (2, "c")]
+
+
+def test_the_writer_outlives_a_caller_whose_event_loop_closed(store):
+    """A write asked for on an event loop that closes before the commit (a test client's
+    loop of one request, whose bot queued a move) is committed, nobody is told, and the
+    writer goes on: a later write from another loop is committed and answered (the writer
+    once died of it, and every later write of its server waited forever)."""
+    gone = asyncio.new_event_loop()
+    fut = gone.create_future()
+    gone.close()
+    store._queue.put((Store.op_action("t1", 1, 0, 0, "a"), fut, gone))
+
+    async def later() -> None:
+        async with asyncio.timeout(30):  # (the writer's answer, or a clear failure)
+            await store.write(Store.op_action("t1", 1, 1, 1, "b"))
+
+    asyncio.run(later())
+    assert logged(store) == [(0, "a"), (1, "b")] and store._thread.is_alive()

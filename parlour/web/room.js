@@ -27,6 +27,8 @@ const listeners = new Set();
 const outgoingSeen = new Map(); // challenge id -> the status this page last saw
 const answered = new Set(); // incoming challenges this page answered itself
 const gameNames = new Map(); // game id -> its English name (from the room's challenges)
+const seenNotices = new Set(); // ids of the room's notices this page has had
+const lastShown = new Map(); // "type:table" -> when this page last showed that event (ms)
 
 /** The page's router (app.js), so that a notice's button moves within the page. */
 export function setNavigate(fn) { navigate = fn; }
@@ -95,15 +97,29 @@ export async function refreshRoom() {
 
 function handle(msg) {
   if (msg.type === "room") gotRoom(msg);
-  else if (msg.type === "turn") turnNotice(msg);
-  else if (msg.type === "rematch") rematchNotice(msg);
+  else if (msg.type === "turn" || msg.type === "rematch") pushed(msg);
   else if (msg.type === "ended") { who = null; stop(); }
+}
+
+// A turn or a rematch, from the stream or from the room's notices (kept while Redis was
+// away, so that a page on another process hears it as it polls): shown once.
+function pushed(msg) {
+  const key = `${msg.type}:${msg.table}`;
+  const at = lastShown.get(key);
+  lastShown.set(key, Date.now());
+  if (at !== undefined && Date.now() - at < 60000) return; // the same, by the other way
+  if (msg.type === "turn") turnNotice(msg); else rematchNotice(msg);
 }
 
 function gotRoom(msg) {
   const first = room === null;
   room = msg;
   awaitingCount((msg.awaiting || []).length);
+  for (const notice of msg.notices || []) { // (those before this page opened are not news)
+    if (seenNotices.has(notice.id)) continue;
+    seenNotices.add(notice.id);
+    if (!first) pushed(notice);
+  }
   for (const c of [...msg.challenges.incoming, ...msg.challenges.outgoing]) gameNames.set(c.game, c.game_name);
   friendsBadge(msg.friends.filter((f) => f.online).length);
   incomingNotices(msg.challenges.incoming);

@@ -37,6 +37,7 @@ from parlour.server.storage.store import (
     admin_log_t,
     blocks_t,
     mutes_t,
+    notices_t,
     recovery_codes_t,
     reports_t,
     seats_t,
@@ -357,7 +358,8 @@ def delete_account(store: Store, account: Account, password: str,
         for table, column in ((sessions_t, sessions_t.c.account_id),
                               (recovery_codes_t, recovery_codes_t.c.account_id),
                               (mutes_t, mutes_t.c.account_id),
-                              (reports_t, reports_t.c.reporter_id)):
+                              (reports_t, reports_t.c.reporter_id),
+                              (notices_t, notices_t.c.account_id)):
             conn.execute(delete(table).where(column == account.id))
         conn.execute(delete(mutes_t).where(mutes_t.c.muted_account == account.id))
         social.forget(conn, account.id)

@@ -13,6 +13,12 @@ Each stream holds an account's :class:`Stream` here. What it sends:
   :meth:`RoomBus.turns`);
 - ``rematch``: someone at a table they played at deals again (the same seats).
 
+The two events are pushed, not worked out: while Redis does not take one for the other
+processes, it is kept as a row of ``parlour_notices`` (migration 0017) for
+:data:`NOTICE_SECONDS`, and the ``room`` holds the account's rows (``notices``), so that a
+page polling on another process shows it as the stream would have (the page shows each
+once).
+
 How the streams learn that something changed: :meth:`RoomBus.notify` nudges the streams of
 the accounts concerned on this process at once, and publishes the nudge on Redis
 (``<prefix>people``, read by :class:`parlour.server.cluster.relay.Relay`) for the other
@@ -48,6 +54,7 @@ if TYPE_CHECKING:  # the tables import this module (the hub's bus)
 log = logging.getLogger("parlour.server")
 
 POLL_SECONDS = 5.0  # how often a stream looks again while nudges may not reach it
+NOTICE_SECONDS = 600.0  # how long an event Redis did not take is kept for the room's polls
 QUIET_SECONDS = 60.0  # and while they do (presence lapses in as long)
 TURN_GRACE = 5.0  # seconds before "your turn" is told: a person at the table hears nothing
 BEAT_SECONDS = 20.0  # how often this process renews the presence of its streams' people
@@ -209,8 +216,11 @@ class RoomBus:
         if not ids:
             return
         self.deliver({"to": ids, "event": event})
-        if self.publish is not None:
-            await self.publish({"to": ids, "event": event, "from": self.process})
+        if self.publish is not None and not await self.publish(
+                {"to": ids, "event": event, "from": self.process}) and event is not None:
+            # Redis did not take it: the other processes' pages poll it from the rows
+            await asyncio.to_thread(self.store.keep_notices, ids, event, self.now(),
+                                    NOTICE_SECONDS)
 
     def deliver(self, data: JsonDict) -> None:
         """A nudge (from this process or another): each stream of its accounts here looks
@@ -286,4 +296,5 @@ class RoomBus:
         # the correspondence tables awaiting the account's move: rows, so that a page
         # polling while Redis is away sees them as the stream does
         room["awaiting"] = self.store.awaiting(account_id, [])
+        room["notices"] = self.store.notices(account_id, self.now() - NOTICE_SECONDS)
         return room

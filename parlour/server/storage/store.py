@@ -15,6 +15,7 @@ power cut could lose the last ones). Any SQLAlchemy URL works; PostgreSQL needs 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import queue
@@ -350,6 +351,15 @@ seeks_t = Table(  # someone waiting to be seated by quick play (people/quick.py)
     Index("parlour_seeks_client", "client", "status"),
 )
 
+notices_t = Table(  # a turn or rematch told while Redis was away (people/presence.py)
+    "parlour_notices", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("parlour_accounts.id"), nullable=False),
+    Column("event", Text, nullable=False),  # JSON: the stream's event (type, table, game)
+    Column("created", Float, nullable=False),
+    Index("parlour_notices_account", "account_id", "created"),
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 
@@ -531,11 +541,11 @@ class Store:
                 log.warning("a write was refused: %s", err)
             elif not self.outages.note(err):  # an outage is logged once, when it begins
                 log.exception("database write failed")
-            loop.call_soon_threadsafe(_fail, fut, err if isinstance(err, Fenced) else None)
+            _settle(loop, _fail, fut, err if isinstance(err, Fenced) else None)
             return
         self.outages.answered(DATABASE)
         for _, fut, loop in batch:
-            loop.call_soon_threadsafe(_done, fut)
+            _settle(loop, _done, fut)
 
     def close(self) -> None:
         self._queue.put(None)
@@ -667,6 +677,24 @@ class Store:
                 waiting_on=json.dumps(seats) if seats else None))
         return op
 
+    def keep_notices(self, accounts: list[int], event: dict[str, Any], now: float,
+                     kept: float) -> None:
+        """Keep ``event`` for ``accounts`` (Redis did not take it), and drop the notices
+        older than ``kept`` seconds."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(notices_t).where(notices_t.c.created < now - kept))
+            conn.execute(insert(notices_t), [
+                {"account_id": a, "event": json.dumps(event), "created": now}
+                for a in accounts])
+
+    def notices(self, account_id: int, since: float) -> list[dict[str, Any]]:
+        """The events kept for ``account_id`` since ``since``, each with its id."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(notices_t.c.id, notices_t.c.event).where(
+                notices_t.c.account_id == account_id, notices_t.c.created >= since)
+                .order_by(notices_t.c.id)).all()
+        return [{"id": r.id, **json.loads(r.event)} for r in rows]
+
     def overdue(self, now: float, limit: int = 100) -> list[str]:
         """Correspondence tables whose awaited move was due before ``now``."""
         with self.engine.connect() as conn:
@@ -769,6 +797,15 @@ class Store:
                                       reviews_t.c.match == match,
                                       reviews_t.c.seat == seat)).first()
             return None if row is None else (int(row[0]), str(row[1]))
+
+
+def _settle(loop: asyncio.AbstractEventLoop, how: Callable[..., None], *args: object) -> None:
+    """Tell a write's caller, on its event loop, how the write went; nothing if that loop
+    has closed meanwhile (nobody waits there any more). The writer thread must outlive
+    every caller: one that died of a closed loop (a test client's loop of one request,
+    whose bot had queued a move) left every later write of its server waiting forever."""
+    with contextlib.suppress(RuntimeError):  # (the loop is closed)
+        loop.call_soon_threadsafe(how, *args)
 
 
 def _done(fut: asyncio.Future[None]) -> None:
