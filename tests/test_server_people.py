@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from players_kit import sign_up
-from server_kit import PEOPLE4, AppClient, Clock, Player, app_client, create, join
+from server_kit import BOTS3, PEOPLE4, AppClient, Clock, Player, app_client, create, join
 from waits import wait_until
 
 from parlour.server.people.challenges import CHALLENGE_SECONDS
@@ -379,3 +379,24 @@ def test_a_turn_redis_did_not_take_reaches_the_other_processes_pages_as_they_pol
     assert ok(ana.get("/api/people"))["notices"] == notices
     clock.advance(NOTICE_SECONDS + 1)
     assert ok(ana.get("/api/people"))["notices"] == []
+
+
+def test_a_friend_who_only_watches_a_table_is_shown_at_it(room):
+    """A friend's page that watches a table (a spectator, signed in) puts them at it in the
+    friends list, marked as watching; when the page goes, so does the table."""
+    ana, bea = room["Ana"], room["Bea"]
+    befriend(room, "Ana", "Bea")
+    online(ana)
+    online(bea)
+    table_id = create(room["Cid"], BOTS3)["table"]["id"]
+    watcher = Player(bea, table_id, None,
+                     headers={"cookie": f"{SESSION_COOKIE}={bea.cookies.get(SESSION_COOKIE)}"})
+    wait_until(lambda: any(t.get("watching") for f in ok(ana.get("/api/people"))["friends"]
+                           for t in f["tables"]), "Bea shown at the table she watches", 10)
+    friend = ok(ana.get("/api/people"))["friends"][0]
+    assert friend["name"] == "Bea" and friend["tables"] == [{
+        "id": table_id, "game": "spades", "game_name": "Spades", "status": "playing",
+        "free_seat": False, "watching": True}]
+    watcher.close()
+    wait_until(lambda: ok(ana.get("/api/people"))["friends"][0]["tables"] == [],
+               "Bea no longer at the table", 10)

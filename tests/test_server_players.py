@@ -294,10 +294,12 @@ ACCOUNT_COLUMNS = {
     ("parlour_blocks", "blocked"): "gone",
     ("parlour_challenges", "challenger"): "gone",
     ("parlour_challenges", "challenged"): "gone",
+    ("parlour_seeks", "account"): "gone",  # quick play's waits
+    ("parlour_notices", "account_id"): "gone",  # events kept while Redis was away
 }
 #: The columns that name an account (a new one must be named in ACCOUNT_COLUMNS).
 NAMING = ("account_id", "reporter_id", "muted_account", "follower", "followed", "blocker",
-          "blocked", "challenger", "challenged")
+          "blocked", "challenger", "challenged", "account")
 PASSWORD = "correct horse battery"
 
 

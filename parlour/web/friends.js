@@ -66,7 +66,7 @@ function draw(body, room, ctx) {
   for (const f of room.friends) {
     const tables = f.tables.map((tb) => h("span", { class: "friend-table" },
       h("a", { href: `/t/${tb.id}`, "data-nav": "" }, tb.free_seat ? t("Join") : t("Watch")), " ",
-      h("span", { class: "muted" }, gameName(tb.game_name))));
+      h("span", { class: "muted" }, tb.watching ? t("watching {game}", { game: gameName(tb.game_name) }) : gameName(tb.game_name))));
     const challenge = h("button", { type: "button", class: "button small-button" }, t("Challenge"));
     challenge.addEventListener("click", () => challengeDialog(f.name, ctx));
     friends.append(h("li", { "data-name": f.name },

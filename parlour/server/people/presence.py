@@ -181,6 +181,28 @@ class RoomBus:
                     conn.execute(insert(presence_t).values(account_id=account_id,
                                                            process=self.process, seen=now))
 
+    def watch(self, account_id: int, table_id: str | None) -> None:
+        """A page of ``account_id``'s on this process watches ``table_id`` (None: no longer):
+        its friends see it at that table (blocks: a thread)."""
+        with self.store.engine.begin() as conn:
+            kept = conn.execute(update(presence_t).where(
+                presence_t.c.account_id == account_id,
+                presence_t.c.process == self.process).values(watching=table_id))
+            if kept.rowcount == 0 and table_id is not None:
+                conn.execute(insert(presence_t).values(account_id=account_id,
+                                                       process=self.process,
+                                                       seen=self.now(), watching=table_id))
+
+    async def watching(self, account_id: int, table_id: str | None) -> None:
+        """:meth:`watch`, then the friends' rooms are nudged."""
+        try:
+            await asyncio.to_thread(self.watch, account_id, table_id)
+            followers = await asyncio.to_thread(self._followers, account_id)
+        except Exception as err:  # the database is away: the friends see it next time
+            log.warning("who watches a table could not be noted: %s", err)
+            return
+        await self.notify(followers)
+
     def _unmark(self, account_id: int) -> list[int]:
         with self.store.engine.begin() as conn:
             conn.execute(delete(presence_t).where(presence_t.c.account_id == account_id,

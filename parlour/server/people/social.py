@@ -163,8 +163,10 @@ def online_ids(conn: Connection, ids: Iterable[int], now: float) -> set[int]:
     return {r.account_id for r in rows}
 
 
-def tables_of(conn: Connection, ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
-    """The live tables each of ``ids`` sits at (newest first; never a daily deal's), with
+def tables_of(conn: Connection, ids: Iterable[int], now: float
+              ) -> dict[int, list[dict[str, Any]]]:
+    """The live tables each of ``ids`` sits at (newest first; never a daily deal's), then
+    those a page of theirs watches (``watching``; its presence row live at ``now``), with
     whether a seat there is free to take (at a table the lobby lists: a private table's
     free seat waits for the person its invite went to, so friends may watch it only)."""
     wanted = sorted(set(ids))
@@ -177,6 +179,11 @@ def tables_of(conn: Connection, ids: Iterable[int]) -> dict[int, list[dict[str, 
         .where(seats_t.c.account_id.in_(wanted), tables_t.c.status.in_(LIVE),
                tables_t.c.daily.is_(None))
         .order_by(tables_t.c.created.desc())).all()
+    watching = conn.execute(  # and the tables they watch (a page of theirs, as a spectator)
+        select(presence_t.c.account_id, tables_t.c.id, tables_t.c.game, tables_t.c.status)
+        .join(tables_t, tables_t.c.id == presence_t.c.watching)
+        .where(presence_t.c.account_id.in_(wanted), tables_t.c.status.in_(LIVE),
+               presence_t.c.seen > now - PRESENCE_TTL, tables_t.c.daily.is_(None))).all()
     table_ids = sorted({r.id for r in rows})
     free: set[str] = set()
     if table_ids:
@@ -188,6 +195,11 @@ def tables_of(conn: Connection, ids: Iterable[int]) -> dict[int, list[dict[str, 
         found.setdefault(r.account_id, []).append(
             {"id": r.id, "game": r.game, "game_name": _game_name(r.game), "status": r.status,
              "free_seat": r.status == "waiting" and bool(r.listed) and r.id in free})
+    for w in watching:
+        if all(t["id"] != w.id for t in found.get(w.account_id, [])):
+            found.setdefault(w.account_id, []).append(
+                {"id": w.id, "game": w.game, "game_name": _game_name(w.game),
+                 "status": w.status, "free_seat": False, "watching": True})
     return found
 
 
@@ -218,7 +230,7 @@ def room_of(conn: Connection, me: int, now: float) -> dict[str, Any]:
     mutual = following & followers
     names = _names(conn, following | blocked)
     online = online_ids(conn, following, now)
-    tables = tables_of(conn, mutual & online)
+    tables = tables_of(conn, mutual & online, now)
     mine = conn.execute(select(accounts_t.c.show_online).where(accounts_t.c.id == me)).first()
 
     def person(i: int) -> dict[str, Any]:

@@ -100,12 +100,19 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
         await refuse(err, 4403 if err.code in ("bad_token", "daily_secret") else 4400)
         return
     account = await reader_account(ws)
-    if isinstance(table, Mirror):
-        assert relay is not None
-        await relay.serve(ws, table, seat, client, lang, account)
-    else:
-        await Session(hub, table, ws, seat, lang,
-                      functools.partial(guard.take, "hint", client), account).run()
+    watcher = account if seat is None else None  # (their friends see them at this table)
+    if watcher is not None:
+        await hub.people.watching(watcher, table.id)
+    try:
+        if isinstance(table, Mirror):
+            assert relay is not None
+            await relay.serve(ws, table, seat, client, lang, account)
+        else:
+            await Session(hub, table, ws, seat, lang,
+                          functools.partial(guard.take, "hint", client), account).run()
+    finally:
+        if watcher is not None:
+            await hub.people.watching(watcher, None)
 
 
 async def reader_account(ws: WebSocket) -> int | None:

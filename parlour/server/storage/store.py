@@ -312,6 +312,7 @@ presence_t = Table(  # who has a page of the parlour open (people/presence.py), 
     Column("account_id", Integer, primary_key=True),
     Column("process", String(64), primary_key=True),
     Column("seen", Float, nullable=False),  # renewed while the page's stream is open
+    Column("watching", String(16)),  # the table a page of it watches here (migration 0018)
 )
 
 challenges_t = Table(  # a friend invited by name to a game (people/challenges.py)
