@@ -193,6 +193,11 @@ class RoomBus:
                                                        process=self.process,
                                                        seen=self.now(), watching=table_id))
 
+    def stopped_watching(self, account_id: int) -> None:
+        """A spectator's socket closed: :meth:`watching` it no more, in a task of its own (the
+        socket's own task may be cancelled as it closes, and could not finish the note)."""
+        self._spawn(self.watching(account_id, None))
+
     async def watching(self, account_id: int, table_id: str | None) -> None:
         """:meth:`watch`, then the friends' rooms are nudged."""
         try:

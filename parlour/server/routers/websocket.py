@@ -112,7 +112,7 @@ async def greet(ws: WebSocket, table_id: str, hub: Hub, relay: Relay | None,
                           functools.partial(guard.take, "hint", client), account).run()
     finally:
         if watcher is not None:
-            await hub.people.watching(watcher, None)
+            hub.people.stopped_watching(watcher)
 
 
 async def reader_account(ws: WebSocket) -> int | None:
