@@ -221,6 +221,18 @@ def app_client(db: Path, **settings: Any) -> AppClient:
     return AppClient(create_app(settings_for(db, **settings)))
 
 
+def ok(res: Any, status: int = 200) -> Any:
+    """The JSON of an answer that has ``status``; else the test fails with its text."""
+    assert res.status_code == status, res.text
+    return res.json()
+
+
+def refused(res: Any, status: int, code: str) -> None:
+    """The answer is the error ``code`` with ``status``."""
+    assert res.status_code == status, res.text
+    assert res.json()["error"]["code"] == code, res.text
+
+
 def create(client: TestClient | httpx.Client, seats: list[dict[str, Any]] = BOTS3,
            options: dict[str, Any] | None = None, name: str = "Ann",
            seat: int | None = None, game: str = "spades") -> dict[str, Any]:

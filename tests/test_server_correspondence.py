@@ -11,7 +11,7 @@ import json
 
 import pytest
 from players_kit import sign_up
-from server_kit import AppClient, Clock, Player, app_client, connect, join
+from server_kit import AppClient, Clock, Player, app_client, connect, join, ok
 from sqlalchemy import select
 
 from parlour.server.people.identity import SESSION_COOKIE
@@ -29,11 +29,6 @@ def clock():
 @pytest.fixture
 def db(tmp_path):
     return tmp_path / "post.sqlite3"
-
-
-def ok(res, status=200):
-    assert res.status_code == status, res.text
-    return res.json()
 
 
 def open_for_two(client, game="spite-and-malice", move_seconds=HOUR, options=None,

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import pytest
 from players_kit import sign_up
-from server_kit import BOTS3, PEOPLE4, AppClient, Clock, Player, app_client, create, join
+from server_kit import (
+    BOTS3,
+    PEOPLE4,
+    AppClient,
+    Clock,
+    Player,
+    app_client,
+    create,
+    join,
+    ok,
+    refused,
+)
 from waits import wait_until
 
 from parlour.server.people.challenges import CHALLENGE_SECONDS
@@ -34,16 +45,6 @@ def room(tmp_path, clock):
             client.cookies.set(SESSION_COOKIE, token)
             clients[name] = client
         yield clients
-
-
-def ok(res, status=200):
-    assert res.status_code == status, res.text
-    return res.json()
-
-
-def refused(res, status, code):
-    assert res.status_code == status, res.text
-    assert res.json()["error"]["code"] == code, res.text
 
 
 def follow(client, name, on=True):

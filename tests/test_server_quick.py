@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from players_kit import sign_up
-from server_kit import AppClient, Clock, Player, app_client, connect
+from server_kit import AppClient, Clock, Player, app_client, connect, ok, refused
 from sqlalchemy import insert, select
 
 from parlour.server.people import quick
@@ -31,16 +31,6 @@ def db(tmp_path):
 def server(db, clock):
     with app_client(db, **clock.settings()) as client:
         yield client
-
-
-def ok(res, status=200):
-    assert res.status_code == status, res.text
-    return res.json()
-
-
-def refused(res, status, code):
-    assert res.status_code == status, res.text
-    assert res.json()["error"]["code"] == code, res.text
 
 
 def wait_for(client, game="spite-and-malice", preset="classic", name="Pat"):
