@@ -11,6 +11,7 @@ import { t, n, p, num } from "./i18n.js";
 import { seatLine } from "./names.js";
 import { gameName, seatLabel, presetName, speedName, timeLeft } from "./words.js";
 import { heldSeats } from "./seats.js";
+import { awaitingCount } from "./room.js";
 import { gamePicture } from "./pictures.js";
 import { playersLinks, ratedSwitch } from "./players.js";
 import { quickPlayBox, stopWaiting } from "./quick.js";
@@ -152,7 +153,7 @@ export function lobbyPage(env) {
   refreshTurns();
   timer = setInterval(refresh, 4000);
   const turnTimer = setInterval(refreshTurns, 20000);
-  return { destroy() { clearInterval(timer); clearInterval(turnTimer); stopWaiting(); document.title = "Parlour"; } };
+  return { destroy() { clearInterval(timer); clearInterval(turnTimer); stopWaiting(); } };
 }
 
 // "Your turn": the correspondence tables waiting for your move (this browser's seats and,
@@ -160,7 +161,7 @@ export function lobbyPage(env) {
 function renderTurns(box, turns) {
   clear(box);
   box.hidden = !turns.length;
-  document.title = turns.length ? `(${turns.length}) Parlour` : "Parlour";
+  awaitingCount(turns.length);
   if (!turns.length) return;
   const now = Date.now() / 1000;
   box.append(h("h2", { id: "turns-title" }, n("Your turn: {n} table waits for your move", "Your turn: {n} tables wait for your move", turns.length)),

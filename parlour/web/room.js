@@ -133,7 +133,7 @@ function gotRoom(msg) {
 
 // The correspondence tables awaiting your move, counted in the page's title on every page
 // ("(2) Parlour"; the lobby lists them under "Your turn").
-function awaitingCount(count) {
+export function awaitingCount(count) {
   const bare = document.title.replace(/^\(\d+\) /, "");
   document.title = count ? `(${count}) ${bare}` : bare;
 }

@@ -20,7 +20,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from parlour.engine import Game, Seat
+from parlour.engine import Game, Seat, State
 from parlour.message import Term
 from parlour.registry import spec
 from parlour.server.cluster.lease import Elsewhere
@@ -64,11 +64,14 @@ def awaiting(table: Table, seats: list[Seat], now: float) -> Op:
     return Store.op_awaiting(table.id, table.deadline, seats)
 
 
-def with_awaiting(table: Table, op: Op, to_act: list[Seat], finished: bool, now: float) -> Op:
-    """``op`` (an action, a deal), and at a correspondence table the move it awaits next."""
+def with_awaiting(table: Table, op: Op, after: State, finished: bool, now: float) -> Op:
+    """``op`` (an action, a deal), and at a correspondence table the move it awaits next,
+    in the state ``after`` it (nothing is read from the state at any other table: this runs
+    on every action)."""
     if table.move_seconds is None:
         return op
-    return both(op, awaiting(table, [] if finished else awaited(table, to_act), now))
+    return both(op, awaiting(table, [] if finished else awaited(table, list(after.to_act)),
+                             now))
 
 
 class Correspondence:

@@ -107,7 +107,7 @@ class Play:
             now = self.room.settings.now()
             await self.room.write(with_awaiting(
                 table, Store.op_start_match(table.id, match, seed, result, deal, now),
-                list(fresh.to_act), result is not None, now), table)
+                fresh, result is not None, now), table)
             table.next_deal = None
             table.match = match
             table.status = "playing" if result is None else "finished"
@@ -217,7 +217,7 @@ class Play:
                 await self.room.store.write(self.room.fenced(table, with_awaiting(
                     table, Store.op_action(table.id, table.match, table.version, seat, text,
                                            result, now),
-                    list(after.to_act), result is not None, now)))
+                    after, result is not None, now)))
             except Fenced:
                 raise self.room.moved(table) from None
             except StoreError:
