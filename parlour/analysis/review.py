@@ -298,10 +298,10 @@ class Reviewer:
         if len(legal) == 1 or state.reaction() is not None:
             return None
         index = len(state.history) if index is None else index
-        obs = observe(state, seat, random.Random(derive_seed(self.seed, "observe", index)),
-                      sample=True)
-        chances, beside, unit = self._values(obs, derive_seed(self.seed, "judge", index),
-                                             action)
+        assert self.thresholds is not None
+        chances, beside, unit = self._values(
+            self.observe(state, seat, index), derive_seed(self.seed, "judge", index),
+            mark_settled(self.thresholds, action) if self.settle else None, beside=True)
         text = state.action_text
         order = sorted(chances, key=lambda a: -chances[a])
         best = order[0]
@@ -315,7 +315,24 @@ class Reviewer:
                         ({text(a): v for a, v in sorted(beside.items(), key=lambda i: -i[1])}
                          if beside is not None else None), unit)
 
-    def _values(self, obs: Observation, seed: int, played: Action
+    def observe(self, state: State, seat: Seat, index: int) -> Observation:
+        """What ``seat`` saw in ``state``, able to redeal what it did not see, seeded by
+        the reviewer's seed and the decision's ``index``."""
+        return observe(state, seat, random.Random(derive_seed(self.seed, "observe", index)),
+                       sample=True)
+
+    def chances(self, state: State, seat: Seat, index: int | None = None,
+                settled: Settled | None = None) -> dict[Action, float]:
+        """Every legal action's chance to win for ``seat`` in ``state``, judged from its
+        observation alone as :meth:`judge` judges it; ``settled`` (a rule on the samples,
+        as :func:`mark_settled`) may stop the search before the budget is spent."""
+        index = len(state.history) if index is None else index
+        found, _, _ = self._values(self.observe(state, seat, index),
+                                   derive_seed(self.seed, "judge", index), settled,
+                                   beside=False)
+        return found
+
+    def _values(self, obs: Observation, seed: int, settled: Settled | None, *, beside: bool
                 ) -> tuple[dict[Action, float], dict[Action, float] | None, str | None]:
         bot = make_bot(obs.game, self.kind, obs.seat, seed,
                        **({"iterations": self.budget} if self.kind.startswith("ismcts")
@@ -324,27 +341,25 @@ class Reviewer:
             choice: Any = getattr(bot, "analyse")(obs)  # noqa: B009  (a solver's Choice)
             chances = {a: float(choice.chances.get(a, 0.0)) for a in obs.legal}
             return chances, None, None
-        beside: dict[Action, float] | None = None
+        figures: dict[Action, float] | None = None
         unit: str | None = None
-        if bot.values_hook is not None:
+        if beside and bot.values_hook is not None:
             answer = bot.values_hook(obs, random.Random(seed), bot.level, bot)
             if answer is not None and len(answer) > 1:  # figures for a real choice
-                beside, unit = answer, bot.values_unit
+                figures, unit = answer, bot.values_unit
         # Chances from the search itself, for every legal action (no hook in another
         # unit, no narrowing) and by paired playouts: every action played out from the
         # same samples until it is clearly worse, so the chosen action's chance rests on
         # at least 64 playouts, where a tree would leave a poor move a visit or two; and
         # no further than it takes to settle the mark of the move played.
-        assert self.thresholds is not None
         chances = paired_search(obs, bot.rng, bot.iterations, None, bot.policy,
-                                bot.rollout_limit, None, bot.play_out, bot.value,
-                                mark_settled(self.thresholds, played) if self.settle else None)
+                                bot.rollout_limit, None, bot.play_out, bot.value, settled)
         missing = [a for a in obs.legal if a not in chances]
         if missing:  # none in practice (every action is played out from the first
             # sample on); an action the search left out would count as its worst
             worst = min(chances.values(), default=0.5)
             chances |= dict.fromkeys(missing, worst)
-        return chances, beside, unit
+        return chances, figures, unit
 
 
 # ----------------------------------------------------------------------------- matches
