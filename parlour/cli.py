@@ -474,6 +474,19 @@ def admin_words(engine: Any, action: str, word: str | None) -> int:
     return 0
 
 
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    if args.action == "solve":
+        from parlour.puzzles.terminal import pick, solve
+
+        if args.theme is not None and args.game is None:
+            raise OptionError("name the --game whose --theme you want")
+        solve(pick(args.game, args.theme, args.seed), _lang(args))
+        return 0
+    from parlour.puzzles.mine_command import mine
+
+    return mine(args)
+
+
 def cmd_menu(args: argparse.Namespace) -> int:
     """No command: pick a game and play it at the terminal."""
     from parlour.terminal import play
@@ -633,6 +646,37 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL (default: the SQLite "
                    "file of parlour serve)")
     p.set_defaults(func=cmd_admin)
+
+    p = sub.add_parser("puzzles", help="solve card puzzles at the terminal; mine: find more "
+                       "in bots' games (or people's, in a parlour's database)")
+    p.add_argument("action", nargs="?", choices=("solve", "mine"), default="solve",
+                   help="solve (the default): the shipped puzzles, one after another; mine: "
+                   "find puzzles and write them (--ship, --out) or keep them (--db)")
+    p.add_argument("--game", help="solve: only this game's puzzles; mine: the game to mine "
+                   "(required)")
+    p.add_argument("--theme", help="solve: only puzzles of this theme (e.g. cover-nil)")
+    p.add_argument("--seed", type=int, help="solve: the order of the puzzles; mine: the "
+                   "run's seed (default 0)")
+    p.add_argument("--games", type=int, default=50, help="mine: bot games to play and mine "
+                   "(default 50)")
+    p.add_argument("--bots", default="rule", help="mine: the bots at the seats of those "
+                   "games (default rule)")
+    p.add_argument("--budget", type=int, help="mine: playouts of the first judgement of a "
+                   "position (default: the review's); the two verifying ones take twice it")
+    p.add_argument("--jobs", type=int, default=1, help="mine: worker processes (default 1)")
+    p.add_argument("--ship", action="store_true", help="mine: add what is found to the "
+                   "game's shipped set (its folder's puzzles.json.gz)")
+    p.add_argument("--out", type=Path, metavar="FILE", help="mine: write what is found to "
+                   "FILE (a puzzles.json.gz)")
+    p.add_argument("--db", metavar="URL", help="mine: keep what is found in this parlour's "
+                   "database (default with --tables: the SQLite file of parlour serve)")
+    p.add_argument("--tables", action="store_true", help="mine: the matches people finished "
+                   "at the parlour's tables in the last --days (a daily deal's once its day "
+                   "is over) instead of bots' games")
+    p.add_argument("--days", type=float, default=1.0, help="mine --tables: how far back "
+                   "(default 1 day)")
+    p.add_argument("--lang", default=argparse.SUPPRESS, help=LANG_HELP)
+    p.set_defaults(func=cmd_puzzles)
 
     p = sub.add_parser("games", help="list the games, their seats and options")
     p.add_argument("--json", action="store_true", help="print one JSON list")

@@ -120,6 +120,20 @@ class Traits:
 
 
 @dataclass(frozen=True)
+class PuzzleKit:
+    """What a game says of its puzzles (its folder's ``puzzles.py``): each theme's id and
+    name (the name marked with ``N_``, in the order a puzzles page lists them); ``of(state,
+    seat, answer)``, the themes of the puzzle whose answer is ``answer`` in ``state``; and
+    the moves that are no real choice, left out when mining judges whether one choice is
+    clearly best (Hit the Deck's With a Hand played without the shout: a slip, not a
+    plan)."""
+
+    names: Mapping[str, str]
+    of: Callable[[Any, int, Any], tuple[str, ...]]
+    not_choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything Parlour knows about one game."""
 
@@ -187,6 +201,10 @@ class GameSpec:
     #: folder's ``figures.py``, drawn with :mod:`parlour.howto.figures`' kit), written to
     #: ``howto/<name>.svg`` in its folder.
     figures: Callable[[], Mapping[str, Callable[[], str]]] = lambda: MappingProxyType({})
+    #: What the game says of its puzzles (a function returning it, its ``puzzles.py``), or
+    #: None: its puzzles carry no theme. A game's mined puzzles ship in its folder as
+    #: ``puzzles.json.gz`` (:mod:`parlour.puzzles.shipped`).
+    puzzle_kit: Callable[[], PuzzleKit] | None = None
 
     @property
     def id(self) -> str:

@@ -9,7 +9,7 @@ from parlour.games.cangkul.bots import BOTS, SEARCH
 from parlour.games.cangkul.rules import GAME, say_action
 from parlour.games.cangkul.stats import STATS
 from parlour.message import N_, Term
-from parlour.registry import GameSpec, Preset
+from parlour.registry import GameSpec, Preset, PuzzleKit
 
 if TYPE_CHECKING:
     from parlour.rl.encoding.base import Encoder
@@ -31,6 +31,11 @@ def figures() -> Mapping[str, Callable[[], str]]:
     return DRAWINGS
 
 
+def puzzle_kit() -> PuzzleKit:
+    from parlour.games.cangkul.puzzles import KIT
+    return KIT
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, bots=BOTS, search=SEARCH, say_action=say_action,
@@ -44,4 +49,5 @@ def build() -> GameSpec:
         bot_help={"rule": N_("Leads the suits the others have had to dig for, keeps the "
                              "lead with sure winners and sheds its low cards.")},
         presets=(Preset("classic", 20), Preset("quick", 6, {"losses": 1})),
-        vocabulary=(Term("game", "Cangkul"),), figures=figures, encoder=encoder)
+        vocabulary=(Term("game", "Cangkul"),), figures=figures, encoder=encoder,
+        puzzle_kit=puzzle_kit)

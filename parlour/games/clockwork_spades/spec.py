@@ -10,7 +10,7 @@ from parlour.games.clockwork_spades.bots import BOTS
 from parlour.games.clockwork_spades.rules import GAME, describe_event, narrate_event, say_action
 from parlour.games.clockwork_spades.stats import STATS
 from parlour.message import N_, Term
-from parlour.registry import GameSpec, Preset, Traits
+from parlour.registry import GameSpec, Preset, PuzzleKit, Traits
 
 if TYPE_CHECKING:
     from parlour.rl.encoding.base import Encoder
@@ -32,6 +32,11 @@ def figures() -> Mapping[str, Callable[[], str]]:
     return DRAWINGS
 
 
+def puzzle_kit() -> PuzzleKit:
+    from parlour.games.clockwork_spades.puzzles import KIT
+    return KIT
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(), bots=BOTS, describe_event=describe_event,
@@ -44,4 +49,5 @@ def build() -> GameSpec:
         bot_help={"rule": N_("When it must take a spade, takes the one its opponent "
                                "most likely needs and it needs least.")},
         presets=(Preset("classic", 5),), vocabulary=(Term("game", "Clockwork Spades"),),
-        figures=figures, encoder=encoder)
+        figures=figures, encoder=encoder,
+        puzzle_kit=puzzle_kit)

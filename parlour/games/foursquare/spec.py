@@ -12,7 +12,7 @@ from parlour.games.foursquare.bots import BOTS
 from parlour.games.foursquare.rules import GAME, describe_event, narrate_event, say_action
 from parlour.games.foursquare.stats import STATS
 from parlour.message import N_, Term
-from parlour.registry import GameSpec, Preset, Study, Traits
+from parlour.registry import GameSpec, Preset, PuzzleKit, Study, Traits
 
 if TYPE_CHECKING:
     from parlour.rl.encoding.base import Encoder
@@ -39,6 +39,11 @@ def figures() -> Mapping[str, Callable[[], str]]:
     return DRAWINGS
 
 
+def puzzle_kit() -> PuzzleKit:
+    from parlour.games.foursquare.puzzles import KIT
+    return KIT
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(solitaire=True, rated_by="win-rate", numbered_deals=True),
@@ -52,4 +57,5 @@ def build() -> GameSpec:
             "solver:strong": N_("Looks far ahead into the unknown stock: the strongest."),
             "solver": N_("Looks ahead into the unknown stock.")},
         presets=(Preset("classic", 5),), vocabulary=(Term("game", "Foursquare"),),
-        figures=figures, encoder=encoder)
+        figures=figures, encoder=encoder,
+        puzzle_kit=puzzle_kit)

@@ -10,7 +10,7 @@ from parlour.games.hit_the_deck.bots import BOTS, SEARCH
 from parlour.games.hit_the_deck.rules import GAME, build_deck, say_action
 from parlour.games.hit_the_deck.stats import STATS
 from parlour.message import N_, Term
-from parlour.registry import GameSpec, Preset, Traits
+from parlour.registry import GameSpec, Preset, PuzzleKit, Traits
 
 if TYPE_CHECKING:
     from parlour.rl.encoding.base import Encoder
@@ -37,6 +37,11 @@ def figures() -> Mapping[str, Callable[[], str]]:
     return DRAWINGS
 
 
+def puzzle_kit() -> PuzzleKit:
+    from parlour.games.hit_the_deck.puzzles import KIT
+    return KIT
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(timed_phases=True), bots=BOTS, search=SEARCH,
@@ -54,4 +59,5 @@ def build() -> GameSpec:
         vocabulary=(Term("game", "Hit the Deck"), Term("colour", "red"),
                     Term("colour", "yellow"), Term("colour", "green"), Term("colour", "blue"),
                     Term("reaction", "slap")),
-        figures=figures, encoder=encoder, howto_values=howto_values)
+        figures=figures, encoder=encoder, howto_values=howto_values,
+        puzzle_kit=puzzle_kit)

@@ -10,7 +10,7 @@ from parlour.games.spades.pimc import OpenHandsBot, PimcBot
 from parlour.games.spades.rules import GAME, say_action
 from parlour.games.spades.stats import STATS
 from parlour.message import N_, Term
-from parlour.registry import GameSpec, Preset, Traits
+from parlour.registry import GameSpec, Preset, PuzzleKit, Traits
 
 if TYPE_CHECKING:
     from parlour.rl.encoding.base import Encoder
@@ -32,6 +32,11 @@ def figures() -> Mapping[str, Callable[[], str]]:
     return DRAWINGS
 
 
+def puzzle_kit() -> PuzzleKit:
+    from parlour.games.spades.puzzles import KIT
+    return KIT
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(partnerships=((0, 2), (1, 3))),
@@ -46,4 +51,5 @@ def build() -> GameSpec:
         bot_help={"rule": N_("Counts its sure tricks to bid, plays to make its team's contract, "
                                "covers a partner's nil and avoids bags.")},
         presets=(Preset("classic", 30), Preset("quick", 15, {"target": 300})),
-        vocabulary=(Term("game", "Spades"),), figures=figures, encoder=encoder)
+        vocabulary=(Term("game", "Spades"),), figures=figures, encoder=encoder,
+        puzzle_kit=puzzle_kit)

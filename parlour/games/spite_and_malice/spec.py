@@ -10,7 +10,7 @@ from parlour.games.spite_and_malice.bots import BOTS, SEARCH
 from parlour.games.spite_and_malice.rules import GAME, say_action
 from parlour.games.spite_and_malice.stats import STATS
 from parlour.message import N_, Term
-from parlour.registry import GameSpec, Preset, Traits
+from parlour.registry import GameSpec, Preset, PuzzleKit, Traits
 
 if TYPE_CHECKING:
     from parlour.rl.encoding.base import Encoder
@@ -39,6 +39,11 @@ def figures() -> Mapping[str, Callable[[], str]]:
     return DRAWINGS
 
 
+def puzzle_kit() -> PuzzleKit:
+    from parlour.games.spite_and_malice.puzzles import KIT
+    return KIT
+
+
 def build() -> GameSpec:
     return GameSpec(
         GAME, terminal, Traits(), bots=BOTS, search=SEARCH, say_action=say_action,
@@ -55,4 +60,5 @@ def build() -> GameSpec:
                                "payoff pile first.")},
         presets=(Preset("classic", 30),
                  Preset("quick", 10, {"payoff_size": 10, "target": 20})),
-        vocabulary=(Term("game", "Spite & Malice"), *RANK_CODES), figures=figures, encoder=encoder)
+        vocabulary=(Term("game", "Spite & Malice"), *RANK_CODES), figures=figures, encoder=encoder,
+        puzzle_kit=puzzle_kit)
