@@ -1039,6 +1039,32 @@ def turns_probe(srv: Server) -> Outcome:
                    f"{shaped}; the players' own: {own.status_code} {own.text[:60]}")
 
 
+def puzzle_probe(srv: Server) -> Outcome:
+    """One address asks for 80 puzzles at once; a stranger guesses 14 puzzle ids and
+    answers with junk: the first address is slowed with 429s after its burst, a puzzle
+    shown carries no answer, deal or line, guesses find nothing, junk is a 400 with the
+    error's shape (issue 35, item 1)."""
+    with srv.client("127.0.0.31") as greedy, srv.client("127.0.0.32") as stranger:
+        asked = [greedy.get("/api/puzzles/next") for _ in range(80)]
+        shown = next((r.json()["puzzle"] for r in asked if r.status_code == 200), None)
+        guessed = [stranger.get(f"/api/puzzles/{n:012x}") for n in range(14)]
+        junk = [] if shown is None else [
+            stranger.post(f"/api/puzzles/{shown['id']}/answer", json=body) for body in (
+                {"move": "ZZ"}, {"move": "x" * 500}, {"move": 7}, {"move": "7H", "as": 1},
+                {})]
+        after = None if shown is None else stranger.get(f"/api/puzzles/{shown['id']}")
+    secrets = {"answer", "seed", "moves", "line", "chances", "source"} & set(shown or {})
+    counted = {code: [r.status_code for r in asked].count(code) for code in
+               {r.status_code for r in asked}}
+    shaped = all(r.status_code == 400 and is_error_shape(r) for r in junk)
+    held = shown is not None and not secrets and counted.get(429, 0) > 0 \
+        and set(counted) <= {200, 429} and all(r.status_code in (404, 429) for r in guessed) \
+        and shaped and after is not None and after.status_code == 200
+    return Outcome("80 puzzles asked at once; 14 guessed puzzle ids; junk answers", held,
+                   f"asked {counted}; secrets shown: {sorted(secrets) or 'none'}; guesses "
+                   f"{codes(guessed)}; junk {codes(junk)}, shaped: {shaped}")
+
+
 def room_streams(srv: Server) -> Outcome:
     """One account opens 12 of the room's event streams at once (a page has one), and a
     guest and a forged cookie open one each: the account gets 8 (its client's cap of
@@ -1073,7 +1099,7 @@ ATTACKS: list[Callable[[Server], Outcome]] = [
     socket_flood, slowloris, foreign_origin, lax_input, rules_probe, password_guessing,
     account_input, recovery_names, banned_oracle, record_names, shape_leaks, talk_flood,
     invisible_names, guest_impostor, rating_farm, follow_flood, challenge_spam, room_streams,
-    quick_play_spam, turns_probe,
+    quick_play_spam, turns_probe, puzzle_probe,
     endless_tables, search_hog, squatter, orphans, bad_row, review_flood, daily_peek,
 ]
 OWN_SERVER = {endless_tables, search_hog, squatter, orphans, bad_row, review_flood}

@@ -199,7 +199,8 @@ def settings_for(db: Path, **settings: Any) -> Settings:
     limits = settings.pop("limits", None) or Limits(**ROOMY)
     fresh_database(db)
     opts = {"db_url": db_url_for(db), "bot_pause": 0.0, "rate": 1000.0,
-            "burst": 1000, "new_table_id": counted_table_id} | settings
+            "burst": 1000, "new_table_id": counted_table_id, "puzzles_shipped": False
+            } | settings
     return Settings(limits=limits, **opts)
 
 

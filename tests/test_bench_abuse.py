@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ("chunked_body,echoed_excerpt,create_flood,forged_forwarding,join_flood,"
           "foreign_origin,lax_input,rules_probe,password_guessing,account_input,daily_peek,"
           "banned_oracle,record_names,shape_leaks,talk_flood,invisible_names,guest_impostor,"
-          "rating_farm,follow_flood,challenge_spam,room_streams,quick_play_spam,turns_probe")
+          "rating_farm,follow_flood,challenge_spam,room_streams,quick_play_spam,turns_probe,"
+          "puzzle_probe")
 #: The quick attacks that start a server each, 23 of the 37 CPU seconds of the two
 #: (make test-long). make test checks what they do in the server tests, in process and on
 #: both databases: endless options (test_engine) and `again` at an unwatched bot table,

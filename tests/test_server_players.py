@@ -8,9 +8,11 @@ from players_kit import play_out, sign_up, signed_in
 from server_kit import AppClient, Clock, Player, app_client, connect
 from sqlalchemy import select, text, update
 
+from parlour.puzzles.shipped import shipped
 from parlour.server.people import ratings as R
 from parlour.server.people.accounts import admin_rename
 from parlour.server.people.players import leaderboard
+from parlour.server.people.puzzles import add as add_puzzles
 from parlour.server.storage.store import Store, accounts_t, metadata, seats_t, tables_t
 
 CLOCKWORK = [{"kind": "person"}, {"kind": "bot", "bot": "rule"}]
@@ -296,6 +298,8 @@ ACCOUNT_COLUMNS = {
     ("parlour_challenges", "challenged"): "gone",
     ("parlour_seeks", "account"): "gone",  # quick play's waits
     ("parlour_notices", "account_id"): "gone",  # events kept while Redis was away
+    ("parlour_puzzle_tries", "account_id"): "kept",  # under the anonymised account
+    ("parlour_puzzle_ratings", "account_id"): "kept",
 }
 #: The columns that name an account (a new one must be named in ACCOUNT_COLUMNS).
 NAMING = ("account_id", "reporter_id", "muted_account", "follower", "followed", "blocker",
@@ -346,6 +350,10 @@ def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
         with hub.store.engine.connect() as conn:
             people = dict(conn.execute(select(accounts_t.c.name, accounts_t.c.id)).all())
         hub.people.mark_seen([people["Ida"], people["Bo"]])  # a page of each open
+        puzzle = shipped("spades")[0]  # and a puzzle tried, rated
+        add_puzzles(hub.store.engine, [puzzle], 1_800_000_000.0)
+        assert ida.post(f"/api/puzzles/{puzzle.id}/answer", json={"move": puzzle.answer}
+                        ).json()["rating"]["counted"]
         admin_rename(hub.store.engine, "Ida", "Ida Rose")
 
         data = ida.get("/api/account/export").json()
@@ -365,6 +373,8 @@ def test_export_holds_everything_kept_and_deletion_leaves_no_name(tmp_path):
         assert "hash" not in json.dumps(data)
         assert [f["account"] for f in data["following"]] == [people["Bo"]]
         assert [b["account"] for b in data["blocking"]] == [people["Cy"]]
+        assert [(t["puzzle"], t["solved"]) for t in data["puzzle_tries"]] == [(puzzle.id, True)]
+        assert data["puzzle_rating"]["tries"] == 1
 
         assert ida.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
         assert ida.get("/api/players/Ida Rose").status_code == 404

@@ -54,6 +54,7 @@ from parlour.server.edge.language import language_of
 from parlour.server.edge.limits import ClientGuard, Limits
 from parlour.server.edge.metrics import Metrics
 from parlour.server.edge.protocol import ProtocolError
+from parlour.server.people.puzzles import load_shipped
 from parlour.server.play.tables import Hub
 from parlour.server.routers import (
     accounts,
@@ -63,6 +64,7 @@ from parlour.server.routers import (
     pages,
     people,
     players,
+    puzzles,
     quick,
     tables,
     websocket,
@@ -107,6 +109,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(players.router)
     app.include_router(people.router)
     app.include_router(quick.router)
+    app.include_router(puzzles.router)
     app.include_router(game_files.router)  # before /static: each game's files, its folder's
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.include_router(pages.router)  # last: its one route answers every page path
@@ -141,6 +144,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             cluster.offer = relay.offer
     app.state.relay = relay
     app.state.metrics = Metrics(hub, cluster, relay)
+    if settings.puzzles_shipped:
+        added = await asyncio.to_thread(load_shipped, store.engine, settings.now())
+        if added:
+            log.info("kept %d shipped puzzles", added)
     restored = await hub.restore()
     if restored:
         log.info("restored %d unfinished tables", restored)

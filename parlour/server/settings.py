@@ -32,6 +32,9 @@ class Settings:
     new_table_id: Callable[[], str] = field(default=lambda: secrets.token_urlsafe(6))
     limits: Limits = field(default_factory=Limits)  # what one client may take (limits.py)
     auto_upgrade: bool | None = None  # upgrade an old schema at start (None: SQLite only)
+    # Keep the puzzles each game ships (parlour.puzzles.shipped) as the server starts: a
+    # fresh install has them at once. A test server that needs none skips it.
+    puzzles_shipped: bool = True
     search_tables_per_client: int = 2  # open tables with searching bots one client may have
     bot_queue: int = 4  # searching jobs (bot moves, hints) a table may have waiting
     degrade_after: int = 2  # tables waiting for a worker before casual bots drop a level

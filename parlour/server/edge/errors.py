@@ -41,7 +41,7 @@ STATUS = {"bad_deal": 400, "not_found": 404, "not_seated": 403, "bad_token": 403
           "daily_secret": 403, "daily_once": 409, "not_friends": 403, "blocked": 403,
           "already_challenged": 409, "challenge_expired": 409, "challenge_accepted": 409,
           "challenge_declined": 409, "challenge_cancelled": 409, "challenge_over": 409,
-          "wait_over": 409}
+          "wait_over": 409, "try_counting": 409}
 
 #: The code of each status Starlette itself may refuse a request with.
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",

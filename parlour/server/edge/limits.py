@@ -100,6 +100,10 @@ class Limits(BaseSettings):
                                     "send a minute, on average (a waiting page asks every "
                                     "1.5 s)")
     quick_burst: int = Field(30, ge=1, description="and at once")
+    puzzles_per_minute: float = Field(60.0, gt=0, description="puzzle requests (a puzzle "
+                                      "asked for, an answer given) one address may send a "
+                                      "minute, on average")
+    puzzle_burst: int = Field(20, ge=1, description="and at once")
     trusted_proxies: Networks = Field(default_factory=list, description="addresses or "
                                       "networks (comma-separated) whose X-Forwarded-For is "
                                       "believed")
@@ -281,7 +285,7 @@ class Capped:
 #: The per-client token buckets, and what a client is told when one is empty (a caller
 #: may say it its own way).
 Kind = Literal["create", "join", "review", "hint", "login", "signup", "recovery", "report",
-               "follow", "challenge", "quick"]
+               "follow", "challenge", "quick", "puzzle"]
 TOO_FAST: dict[Kind, str] = {
     "create": N_("you are opening tables too fast: wait a little"),
     "join": N_("you are taking seats too fast: wait a little"),
@@ -294,6 +298,7 @@ TOO_FAST: dict[Kind, str] = {
     "follow": N_("you are following and blocking too fast: wait a little"),
     "challenge": N_("you are sending challenges too fast: wait a little"),
     "quick": N_("you are asking to play too fast: wait a little"),
+    "puzzle": N_("you are asking for puzzles too fast: wait a little"),
 }
 
 
@@ -322,6 +327,7 @@ class ClientGuard:
             "follow": per_minute(limits.follows_per_minute, limits.follow_burst),
             "challenge": per_minute(limits.challenges_per_hour / 60, limits.challenge_burst),
             "quick": per_minute(limits.quick_per_minute, limits.quick_burst),
+            "puzzle": per_minute(limits.puzzles_per_minute, limits.puzzle_burst),
         }
         self.shared: SharedLimits | None = None  # set by the app's lifespan with --redis
         self.sockets: Counter[ClientKey] = Counter()

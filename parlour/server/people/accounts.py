@@ -30,6 +30,7 @@ from parlour.server.people import challenges, quick, social
 from parlour.server.people.account_names import clean_account_name, name_key, reserved_keys
 from parlour.server.people.identity import Account, session_hash
 from parlour.server.people.players import export_play
+from parlour.server.people.puzzles import export_puzzles
 from parlour.server.play.seating import clean_name
 from parlour.server.storage.store import (
     Store,
@@ -340,6 +341,7 @@ def export(store: Store, account_id: int, now: float | None = None) -> dict[str,
                                      .order_by(admin_log_t.c.id))],
             **social.export_social(conn, account_id),
             **export_play(conn, account_id, now),
+            **export_puzzles(conn, account_id),
         }
 
 

@@ -27,10 +27,11 @@ INDEX = WEB / "index.html"
 #: The page's paths: the lobby, a table, a finished match's replay, opening a table of a
 #: game, a game's How to play and its full rules, the account's pages (signing in and up,
 #: recovery, the account), a person's profile, a game's leaderboard, the daily deals, the
-#: friends page.
+#: friends page, the puzzles (the next, the day's, one by its id).
 PAGE_PATH = re.compile(r"/(?:t/[\w-]{1,16}(?:/replay/\d{1,9})?|new/[\w-]{1,40}"
                        r"|rules/[\w-]{1,40}(?:/full)?|signin|signup|recover|account"
-                       r"|u/[^/\x00-\x1f\x7f]{1,40}|leaderboards/[\w-]{1,40}|daily|friends)?",
+                       r"|u/[^/\x00-\x1f\x7f]{1,40}|leaderboards/[\w-]{1,40}|daily|friends"
+                       r"|puzzles(?:/daily|/[0-9a-f]{12})?)?",
                        re.ASCII)
 #: The words of index.html a reader may see before the script has loaded (or without it).
 PAGE_WORDS = (N_("Loading the parlour…"), N_("Parlour needs JavaScript to deal the cards."))

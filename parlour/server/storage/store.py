@@ -361,6 +361,45 @@ notices_t = Table(  # a turn or rematch told while Redis was away (people/presen
     Index("parlour_notices_account", "account_id", "created"),
 )
 
+puzzles_t = Table(  # a puzzle (people/puzzles.py): its position, verdict and rating
+    "parlour_puzzles", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("themes", String(200), nullable=False),  # its themes' ids, space-separated
+    Column("data", Text, nullable=False),  # JSON: the puzzle (parlour.puzzles.model)
+    Column("source", String(10), nullable=False),  # bots | table (a game at a table)
+    Column("table_id", String(16)),  # the table it came from, never shown (no names)
+    Column("match", Integer),
+    Column("mu", Float, nullable=False),  # its rating (OpenSkill), moved by every first try
+    Column("sigma", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Index("parlour_puzzles_game", "game", "mu"),
+)
+
+puzzle_tries_t = Table(  # a signed-in person's first try at a puzzle (the one rated)
+    "parlour_puzzle_tries", metadata,
+    Column("account_id", Integer, ForeignKey("parlour_accounts.id"), primary_key=True),
+    Column("puzzle_id", String(16), ForeignKey("parlour_puzzles.id"), primary_key=True),
+    Column("solved", Boolean, nullable=False),
+    Column("played", String(40), nullable=False),  # the move, in the game's notation
+    Column("rating_before", Integer, nullable=False),
+    Column("rating_after", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Index("parlour_puzzle_tries_recent", "account_id", "created"),
+)
+
+puzzle_ratings_t = Table(  # a person's puzzle rating (one for every game's puzzles)
+    "parlour_puzzle_ratings", metadata,
+    Column("account_id", Integer, ForeignKey("parlour_accounts.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
 DEFAULT_DB = "data/parlour.sqlite3"
 
 
