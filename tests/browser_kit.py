@@ -106,14 +106,14 @@ def chromium(server: BrowserServer) -> Iterator[Any]:
 
 
 @contextmanager
-def parlour(tmp_path: Path, port: int | None = None) -> Iterator[str]:
+def parlour(tmp_path: Path, port: int | None = None, **settings: Any) -> Iterator[str]:
     """A server in a thread of the test process, no bot pause; yields its base URL. Its
     matches are seeded 1, 2, 3... in the order they start: a test plays the same deals
     whatever runs beside it (a random seed once made a whole-match test play six matches
     instead of one, and another go out before its safety stop)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     with server_thread(tmp_path / "browser.sqlite3", port,
-                       new_seed=itertools.count(1).__next__) as url:
+                       **({"new_seed": itertools.count(1).__next__} | settings)) as url:
         yield url
 
 

@@ -281,3 +281,18 @@ def test_a_finished_match_is_reviewed(served: Served) -> None:
         done = until("the review to be done", REVIEW_WITHIN, review, every=0.5)
     assert done["total"] >= 1 and done["done"] == done["total"]
     assert done["review"]["decisions"], done["review"]
+
+
+def test_the_shipped_puzzles_are_there_and_answered(served: Served) -> None:
+    """The server a person starts keeps the puzzles the games ship as it starts, and a
+    puzzle asked for is answered with its verdict."""
+    from parlour.puzzles.shipped import every_shipped
+
+    with served.client() as http:
+        catalogue = http.get("/api/puzzles").json()
+        assert sum(g["puzzles"] for g in catalogue["games"]) == len(every_shipped()) > 0
+        shown = http.get("/api/puzzles/next").json()["puzzle"]
+        move = shown["view"]["legal"][0]
+        got = http.post(f"/api/puzzles/{shown['id']}/answer", json={"move": move})
+        assert got.status_code == 200, got.text
+        assert got.json()["played"] == move and got.json()["chances"]

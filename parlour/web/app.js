@@ -17,6 +17,7 @@ import { richText } from "./tables/cards.js";
 import { tablePage as showTable } from "./table_page.js";
 import { dailyPage, leaderboardPage, profilePage } from "./players.js";
 import { friendsPage } from "./friends.js";
+import { puzzlesPage } from "./puzzles.js";
 import { setNavigate, arrivedAt } from "./room.js";
 
 const app = document.getElementById("app");
@@ -55,6 +56,7 @@ function route() {
   else if ((m = path.match(/^\/u\/([^/]{1,120})$/))) current = profilePage(playersCtx(), m[1]);
   else if ((m = path.match(/^\/leaderboards\/([a-z0-9-]{1,40})$/))) current = leaderboardPage(playersCtx(), m[1]);
   else if (path === "/daily") current = dailyPage(playersCtx());
+  else if ((m = path.match(/^\/puzzles(?:\/(daily|[0-9a-f]{12}))?$/))) current = puzzlesPage({ ...playersCtx(), loadRenderer, signedIn: Boolean(signedInAccount()) }, m[1] || null);
   else if (path === "/friends") current = friendsPage({ ...playersCtx(), signedIn: Boolean(signedInAccount()) });
   else current = lobbyPage();
 }

@@ -297,7 +297,8 @@ export function dailyEndButtons() {
 // ----------------------------------------------------------------------------- the lobby
 // Links to the daily deals, for the lobby's intro.
 export function playersLinks() {
-  return h("p", { class: "players-links" }, h("a", { href: "/daily", "data-nav": "" }, t("Today's daily deals")));
+  return h("p", { class: "players-links" }, h("a", { href: "/daily", "data-nav": "" }, t("Today's daily deals")), " · ",
+    h("a", { href: "/puzzles", "data-nav": "" }, t("Puzzles")));
 }
 
 // The lobby form's "rated" switch: {wrap, input}.

@@ -33,6 +33,14 @@ function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
+// Mark a move on a table's cards: every card or button of the board that plays `text` (a
+// move in the game's notation) gets the class `cls` (the review's and the puzzles' marks).
+export function markMove(board, text, cls) {
+  for (const node of board.querySelectorAll("[data-card], [data-action]")) {
+    if (node.dataset.card === text || node.dataset.action === text) node.classList.add(cls);
+  }
+}
+
 // The results screen's button: the replay of the match with the review of `seat` open
 // (seat 0 for someone who watched: the replay page lets them choose another).
 export function reviewLink(table, match, seat) {
@@ -236,11 +244,7 @@ export function reviewPanel({ info, match, api, steps, jump, board, seat: first 
     mark(d.best, "review-best");
   }
 
-  function mark(text, cls) {
-    for (const node of board.querySelectorAll("[data-card], [data-action]")) {
-      if (node.dataset.card === text || node.dataset.action === text) node.classList.add(cls);
-    }
-  }
+  function mark(text, cls) { markMove(board, text, cls); }
 
   start.addEventListener("click", () => ask(Number(seatSel.value), false));
   if (first !== null && info.seats.some((s) => s.seat === first)) ask(first, false);
