@@ -102,6 +102,10 @@ SMOKE: dict[str, Smoke] = {
         Smoke((("--games 400", "--games 2 --option max_deals=1"),), writes=("spades.png",)),
     ".venv/bin/parlour analyse foursquare --games 2000 --png winnability.png":
         Smoke((("--games 2000", "--games 2"),), writes=("winnability.png",)),
+    ".venv/bin/parlour puzzles --game spades --theme cover-nil": Smoke(stdin="q\n"),
+    ".venv/bin/parlour puzzles mine --game cangkul --games 40 --jobs 2 --out "
+    "cangkul-puzzles.json.gz": Smoke((("--games 40 --jobs 2", "--games 1"),),
+                                     writes=("cangkul-puzzles.json.gz",)),
     # The examples: each writes a chart and its data; their full runs at smoke counts (the
     # output folder a scratch one, not the committed pictures of docs/img).
     # The Foursquare example's smoke and its full run share one run (11 s of CPU, most of it
