@@ -47,7 +47,7 @@ def solution(puzzle_id):
 
 def test_the_shipped_puzzles_are_kept_once(server, db, clock):
     assert kept(db) == len(every_shipped()) > 0
-    assert puzzles.load_shipped(server.app.state.hub.store.engine, clock.now()) == 0
+    assert puzzles.load_shipped(server.app.state.hub.store.engine) == 0
     catalogue = ok(server.get("/api/puzzles"))
     assert sum(g["puzzles"] for g in catalogue["games"]) == kept(db)
     assert catalogue["me"] is None
@@ -131,6 +131,13 @@ def test_the_puzzle_of_the_day_is_everyones_for_the_day(server, clock):
         clock.advance(86400)
         days.add(ok(server.get("/api/puzzles/daily"))["puzzle"]["id"])
     assert len(days) > 1  # another day, (most likely) another puzzle
+    # a puzzle kept during the day is no candidate that day (so mining cannot change the
+    # day's puzzle): made today, today's puzzle would give way to another
+    today = ok(server.get("/api/puzzles/daily"))["puzzle"]["id"]
+    with server.app.state.hub.store.engine.begin() as conn:
+        conn.execute(puzzles_t.update().where(puzzles_t.c.id == today).values(
+            created=clock.now()))
+    assert ok(server.get("/api/puzzles/daily"))["puzzle"]["id"] != today
 
 
 def test_the_answer_comes_in_the_readers_language(server):

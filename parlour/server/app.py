@@ -145,7 +145,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.relay = relay
     app.state.metrics = Metrics(hub, cluster, relay)
     if settings.puzzles_shipped:
-        added = await asyncio.to_thread(load_shipped, store.engine, settings.now())
+        added = await asyncio.to_thread(load_shipped, store.engine)
         if added:
             log.info("kept %d shipped puzzles", added)
     restored = await hub.restore()

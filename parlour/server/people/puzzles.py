@@ -38,7 +38,7 @@ from parlour.puzzles.model import MIN_GAP, Puzzle
 from parlour.puzzles.shipped import every_shipped
 from parlour.registry import game_ids, spec
 from parlour.server.edge.protocol import ProtocolError
-from parlour.server.people.daily import day_of, day_over
+from parlour.server.people.daily import day_of, day_over, day_start
 from parlour.server.people.ratings import MU, SIGMA, Rating, rate
 from parlour.server.play.pages import action_words
 from parlour.server.storage.store import (
@@ -70,24 +70,24 @@ def mu_of(shown: int) -> float:
     return MU + (shown - 1500) * SIGMA / 200
 
 
-def _row(puzzle: Puzzle, now: float) -> dict[str, Any]:
+def _row(puzzle: Puzzle, created: float) -> dict[str, Any]:
     source = dict(puzzle.source)
     return {"id": puzzle.id, "game": puzzle.game, "themes": " ".join(puzzle.themes),
             "data": json.dumps(puzzle.to_json(), separators=(",", ":")),
             "source": str(source.get("kind", "bots"))[:10],
             "table_id": source.get("table"), "match": source.get("match"),
             "mu": mu_of(puzzle.rating), "sigma": SIGMA, "tries": 0, "solved": 0,
-            "created": now}
+            "created": created}
 
 
-def add(engine: Engine, puzzles: list[Puzzle], now: float) -> int:
-    """Keep the puzzles not kept yet (by id); how many were new. Two processes adding the
-    same puzzles at once both end with each kept once."""
+def add(engine: Engine, puzzles: list[Puzzle], created: float) -> int:
+    """Keep the puzzles not kept yet (by id), as made at ``created``; how many were new.
+    Two processes adding the same puzzles at once both end with each kept once."""
     if not puzzles:
         return 0
     with engine.begin() as conn:
         known = _known(conn, [p.id for p in puzzles])
-        fresh = [_row(p, now) for p in puzzles if p.id not in known]
+        fresh = [_row(p, created) for p in puzzles if p.id not in known]
         if not fresh:
             return 0
     try:
@@ -114,10 +114,11 @@ def _known(conn: Connection, ids: list[str]) -> set[str]:
     return known
 
 
-def load_shipped(engine: Engine, now: float) -> int:
+def load_shipped(engine: Engine) -> int:
     """Keep every shipped puzzle not kept yet (a fresh install's first start loads them
-    all); how many were new."""
-    return add(engine, every_shipped(), now)
+    all); how many were new. They count as made at time 0: mined before any day of the
+    parlour, so each may be any day's puzzle (:func:`daily_id`)."""
+    return add(engine, every_shipped(), 0.0)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -204,21 +205,17 @@ def choose(engine: Engine, account_id: int | None, game: str | None = None,
     return _kept(rng.choice(rows))
 
 
-_daily: dict[str, str] = {}
-
-
 def daily_id(engine: Engine, now: float) -> str:
-    """The puzzle of the UTC day of ``now``: the same for everyone that day (the kept
-    puzzle whose id, hashed with the day, comes first)."""
+    """The puzzle of the UTC day of ``now``: the same for everyone that day, on any
+    process: of the puzzles kept before the day began (every shipped one; a puzzle mined
+    during the day cannot change it), the one whose id, hashed with the day, comes first."""
     day = day_of(now)
-    if day not in _daily:
-        with engine.connect() as conn:
-            ids = list(conn.execute(select(puzzles_t.c.id)).scalars())
-        if not ids:
-            raise ProtocolError("not_found", "no puzzle is kept yet")
-        _daily.clear()
-        _daily[day] = min(ids, key=lambda i: hashlib.sha256(f"{day}:{i}".encode()).digest())
-    return _daily[day]
+    with engine.connect() as conn:
+        ids = list(conn.execute(select(puzzles_t.c.id).where(
+            puzzles_t.c.created < day_start(day))).scalars())
+    if not ids:
+        raise ProtocolError("not_found", "no puzzle is kept yet")
+    return min(ids, key=lambda i: hashlib.sha256(f"{day}:{i}".encode()).digest())
 
 
 # ----------------------------------------------------------------------------- showing
