@@ -7,6 +7,7 @@ The answers come from the shipped set the server loaded as it started."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -35,13 +36,27 @@ def shown(page: Any) -> Puzzle:
 
 
 def play(page: Any, move: str, tap: bool = False) -> None:
-    """Play ``move`` on the puzzle's table: its card or its button."""
-    target = page.locator(f'.puzzle-board [data-card="{move}"], '
-                          f'.puzzle-board [data-action="{move}"]').first
-    if tap:  # a phone's fanned hand: the card is reached as a finger reaches it
-        target.dispatch_event("click")
+    """Play ``move`` on the puzzle's table as a person does: its card or its button; in
+    Spite & Malice the card, then where it goes; Hit the Deck's shouted With a Hand, the
+    shout, then the card."""
+    board = page.locator(".puzzle-board")
+
+    def press(selector: str) -> None:
+        target = board.locator(selector).first
+        if tap:  # a phone's fanned hand: the card is reached as a finger reaches it
+            target.dispatch_event("click")
+        else:
+            target.click()
+
+    if re.fullmatch(r"[hps]\d?>[cs]\d", move):
+        source, target = move.split(">")
+        press(f'[data-key="{source}"]')
+        press(f'[data-key="{target}"]')
+    elif move == "hit hand!":
+        press(".htd-shout")
+        press('[data-card="hit hand"]')
     else:
-        target.click()
+        press(f'[data-card="{move}"], [data-action="{move}"]')
 
 
 def test_a_signed_in_player_solves_and_misses_on_the_cards(browser, base):
@@ -91,3 +106,18 @@ def test_a_guest_on_a_phone_solves_the_puzzle_of_the_day_in_indonesian(browser, 
         "Peluang menang setelah tiap langkah")
     assert wayan.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     shot(wayan, "puzzle-daily-phone")
+
+
+def test_every_games_puzzle_is_drawn_by_its_table_and_answered(browser, base):
+    """One puzzle of each game that ships some, by its address: its own table draws the
+    seat's view and the answer played on it is judged."""
+    page = page_of(browser, 1280, 900)
+    games = sorted({p.game for p in every_shipped()})
+    assert "spades" in games
+    for game in games:
+        puzzle = min((p for p in every_shipped() if p.game == game), key=lambda p: p.id)
+        page.goto(f"{base}/puzzles/{puzzle.id}")
+        expect(page.locator(".puzzle-prompt")).to_contain_text("find the best move")
+        assert shown(page).id == puzzle.id
+        play(page, puzzle.answer, tap=True)
+        expect(page.locator(".puzzle-verdict")).to_contain_text("Right, that is the best move")
