@@ -662,7 +662,8 @@ def build_parser(serving: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--bots", default="rule", help="mine: the bots at the seats of those "
                    "games (default rule)")
     p.add_argument("--budget", type=int, help="mine: playouts of the first judgement of a "
-                   "position (default: the review's); the two verifying ones take twice it")
+                   "position (default: the review's; fewer sieve faster); the two verifying "
+                   "ones take twice the review's")
     p.add_argument("--jobs", type=int, default=1, help="mine: worker processes (default 1)")
     p.add_argument("--ship", action="store_true", help="mine: add what is found to the "
                    "game's shipped set (its folder's puzzles.json.gz)")

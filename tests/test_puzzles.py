@@ -5,6 +5,7 @@ exactly its answers; the shipped sets hold; the terminal asks and answers."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import math
@@ -201,10 +202,11 @@ def test_pick_narrows_by_game_and_theme():
 
 
 def test_mine_writes_a_puzzles_file(tmp_path, capsys):
-    out = tmp_path / "mined.json.gz"
-    assert main(["puzzles", "mine", "--game", "spades", "--games", "1", "--seed",
-                 str(SPADES_SEED), "--out", str(out)]) == 0
+    out = tmp_path / "mined.json.gz"  # Clockwork Spades: its deals take milliseconds
+    assert main(["puzzles", "mine", "--game", "clockwork-spades", "--games", "3",
+                 "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert "found" in said and out.exists()
+    assert json.loads(gzip.decompress(out.read_bytes()))["game"] == "clockwork-spades"
     assert main(["puzzles", "mine", "--games", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err

@@ -104,8 +104,9 @@ def verdict(chances: Mapping[Action, float], min_gap: float = MIN_GAP
 
 @dataclass(frozen=True)
 class MineSettings:
-    """How puzzles are judged: the first judgement's budget (the review's by default),
-    the verifying judgements' (twice that), how many, the gap, the seed."""
+    """How puzzles are judged: the first judgement's budget (the review's by default; a
+    smaller one is a cheaper sieve), the verifying judgements' (twice the review's,
+    whatever the first's), how many, the gap, the seed."""
 
     budget: int | None = None
     verify_budget: int | None = None
@@ -116,8 +117,8 @@ class MineSettings:
     def budgets(self, game_id: str) -> tuple[int | None, int | None]:
         if reviewer_kind(game_id).startswith("solver"):
             return None, None  # a solver takes no budget
-        first = self.budget or default_budget(game_id)
-        return first, self.verify_budget or 2 * first
+        review = default_budget(game_id)
+        return self.budget or review, self.verify_budget or 2 * review
 
 
 def judge_position(state: State, seat: Seat, settings: MineSettings = MineSettings()
