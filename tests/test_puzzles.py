@@ -210,3 +210,23 @@ def test_mine_writes_a_puzzles_file(tmp_path, capsys):
     assert json.loads(gzip.decompress(out.read_bytes()))["game"] == "clockwork-spades"
     assert main(["puzzles", "mine", "--games", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_spades_themes_read_the_seats_bidding_and_tricks():
+    game = get_game("spades")
+    state = game.new(5, 4, max_deals=1)
+    kit = spec("spades").puzzle_kit()
+    nil_bidder = state.to_act[0]
+    assert kit.of(state, nil_bidder, game.parse_action("nil")) == ("bid-nil",)
+    assert kit.of(state, nil_bidder, game.parse_action("bid 3")) == ("bidding",)
+    while state.view(state.to_act[0])["phase"] == "bid":
+        seat = state.to_act[0]
+        state.apply(game.parse_action("nil" if seat == nil_bidder else "bid 3"), seat)
+    partner, opponents = (nil_bidder + 2) % 4, {(nil_bidder + 1) % 4, (nil_bidder + 3) % 4}
+    seen: dict[int, tuple[str, ...]] = {}
+    while len(seen) < 4 and not state.view(0)["tricks"][nil_bidder]:
+        seat = state.to_act[0]
+        seen.setdefault(seat, kit.of(state, seat, state.legal_actions(seat)[0]))
+        state.apply(state.legal_actions(seat)[0], seat)
+    assert "keep-nil" in seen[nil_bidder] and "cover-nil" in seen[partner]
+    assert all("set-nil" in seen[s] for s in opponents if s in seen)
