@@ -29,7 +29,9 @@ def base(tmp_path):
 
 
 def shown(page: Any) -> Puzzle:
-    """The puzzle the page shows (its link names it), with its answer from the set."""
+    """The puzzle the page shows once the last one asked for is there (its link names
+    it), with its answer from the set."""
+    expect(page.locator(".puzzle-head")).to_have_attribute("aria-busy", "false")
     expect(page.locator(".puzzle-link")).to_be_visible()
     puzzle_id = page.locator(".puzzle-link").get_attribute("href").rsplit("/", 1)[-1]
     return next(p for p in every_shipped() if p.id == puzzle_id)
@@ -89,6 +91,13 @@ def test_a_signed_in_player_solves_and_misses_on_the_cards(browser, base):
     expect(ana.locator(".puzzle-board .review-best").first).to_be_visible()
     expect(ana.locator(".puzzle-standing .puzzle-down")).to_be_visible()
     expect(ana.locator(".puzzle-chances li.played")).to_contain_text("(yours)")
+
+    ana.locator(".puzzle-next-after").click()  # the third: shown without a try
+    third = shown(ana)
+    ana.locator(".puzzle-give-up").click()
+    expect(ana.locator(".puzzle-verdict")).to_have_text(re.compile(r"^The best move:"))
+    expect(ana.locator(".puzzle-chances li.best").first).to_contain_text(
+        f"{round(third.chances[third.answer] * 100)}%")
 
 
 def test_a_guest_on_a_phone_solves_the_puzzle_of_the_day_in_indonesian(browser, base):

@@ -94,6 +94,8 @@ def test_an_answer_is_judged_and_a_first_try_rated(server, db, clock):
     me = ok(server.get("/api/puzzles"))["me"]
     assert me["rating"] == got["rating"]["after"] and me["recent"][0]["puzzle"] == shown["id"]
     assert ok(server.get("/api/account/export"))["puzzle_tries"][0]["played"] == wrong
+    profile = ok(server.get("/api/players/Ida"))["puzzles"]
+    assert profile == {"rating": me["rating"], "tries": 1, "solved": 0}
     # the next puzzle is one not tried yet
     for _ in range(5):
         assert ok(server.get("/api/puzzles/next"))["puzzle"]["id"] != shown["id"]
@@ -183,3 +185,20 @@ def test_an_address_asking_too_fast_is_slowed(db, clock):
         for _ in range(3):
             ok(client.get("/api/puzzles/daily"))
         refused(client.get("/api/puzzles/daily"), 429, "rate_limited")
+
+
+def test_asking_for_the_answer_counts_as_not_found(server, db, clock):
+    guest = ok(server.get("/api/puzzles/next"))["puzzle"]
+    shown = ok(server.post(f"/api/puzzles/{guest['id']}/solution", json={}))
+    assert shown["played"] is None and not shown["solved"] and shown["rating"] is None
+    assert shown["answer"] == solution(guest["id"]).answer
+    refused(server.post(f"/api/puzzles/{guest['id']}/solution", json={"move": "x"}), 400,
+            "bad_request")
+    _, token = sign_up(db, "Di", now=clock.now())
+    signed_in(server, token)
+    mine = ok(server.get("/api/puzzles/next"))["puzzle"]
+    given = ok(server.post(f"/api/puzzles/{mine['id']}/solution", json={}))
+    assert given["rating"]["counted"] and given["rating"]["after"] < 1500
+    assert ok(server.get("/api/account/export"))["puzzle_tries"] == [{
+        "puzzle": mine["id"], "solved": False, "played": None, "rating_before": 1500,
+        "rating_after": given["rating"]["after"], "at": clock.now()}]

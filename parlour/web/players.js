@@ -147,7 +147,9 @@ export function profilePage(ctx, pathName) {
       if (gone) return;
       clear(panel);
       panel.append(h("h1", {}, me.name), profileBar(me.name, ctx),
-        h("p", { class: "streak" }, me.streak ? n("Daily streak: {n} day", "Daily streak: {n} days", me.streak) : t("No daily streak yet")));
+        h("p", { class: "streak" }, me.streak ? n("Daily streak: {n} day", "Daily streak: {n} days", me.streak) : t("No daily streak yet")),
+        me.puzzles ? h("p", { class: "profile-puzzles" }, h("a", { href: "/puzzles", "data-nav": "" }, t("Puzzles")), ": ",
+          t("rating {rating}, solved {solved} of {tries}", { rating: String(me.puzzles.rating), solved: me.puzzles.solved, tries: me.puzzles.tries })) : "");
       const ids = all.map((g) => g.id).filter((id) => me.games[id]);
       if (!ids.length) panel.append(h("p", { class: "muted" }, t("No finished matches yet.")));
       for (const id of ids) {

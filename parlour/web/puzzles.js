@@ -23,6 +23,7 @@ export function puzzlesPage(ctx, which) {
   let answered = false;
   let catalogue = null;
   const params = new URLSearchParams(location.search);
+  let asking = 0; // the latest puzzle asked for: an older answer that comes late is not shown
   let game = params.get("game") || "";
   let theme = params.get("theme") || "";
 
@@ -39,7 +40,9 @@ export function puzzlesPage(ctx, which) {
   const ask = h("div", { class: "puzzle-ask", "aria-live": "polite" });
   const board = h("section", { class: "board puzzle-board", "aria-label": t("The puzzle") });
   const result = h("section", { class: "puzzle-result card-panel", hidden: "", "aria-live": "polite" });
-  const head = h("section", { class: "card-panel puzzle-head" }, title, about, chooser, standing, ask);
+  const giveUp = h("button", { type: "button", class: "button puzzle-give-up" }, t("Show the answer"));
+  giveUp.addEventListener("click", () => send(null));
+  const head = h("section", { class: "card-panel puzzle-head", "aria-busy": "true" }, title, about, chooser, standing, ask);
   ctx.app.append(head, board, result);
   ctx.crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", {}, t("Puzzles")));
   document.title = [t("Puzzles"), "Parlour"].join(" · ");
@@ -86,10 +89,12 @@ export function puzzlesPage(ctx, which) {
     }
   }
 
-  async function show(res) {
-    if (gone) return;
+  // Show the puzzle `res` holds, if it is still the one asked for last (`ticket`).
+  async function show(res, ticket = asking) {
+    if (gone || ticket !== asking) return;
     puzzle = res.puzzle;
     answered = false;
+    giveUp.disabled = false;
     seen.push(puzzle.id);
     if (seen.length > SEEN_MOST) seen.shift();
     result.hidden = true;
@@ -97,7 +102,7 @@ export function puzzlesPage(ctx, which) {
     if (renderer) { renderer.destroy(); renderer = null; }
     clear(board);
     const mod = await ctx.loadRenderer(puzzle.game);
-    if (gone) return;
+    if (gone || ticket !== asking) return;
     tableCtx.seat = puzzle.seat;
     renderer = mod.mount(board, tableCtx);
     renderer.update(puzzle.view, {});
@@ -107,20 +112,33 @@ export function puzzlesPage(ctx, which) {
       h("p", { class: "puzzle-meta" },
         puzzle.themes.length ? [t("Theme: {themes}", { themes: puzzle.themes.map((x) => x.name).join(", ") }), " · "] : "",
         t("Puzzle rating {rating}", { rating: String(puzzle.rating) }), " · ",
-        h("a", { href: `/puzzles/${puzzle.id}`, "data-nav": "", class: "puzzle-link" }, t("Link to this puzzle"))));
+        h("a", { href: `/puzzles/${puzzle.id}`, "data-nav": "", class: "puzzle-link" }, t("Link to this puzzle"))),
+      giveUp);
     if (which !== null) history.replaceState(null, "", `/puzzles/${puzzle.id}`);
     document.title = [t("Puzzle {id}", { id: puzzle.id }), "Parlour"].join(" · ");
+    head.setAttribute("aria-busy", "false");
   }
 
+  // A new puzzle is on its way: the page says so until it is shown.
+  function asked() {
+    head.setAttribute("aria-busy", "true");
+    puzzle = null;
+    return ++asking;
+  }
+
+  // Your move (a move's notation), or null: show the answer without trying.
   async function send(move) {
     if (!puzzle || answered) return;
     answered = true;
+    giveUp.disabled = true;
     try {
-      const got = await ctx.api("POST", `/api/puzzles/${puzzle.id}/answer`, { move });
+      const got = move === null
+        ? await ctx.api("POST", `/api/puzzles/${puzzle.id}/solution`, {})
+        : await ctx.api("POST", `/api/puzzles/${puzzle.id}/answer`, { move });
       if (gone) return;
       renderer.update(puzzle.view, {}); // drawn again: no longer live
       for (const best of got.answers) markMove(board, best, "review-best");
-      if (!got.solved) markMove(board, got.played, "review-played");
+      if (!got.solved && got.played) markMove(board, got.played, "review-played");
       explain(got);
       if (got.rating && got.rating.counted) {
         const me = (await ctx.api("GET", "/api/puzzles")).me;
@@ -128,6 +146,7 @@ export function puzzlesPage(ctx, which) {
       }
     } catch (err) {
       answered = false;
+      giveUp.disabled = false;
       toast(err.message, "error");
     }
   }
@@ -138,7 +157,9 @@ export function puzzlesPage(ctx, which) {
     const best = [h("b", {}, ...richText(got.answer_words)), " ", t("({chance} to win)", { chance: percent(answer.chance) })];
     const verdict = got.solved
       ? h("p", { class: "puzzle-verdict puzzle-right" }, t("Right, that is the best move:"), " ", ...best)
-      : h("p", { class: "puzzle-verdict puzzle-wrong" }, t("Not the best. The best move:"), " ", ...best);
+      : got.played === null
+        ? h("p", { class: "puzzle-verdict" }, t("The best move:"), " ", ...best)
+        : h("p", { class: "puzzle-verdict puzzle-wrong" }, t("Not the best. The best move:"), " ", ...best);
     const rows = got.chances.map((c) => h("li", { class: got.answers.includes(c.move) ? "best" : c.move === got.played ? "played" : "" },
       h("span", { class: "puzzle-move" }, ...richText(c.words), c.move === got.played ? h("span", { class: "puzzle-yours" }, " ", t("(yours)")) : ""),
       h("span", { class: "puzzle-bar", "aria-hidden": "true" }, h("span", { style: { width: `${Math.round(c.chance * 100)}%` } })),
@@ -174,9 +195,11 @@ export function puzzlesPage(ctx, which) {
     const address = `/puzzles${game ? `?${new URLSearchParams(game && theme ? { game, theme } : { game })}` : ""}`;
     history.replaceState(null, "", address);
     which = null;
+    const mine = asked();
     try {
-      await show(await ctx.api("GET", `/api/puzzles/next${query.size ? `?${query}` : ""}`));
+      await show(await ctx.api("GET", `/api/puzzles/next${query.size ? `?${query}` : ""}`), mine);
     } catch (err) {
+      if (mine === asking) head.setAttribute("aria-busy", "false");
       toast(err.message, "error");
     }
   }
@@ -192,13 +215,16 @@ export function puzzlesPage(ctx, which) {
       fillGames();
       showStanding(catalogue.me, null);
       if (!catalogue.games.length) {
+        head.setAttribute("aria-busy", "false");
         ask.append(h("p", { class: "muted" }, t("No puzzles are kept here yet.")));
         return;
       }
-      if (which === "daily") await show(await ctx.api("GET", "/api/puzzles/daily"));
-      else if (which) await show(await ctx.api("GET", `/api/puzzles/${which}`));
-      else await next();
+      if (which === "daily" || which) {
+        const mine = asked();
+        await show(await ctx.api("GET", which === "daily" ? "/api/puzzles/daily" : `/api/puzzles/${which}`), mine);
+      } else await next();
     } catch (err) {
+      head.setAttribute("aria-busy", "false");
       ask.append(h("p", { class: "error" }, err.message));
     }
   })();

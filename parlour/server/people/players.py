@@ -30,6 +30,7 @@ from parlour.server.storage.store import (
     accounts_t,
     daily_t,
     player_matches_t,
+    puzzle_ratings_t,
     rating_history_t,
     ratings_t,
     reviews_t,
@@ -401,8 +402,14 @@ def profile(engine: Engine, name: str, now: float) -> JsonDict | None:
             select(daily_t.c.day).where(daily_t.c.account_id == account.id,
                                         daily_t.c.result.is_not(None))
             .distinct().order_by(daily_t.c.day.desc()).limit(400))]
+        solving = conn.execute(select(puzzle_ratings_t).where(
+            puzzle_ratings_t.c.account_id == account.id)).first()
     return {"name": account.name, "games": games, "recent": matches,
-            "streak": streak(days, now)}
+            "streak": streak(days, now),
+            # their puzzle rating (people/puzzles.py), once they have tried a puzzle
+            "puzzles": None if solving is None else {
+                "rating": R.puzzle_display(solving.mu), "tries": solving.tries,
+                "solved": solving.solved}}
 
 
 def streak(days: Sequence[str], now: float) -> int:

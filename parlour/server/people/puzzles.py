@@ -40,6 +40,8 @@ from parlour.registry import game_ids, spec
 from parlour.server.edge.protocol import ProtocolError
 from parlour.server.people.daily import day_of, day_over, day_start
 from parlour.server.people.ratings import MU, SIGMA, Rating, rate
+from parlour.server.people.ratings import puzzle_display as display
+from parlour.server.people.ratings import puzzle_mu as mu_of
 from parlour.server.play.pages import action_words
 from parlour.server.storage.store import (
     actions_t,
@@ -57,17 +59,6 @@ NEAREST = 24
 SEEN_MOST = 50
 #: Tries a person's puzzle page lists.
 RECENT_TRIES = 20
-
-
-def display(mu: float) -> int:
-    """A puzzle rating as people see it: 1500 for a newcomer and a new puzzle, and
-    OpenSkill's display scale (200 points a starting sigma) around it."""
-    return round(200 / SIGMA * (mu - MU) + 1500)
-
-
-def mu_of(shown: int) -> float:
-    """The model's mu of a displayed rating (:func:`display`'s inverse)."""
-    return MU + (shown - 1500) * SIGMA / 200
 
 
 def _row(puzzle: Puzzle, created: float) -> dict[str, Any]:
@@ -274,21 +265,24 @@ def _standing(conn: Connection, account_id: int) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- answering
-def answer(engine: Engine, puzzle_id: str, move: str, account_id: int | None, lang: str,
-           now: float) -> dict[str, Any]:
-    """Judge ``move`` at a puzzle: whether it is the answer, every choice's chance to win
-    (in the reader's words), the line that followed, and for a signed-in person's first
-    try the rating before and after. A move that is not legal there is refused, and
-    changes nothing."""
+def answer(engine: Engine, puzzle_id: str, move: str | None, account_id: int | None,
+           lang: str, now: float) -> dict[str, Any]:
+    """Judge ``move`` at a puzzle (None: the solver asks to be shown the answer, which
+    counts as not found): whether it is an answer, every choice's chance to win (in the
+    reader's words), the line that followed, and for a signed-in person's first try the
+    rating before and after. A move that is not legal there is refused, and changes
+    nothing."""
     kept = get(engine, puzzle_id)
     puzzle = kept.puzzle
     state = puzzle.position()
-    action = puzzle.action_of(state, move)
-    if action is None:
-        raise ProtocolError("bad_move", "{move} is not a move of this position",
-                            move=move[:40])
-    played = state.action_text(action)
-    solved = puzzle.solved_by(state, move)
+    played: str | None = None
+    if move is not None:
+        action = puzzle.action_of(state, move)
+        if action is None:
+            raise ProtocolError("bad_move", "{move} is not a move of this position",
+                                move=move[:40])
+        played = state.action_text(action)
+    solved = played is not None and puzzle.solved_by(state, played)
     rating: dict[str, Any] | None = None
     if account_id is not None:
         rating = _rate(engine, kept, account_id, played, solved, now)
@@ -311,7 +305,7 @@ def answer(engine: Engine, puzzle_id: str, move: str, account_id: int | None, la
             "puzzle_rating": rating["puzzle"] if rating else kept.rating}
 
 
-def _rate(engine: Engine, kept: Kept, account_id: int, played: str, solved: bool,
+def _rate(engine: Engine, kept: Kept, account_id: int, played: str | None, solved: bool,
           now: float) -> dict[str, Any]:
     with engine.begin() as conn:
         first = conn.execute(select(puzzle_tries_t.c.solved).where(
@@ -328,7 +322,7 @@ def _rate(engine: Engine, kept: Kept, account_id: int, played: str, solved: bool
         try:
             conn.execute(insert(puzzle_tries_t).values(
                 account_id=account_id, puzzle_id=kept.puzzle.id, solved=solved,
-                played=played, rating_before=display(mine.mu), rating_after=display(me.mu),
+                played=played or "", rating_before=display(mine.mu), rating_after=display(me.mu),
                 created=now))
         except IntegrityError:  # the same try sent twice at once: the first counted
             raise ProtocolError("try_counting", "this try is being counted already") from None
@@ -357,7 +351,7 @@ def export_puzzles(conn: Connection, account_id: int) -> dict[str, Any]:
             {"mu": row.mu, "sigma": row.sigma, "tries": row.tries, "solved": row.solved,
              "updated": row.updated},
             "puzzle_tries": [{"puzzle": r.puzzle_id, "solved": bool(r.solved),
-                              "played": r.played, "rating_before": r.rating_before,
+                              "played": r.played or None, "rating_before": r.rating_before,
                               "rating_after": r.rating_after, "at": r.created}
                              for r in tries]}
 

@@ -64,6 +64,18 @@ class Rating:
         return round(200 / SIGMA * self.ordinal + 1500)
 
 
+def puzzle_display(mu: float) -> int:
+    """A puzzle rating as people see it (people/puzzles.py): 1500 for a newcomer and for a
+    new puzzle, on OpenSkill's display scale (200 points a starting sigma) around mu, not
+    its ordinal: a puzzle and its solver are compared by their mu."""
+    return round(200 / SIGMA * (mu - MU) + 1500)
+
+
+def puzzle_mu(shown: int) -> float:
+    """The mu of a displayed puzzle rating (:func:`puzzle_display`'s inverse)."""
+    return MU + (shown - 1500) * SIGMA / 200
+
+
 def canonical_bot(game_id: str, bot: str) -> str:
     """A bot seat's kind as a spec's ``bot_elo`` names it (``ismcts`` is ``ismcts:normal``)."""
     kind = bot.strip().lower()

@@ -88,6 +88,17 @@ async def one(puzzle_id: PuzzleId, hub: HubDep, guard: GuardDep, client: ClientD
     return {"puzzle": await blocking(puzzles.shown, kept, lang)}
 
 
+@router.post("/{puzzle_id}/solution", dependencies=[Depends(same_site)])
+async def solution(puzzle_id: PuzzleId, body: Body, hub: HubDep, guard: GuardDep,
+                   client: ClientDep, account: AccountDep,
+                   lang: LanguageDep) -> dict[str, Any]:
+    """Show the answer without trying (the body is ``{}``): the same as an answer that is
+    not the best, your first try at the puzzle counted as not found."""
+    await guard.take("puzzle", client)
+    return await blocking(puzzles.answer, hub.store.engine, puzzle_id, None,
+                          account.id if account else None, lang, hub.settings.now())
+
+
 @router.post("/{puzzle_id}/answer", dependencies=[Depends(same_site)])
 async def answer(puzzle_id: PuzzleId, body: Answer, hub: HubDep, guard: GuardDep,
                  client: ClientDep, account: AccountDep, lang: LanguageDep) -> dict[str, Any]:
