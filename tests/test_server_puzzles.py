@@ -202,3 +202,41 @@ def test_asking_for_the_answer_counts_as_not_found(server, db, clock):
     assert ok(server.get("/api/account/export"))["puzzle_tries"] == [{
         "puzzle": mine["id"], "solved": False, "played": None, "rating_before": 1500,
         "rating_after": given["rating"]["after"], "at": clock.now()}]
+
+
+def test_peoples_finished_matches_are_mined_a_daily_deal_once_its_day_is_over(
+        server, db, clock, capsys):
+    from server_kit import Player, create, db_url_for
+
+    from parlour.cli import main
+    from parlour.server.storage.store import tables_t
+
+    made = create(server, [{"kind": "person"}, {"kind": "bot", "bot": "rule"}],
+                  game="clockwork-spades", name="Ann", seat=0)
+    ann = Player(server, made["table"]["id"], made["token"])
+    view = ann.view()
+    while view["status"] != "finished":
+        if 0 in view["view"]["to_act"] and view["view"]["legal"]:
+            ann.act(view["view"]["legal"][0])
+        view = ann.view()
+    ann.close()
+    engine = server.app.state.hub.store.engine
+    table = made["table"]["id"]
+    found = puzzles.finished_matches(engine, clock.now(), clock.now() - 3600)
+    assert [(t, m, s.is_over) for t, m, s in found] == [(table, 1, True)]
+    with engine.begin() as conn:  # were it today's daily deal, it would wait for tomorrow
+        conn.execute(tables_t.update().where(tables_t.c.id == table).values(
+            daily=puzzles.day_of(clock.now())))
+    assert puzzles.finished_matches(engine, clock.now(), clock.now() - 3600) == []
+    assert len(puzzles.finished_matches(engine, clock.now() + 86400, 0)) == 1
+    with engine.begin() as conn:
+        conn.execute(tables_t.update().where(tables_t.c.id == table).values(daily=None))
+    before = kept(db)
+    assert main(["puzzles", "mine", "--tables", "--days", "400", "--db", db_url_for(db)]) == 0
+    said = capsys.readouterr().out
+    assert "kept in the database:" in said
+    with connect(db) as conn:
+        mined = conn.execute(select(puzzles_t.c.source, puzzles_t.c.table_id).where(
+            puzzles_t.c.created > 0)).all()
+    assert kept(db) == before + len(mined)
+    assert all(row == ("table", table) for row in mined)
