@@ -85,16 +85,21 @@ def main() -> int:
                      f"{len(found):,}", f"{len(found) / deals:.2f}", f"{cpu / deals:.2f}",
                      f"{wall:.0f}", f"{len(shipped(game_id)):,}"])
         print(" | ".join(rows[-1]), flush=True)
-    if args.write:
-        write(Section(
-            "puzzles", "Puzzles: what each game's deals hold, and what finding them costs",
-            "Seeded one-deal games between rule bots, every decision of every seat judged "
-            "(the first judgement at the sieve budget, stopped once the 20-point gap is "
-            "settled either way; a position that passes judged twice more with other seeds "
-            f"and twice the review's budget), {args.jobs} worker process(es). CPU seconds "
-            "count the workers; *shipped now* is the game's shipped set after the run.",
-            rows), args.doc)
+        if args.write:  # after each game: a run stopped later keeps what it measured
+            section(rows, args)
     return 0
+
+
+def section(rows: list[list[str]], args: argparse.Namespace) -> None:
+    """Rewrite the page's section with the games mined so far."""
+    write(Section(
+        "puzzles", "Puzzles: what each game's deals hold, and what finding them costs",
+        "Seeded one-deal games between rule bots, every decision of every seat judged "
+        "(the first judgement at the sieve budget, stopped once the 20-point gap is "
+        "settled either way; a position that passes judged twice more with other seeds "
+        f"and twice the review's budget), {args.jobs} worker process(es). CPU seconds "
+        "count the workers; *shipped now* is the game's shipped set after the run.",
+        rows), args.doc)
 
 
 if __name__ == "__main__":
