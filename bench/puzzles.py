@@ -29,7 +29,7 @@ try:
     from parlour.progress import progress
     from parlour.puzzles.mining import DEFAULT_BOTS, MineSettings, mine_bot_games
     from parlour.puzzles.model import Puzzle
-    from parlour.puzzles.shipped import shipped
+    from parlour.puzzles.shipped import path_of, shipped
     from parlour.puzzles.shipped import write as ship
     from parlour.registry import spec
 except ImportError as err:  # run by a Python without Parlour's packages
@@ -78,7 +78,7 @@ def main() -> int:
                 found.extend(puzzles)
                 bar.advance()
         cpu, wall = cpu_seconds() - cpu, time.perf_counter() - wall
-        if args.ship:
+        if args.ship and (found or path_of(game_id).exists()):  # no file of nothing
             ship(game_id, found, {"bots": list(DEFAULT_BOTS), "budget": budget,
                                   "seed": args.seed, "deals": deals})
         rows.append([game_id, f"{deals:,}", f"{budget:,}" if budget else "the review's",
