@@ -118,11 +118,12 @@ def test_a_guest_tries_but_is_not_rated(server, db):
     assert got["solved"] and got["rating"] is None
     with connect(db) as conn:
         assert conn.execute(select(func.count()).select_from(puzzle_tries_t)).scalar_one() == 0
-    ids = [p.id for p in shipped("spades")]
+    ids = [p.id for p in shipped("spades") if "set-nil" in p.themes]
+    assert 2 <= len(ids) <= puzzles.SEEN_MOST
     seen = ",".join(ids[:-1])
     for _ in range(3):  # what the page has just shown does not come back
-        assert ok(server.get("/api/puzzles/next", params={"game": "spades", "seen": seen})
-                  )["puzzle"]["id"] == ids[-1]
+        assert ok(server.get("/api/puzzles/next", params={
+            "game": "spades", "theme": "set-nil", "seen": seen}))["puzzle"]["id"] == ids[-1]
 
 
 def test_the_puzzle_of_the_day_is_everyones_for_the_day(server, clock):
@@ -148,7 +149,7 @@ def test_the_answer_comes_in_the_readers_language(server):
     got = ok(server.post(f"/api/puzzles/{shown['id']}/answer",
                          json={"move": solution(shown["id"]).answer},
                          headers={"Accept-Language": "pt-BR"}))
-    assert any(w in got["answer_words"] for w in ("pedindo", "jogando", "nil"))
+    assert got["answer_words"].split()[0] in ("pedir", "jogar")  # to bid, to play
     themes = ok(server.get("/api/puzzles", headers={"Accept-Language": "id"}))["games"]
     assert "Teka-teki" not in json.dumps(themes) and any(
         t["name"] != t["id"] for g in themes for t in g["themes"])
