@@ -2,7 +2,9 @@
 server starts (once), a puzzle is shown as its seat saw it and nothing more, an answer is
 judged and a signed-in person's first try rated (both ratings move, later tries count for
 nothing), the next puzzle avoids what was tried or seen, the day's puzzle is everyone's
-for the (server's) day, and bad input is refused and changes nothing."""
+for the (server's) day, and bad input is refused and changes nothing. What the database
+does (keeping, rating, tries, mining the tables) runs on SQLite and PostgreSQL; the rest on
+PostgreSQL only in make test-long."""
 
 from __future__ import annotations
 
@@ -56,6 +58,7 @@ def test_the_shipped_puzzles_are_kept_once(server, db, clock):
     assert all(t["puzzles"] > 0 for t in spades["themes"])
 
 
+@pytest.mark.long_on("postgresql")  # its subject is not the database
 def test_a_puzzle_shows_only_its_seats_view(server):
     shown = ok(server.get("/api/puzzles/next", params={"game": "spades"}))["puzzle"]
     puzzle = solution(shown["id"])
@@ -111,6 +114,7 @@ def test_a_solved_puzzle_raises_the_rating(server, db, clock):
     assert got["puzzle_rating"] < solution(shown["id"]).rating
 
 
+@pytest.mark.long_on("postgresql")  # its subject is not the database
 def test_a_guest_tries_but_is_not_rated(server, db):
     shown = ok(server.get("/api/puzzles/next"))["puzzle"]
     got = ok(server.post(f"/api/puzzles/{shown['id']}/answer",
@@ -126,6 +130,7 @@ def test_a_guest_tries_but_is_not_rated(server, db):
             "game": "spades", "theme": "set-nil", "seen": seen}))["puzzle"]["id"] == ids[-1]
 
 
+@pytest.mark.long_on("postgresql")  # its subject is not the database
 def test_the_puzzle_of_the_day_is_everyones_for_the_day(server, clock):
     first = ok(server.get("/api/puzzles/daily"))
     assert first["daily"] and ok(server.get("/api/puzzles/daily")) == first
@@ -143,6 +148,7 @@ def test_the_puzzle_of_the_day_is_everyones_for_the_day(server, clock):
     assert ok(server.get("/api/puzzles/daily"))["puzzle"]["id"] != today
 
 
+@pytest.mark.long_on("postgresql")  # its subject is not the database
 def test_the_answer_comes_in_the_readers_language(server):
     shown = ok(server.get("/api/puzzles/next", params={"game": "spades"},
                           headers={"Accept-Language": "pt-BR"}))["puzzle"]
@@ -155,6 +161,7 @@ def test_the_answer_comes_in_the_readers_language(server):
         t["name"] != t["id"] for g in themes for t in g["themes"])
 
 
+@pytest.mark.long_on("postgresql")  # its subject is not the database
 def test_bad_input_is_refused_and_changes_nothing(server, db, clock):
     _, token = sign_up(db, "Cy", now=clock.now())
     signed_in(server, token)
@@ -178,6 +185,7 @@ def test_bad_input_is_refused_and_changes_nothing(server, db, clock):
         assert conn.execute(select(func.sum(puzzles_t.c.tries))).scalar_one() == 0
 
 
+@pytest.mark.long_on("postgresql")  # its subject is not the database
 def test_an_address_asking_too_fast_is_slowed(db, clock):
     from parlour.server.edge.limits import Limits
 
