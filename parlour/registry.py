@@ -133,6 +133,10 @@ class PuzzleKit:
     not_choices: tuple[str, ...] = ()
 
 
+#: The kit of a game that says nothing of its puzzles: no theme, every move a choice.
+NO_PUZZLE_KIT = PuzzleKit({}, lambda state, seat, answer: ())
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything Parlour knows about one game."""
@@ -218,6 +222,11 @@ class GameSpec:
     @property
     def numbered_deals(self) -> bool:
         return self.traits.numbered_deals
+
+    def puzzles(self) -> PuzzleKit:
+        """What the game says of its puzzles (its ``puzzle_kit``), or :data:`NO_PUZZLE_KIT`:
+        the one lookup every part of the puzzles makes."""
+        return self.puzzle_kit() if self.puzzle_kit is not None else NO_PUZZLE_KIT
 
     @property
     def folder(self) -> Path:

@@ -148,8 +148,7 @@ def judge_position(state: State, seat: Seat, settings: MineSettings = MineSettin
 
 def not_choices(state: State, seat: Seat) -> frozenset[Action]:
     """The seat's legal moves that are no real choice (its game's ``not_choices``)."""
-    kit = spec(state.game.id).puzzle_kit
-    texts = set(kit().not_choices) if kit is not None else set()
+    texts = set(spec(state.game.id).puzzles().not_choices)
     return frozenset(a for a in state.legal_actions(seat) if state.action_text(a) in texts)
 
 
@@ -187,8 +186,7 @@ def starting_rating(state: State, seat: Seat, answers: frozenset[Action], seed: 
 
 def themes_of(state: State, seat: Seat, answer: Action) -> tuple[str, ...]:
     """The game's themes of a puzzle (its spec's ``puzzle_kit``), or none."""
-    found = spec(state.game.id).puzzle_kit
-    return () if found is None else found().of(state, seat, answer)
+    return spec(state.game.id).puzzles().of(state, seat, answer)
 
 
 def mine_state(final: State, source: Mapping[str, Any],

@@ -109,8 +109,7 @@ class Puzzle:
     def gap(self) -> float:
         """How far the answer's chance leads the best other choice's (a move that is no
         real choice, :attr:`~parlour.registry.PuzzleKit.not_choices`, left out)."""
-        kit = spec(self.game).puzzle_kit
-        skip = set(kit().not_choices) if kit is not None else set()
+        skip = set(spec(self.game).puzzles().not_choices)
         others = [v for k, v in self.chances.items() if k not in self.answers and k not in skip]
         return round(self.chances[self.answer] - max(others, default=0.0), 4)
 

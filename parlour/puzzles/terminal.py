@@ -83,8 +83,7 @@ def _one(puzzle: Puzzle, n: int, total: int, t: Translator, console: Console,
     state = puzzle.position()
     view = state.view(puzzle.seat)
     ui = load_ui(state.game, console, puzzle.seat, state.num_seats, t.lang)
-    themes = spec(puzzle.game).puzzle_kit
-    names = themes().names if themes is not None else {}
+    names = spec(puzzle.game).puzzles().names
     console.rule(t("Puzzle {n} of {total}: {game}", n=n, total=total,
                    game=t.p("game", state.game.name)))
     if puzzle.themes:

@@ -192,8 +192,9 @@ export function puzzlesPage(ctx, which) {
     if (game) query.set("game", game);
     if (game && theme) query.set("theme", theme);
     if (!ctx.signedIn && seen.length) query.set("seen", seen.join(","));
-    const address = `/puzzles${game ? `?${new URLSearchParams(game && theme ? { game, theme } : { game })}` : ""}`;
-    history.replaceState(null, "", address);
+    const choice = new URLSearchParams(query); // the address keeps the choice, not what was seen
+    choice.delete("seen");
+    history.replaceState(null, "", `/puzzles${choice.size ? `?${choice}` : ""}`);
     which = null;
     const mine = asked();
     try {

@@ -34,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 
 from parlour.engine import State
 from parlour.i18n import localize, render, translate
+from parlour.message import Term
 from parlour.puzzles.model import MIN_GAP, Puzzle
 from parlour.puzzles.shipped import every_shipped
 from parlour.registry import game_ids, spec
@@ -150,10 +151,9 @@ def _check_choice(game: str | None, theme: str | None) -> str | None:
         raise ProtocolError("bad_game", "unknown game {game}: expected one of {expected}",
                             game=repr(game), expected=", ".join(game_ids()))
     found = spec(game)
-    themes = found.puzzle_kit().names if found.puzzle_kit is not None else {}
-    if theme is not None and theme not in themes:
+    if theme is not None and theme not in found.puzzles().names:
         raise ProtocolError("bad_request", "{game} has no puzzle theme {theme}",
-                            game=found.game.name, theme=theme)
+                            game=Term("game", found.game.name), theme=theme)
     return found.id
 
 
@@ -211,8 +211,7 @@ def daily_id(engine: Engine, now: float) -> str:
 
 # ----------------------------------------------------------------------------- showing
 def theme_names(game_id: str, lang: str) -> dict[str, str]:
-    found = spec(game_id).puzzle_kit
-    return {} if found is None else {k: translate(lang, v) for k, v in found().names.items()}
+    return {k: translate(lang, v) for k, v in spec(game_id).puzzles().names.items()}
 
 
 def shown(kept: Kept, lang: str) -> dict[str, Any]:
