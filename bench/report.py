@@ -124,9 +124,19 @@ def replace_section(page: str, key: str, text: str) -> str:
     return page.rstrip("\n") + "\n\n" + text + "\n"
 
 
-def write(section: Section, path: Path = DOC, build_said: str | None = None) -> None:
-    """Rewrite ``section`` on the page at ``path`` from this run."""
-    text = section.markdown(command(), datetime.date.today().isoformat(), machine(build_said))
+def stamp(build_said: str | None = None) -> dict[str, str]:
+    """What the page says of a run: its command, date and machine, taken as it ends (a
+    run saved as JSON keeps its own, to be written later from another machine state)."""
+    return {"command": command(), "date": datetime.date.today().isoformat(),
+            "machine": machine(build_said)}
+
+
+def write(section: Section, path: Path = DOC, build_said: str | None = None,
+          ran: dict[str, str] | None = None) -> None:
+    """Rewrite ``section`` on the page at ``path`` from this run (or from ``ran``, the
+    :func:`stamp` of a saved run)."""
+    ran = ran or stamp(build_said)
+    text = section.markdown(ran["command"], ran["date"], ran["machine"])
     page = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
     path.write_text(replace_section(page, section.key, text), encoding="utf-8")
     shown = path.resolve().relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path

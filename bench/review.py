@@ -142,6 +142,7 @@ def timings(deals: int, seed: int, jobs: int, budget: int | None = None) -> dict
     finally:
         if pool is not None:
             pool.shutdown()
+    out["ran"] = report.stamp()
     return out
 
 
@@ -193,6 +194,8 @@ def table(summary: dict[str, Any]) -> report.Section:
                          f"{sum(r['decisions'] for r in mine) / n:.1f}"])
     same = all(b["marks"] == a["marks"] for b, a in zip(summary["ways"]["before"],
                                                        summary["ways"]["after"], strict=True))
+    one_seat = [r["wall"] for r in summary["ways"]["after"] if r["seats"] == 1]
+    per_deal = ", ".join(f"{w:.2f}" for w in one_seat)
     return report.Section(
         "review", "Post-game review: seconds a Spades deal",
         f"{summary['deals']} one-deal Spades matches ({' and '.join(summary['players'])} in "
@@ -203,7 +206,10 @@ def table(summary: dict[str, Any]) -> report.Section:
         "no load changes; wall seconds have the decisions judged side by side in warm "
         "worker processes, as the server's review workers do.",
         rows, [f"The marks of the two ways on these deals: {'the same' if same else 'DIFFERENT'}."
-               " On `bench/blunders.py`'s positions: `bench/review.py --marks` (docs/review.md)."])
+               " On `bench/blunders.py`'s positions: `bench/review.py --marks` (docs/review.md).",
+               "",
+               f"One seat, *after*, wall seconds deal by deal: {per_deal} (the longest "
+               f"{max(one_seat):.2f})."])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--marks", action="store_true", help="compare the two ways' marks "
                         "on bench/blunders.py's positions instead")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--from-json", metavar="FILE", help="table a run saved by --json "
+                        "(say, one run on a quiet machine) instead of running again")
     report.add_write_flags(parser)
     args = parser.parse_args(argv)
     if args.marks:
@@ -232,16 +240,19 @@ def main(argv: list[str] | None = None) -> int:
         for way, c in cost.items():
             print(f"  {way}: {c['playouts']:,} playouts, {c['cpu']:.1f} CPU s")
         return 0
-    summary = timings(args.deals, args.seed, args.jobs, args.budget)
+    if args.from_json:
+        summary = json.loads(Path(args.from_json).read_text())
+    else:
+        summary = timings(args.deals, args.seed, args.jobs, args.budget)
     if args.json:
         print(json.dumps(summary))
     else:
         section = table(summary)
         for row in section.rows:
             print("  ".join(f"{c:>12}" for c in row))
-        print(section.notes[0])
+        print("\n".join(section.notes))
         if args.write:
-            report.write(section, args.doc)
+            report.write(section, args.doc, ran=summary.get("ran"))
     return 0
 
 
