@@ -124,6 +124,35 @@ def cards_of(mask: int) -> list[Card]:
     return out
 
 
+# A mask's cards come by table: each suit's 13-bit slice indexes a table of the tuples of
+# that suit's cards, so the trick games' legal cards cost a lookup or four, not a loop.
+def _suit_table(suit: int) -> list[tuple[Card, ...]]:
+    table: list[tuple[Card, ...]] = [()] * 8192
+    for bits in range(1, 8192):
+        top = bits.bit_length() - 1
+        table[bits] = table[bits ^ (1 << top)] + (13 * suit + top,)
+    return table
+
+
+_C0: Final = _suit_table(0)
+_C1: Final = _suit_table(1)
+_C2: Final = _suit_table(2)
+_C3: Final = _suit_table(3)
+_SUIT_CARDS: Final = (_C0, _C1, _C2, _C3)
+
+
+def cards_in(mask: int) -> tuple[Card, ...]:
+    """The cards in a bit mask as a tuple, lowest first (the same tuples every time)."""
+    return (_C0[mask & 0x1FFF] + _C1[mask >> 13 & 0x1FFF] + _C2[mask >> 26 & 0x1FFF]
+            + _C3[mask >> 39])
+
+
+def suit_cards_in(mask: int, suit: int) -> tuple[Card, ...]:
+    """The cards of ``suit`` in a bit mask as a tuple, lowest first: one lookup (the very
+    tuple of the table, when the mask holds that suit only)."""
+    return _SUIT_CARDS[suit][mask >> 13 * suit & 0x1FFF]
+
+
 def sort_hand(cards: Iterable[Card]) -> list[Card]:
     """Suits grouped (spades, hearts, clubs, diamonds: alternating colours), high first."""
     order = {SPADES: 0, HEARTS: 1, CLUBS: 2, DIAMONDS: 3}

@@ -1,11 +1,16 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from parlour.cards import (
     ACE,
+    FULL_MASK,
     KING,
     SPADES,
+    SUIT_MASKS,
     TEN,
     card_text,
+    cards_in,
     cards_of,
     is_rank,
     is_spade,
@@ -16,6 +21,7 @@ from parlour.cards import (
     rank_of,
     same_suit,
     sort_hand,
+    suit_cards_in,
     suit_of,
 )
 
@@ -61,3 +67,18 @@ def test_card_predicates_agree_with_the_notation():
         assert is_rank(c, KING) == text.startswith("K")
         for d in range(52):
             assert same_suit(c, d) == (text[-1] == card_text(d)[-1])
+
+
+@given(st.integers(min_value=0, max_value=FULL_MASK), st.integers(min_value=0, max_value=3))
+def test_a_masks_cards_by_table_are_its_cards_lowest_first(mask, suit):
+    """The trick games' legal cards come from these tables: every card of the mask, each
+    once, in card order; a suit's lookup reads that suit's cards only, whatever else the
+    mask holds."""
+    assert cards_in(mask) == tuple(cards_of(mask))
+    assert suit_cards_in(mask, suit) == tuple(cards_of(mask & SUIT_MASKS[suit]))
+
+
+def test_the_tables_hold_the_edges():
+    assert cards_in(0) == ()
+    assert cards_in(FULL_MASK) == tuple(range(52))
+    assert suit_cards_in(FULL_MASK, SPADES) == tuple(range(39, 52))

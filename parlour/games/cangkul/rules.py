@@ -35,10 +35,12 @@ from parlour.cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     card_text,
+    cards_in,
     cards_of,
     mask_of,
     parse_card,
     sort_hand,
+    suit_cards_in,
     suit_of,
 )
 from parlour.engine import (
@@ -82,20 +84,6 @@ ALL_SUITS: Final = 0xF
 LastTrick = tuple[tuple[tuple[int, int], ...], int, int, int]
 
 
-# Legal cards come from a bit mask: each suit's 13-bit slice indexes a table of tuples.
-def _suit_table(suit: int) -> list[tuple[int, ...]]:
-    table: list[tuple[int, ...]] = [()] * 8192
-    for bits in range(1, 8192):
-        top = bits.bit_length() - 1
-        table[bits] = table[bits ^ (1 << top)] + (13 * suit + top,)
-    return table
-
-
-_T0: Final = _suit_table(0)
-_T1: Final = _suit_table(1)
-_T2: Final = _suit_table(2)
-_T3: Final = _suit_table(3)
-_SUIT_TABLES: Final = (_T0, _T1, _T2, _T3)
 
 
 def deal_order(seed: int, deal: int) -> list[int]:
@@ -422,14 +410,13 @@ class CangkulState(State):
         hand = self.hands[self.turn]
         if not self.trick:
             self._legal_mask = hand
-            self._legal = (_T0[hand & 0x1FFF] + _T1[hand >> 13 & 0x1FFF]
-                           + _T2[hand >> 26 & 0x1FFF] + _T3[hand >> 39])
+            self._legal = cards_in(hand)
             return
         lead = self.lead_suit
         follow = hand & SUIT_MASKS[lead]
         if follow:
             self._legal_mask = follow
-            self._legal = _SUIT_TABLES[lead][follow >> 13 * lead]
+            self._legal = suit_cards_in(follow, lead)
         else:
             # A card goes back into a hand once a deal at most: a trick holding one taken
             # before is passed. Every take marks a card never taken before, so a deal has at

@@ -4,14 +4,17 @@
 // (the reason on hover and for screen readers), and beside, the lost deals, the last trick
 // and the deals so far. Everything comes from view(seat); mount(root, ctx).
 
-import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../../dom.js";
+import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../../dom.js";
 import { cardFace as face, cardName } from "../../tables/cards.js";
 import { tableOf } from "../../tables/table.js";
+import { layHand, miniTrick, playedCard, shownTrick } from "../../tables/tricks.js";
 import { t, n, p } from "../../i18n.js";
 import { seatLabel } from "../../words.js";
 
 await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/games/cangkul/table.css")]);
 
+// A hand longer than this goes in two rows on a narrow screen (a drawn-up hand grows).
+const ONE_ROW_MOST = 9;
 const cardFace = (card, { button = false, small = false } = {}) => face(card, { tag: button ? "button" : "div", small });
 // The moves that are not a card, with their button's words.
 const MOVES = {
@@ -69,18 +72,10 @@ function drawMiddle(st) {
     size ? h("span", { class: "back big" }) : null),
   h("div", { class: "count" }, size ? n("{n} card", "{n} cards", size) : t("stock empty")));
   clear(els.trick);
-  let cards = view.trick;
-  let done = false;
+  const { plays, done } = shownTrick(view);
   const last = view.last_trick;
-  if (!cards.length && view.phase === "play" && last && last.deal === view.deal && last.cards.length) {
-    cards = last.cards;
-    done = true;
-  }
-  for (const play of cards) {
-    const el = cardFace(play.card);
-    el.setAttribute("aria-label", `${label(play.seat)}: ${cardName(play.card)}`);
-    const winning = done ? play.seat === last.winner : play.seat === view.winning;
-    if (winning) el.classList.add("winner");
+  for (const play of plays) {
+    const el = playedCard(play, label, { winner: play.seat === (done ? last.winner : view.winning) });
     els.trick.append(h("figure", { class: "slot", "data-card": play.card }, el, h("figcaption", {}, name(play.seat))));
   }
   els.trick.classList.toggle("done", done);
@@ -157,7 +152,7 @@ function drawHand(st) {
     });
     return b;
   });
-  layHand(hand, buttons);
+  layHand(hand, buttons, ONE_ROW_MOST);
   if (!buttons.length) return;
   let idx = focused ? cards.indexOf(focused) : -1;
   if (idx < 0 || (myTurn && !buttons[idx].classList.contains("playable"))) {
@@ -167,23 +162,6 @@ function drawHand(st) {
   setRoving(buttons, idx);
   if (hadFocus) buttons[idx].focus();
   else if (myTurn && buttons[idx].classList.contains("playable")) focusIfIdle(buttons[idx]);
-}
-
-// The hand in one row, its cards overlapping just enough; a long hand on a narrow screen
-// goes in two rows.
-function layHand(hand, cards) {
-  clear(hand);
-  const two = cards.length > 9 && hand.clientWidth > 0 && hand.clientWidth < 520;
-  hand.classList.toggle("two-rows", two);
-  if (!two) {
-    hand.append(...cards);
-    fitRow(hand, ".card", 0.72, 6);
-    return;
-  }
-  const half = Math.ceil(cards.length / 2);
-  const rows = [cards.slice(0, half), cards.slice(half)].map((row) => h("div", { class: "hand-row" }, ...row));
-  hand.append(...rows);
-  for (const row of rows) fitRow(row, ".card", 0.72, 6);
 }
 
 // ------------------------------------------------------------------ side panel
@@ -201,13 +179,7 @@ function drawSide(st) {
   const last = view.last_trick;
   const lastBox = h("section", { class: "last-trick", "aria-label": t("Last trick") }, h("h3", {}, t("Last trick")));
   if (last && last.cards.length) {
-    const row = h("div", { class: "mini-trick" });
-    for (const play of last.cards) {
-      const c = cardFace(play.card, { small: true });
-      c.setAttribute("aria-label", `${label(play.seat)}: ${cardName(play.card)}`);
-      if (play.seat === last.winner) c.classList.add("winner");
-      row.append(c);
-    }
+    const row = miniTrick(last, label);
     const who = last.taker !== null ? t("Taken into hand by {who}", { who: label(last.taker) })
       : last.winner !== null ? t("Won by {who}", { who: label(last.winner) }) : t("Not finished: the deal ended");
     lastBox.append(row, h("p", { class: "muted small" }, who));
@@ -284,7 +256,7 @@ export function mount(root, ctx) {
   const els = { root: board.el, opponents, stock, trick, note, mine, actions, hand, narrator, side };
   const mem = {};
   rovingFocus(hand);
-  board.on(window, "resize", () => layHand(hand, [...hand.querySelectorAll(".card")]));
+  board.on(window, "resize", () => layHand(hand, [...hand.querySelectorAll(".card")], ONE_ROW_MOST));
   const state = (view, before) => stateOf(view, before, ctx, board.seat, els, mem);
   const draw = [drawPlates, drawMiddle, drawActions, drawHand, drawSide, (st) => { if (ctx.live) narrate(st); }];
   // Motion: a card flies from a player's plate to the trick; a gathered trick to the plate

@@ -6,22 +6,9 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from parlour.cards import DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, parse_card, suit_of
 from parlour.engine import JsonDict, Seat
 from parlour.terminal import TableUI, card_legend
-
-
-def card_markup(text: str, dim: bool = False) -> Text:
-    """``QS`` as a coloured ``Q♠``."""
-    card = parse_card(text)
-    colour = "red" if suit_of(card) in (DIAMONDS, HEARTS) else "bright_white"
-    shown = text[:-1] + SUIT_SYMBOLS[SUITS.index(text[-1])]
-    return Text(shown, style=("dim " if dim else "bold ") + colour)
-
-
-def _markup(text: str) -> str:
-    card = card_markup(text)
-    return f"[{card.style}]{card.plain}[/]"
+from parlour.terminal.cards import card_inline, cards_line, hand_line, trick_line
 
 
 class UI(TableUI):
@@ -58,29 +45,17 @@ save the record).""", hand=options["hand_size"], losses=options["losses"], empty
                       dealer=self.name(view["dealer"]), stock=view["stock_size"]))
         c.print(self._table(view))
         if view["trick"]:
-            line = Text(self.t("On the table: "))
-            for play in view["trick"]:
-                line.append(f"{self.name(play['seat'])} ")
-                line.append_text(card_markup(play["card"]))
-                line.append("   ")
-            c.print(line)
+            c.print(trick_line(self.t("On the table: "), view["trick"], self.name))
         elif view["last_trick"] and view["phase"] == "play":
             c.print(self._last_trick(view["last_trick"]))
         if view["hand"]:
-            legal = set(view["legal"])
-            hand = Text(self.t("Your hand: "))
-            for card in view["hand"]:
-                hand.append_text(card_markup(card, dim=bool(legal) and card not in legal))
-                hand.append(" ")
-            c.print(hand)
+            c.print(hand_line(self.t("Your hand: "), view["hand"], view["legal"]))
         if view["legal"]:
             c.print(self.t("You may: {moves}", moves=" ".join(view["legal"])))
 
     def _last_trick(self, last: JsonDict) -> Text:
-        line = Text(self.t("Last trick: "))
-        for play in last["cards"]:
-            line.append_text(card_markup(play["card"], dim=True))
-            line.append(" ")
+        line = cards_line(self.t("Last trick: "), (p["card"] for p in last["cards"]),
+                          lambda _: True)
         if last["taker"] is not None:
             line.append(self.t("taken into hand by {who}", who=self.name(last["taker"])))
         elif last["winner"] is not None:
@@ -101,7 +76,7 @@ save the record).""", hand=options["hand_size"], losses=options["losses"], empty
                 note = self.t("out ({place})", place=view["out"].index(seat) + 1)
             elif view["known"][seat]:
                 note = self.t("holds {cards}", cards=" ".join(
-                    _markup(c) for c in view["known"][seat]))
+                    card_inline(c) for c in view["known"][seat]))
             table.add_row(marker + self.name(seat), str(view["hand_sizes"][seat]),
                           str(view["drawn"][seat]), str(view["losses"][seat]), note)
         return table
@@ -119,7 +94,7 @@ save the record).""", hand=options["hand_size"], losses=options["losses"], empty
         elif action == "take":
             lines.append(self.t("{who} cannot follow and takes the trick's cards.", who=who))
         else:
-            lines.append(self.t("{who} plays {card}.", who=who, card=_markup(action)))
+            lines.append(self.t("{who} plays {card}.", who=who, card=card_inline(action)))
             if before["hand_sizes"][seat] == 1:
                 lines.append("  " + self.t("{who} is out!", who=who))
         if len(after["deals"]) > len(before["deals"]):

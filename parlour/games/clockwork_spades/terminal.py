@@ -16,6 +16,7 @@ from parlour.engine import Game, JsonDict, Seat
 from parlour.games.clockwork_spades.rules import narrate_event
 from parlour.i18n import Translator, cards_as_symbols
 from parlour.terminal import TableUI
+from parlour.terminal.cards import card_inline
 
 _SYMBOL = re.compile(r"(?:10|[2-9AJQK])[\u2663\u2666\u2665\u2660]")
 
@@ -26,14 +27,6 @@ RX, RY = 21.0, 6.0
 def symbol(card: str) -> str:
     """``QS`` as ``Q♠``."""
     return card[:-1] + SUIT_SYMBOLS[SUITS.index(card[-1])]
-
-
-def card_style(card: str) -> str:
-    return "red" if card[-1] in "DH" else "bright_white"
-
-
-def card_markup(card: str) -> str:
-    return f"[bold {card_style(card)}]{escape(symbol(card))}[/]"
 
 
 def _symbol_markup(shown: str) -> str:
@@ -134,16 +127,16 @@ spades win. [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
         me, other = self.seat, 1 - self.seat
         if view["due"]:
             spades = {s["position"]: s["spade"] for s in view["clock"]}
-            due = " ".join(card_markup(spades[p]) for p in view["due"])
+            due = " ".join(card_inline(spades[p]) for p in view["due"])
             c.print(self.t("Due now: {spades}", spades=due))
-        piles = [f"{card_markup(s['spade'])}: " + " ".join(card_markup(x) for x in s["cards"])
+        piles = [f"{card_inline(s['spade'])}: " + " ".join(card_inline(x) for x in s["cards"])
                  for s in view["clock"] if s["cards"]]
         if piles:
             c.print(self.t("On the clock: {piles}", piles="   ".join(piles)))
         for seat in (me, other):
-            pen = (" ".join(card_markup(x) for x in view["penalty"][seat])
+            pen = (" ".join(card_inline(x) for x in view["penalty"][seat])
                    or self.t.p("penalty spades", "none"))
-            kings = (" ".join(card_markup(x) for x in view["kings"][seat])
+            kings = (" ".join(card_inline(x) for x in view["kings"][seat])
                      or self.t.p("kings", "none"))
             c.print(self.t("{who}: penalty {count} ({cards}); Kings {kings}",
                            who=self.name(seat), count=len(view["penalty"][seat]), cards=pen,
@@ -158,7 +151,7 @@ spades win. [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
                 rank = card[:-1]
                 pos = {"A": 1, "J": 11, "Q": 12}.get(rank) or int(rank)
                 dead = pos not in live
-                mark = card_markup(card) + ("[dim]" + self.t("(dead)") + "[/]" if dead else "")
+                mark = card_inline(card) + ("[dim]" + self.t("(dead)") + "[/]" if dead else "")
                 shown.append(mark)
             c.print(self.t("Your hand: ") + (" ".join(shown) or self.t.p("hand", "empty")))
         if view["legal"]:
@@ -229,7 +222,7 @@ spades win. [bold]?[/] lists your moves with a hint, [bold]help[/] shows this,
         cards = [d["card"] for d in draws if d.get("card")]
         if cards:
             return "  " + self.t("[dim]{who} draws[/] {cards}", who=escape(who),
-                                 cards=" ".join(card_markup(c) for c in cards))
+                                 cards=" ".join(card_inline(c) for c in cards))
         return "  " + self.t.n("[dim]{who} draws[/] {n} card", "[dim]{who} draws[/] {n} cards",
                                len(draws), who=escape(who))
 

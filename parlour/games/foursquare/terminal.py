@@ -27,6 +27,7 @@ from parlour.games.foursquare.rules import (
     parse_cell,
 )
 from parlour.terminal import TableUI
+from parlour.terminal.cards import card_inline
 
 
 def card_markup(text: str, up: bool = True) -> Text:
@@ -200,8 +201,7 @@ with more than four face-down tops, or when the stock runs out.
     # ------------------------------------------------------------------ telling
     def narrate(self, before: JsonDict, seat: Seat, action: str, after: JsonDict) -> list[str]:
         last = after["last"]
-        card = card_markup(last["card"])
-        shown = f"[{card.style}]{card.plain}[/]"
+        shown = card_inline(last["card"])
         cell = action.removeprefix("place at ").removeprefix("stack on ")
         lines = [self.t("You place {card} as a new pile at {cell}.", card=shown, cell=cell)
                  if action.startswith("place") else

@@ -33,12 +33,14 @@ from parlour.cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     card_text,
+    cards_in,
     cards_of,
     is_spade,
     mask_of,
     parse_card,
     same_suit,
     sort_hand,
+    suit_cards_in,
     suit_of,
 )
 from parlour.engine import (
@@ -91,20 +93,6 @@ _TO_ACT: Final[tuple[tuple[Seat, ...], ...]] = tuple((s,) for s in range(4))
 _NO_BLIND: Final = (False, False)
 
 
-# Legal cards come from a bit mask: each suit's 13-bit slice indexes a table of tuples.
-def _suit_table(suit: int) -> list[tuple[int, ...]]:
-    table: list[tuple[int, ...]] = [()] * 8192
-    for bits in range(1, 8192):
-        top = bits.bit_length() - 1
-        table[bits] = table[bits ^ (1 << top)] + (13 * suit + top,)
-    return table
-
-
-_T0: Final = _suit_table(0)
-_T1: Final = _suit_table(1)
-_T2: Final = _suit_table(2)
-_T3: Final = _suit_table(3)
-_SUIT_TABLES: Final = (_T0, _T1, _T2, _T3)
 _BIDS: Final = tuple(range(NIL, BID_BASE + 14))
 _BLIND_CHOICE: Final = (BLIND_NIL, LOOK)
 
@@ -546,10 +534,9 @@ class SpadesState(State):
     def _set_play_legal(self, hand: int, lead_suit: int | None) -> None:
         mask = self._legal_mask = playable(hand, lead_suit, self.broken)
         if lead_suit is not None and mask & SUIT_MASKS[lead_suit] == mask:  # following suit
-            self._legal = _SUIT_TABLES[lead_suit][mask >> 13 * lead_suit]
+            self._legal = suit_cards_in(mask, lead_suit)
             return
-        self._legal = (_T0[mask & 0x1FFF] + _T1[mask >> 13 & 0x1FFF] + _T2[mask >> 26 & 0x1FFF]
-                       + _T3[mask >> 39])
+        self._legal = cards_in(mask)
 
     def _bid(self, turn: Seat, action: Action) -> None:
         if action == LOOK:

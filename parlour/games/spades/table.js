@@ -3,9 +3,10 @@
 // for screen readers), the bidding panel, and the scores, bags and deal history beside.
 // Everything comes from view(seat); mount(root, ctx) -> {update(view), destroy()}.
 
-import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle, fitRow } from "../../dom.js";
+import { h, clear, loadStyle, rovingFocus, setRoving, focusIfIdle as focusWhenIdle } from "../../dom.js";
 import { cardFace as face, cardName } from "../../tables/cards.js";
 import { tableOf } from "../../tables/table.js";
+import { layHand, miniTrick, playedCard, shownTrick } from "../../tables/tricks.js";
 import { t, n, p } from "../../i18n.js";
 import { seatLabel, teamName } from "../../words.js";
 
@@ -14,6 +15,8 @@ await Promise.all([loadStyle("/static/tables/cards.css"), loadStyle("/static/gam
 const POS = ["bottom", "left", "top", "right"];
 
 // A face-up card: a button when it can be chosen, a picture otherwise.
+// A hand longer than this goes in two rows on a narrow screen.
+const ONE_ROW_MOST = 8;
 const cardFace = (card, { button = false, small = false } = {}) => face(card, { tag: button ? "button" : "div", small });
 
 const teamOf = (seat) => seat % 2;
@@ -66,17 +69,9 @@ function drawTrick(st) {
   const { view, me, name, label, posOf, els } = st;
   const { slots, trick, note } = els;
   slots.forEach(clear);
-  let cards = view.trick;
-  let done = false;
-  if (!cards.length && view.phase === "play" && view.last_trick && view.last_trick.deal === view.deal) {
-    cards = view.last_trick.cards;
-    done = true;
-  }
+  const { plays: cards, done } = shownTrick(view);
   for (const play of cards) {
-    const el = cardFace(play.card);
-    el.setAttribute("aria-label", `${label(play.seat)}: ${cardName(play.card)}`);
-    if (done && play.seat === view.last_trick.winner) el.classList.add("winner");
-    slots[posOf(play.seat)].append(el);
+    slots[posOf(play.seat)].append(playedCard(play, label, { winner: done && play.seat === view.last_trick.winner }));
   }
   trick.classList.toggle("done", done);
   let text = "";
@@ -207,7 +202,7 @@ function drawHand(st) {
     });
     return b;
   });
-  layHand(hand, buttons);
+  layHand(hand, buttons, ONE_ROW_MOST);
   if (!buttons.length) return;
   let idx = focused ? cards.indexOf(focused) : -1;
   if (idx < 0 && oldIndex >= 0) idx = Math.min(oldIndex, buttons.length - 1);
@@ -225,23 +220,6 @@ function nearestPlayable(buttons, idx) {
     for (const i of [idx + d, idx - d]) if (buttons[i] && buttons[i].classList.contains("playable")) return i;
   }
   return idx;
-}
-
-// The hand in one row, its cards overlapping just enough; on a narrow screen a long hand
-// goes in two rows, so each card shows more than a thin strip.
-function layHand(hand, cards) {
-  clear(hand);
-  const two = cards.length > 8 && hand.clientWidth > 0 && hand.clientWidth < 520;
-  hand.classList.toggle("two-rows", two);
-  if (!two) {
-    hand.append(...cards);
-    fitRow(hand, ".card", 0.72, 6);
-    return;
-  }
-  const half = Math.ceil(cards.length / 2);
-  const rows = [cards.slice(0, half), cards.slice(half)].map((row) => h("div", { class: "hand-row" }, ...row));
-  hand.append(...rows);
-  for (const row of rows) fitRow(row, ".card", 0.72, 6);
 }
 
 // ------------------------------------------------------------------ scores
@@ -269,13 +247,7 @@ function drawSide(st) {
   const last = view.last_trick;
   const lastBox = h("section", { class: "last-trick", "aria-label": t("Last trick") }, h("h3", {}, t("Last trick")));
   if (last) {
-    const row = h("div", { class: "mini-trick" });
-    for (const play of last.cards) {
-      const c = cardFace(play.card, { small: true });
-      c.setAttribute("aria-label", `${label(play.seat)}: ${cardName(play.card)}`);
-      if (play.seat === last.winner) c.classList.add("winner");
-      row.append(h("figure", {}, c, h("figcaption", {}, seatLabel(view.seat_names[play.seat])[0])));
-    }
+    const row = miniTrick(last, label, (seat) => seatLabel(view.seat_names[seat])[0]);
     lastBox.append(row, h("p", { class: "muted small" }, last.deal !== view.deal && view.phase !== "over"
       ? t("Won by {who} (deal {deal})", { who: label(last.winner), deal: last.deal }) : t("Won by {who}", { who: label(last.winner) })));
   } else lastBox.append(h("p", { class: "muted small" }, t("No trick played yet.")));
@@ -435,7 +407,7 @@ export function mount(root, ctx) {
   const mem = { summarized: null, summaryTimer: null, closeSummary: null }; // the deal whose summary was shown, and its closing
   rovingFocus(hand);
   rovingFocus(bidPanel);
-  board.on(window, "resize", () => layHand(hand, [...hand.querySelectorAll(".card")]));
+  board.on(window, "resize", () => layHand(hand, [...hand.querySelectorAll(".card")], ONE_ROW_MOST));
 
   const state = (view, before) => stateOf(view, before, ctx, board.seat, els, mem);
   const draw = [drawPlates, drawTrick, drawBidding, drawHand, drawSide, drawSummary, (st) => { if (ctx.live) narrate(st); }];

@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 from rich.table import Table
-from rich.text import Text
 
-from parlour.cards import DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, parse_card, suit_of
 from parlour.engine import JsonDict, Seat
 from parlour.terminal import TableUI, card_legend
-
-
-def card_markup(text: str, dim: bool = False) -> Text:
-    """``QS`` as a coloured ``Q♠``."""
-    card = parse_card(text)
-    colour = "red" if suit_of(card) in (DIAMONDS, HEARTS) else "bright_white"
-    shown = text[:-1] + SUIT_SYMBOLS[SUITS.index(text[-1])]
-    return Text(shown, style=("dim " if dim else "bold ") + colour)
+from parlour.terminal.cards import card_inline, cards_line, hand_line, trick_line
 
 
 class UI(TableUI):
@@ -58,30 +49,18 @@ First team to {target} wins. [bold]?[/] lists your moves with a hint from the st
                       dealer=self.name(view["dealer"])))
         c.print(self._table(view))
         if view["trick"]:
-            line = Text(self.t("On the table: "))
-            for play in view["trick"]:
-                line.append(f"{self.name(play['seat'])} ")
-                line.append_text(card_markup(play["card"]))
-                line.append("   ")
-            c.print(line)
+            c.print(trick_line(self.t("On the table: "), view["trick"], self.name))
         elif view["last_trick"] and view["phase"] == "play":
             last = view["last_trick"]
-            line = Text(self.t("Last trick: "))
-            for play in last["cards"]:
-                line.append_text(card_markup(play["card"], dim=True))
-                line.append(" ")
+            line = cards_line(self.t("Last trick: "), (p["card"] for p in last["cards"]),
+                              lambda _: True)
             line.append(self.t("won by {who}", who=self.name(last["winner"])))
             c.print(line)
         if view["hand_hidden"]:
             c.print(self.t("Your cards are face down: bid [bold]blind nil[/] or [bold]look[/]."))
         elif view["hand"]:
-            legal = set(view["legal"])
-            hand = Text(self.t("Your hand: "))
-            for card in view["hand"]:
-                hand.append_text(card_markup(card, dim=view["phase"] == "play"
-                                             and bool(legal) and card not in legal))
-                hand.append(" ")
-            c.print(hand)
+            playable = view["legal"] if view["phase"] == "play" else []
+            c.print(hand_line(self.t("Your hand: "), view["hand"], playable))
         if view["legal"] and view["phase"] == "play":
             c.print(self.t("You may play: {cards}", cards=" ".join(view["legal"])))
 
@@ -116,9 +95,7 @@ First team to {target} wins. [bold]?[/] lists your moves with a hint from the st
                 lines.append(self.t("{who} bids [bold]{bid}[/].", who=who,
                                     bid=action.removeprefix("bid ")))
         else:
-            card = card_markup(action)
-            lines.append(self.t("{who} plays {card}.", who=who,
-                                card=f"[{card.style}]{card.plain}[/]"))
+            lines.append(self.t("{who} plays {card}.", who=who, card=card_inline(action)))
             if len(before["trick"]) == 3:
                 winner = (after["last_trick"] or {}).get("winner")
                 if winner is not None:

@@ -7,18 +7,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from parlour.cards import SUIT_SYMBOLS, SUITS
 from parlour.engine import Game, JsonDict, Seat
 from parlour.terminal import TableUI, card_legend
-
-
-def card_markup(text: str, dim: bool = False) -> Text:
-    """``QS`` as a coloured ``Q♠``; a joker as ``Jkr``."""
-    if text == "Joker":
-        return Text("Jkr", style=("dim " if dim else "bold ") + "magenta")
-    suit = SUITS.index(text[-1])
-    colour = "red" if suit in (1, 2) else "bright_white"
-    return Text(text[:-1] + SUIT_SYMBOLS[suit], style=("dim " if dim else "bold ") + colour)
+from parlour.terminal.cards import card_markup
 
 
 def _plain(text: str) -> str:
