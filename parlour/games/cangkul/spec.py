@@ -42,8 +42,8 @@ def build() -> GameSpec:
         short_match={"losses": 1, "hand_size": 5}, stats=STATS, one_deal={"losses": 1},
         daily_seats=4, turn_seconds=45,
         # Two seats, docs/bots.md: rule +346 over random in 100 matches (seed 31), easy
-        # ISMCTS +52 [-55, +160] over rule in 40 one-deal matches (seed 8).
-        bot_elo={"random": -346.0, "rule": 0.0, "ismcts:easy": 52.0},
+        # ISMCTS +23 [-1, +47] over rule in 800 one-deal matches (bench/levels.py).
+        bot_elo={"random": -346.0, "rule": 0.0, "ismcts:easy": 23.0},
         tagline=N_("Follow suit or dig in the stock: the first out wins, the last one "
                    "holding cards loses."),
         bot_help={"rule": N_("Leads the suits the others have had to dig for, keeps the "
