@@ -4,13 +4,12 @@ as documented."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_kit import load_bench
 
 from parlour.bots import bot_kinds, make_bot
 from parlour.engine import OptionError
@@ -21,12 +20,7 @@ PATH = Path(__file__).resolve().parent.parent / "bench" / "blunders.py"
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_blunders", PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("blunders")
 
 
 def test_the_player_shown_everything_is_no_bot_kind(bench):

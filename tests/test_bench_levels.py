@@ -3,25 +3,19 @@ in chunks kept as they finish, and the table that says whether a level is separa
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_kit import load_bench
 
 PATH = Path(__file__).resolve().parent.parent / "bench" / "levels.py"
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_levels", PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("levels")
 
 
 def test_a_chunk_plays_the_pair_on_the_same_deals_both_ways_and_is_kept(bench, tmp_path):

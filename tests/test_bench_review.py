@@ -3,12 +3,11 @@ worker processes as in one), its playouts counted, and the two ways' marks compa
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_kit import load_bench
 
 from parlour.analysis import review as reviewing
 from parlour.bots import search
@@ -18,12 +17,7 @@ PATH = Path(__file__).resolve().parent.parent / "bench" / "review.py"
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_review", PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("review")
 
 
 def test_timings_count_fewer_playouts_after_for_the_same_marks(bench):

@@ -627,13 +627,9 @@ def test_clock_layout_is_round():
 
 
 def test_bench_workload_runs():
-    import importlib.util
+    from bench_kit import load_bench
 
-    path = Path(__file__).resolve().parent.parent / "bench" / "engine.py"
-    spec = importlib.util.spec_from_file_location("bench_engine", path)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_bench("engine")
     unit, work, peers = bench.WORKLOADS["clockwork_spades"]
     assert unit == "games/s" and peers == {}
     assert work(0.05) > 10

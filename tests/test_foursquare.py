@@ -821,14 +821,9 @@ def test_terminal_board_shows_coordinates_and_marks_placements():
 
 
 def test_bench_has_a_foursquare_workload():
-    import importlib.util
-    import pathlib
+    from bench_kit import load_bench
 
-    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "engine.py"
-    spec = importlib.util.spec_from_file_location("bench_engine", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_bench("engine")
     unit, work, peers = module.WORKLOADS["foursquare"]
     assert unit == "games/s" and peers == {}
     assert work(0.05) > 0

@@ -1116,14 +1116,9 @@ def test_the_rule_bot_slaps_like_a_person():
 
 
 def _bench_slap():
-    import importlib.util
+    from bench_kit import load_bench
 
-    path = Path(__file__).resolve().parent.parent / "bench" / "slap.py"
-    spec = importlib.util.spec_from_file_location("bench_slap", path)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return load_bench("slap")
 
 
 def test_a_person_slapping_at_500_ms_is_rarely_the_slowest_against_normal_bots():

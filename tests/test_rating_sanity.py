@@ -4,16 +4,10 @@ bots, which barely differ, stay within their uncertainty."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from bench_kit import load_bench
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "ratings.py"
-_spec = importlib.util.spec_from_file_location("bench_ratings", BENCH)
-assert _spec is not None and _spec.loader is not None
-bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench)
+bench = load_bench("ratings")
 
 
 @pytest.mark.parametrize("game_id", ["spades", "spite-and-malice", "hit-the-deck"])

@@ -460,13 +460,9 @@ def test_the_core_package_needs_no_learning_library() -> None:
 
 
 def _load(path: Path) -> Any:
-    import importlib.util
+    from bench_kit import load_script
 
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(path)
 
 
 def test_the_rl_benchmark_runs() -> None:
