@@ -122,8 +122,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="the JSON lines file (default: "
                         "docs/img/levels/GAME.jsonl)")
     parser.add_argument("--report", action="store_true", help="table --out and stop")
-    report.add_write_flags(parser)
-    parser.set_defaults(doc=DOC)
+    report.add_write_flags(parser, DOC)  # this table belongs in the bots page
     args = parser.parse_args()
     out = args.out or out_path(args.game)
     if not args.report:

@@ -143,13 +143,14 @@ def write(section: Section, path: Path = DOC, build_said: str | None = None,
     print(f"wrote the section {section.key!r} of {shown}", file=sys.stderr)
 
 
-def add_write_flags(parser: argparse.ArgumentParser) -> None:
+def add_write_flags(parser: argparse.ArgumentParser, doc: Path = DOC) -> None:
     """``--write`` (rewrite this benchmark's section of the page) and ``--doc FILE`` (the
-    page: docs/benchmarks.md unless told)."""
+    page: ``doc``, docs/benchmarks.md unless told)."""
+    shown = doc.relative_to(ROOT) if doc.is_relative_to(ROOT) else doc
     parser.add_argument("--write", action="store_true",
-                        help="rewrite this benchmark's section of docs/benchmarks.md")
-    parser.add_argument("--doc", type=Path, default=DOC, metavar="FILE",
-                        help="the page --write rewrites (default: docs/benchmarks.md)")
+                        help=f"rewrite this benchmark's section of {shown}")
+    parser.add_argument("--doc", type=Path, default=doc, metavar="FILE",
+                        help=f"the page --write rewrites (default: {shown})")
 
 
 def number(value: float | None, digits: int = 0, missing: str = "not installed") -> str:
