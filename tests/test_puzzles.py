@@ -126,6 +126,27 @@ def test_a_verdict_that_changes_on_judging_again_is_thrown_away(mined, monkeypat
     assert len(calls) == 3  # the first judgement and two more
 
 
+def test_a_solver_judges_a_position_once_the_same_with_any_seed(monkeypatch):
+    puzzle = shipped("foursquare")[0]  # Foursquare is reviewed by its exact expectimax
+    state = puzzle.position()
+    index = len(state.history)
+    chances = {seed: Reviewer("foursquare", None, seed).chances(state, puzzle.seat, index)
+               for seed in (0, derive_seed(0, "verify", 0), 12345)}
+    assert chances[0] == chances[12345] == chances[derive_seed(0, "verify", 0)]
+    calls = []
+    judged = Reviewer.chances
+
+    def counted(self, *args, **kwargs):
+        calls.append(self.seed)
+        return judged(self, *args, **kwargs)
+
+    monkeypatch.setattr(Reviewer, "chances", counted)
+    found = judge_position(state, puzzle.seat, MineSettings(verify_seeds=2))
+    assert found == chances[0] and calls == [0]  # judging again would only repeat it
+    best = max(found, key=lambda a: found[a])
+    assert state.action_text(best) == puzzle.answer
+
+
 def test_only_the_answers_solve_a_puzzle(mined):
     puzzle = mined[0]
     state = puzzle.position()

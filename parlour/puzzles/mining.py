@@ -11,7 +11,8 @@ A position that passes is **judged again** :data:`VERIFY_SEEDS` times, each with
 seeds (other determinizations, other playouts) and twice the review's budget; it is kept
 only if every judgement names the same answer, ahead of every other choice by the full
 gap. The last judgement's chances are the ones shown after the answer. A game reviewed by
-a solver (Foursquare's exact expectimax) gives the same chances every time.
+a solver (Foursquare's exact expectimax) gives the same chances every time, whatever the
+seed, so its one judgement is the verdict: judging it again would only repeat it.
 
 After the answer, the puzzle shows the line the game takes from the true position: the
 next :data:`LINE_MOST` moves of the game's hint-strength bots, within the same deal.
@@ -138,6 +139,8 @@ def judge_position(state: State, seat: Seat, settings: MineSettings = MineSettin
     best = verdict(choices(chances), settings.min_gap)
     if best is None:
         return None
+    if first is None:  # a solver's judgement: the same with any seed (see above)
+        return chances
     for k in range(settings.verify_seeds):
         judge = Reviewer(game_id, again, derive_seed(settings.seed, "verify", k))
         chances = judge.chances(state, seat, index, stop)
