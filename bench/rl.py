@@ -9,9 +9,12 @@ Parlour's PettingZoo AEC environments against the peers researchers use today:
   players), the shedding game closest to it.
 
 A step is one action of the agent to act, chosen uniformly among the legal ones (from the
-action mask, from OpenSpiel's ``legal_actions``, from RLCard's ``legal_actions``) with
-NumPy's generator, and everything the environment does for it: observation and mask of the
-next agent, rewards, resets at the end of an episode. Each figure is the best of several
+action mask by ``ndarray.nonzero``, from OpenSpiel's ``legal_actions``, from RLCard's
+``legal_actions``), and everything the environment does for it: observation and mask of the
+next agent, rewards, resets at the end of an episode. The agent's draw is Python's
+``random.random`` (about 300 instructions), not NumPy's ``Generator.integers`` (some 10,000
+a call): the draw is the same in every loop, and a costly one would hide the environments'
+difference behind the agent's own work. Each figure is the best of several
 short rounds, alternating the environments so that all see the same machine. The peers come
 with the ``bench`` extra (``make .venv/.installed-bench``); a missing peer is reported as
 such.
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -36,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
 import report
 
 try:
-    import numpy as np
+    import numpy  # noqa: F401  (the learning environments need it: say so before any run)
 except ImportError as missing:  # not the venv's Python: say what to run instead
     sys.exit(report.needs(missing))
 
@@ -59,7 +63,7 @@ def parlour_stepper(game_id: str, **kwargs: Any) -> Stepper:
         from parlour import rl
 
         env = rl.raw_env(game_id, **kwargs)
-        rng = np.random.default_rng(1)
+        rand = random.Random(1).random  # the agent's uniform choice: legal[int(rand() * n)]
         env.reset(seed=1)
 
         def episode() -> int:
@@ -69,8 +73,8 @@ def parlour_stepper(game_id: str, **kwargs: Any) -> Stepper:
                 if term or trunc:
                     env.step(None)
                     continue
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[int(rand() * len(legal))]))
                 steps += 1
                 del agent
             env.reset()
@@ -90,7 +94,7 @@ def openspiel_stepper() -> Stepper | None:
     def make() -> Callable[[], int]:
         env = rl_environment.Environment(
             "spades", chance_event_sampler=rl_environment.ChanceEventSampler(seed=1))
-        rng = np.random.default_rng(1)
+        rand = random.Random(1).random  # the agent's uniform choice: legal[int(rand() * n)]
 
         def episode() -> int:
             steps = 0
@@ -98,7 +102,7 @@ def openspiel_stepper() -> Stepper | None:
             while not time_step.last():
                 player = time_step.observations["current_player"]
                 legal = time_step.observations["legal_actions"][player]
-                time_step = env.step([legal[rng.integers(len(legal))]])
+                time_step = env.step([legal[int(rand() * len(legal))]])
                 steps += 1
             return steps
 
@@ -115,14 +119,14 @@ def rlcard_stepper() -> Stepper | None:
 
     def make() -> Callable[[], int]:
         env = rlcard.make("uno", config={"seed": 1})
-        rng = np.random.default_rng(1)
+        rand = random.Random(1).random  # the agent's uniform choice: legal[int(rand() * n)]
 
         def episode() -> int:
             steps = 0
             state, _ = env.reset()
             while not env.is_over():
                 legal = list(state["legal_actions"])
-                state, _ = env.step(legal[rng.integers(len(legal))])
+                state, _ = env.step(int(legal[int(rand() * len(legal))]))
                 steps += 1
             env.get_payoffs()  # the episode's rewards, as a training loop reads them
             return steps

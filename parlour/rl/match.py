@@ -58,6 +58,9 @@ class Match:
         self._points: list[float] = []
         self._round = 1
         self._cache: dict[Seat, dict[str, np.ndarray]] = {}
+        #: Whether each deal or round ends with its points as rewards (else only the match's
+        #: end rewards, as in a game of one deal); settled once, read at every step.
+        self._per_deal = reward == "deal" and not self.encoder.one_deal
 
     # ------------------------------------------------------------------ episodes
     def reset(self, seed: int | None = None) -> int:
@@ -118,26 +121,27 @@ class Match:
     def act(self, seat: Seat, action: Any) -> list[float]:
         """Play ``action`` for ``seat``; the reward each seat gets for it."""
         self._cache.clear()  # (the observations handed out are the callers' to keep)
-        rewards = [0.0] * self.seats
+        state = self.state
         try:
-            self.state.apply(action if type(action) is int else _as_action(action), seat)
+            state.apply(action if type(action) is int else _as_action(action), seat)
         except IllegalAction:
             self.illegal = seat
             self.over = True
+            rewards = [0.0] * self.seats
             rewards[seat] = self.illegal_reward
             return rewards
-        state = self.state
-        self.over = state.outcome is not None
-        if self.reward_mode == "deal" and not self.encoder.one_deal and (
-                state.round != self._round or state.outcome is not None):
+        over = self.over = state.outcome is not None
+        if self._per_deal:
+            if state.round == self._round and not over:
+                return [0.0] * self.seats
             points = self.encoder.points(state)
             rewards = [now - before for now, before in zip(points, self._points, strict=True)]
             self._points = points
             self._round = state.round
-        if state.outcome is not None and (self.reward_mode == "match"
-                                          or self.encoder.one_deal):
-            rewards = [2.0 * state.reward(s) - 1.0 for s in range(self.seats)]
-        return rewards
+            return rewards
+        if over:
+            return [2.0 * state.reward(s) - 1.0 for s in range(self.seats)]
+        return [0.0] * self.seats
 
 
 def _as_action(action: Any) -> Action:

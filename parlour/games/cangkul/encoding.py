@@ -8,10 +8,10 @@ clubs, diamonds, hearts, spades and ranks two .. ace.
 
 from __future__ import annotations
 
-from array import array
 from typing import Any
 
 from parlour.cards import cards_of
+from parlour.features import FloatBuffer
 from parlour.games.cangkul.rules import DRAW, PHASE_NAMES, CangkulSeen
 from parlour.rl.encoding.base import Encoder, Field
 
@@ -44,7 +44,7 @@ class CangkulEncoder(Encoder):
             Field("take", 1, "1 at a table where a player who cannot follow takes the trick"),
         ]
 
-    def fill(self, seen: CangkulSeen, o: array[float]) -> None:
+    def fill(self, seen: CangkulSeen, o: FloatBuffer) -> None:
         me = seen.seat if seen.seat is not None else 0
         n = seen.seats
         at = self.at

@@ -14,9 +14,9 @@ four, as at the table.
 
 from __future__ import annotations
 
-from array import array
 from typing import Any
 
+from parlour.features import FloatBuffer
 from parlour.games.hit_the_deck.features import HTD_MAX_SEATS, HitTheDeckFeatures
 from parlour.games.hit_the_deck.rules import NUM_KINDS, PHASE_NAMES, HitTheDeckSeen, build_deck
 from parlour.rl.encoding.base import Encoder, Field
@@ -54,7 +54,7 @@ class HitTheDeckEncoder(Encoder):
             Field("shouted", 1, "in a slap, the With a Hand was played with the shout"),
         ]
 
-    def fill(self, seen: HitTheDeckSeen, o: array[float]) -> None:
+    def fill(self, seen: HitTheDeckSeen, o: FloatBuffer) -> None:
         self.filler(seen, o)  # (encode calls the compiled filler itself, with no frame here)
 
     def points(self, state: Any) -> list[float]:

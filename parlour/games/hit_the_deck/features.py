@@ -11,9 +11,9 @@ rule in one place.
 
 from __future__ import annotations
 
-from array import array
 from typing import Final
 
+from parlour.features import FloatBuffer
 from parlour.games.hit_the_deck.rules import HitTheDeckSeen
 
 #: The most seats Hit the Deck's encoding has room for.
@@ -48,7 +48,7 @@ class HitTheDeckFeatures:
         #: most moves a round may have: an eighth a card, clipped at 4.
         self.eighths: list[float] = [min(4.0, c / 8) for c in range(max_turns + 1)]
 
-    def fill(self, seen: HitTheDeckSeen, o: array[float]) -> None:
+    def fill(self, seen: HitTheDeckSeen, o: FloatBuffer) -> None:
         """Write ``seen`` into ``o`` (zeros, the layout's size)."""
         hand = seen.hand
         if hand:  # a quarter per card of a kind, up to 16 (the hand is sorted by kind)

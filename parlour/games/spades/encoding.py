@@ -9,9 +9,9 @@ clubs, diamonds, hearts, spades and ranks two .. ace.
 
 from __future__ import annotations
 
-from array import array
 from typing import Any
 
+from parlour.features import FloatBuffer
 from parlour.games.spades.features import BID_CLASSES, SpadesFeatures
 from parlour.games.spades.rules import SpadesSeen
 from parlour.rl.encoding.base import Encoder, Field
@@ -50,7 +50,7 @@ class SpadesEncoder(Encoder):
             Field("deal", 1, "deal number / max_deals"),
         ]
 
-    def fill(self, seen: SpadesSeen, o: array[float]) -> None:
+    def fill(self, seen: SpadesSeen, o: FloatBuffer) -> None:
         self.filler(seen, o)  # (encode calls the compiled filler itself, with no frame here)
 
     def points(self, state: Any) -> list[float]:

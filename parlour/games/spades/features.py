@@ -12,9 +12,9 @@ opponent, 2 my partner, 3 my right-hand opponent), teams as mine, theirs.
 
 from __future__ import annotations
 
-from array import array
 from typing import Final
 
+from parlour.features import FloatBuffer
 from parlour.games.spades.rules import SpadesSeen
 
 #: Bid classes: 0 none yet, 1 nil, 2..14 bids 1..13, 15 blind nil.
@@ -57,7 +57,7 @@ class SpadesFeatures:
         self.bags = at["bags"]
         self.deal = at["deal"]
 
-    def fill(self, seen: SpadesSeen, o: array[float]) -> None:
+    def fill(self, seen: SpadesSeen, o: FloatBuffer) -> None:
         """Write ``seen`` into ``o`` (zeros, the layout's size)."""
         me = seen.seat if seen.seat is not None else 0
         rel = _REL[me]

@@ -11,9 +11,11 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
+
+from parlour.features import FloatBuffer
 
 #: The observations' element type (a dtype object: NumPy reads a type given as
 #: ``np.float32`` into one on every call).
@@ -131,12 +133,12 @@ class Encoder:
         self._zeros = array("f", bytes(4 * self.layout.size))
         #: What writes a lean encoder's observation into a zeroed buffer: its :meth:`fill`,
         #: or a compiled one (Hit the Deck's, in its folder's ``features.py``).
-        self.filler: Callable[[Any, array[float]], None] = self.fill
+        self.filler: Callable[[Any, FloatBuffer], None] = self.fill
 
     def fields(self) -> list[Field]:
         raise NotImplementedError
 
-    def fill(self, seen: Any, o: array[float]) -> None:
+    def fill(self, seen: Any, o: FloatBuffer) -> None:
         """(A lean encoder's) write the observation of a seat's facts ``seen`` into ``o``, a
         zeroed float32 buffer of the layout's size: setting its items is cheaper than
         NumPy's fancy indexing."""
@@ -147,7 +149,7 @@ class Encoder:
         :attr:`filler` into a fresh buffer that NumPy wraps without a copy); an encoder of
         views overrides this."""
         o = self._zeros[:]
-        self.filler(view, o)
+        self.filler(view, cast(FloatBuffer, memoryview(o)))  # (its items take floats)
         return np.frombuffer(o, FLOAT32)
 
     def points(self, state: Any) -> list[float]:
