@@ -126,11 +126,14 @@ class PuzzleKit:
     seat, answer)``, the themes of the puzzle whose answer is ``answer`` in ``state``; and
     the moves that are no real choice, left out when mining judges whether one choice is
     clearly best (Hit the Deck's With a Hand played without the shout: a slip, not a
-    plan)."""
+    plan); and ``first_move``, the first place in a match's history worth judging when
+    mining, where the game's early decisions are never clearly best and cost the most to
+    judge (Foursquare's open board)."""
 
     names: Mapping[str, str]
     of: Callable[[Any, int, Any], tuple[str, ...]]
     not_choices: tuple[str, ...] = ()
+    first_move: int = 0
 
 
 #: The kit of a game that says nothing of its puzzles: no theme, every move a choice.

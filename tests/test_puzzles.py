@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 
 from parlour.analysis.review import Reviewer
+from parlour.arena import play_game
 from parlour.cli import main
 from parlour.engine import derive_seed
 from parlour.puzzles import mining
@@ -145,6 +146,29 @@ def test_a_solver_judges_a_position_once_the_same_with_any_seed(monkeypatch):
     assert found == chances[0] and calls == [0]  # judging again would only repeat it
     best = max(found, key=lambda a: found[a])
     assert state.action_text(best) == puzzle.answer
+
+
+def test_mining_judges_no_decision_before_the_games_first_move(monkeypatch):
+    first_move = spec("foursquare").puzzles().first_move
+    assert first_move > 0 and spec("spades").puzzles().first_move == 0
+    judged = []
+
+    def judge(state, seat, settings):
+        judged.append(len(state.history))
+        return None
+
+    monkeypatch.setattr(mining, "judge_position", judge)
+    job = bot_games("foursquare", 1, 3)[0]
+    assert mine_bot_game(job) == []
+    game = get_game("foursquare")
+    played = play_game(game, job.seed, job.bots, dict(job.options), job.seats)
+    state = game.new(job.seed, played.num_seats, **dict(job.options))
+    decisions = []
+    for seat, action in played.history:
+        if len(state.legal_actions(seat)) > 1:
+            decisions.append(len(state.history))
+        state.apply(action, seat)
+    assert judged == [i for i in decisions if i >= first_move] and min(decisions) < first_move
 
 
 def test_only_the_answers_solve_a_puzzle(mined):

@@ -201,6 +201,7 @@ def mine_state(final: State, source: Mapping[str, Any],
     options = dict(final.options)
     start = game.new(final.seed, final.num_seats, **options)
     chosen = tuple(range(final.num_seats)) if seats is None else tuple(seats)
+    first_move = spec(game.id).puzzles().first_move
     found: list[Puzzle] = []
     moves: list[tuple[Seat, str]] = []
     for turn in turns(start, final.history, chosen):
@@ -208,7 +209,8 @@ def mine_state(final: State, source: Mapping[str, Any],
         while len(moves) < turn.index:  # the moves before this turn, in notation
             s, a = final.history[len(moves)]
             moves.append((s, game.action_text(a)))
-        if len(state.legal_actions(turn.seat)) < 2 or state.reaction() is not None:
+        if (turn.index < first_move or len(state.legal_actions(turn.seat)) < 2
+                or state.reaction() is not None):
             continue
         chances = judge_position(state, turn.seat, settings)
         if chances is None:
