@@ -51,3 +51,12 @@ def test_the_table_counts_deals_and_separates_only_above_the_bar(bench, tmp_path
     assert easy[6:] == ["3", "1", "0", "no"]  # too few games for the interval to clear 55%
     assert normal[2:4] == ["800", "50.0%"] and normal[6:] == ["0", "400", "0", "no"]
     assert hard[2:4] == ["800", "75.0%"] and hard[6:] == ["200", "200", "0", "yes"]
+
+
+def test_the_section_names_a_file_outside_the_repository_as_given(bench, tmp_path):
+    out = tmp_path / "levels.jsonl"
+    out.write_text(json.dumps({"high": "ismcts:easy", "low": "rule", "seed": 1, "games": 2,
+                               "score": 1, "pairs": [1]}) + "\n")
+    assert f"`{out}`" in bench.section("cangkul", out).about
+    inside = bench.out_path("cangkul")
+    assert "`docs/img/levels/cangkul.jsonl`" in bench.section("cangkul", inside).about
