@@ -94,12 +94,6 @@ def rows(path: Path) -> list[list[str]]:
     return table
 
 
-def shown(path: Path) -> str:
-    """``path`` as the page names it: from the repository's root when it lies inside."""
-    path = path.resolve()
-    return str(path.relative_to(report.ROOT)) if path.is_relative_to(report.ROOT) else str(path)
-
-
 def section(game_id: str, path: Path) -> report.Section:
     seats = SEATS.get(game_id)
     at = f" at {seats} seats" if seats else ""
@@ -109,7 +103,7 @@ def section(game_id: str, path: Path) -> report.Section:
         f"{json.dumps(one_deal(game_id))}), every deal played once in each seating (twice, "
         "the sides swapped, at two seats); a shared first place counts half. A "
         f"level is *separated* when the 95% interval's lower end is above {BAR:.0%}. The "
-        f"chunks played are in `{shown(path)}`.",
+        f"chunks played are in `{report.named(path)}`.",
         rows(path), [f"Played by `.venv/bin/python bench/levels.py {game_id} --pairs 400 "
                      "--jobs 2` (chunks of 100 games, seeds from 5000); each line of the file "
                      "is one chunk, with its pair, seed, games and every deal's score."])

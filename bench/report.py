@@ -139,14 +139,20 @@ def write(section: Section, path: Path = DOC, build_said: str | None = None,
     text = section.markdown(ran["command"], ran["date"], ran["machine"])
     page = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
     path.write_text(replace_section(page, section.key, text), encoding="utf-8")
-    shown = path.resolve().relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path
-    print(f"wrote the section {section.key!r} of {shown}", file=sys.stderr)
+    print(f"wrote the section {section.key!r} of {named(path)}", file=sys.stderr)
+
+
+def named(path: Path) -> str:
+    """``path`` as a page or a message names it: from the repository's root when it lies
+    inside, else as given."""
+    whole = path.resolve()
+    return str(whole.relative_to(ROOT)) if whole.is_relative_to(ROOT) else str(path)
 
 
 def add_write_flags(parser: argparse.ArgumentParser, doc: Path = DOC) -> None:
     """``--write`` (rewrite this benchmark's section of the page) and ``--doc FILE`` (the
     page: ``doc``, docs/benchmarks.md unless told)."""
-    shown = doc.relative_to(ROOT) if doc.is_relative_to(ROOT) else doc
+    shown = named(doc)
     parser.add_argument("--write", action="store_true",
                         help=f"rewrite this benchmark's section of {shown}")
     parser.add_argument("--doc", type=Path, default=doc, metavar="FILE",

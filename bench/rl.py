@@ -126,7 +126,7 @@ def rlcard_stepper() -> Stepper | None:
             state, _ = env.reset()
             while not env.is_over():
                 legal = list(state["legal_actions"])
-                state, _ = env.step(int(legal[int(rand() * len(legal))]))
+                state, _ = env.step(legal[int(rand() * len(legal))])
                 steps += 1
             env.get_payoffs()  # the episode's rewards, as a training loop reads them
             return steps
