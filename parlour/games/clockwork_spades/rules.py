@@ -32,7 +32,7 @@ from __future__ import annotations
 import copyreg
 import heapq
 import random
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -74,14 +74,17 @@ from parlour.engine import (
 )
 from parlour.message import YOU
 
-NUM_ACTIONS = 12  # action a takes the spade at position a + 1
-POSITIONS = tuple(range(1, 13))
-HAND_SIZE = 3
-KING_OF_SPADES = make_card(KING, SPADES)
-SEAT_NAMES = ("South", "North")
+# The constants of the hot path are Final: the compiled build uses them as constants rather
+# than looking each up in the module's dict at every use.
+NUM_ACTIONS: Final = 12  # action a takes the spade at position a + 1
+POSITIONS: Final = tuple(range(1, 13))
+HAND_SIZE: Final = 3
+KING_OF_SPADES: Final = 50  # make_card(KING, SPADES), checked below
+SEAT_NAMES: Final = ("South", "North")
 
-TAKE, OVER = 0, 1
-PHASE_NAMES = ("take", "over")
+TAKE: Final = 0
+OVER: Final = 1
+PHASE_NAMES: Final = ("take", "over")
 
 
 def position_of(card: int) -> int:
@@ -95,11 +98,27 @@ def position_of(card: int) -> int:
     return rank + 2
 
 
-_POS = tuple(position_of(c) for c in range(52))
-SPADE_AT = (-1, *(make_card(ACE if p == 1 else p - 2, SPADES) for p in POSITIONS))
-STOCK_CARDS = tuple(c for c in DECK if not is_spade(c))  # clubs, diamonds, hearts: 39 cards
-_IS_KING = tuple(is_rank(c, KING) for c in DECK)
-_TO_ACT = ((0,), (1,))
+assert make_card(KING, SPADES) == KING_OF_SPADES
+_POS: Final = tuple(position_of(c) for c in range(52))
+SPADE_AT: Final = (-1, *(make_card(ACE if p == 1 else p - 2, SPADES) for p in POSITIONS))
+STOCK_CARDS: Final = tuple(c for c in DECK if not is_spade(c))  # clubs, diamonds, hearts
+_IS_KING: Final = tuple(is_rank(c, KING) for c in DECK)
+_TO_ACT: Final = ((0,), (1,))
+
+#: The kinds of event in the log, as :attr:`ClockworkState.events` names them; a logged
+#: event is (its kind's index, its seat, its turn, what it names): see :func:`_event`.
+EVENT_KINDS: Final = ("turn", "choose", "play", "dead", "king", "draw", "take", "king_of_spades",
+               "end")
+EV_TURN: Final = 0
+EV_CHOOSE: Final = 1
+EV_PLAY: Final = 2
+EV_DEAD: Final = 3
+EV_KING: Final = 4
+EV_DRAW: Final = 5
+EV_TAKE: Final = 6
+EV_KING_OF_SPADES: Final = 7
+EV_END: Final = 8
+LogEntry = tuple[int, Seat, int, Any]
 _RANK_WORDS = {"a": 1, "ace": 1, "j": 11, "jack": 11, "q": 12, "queen": 12}
 
 
@@ -287,10 +306,12 @@ class ClockworkState(State):
     """A game of Clockwork Spades. Public attributes are for reading; use ``apply``."""
 
     __slots__ = (
+        "_built",
         "_checks",
         "_draws",
         "_left",
         "_legal",
+        "_log_entries",
         "_moves",
         "_outcome",
         "_turn_start",
@@ -299,7 +320,6 @@ class ClockworkState(State):
         "discard",
         "due",
         "end",
-        "events",
         "game",
         "hands",
         "kings",
@@ -336,7 +356,8 @@ class ClockworkState(State):
         self.clock: list[list[int] | None] = [None] + [[] for _ in POSITIONS]
         self.penalty: list[list[int]] = [[], []]
         self.discard: list[int] = []
-        self.events: list[JsonDict] = []
+        self._log_entries: list[LogEntry] = []  # the event log, as logged (see _log)
+        self._built: list[JsonDict] = []  # the log's events built so far (see events)
         self._moves: list[tuple[Seat, Action]] = []
         self._draws: list[list[int]] = [[0], [0]]
         self._checks: list[list[int]] = [[], []]
@@ -391,7 +412,7 @@ class ClockworkState(State):
         if all(p is None for p in self.clock):
             raise ValueError("taken: every spade is taken: the game is over")
         self.discard = list(position["discard"])
-        self.events, self._moves = [], []
+        self._log_entries, self._built, self._moves = [], [], []
         self._draws = [[len(self.hands[0])], [len(self.hands[1])]]
         self._checks, self._left = [[], []], [[], []]
         self.turn, self._window, self.pointer = 0, 0, position["pointer"]
@@ -408,10 +429,10 @@ class ClockworkState(State):
             raise ValueError(f"step choose: the seat to act holds {HAND_SIZE} cards, none "
                              f"due, with a choice of spades (due: {list(due)})")
         self._turn_start = 0
-        self._log("turn", seat, due=list(due))
+        self._log(EV_TURN, seat, due)
         self._check(seat, sum(1 << p for p in due))
         self._legal = tuple(p - 1 for p in due)
-        self._log("choose", seat, options=list(due))
+        self._log(EV_CHOOSE, seat, due)
 
     # ------------------------------------------------------------------ contract
     @property
@@ -457,9 +478,19 @@ class ClockworkState(State):
                        "({due})", position=position, due=due)
 
     # ------------------------------------------------------------------ the turn
-    def _log(self, kind: str, seat: Seat, **fields: Any) -> None:
-        self.events.append({"seq": len(self.events), "turn": self.turn, "kind": kind,
-                            "seat": seat, **fields})
+    def _log(self, kind: int, seat: Seat, what: object = None) -> None:
+        """Log an event: its kind (an index of :data:`EVENT_KINDS`), seat and what it names
+        (a card, the due positions...), built into its dict only when read
+        (:attr:`events`): most states a search makes are never looked at."""
+        self._log_entries.append((kind, seat, self.turn, what))
+
+    @property
+    def events(self) -> list[JsonDict]:
+        """The public event log: every event since the deal, oldest first."""
+        built, entries = self._built, self._log_entries
+        for seq in range(len(built), len(entries)):
+            built.append(_event(seq, entries[seq]))
+        return built
 
     def due_positions(self) -> tuple[int, ...]:
         """The next three occupied positions clockwise after the pointer (all of them if
@@ -478,8 +509,8 @@ class ClockworkState(State):
             self.turn += 1
             self.seat = seat
             self.due = due = self.due_positions()
-            self._turn_start = len(self.events)
-            self._log("turn", seat, due=list(due))
+            self._turn_start = len(self._log_entries)
+            self._log(EV_TURN, seat, due)
             if not self._discard_dead(seat):
                 return
             due_mask = 0
@@ -490,16 +521,17 @@ class ClockworkState(State):
             plays = [c for c in hand if 1 << _POS[c] & due_mask]
             if plays:
                 leave = len(self._checks[seat]) - 1
-                for c in sorted(plays, key=lambda c: (due.index(_POS[c]), c)):
+                plays.sort()  # played in the order of the due positions, then by card
+                for c in [c for p in due for c in plays if _POS[c] == p]:
                     hand.remove(c)
                     pile = clock[_POS[c]]
                     assert pile is not None  # a due position is occupied
                     pile.append(c)
                     self._left[seat].append((_POS[c], leave))
-                    self._log("play", seat, card=card_text(c), position=_POS[c])
+                    self._log(EV_PLAY, seat, c)
             elif len(due) > 1:
                 self._legal = tuple(p - 1 for p in due)
-                self._log("choose", seat, options=list(due))
+                self._log(EV_CHOOSE, seat, due)
                 return
             elif not self._take(seat, due[0]):
                 return
@@ -541,7 +573,7 @@ class ClockworkState(State):
             hand.remove(c)
             self.discard.append(c)
             self._left[seat].append((_POS[c], leave))
-            self._log("dead", seat, card=card_text(c), position=_POS[c])
+            self._log(EV_DEAD, seat, c)
         return all(self._draw(seat) for _ in dead)  # stops at the King of Spades
 
     def _draw(self, seat: Seat) -> bool:
@@ -555,11 +587,11 @@ class ClockworkState(State):
                 return False
             if _IS_KING[card]:
                 self.kings[seat ^ 1].append(card)
-                self._log("king", seat, card=card_text(card), to=seat ^ 1)
+                self._log(EV_KING, seat, card)
                 continue
             self.hands[seat].append(card)
             self._draws[seat][-1] += 1
-            self._log("draw", seat, card=card_text(card))
+            self._log(EV_DRAW, seat, card)
             return True
 
     def _take(self, seat: Seat, position: int) -> bool:
@@ -570,8 +602,7 @@ class ClockworkState(State):
         self.penalty[seat].append(SPADE_AT[position])
         self.discard.extend(pile)
         self._legal = ()
-        self._log("take", seat, position=position, spade=card_text(SPADE_AT[position]),
-                  discarded=[card_text(c) for c in pile])
+        self._log(EV_TAKE, seat, (position, tuple(pile)))
         if any(p is not None for p in self.clock):
             return True
         self._finish("all_spades", None)
@@ -579,7 +610,7 @@ class ClockworkState(State):
 
     def _end_king_of_spades(self, seat: Seat) -> None:
         self.kings[seat].append(KING_OF_SPADES)
-        self._log("king_of_spades", seat, card=card_text(KING_OF_SPADES))
+        self._log(EV_KING_OF_SPADES, seat)
         self._finish("king_of_spades", seat if len(self.kings[seat]) == 4 else None)
 
     def _finish(self, reason: str, four_kings: Seat | None) -> None:
@@ -596,8 +627,7 @@ class ClockworkState(State):
         self.end = {"reason": reason, "four_kings": four_kings, "penalties": list(counts),
                     "winner": winner}
         self._outcome = Outcome((float(counts[0]), float(counts[1])), placing)
-        self._log("end", -1 if winner is None else winner, reason=reason,
-                  four_kings=four_kings, penalties=list(counts), winner=winner)
+        self._log(EV_END, -1 if winner is None else winner, (reason, four_kings, counts))
 
     # ------------------------------------------------------------------ views
     def view(self, seat: object) -> JsonDict:
@@ -651,7 +681,8 @@ class ClockworkState(State):
         new.clock = [None if p is None else p.copy() for p in self.clock]
         new.penalty = [self.penalty[0].copy(), self.penalty[1].copy()]
         new.discard = self.discard.copy()
-        new.events = self.events.copy()  # entries are never changed once logged
+        new._log_entries = self._log_entries.copy()  # entries never change once logged
+        new._built = self._built.copy()
         new._moves = self._moves.copy()
         new._draws = [self._draws[0].copy(), self._draws[1].copy()]
         new._checks = [self._checks[0].copy(), self._checks[1].copy()]
@@ -696,8 +727,10 @@ class ClockworkState(State):
                      else []) + rest
         for s, h in hands.items():
             new.hands[s] = h
-        new.events = [_public(ev) if ev["kind"] == "draw" and ev["seat"] != seat else ev
-                      for ev in self.events]
+        new._log_entries = [(EV_DRAW, s, turn, None) if kind == EV_DRAW and s != seat
+                            else (kind, s, turn, what)
+                            for kind, s, turn, what in self._log_entries]
+        new._built = []
         return new
 
     def _sample_hands(self, hidden: list[Seat], pool: list[int],
@@ -767,6 +800,36 @@ def _earliest(checks: list[int], position: int, before: int) -> int:
         if checks[j] & bit:
             return j + 1
     return 0
+
+
+def _event(seq: int, entry: LogEntry) -> JsonDict:
+    """A logged event as the log shows it: its number, turn, kind and seat, then its own
+    fields (a draw without its card is one a determinized state does not know)."""
+    kind, seat, turn, what = entry
+    event: JsonDict = {"seq": seq, "turn": turn, "kind": EVENT_KINDS[kind], "seat": seat}
+    if kind == EV_TURN:
+        event["due"] = list(what)
+    elif kind == EV_CHOOSE:
+        event["options"] = list(what)
+    elif kind in (EV_PLAY, EV_DEAD):
+        event["card"], event["position"] = card_text(what), _POS[what]
+    elif kind == EV_KING:
+        event["card"], event["to"] = card_text(what), seat ^ 1
+    elif kind == EV_DRAW:
+        if what is not None:
+            event["card"] = card_text(what)
+    elif kind == EV_TAKE:
+        position, pile = what
+        event["position"], event["spade"] = position, card_text(SPADE_AT[position])
+        event["discarded"] = [card_text(c) for c in pile]
+    elif kind == EV_KING_OF_SPADES:
+        event["card"] = card_text(KING_OF_SPADES)
+    else:
+        reason, four_kings, counts = what
+        winner = None if seat == -1 else seat
+        event.update(reason=reason, four_kings=four_kings, penalties=list(counts),
+                     winner=winner)
+    return event
 
 
 def _public(event: JsonDict) -> JsonDict:
