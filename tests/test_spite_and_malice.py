@@ -661,7 +661,7 @@ def test_bot_matches_keep_every_invariant_and_replay():
             seat = state.to_act[0]
             state.apply(bots[seat].act(observe_for(bots[seat], state, seat, rng)), seat)
             cards_accounted_for(state)
-            for e in state._log:
+            for e in state.view(None)["log"]:
                 seen[e["kind"]] += 1
         check_replay(state)
     assert {"complete", "hand emptied", "round over", "draw", "build", "discard"} <= set(seen)

@@ -111,9 +111,40 @@ def parse_face(text: str) -> int:
     return parse_card(text)
 
 
+LogEntry = tuple[int, int, Seat, str, Any]  # (n, turn, seat, kind, what): see _event
+
+
+def _log_event(entry: LogEntry) -> JsonDict:
+    """A logged event as the view's log shows it: its number, turn, seat and kind, then its
+    own fields."""
+    n, turn, seat, kind, what = entry
+    event: JsonDict = {"n": n, "turn": turn, "seat": seat, "kind": kind}
+    if kind == "build":
+        action, face, dst, stands = what
+        event.update(action=_TEXT[action], card=_FACE_TEXT[face], centre=dst + 1,
+                     stands_at=RANK_TEXT[stands])
+    elif kind == "discard":
+        action, face, dst = what
+        event.update(action=_TEXT[action], card=_FACE_TEXT[face], side=dst + 1)
+    elif kind == "draw":
+        event["count"] = what
+    elif kind == "complete":
+        event.update(centre=what[0] + 1, stock=what[1])
+    elif kind == "deal":
+        event.update(round=what[0], first=what[1], tops=[_FACE_TEXT[f] for f in what[2]])
+    elif kind == "redeal":
+        event["tops"] = [_FACE_TEXT[f] for f in what]
+    elif kind == "round over":
+        event.update(what)
+    return event
+
+
+_TWO_DECKS: Final = tuple(f for f in range(52) for _ in (0, 1))
+
+
 def new_deck(jokers: int) -> list[int]:
     """Two standard decks (two of each face) and ``jokers`` jokers, in face order."""
-    return [f for f in range(52) for _ in (0, 1)] + [JOKER] * jokers
+    return [*_TWO_DECKS, *[JOKER] * jokers]
 
 
 # --------------------------------------------------------------------------- actions
@@ -403,7 +434,7 @@ class SpiteAndMaliceState(State):
         self._past: tuple[tuple[Seat, Action], ...] = ()  # the moves of finished rounds
         self._moves: list[tuple[Seat, Action]] = []
         self._outcome: Outcome | None = None
-        self._log: list[JsonDict] = []
+        self._log: list[LogEntry] = []  # the recent events, as logged (see _event)
         self.events = 0  # events logged so far in the match (numbers the log entries)
         self.turn_no = 0  # turns begun so far in the match (the log keeps the last two)
         self.scores = [0, 0]
@@ -461,13 +492,13 @@ class SpiteAndMaliceState(State):
         attempt = 0
         self._deal(attempt)
         while TOP_ORDER[self.payoff[0][-1]] == TOP_ORDER[self.payoff[1][-1]]:
-            self._event(-1, "redeal", tops=[face_text(p[-1]) for p in self.payoff])
+            self._event(-1, "redeal", (self.payoff[0][-1], self.payoff[1][-1]))
             attempt += 1
             self._deal(attempt)
         self.redeals = attempt
         self.first = 0 if TOP_ORDER[self.payoff[0][-1]] > TOP_ORDER[self.payoff[1][-1]] else 1
-        self._event(-1, "deal", round=self.round, first=self.first,
-                    tops=[face_text(p[-1]) for p in self.payoff])
+        self._event(-1, "deal", (self.round, self.first,
+                                 (self.payoff[0][-1], self.payoff[1][-1])))
         self._start_turn(self.first)
 
     def _start_turn(self, seat: Seat) -> None:
@@ -476,7 +507,7 @@ class SpiteAndMaliceState(State):
         self._legal = None
         self.turns += 1
         self.turn_no += 1
-        self._log = [e for e in self._log if e["turn"] >= self.turn_no - 1]
+        self._log = [e for e in self._log if e[1] >= self.turn_no - 1]
         if self.turns > self.options["max_turns"]:
             self._end_round(None, "turn limit")
             return
@@ -492,19 +523,21 @@ class SpiteAndMaliceState(State):
             if hand[i] == EMPTY:
                 if not stock:
                     if drew:
-                        self._event(seat, "draw", count=drew)
+                        self._event(seat, "draw", drew)
                     self._end_round(None, "stock exhausted")
                     return
                 hand[i] = stock.pop()
                 drew += 1
         if drew:
-            self._event(seat, "draw", count=drew)
+            self._event(seat, "draw", drew)
 
-    def _event(self, seat: Seat, kind: str, **data: Any) -> None:
-        """Log a public event; deals belong to the turn that follows them."""
+    def _event(self, seat: Seat, kind: str, what: object = None) -> None:
+        """Log a public event, with what it names (a face, a count...), as it is: the view
+        writes it out (:func:`_log_event`), and most states a search makes are never
+        viewed. Deals belong to the turn that follows them."""
         self.events += 1
-        turn = self.turn_no + 1 if kind in ("deal", "redeal") else self.turn_no
-        self._log.append({"n": self.events, "turn": turn, "seat": seat, "kind": kind, **data})
+        turn = self.turn_no + 1 if kind == "deal" or kind == "redeal" else self.turn_no
+        self._log.append((self.events, turn, seat, kind, what))
 
     # ------------------------------------------------------------------ contract
     @property
@@ -565,8 +598,7 @@ class SpiteAndMaliceState(State):
             face = hand[src]
             hand[src] = EMPTY
             self.side[turn][dst].append(face)
-            self._event(turn, "discard", action=_TEXT[action], card=face_text(face),
-                        side=dst + 1)
+            self._event(turn, "discard", (action, face, dst))
             self._start_turn(1 - turn)
             return
         if kind == "hc":
@@ -579,8 +611,7 @@ class SpiteAndMaliceState(State):
         pile = self.centre[dst]
         pile.append(face)
         stands = len(pile)
-        self._event(turn, "build", action=_TEXT[action], card=face_text(face), centre=dst + 1,
-                    stands_at=RANK_TEXT[stands])
+        self._event(turn, "build", (action, face, dst, stands))
         if kind == "pc" and not self.payoff[turn]:
             self._end_round(turn, "payoff emptied")
             return
@@ -596,7 +627,7 @@ class SpiteAndMaliceState(State):
         self.stock.extend(self.centre[j])
         self.centre[j] = []
         shuffle(self.stock, derive_rng(self.seed, "reshuffle", self.round, self.completed))
-        self._event(self.turn, "complete", centre=j + 1, stock=len(self.stock))
+        self._event(self.turn, "complete", (j, len(self.stock)))
 
     def _why_illegal(self, action: object, turn: Seat) -> Message:
         try:
@@ -650,8 +681,8 @@ class SpiteAndMaliceState(State):
                    "winner": winner, "reason": reason, "points": points,
                    "payoff_left": left, "turns": self.turns, "scores": list(self.scores)}
         self.rounds.append(summary)
-        self._event(-1, "round over", **{k: v for k, v in summary.items() if k != "round"},
-                    round=self.round)
+        self._event(-1, "round over", {**{k: v for k, v in summary.items() if k != "round"},
+                                       "round": self.round})
         self._past += tuple(self._moves)
         self._moves = []
         self._legal = None
@@ -713,7 +744,7 @@ class SpiteAndMaliceState(State):
             "scores": list(self.scores),
             "target": self.options["target"],
             "rounds": [dict(r) for r in self.rounds],
-            "log": [dict(e) for e in self._log],
+            "log": [_log_event(e) for e in self._log],
             "legal": [_TEXT[a] for a in legal],
             "outcome": self._outcome.to_json() if self._outcome else None,
             "stopped": None if stopped is None else message_to_json(stopped),
@@ -737,7 +768,7 @@ class SpiteAndMaliceState(State):
         new._past = self._past
         new._moves = self._moves.copy()
         new._outcome = self._outcome
-        new._log = self._log.copy()  # entries are never mutated once appended
+        new._log = self._log.copy()  # entries are never changed once logged
         new.events = self.events
         new.scores = self.scores.copy()
         new.rounds = self.rounds.copy()  # likewise
