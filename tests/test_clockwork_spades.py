@@ -35,8 +35,10 @@ from parlour.games.clockwork_spades.rules import (
     ClockworkState,
     describe_event,
     feasible,
+    narrate_event,
     position_of,
 )
+from parlour.i18n import render
 from parlour.record import parse_record, record_text, replay
 
 GAME = get_game("clockwork-spades")
@@ -425,6 +427,20 @@ def test_every_event_has_an_english_line():
     assert lines[-1] == "South holds all four Kings and wins."
     assert any("passes it face up" in line for line in lines)
     assert all(line and "South: " not in line for line in lines)
+
+
+@pytest.mark.parametrize(("pen", "winner", "lang", "said"), [
+    ((1, 2), 0, "en", "South wins with 1 penalty spade to 2."),
+    ((1, 2), 0, "pt_BR", "South vence com 1 espada de castigo contra 2."),
+    ((2, 5), 1, "pt_BR", "North vence com 2 espadas de castigo contra 5."),
+    ((1, 1), None, "en", "Drawn game: 1 penalty spade each."),
+    ((3, 3), None, "pt_BR", "Empate: 3 espadas de castigo para cada um."),
+])
+def test_the_end_counts_its_penalty_spades_in_the_readers_grammar(pen, winner, lang, said):
+    event = {"seq": 9, "turn": 5, "kind": "end", "seat": -1 if winner is None else winner,
+             "reason": "all_spades", "four_kings": None, "penalties": list(pen),
+             "winner": winner}
+    assert render(narrate_event(event), lang) == said
 
 
 # ----------------------------------------------------------------------------- determinize

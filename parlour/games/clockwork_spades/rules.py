@@ -72,7 +72,7 @@ from parlour.engine import (
     reduce_state,
     shuffle,
 )
-from parlour.message import YOU
+from parlour.message import YOU, plural_message
 
 # The constants of the hot path are Final: the compiled build uses them as constants rather
 # than looking each up in the module's dict at every use.
@@ -921,12 +921,16 @@ def narrate_event(event: JsonDict,
                 return Message("You hold all four Kings and win.")
             return Message("{who} holds all four Kings and wins.", who=who)
         if event["winner"] is None:
-            return Message("Drawn game: {penalties} penalty spades each.", penalties=pen[0])
+            return plural_message("Drawn game: {penalties} penalty spade each.",
+                                  "Drawn game: {penalties} penalty spades each.", "penalties",
+                                  penalties=pen[0])
         if you:
-            return Message("You win with {penalties} penalty spades to {other}.",
-                           penalties=min(pen), other=max(pen))
-        return Message("{who} wins with {penalties} penalty spades to {other}.", who=who,
-                       penalties=min(pen), other=max(pen))
+            return plural_message("You win with {penalties} penalty spade to {other}.",
+                                  "You win with {penalties} penalty spades to {other}.",
+                                  "penalties", penalties=min(pen), other=max(pen))
+        return plural_message("{who} wins with {penalties} penalty spade to {other}.",
+                              "{who} wins with {penalties} penalty spades to {other}.",
+                              "penalties", who=who, penalties=min(pen), other=max(pen))
     return Message("{who}: {kind}", who=who, kind=Code(kind))
 
 
