@@ -107,8 +107,8 @@ _TO_ACT: Final = ((0,), (1,))
 
 #: The kinds of event in the log, as :attr:`ClockworkState.events` names them; a logged
 #: event is (its kind's index, its seat, its turn, what it names): see :func:`_event`.
-EVENT_KINDS: Final = ("turn", "choose", "play", "dead", "king", "draw", "take", "king_of_spades",
-               "end")
+EVENT_KINDS: Final = ("turn", "choose", "play", "dead", "king", "draw", "take",
+                      "king_of_spades", "end")
 EV_TURN: Final = 0
 EV_CHOOSE: Final = 1
 EV_PLAY: Final = 2

@@ -57,7 +57,11 @@ def build() -> GameSpec:
         review_steps=(0.025, 0.05, 0.10),
         tagline=N_("Race to empty your payoff pile onto the shared piles, ace up to queen."),
         bot_help={"rule": N_("Plans all the builds of its turn together, to empty its "
-                               "payoff pile first.")},
+                               "payoff pile first."),
+                  # Measured in duplicate, hard beats normal here (docs/bots.md), as the
+                  # lobby's general words for hard no longer promise.
+                  "ismcts:hard": N_("Plays out many possible games before each move: the "
+                                    "strongest, and the slowest.")},
         presets=(Preset("classic", 30),
                  Preset("quick", 10, {"payoff_size": 10, "target": 20})),
         vocabulary=(Term("game", "Spite & Malice"), *RANK_CODES), figures=figures, encoder=encoder,
