@@ -79,7 +79,7 @@ from parlour.message import YOU, plural_message
 NUM_ACTIONS: Final = 12  # action a takes the spade at position a + 1
 POSITIONS: Final = tuple(range(1, 13))
 HAND_SIZE: Final = 3
-KING_OF_SPADES: Final = 50  # make_card(KING, SPADES), checked below
+KING_OF_SPADES: Final = make_card(KING, SPADES)
 SEAT_NAMES: Final = ("South", "North")
 
 TAKE: Final = 0
@@ -98,7 +98,6 @@ def position_of(card: int) -> int:
     return rank + 2
 
 
-assert make_card(KING, SPADES) == KING_OF_SPADES
 _POS: Final = tuple(position_of(c) for c in range(52))
 SPADE_AT: Final = (-1, *(make_card(ACE if p == 1 else p - 2, SPADES) for p in POSITIONS))
 STOCK_CARDS: Final = tuple(c for c in DECK if not is_spade(c))  # clubs, diamonds, hearts

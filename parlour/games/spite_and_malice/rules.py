@@ -134,8 +134,9 @@ def _log_event(entry: LogEntry) -> JsonDict:
         event.update(round=what[0], first=what[1], tops=[_FACE_TEXT[f] for f in what[2]])
     elif kind == "redeal":
         event["tops"] = [_FACE_TEXT[f] for f in what]
-    elif kind == "round over":
-        event.update(what)
+    elif kind == "round over":  # the round's summary, its number last
+        event.update((k, v) for k, v in what.items() if k != "round")
+        event["round"] = what["round"]
     return event
 
 
@@ -681,8 +682,7 @@ class SpiteAndMaliceState(State):
                    "winner": winner, "reason": reason, "points": points,
                    "payoff_left": left, "turns": self.turns, "scores": list(self.scores)}
         self.rounds.append(summary)
-        self._event(-1, "round over", {**{k: v for k, v in summary.items() if k != "round"},
-                                       "round": self.round})
+        self._event(-1, "round over", summary)
         self._past += tuple(self._moves)
         self._moves = []
         self._legal = None
