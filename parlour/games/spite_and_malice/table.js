@@ -299,6 +299,7 @@ function describe(st, e) {
   switch (e.kind) {
     case "build": {
       const src = e.action.split(">")[0];
+      // (These words follow "from" only: a language may put its preposition in them.)
       const from = src === "p" ? (me === e.seat ? t("your payoff pile") : t("the payoff pile")) : src[0] === "s" ? t("side pile {number}", { number: Number(src.slice(1)) }) : t("hand card {number}", { number: Number(src.slice(1)) });
       const at = { card: e.card, from, centre: e.centre, at: e.stands_at };
       if (WILD(e.card)) {

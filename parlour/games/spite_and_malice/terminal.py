@@ -153,6 +153,7 @@ the other payoff pile; a round is drawn if the stock runs out. First to the targ
         who = self.name(e["seat"]) if e["seat"] >= 0 else ""
         if kind == "build":
             src = e["action"].split(">")[0]
+            # (these words follow "from" only: a language may put its preposition in them)
             where = (self.t("the payoff pile") if src == "p"
                      else self.t("side pile {pile}", pile=src[1:]) if src[0] == "s"
                      else self.t("hand slot {slot}", slot=src[1:]))
