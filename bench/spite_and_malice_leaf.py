@@ -28,7 +28,7 @@ try:
     import numpy as np
 
     from parlour.games import get_game
-    from parlour.games.spite_and_malice.bots import _gap, rule_turn
+    from parlour.games.spite_and_malice.planner import payoff_gap, rule_turn
     from parlour.games.spite_and_malice.rules import EMPTY, VALUE, WILD, SpiteAndMaliceState
 except ImportError as missing:  # not the venv's Python: say what to run instead
     sys.exit(report.needs(missing))
@@ -47,7 +47,7 @@ def features(state: SpiteAndMaliceState, me: int) -> list[float]:
         return hand, side
 
     (hand, side), (o_hand, o_side) = wilds(me), wilds(op)
-    gaps = [_gap(VALUE[state.payoff[s][-1]], state.centre) for s in (me, op)]
+    gaps = [payoff_gap(VALUE[state.payoff[s][-1]], state.centre) for s in (me, op)]
     return [1.0, len(state.payoff[op]) - len(state.payoff[me]), hand - o_hand, side - o_side,
             *(float(gaps[0] == g) for g in (0, 1, 2)), *(float(gaps[1] == g) for g in (0, 1, 2))]
 
