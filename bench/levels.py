@@ -6,10 +6,13 @@ A game's ladder is its rule bot, then ``ismcts:easy``, ``ismcts:normal`` and ``i
 the pairs are the neighbours. Play goes in chunks, each one :func:`parlour.arena.tournament`
 on its own seed (``--seed`` plus the chunk's number), appended to ``--out`` as a line of JSON
 as it finishes, so a run cut short keeps what it played and another run adds chunks.
-``--report`` reads the lines back: per pair, the games, the score rate of the higher level
-with its 95% Wilson interval, the deals it won both times, split or lost both times, and
-whether the interval's lower end clears the bar (55%, the puzzles issue's). ``--write``
-puts that table in the bots page (docs/bots.md, section ``levels-<game>``).
+Each line names its pair and the iterations (playouts, samples) each level had when it was
+played. ``--report`` reads the lines back, keeping only the chunks played at today's budgets
+(a level whose budget has changed since is another bot): per pair, the budgets, the games,
+the score rate of the higher level with its 95% Wilson interval, the deals it won both
+times, split or lost both times, and whether the interval's lower end clears the bar (55%,
+the puzzles issue's). ``--write`` puts that table in the bots page (docs/bots.md, section
+``levels-<game>``).
 
     .venv/bin/python bench/levels.py cangkul --pairs 400 --jobs 2
     .venv/bin/python bench/levels.py cangkul --report --write
@@ -30,6 +33,7 @@ import report
 
 try:
     from parlour.arena import elo_difference, tournament, wilson
+    from parlour.bots.ismcts import LEVELS
     from parlour.games import game_ids
     from parlour.registry import spec
 except ImportError as missing:  # not the venv's Python: say what to run instead
@@ -54,13 +58,24 @@ def out_path(game_id: str) -> Path:
     return report.ROOT / "docs" / "img" / "levels" / f"{game_id}.jsonl"
 
 
+def iterations(game_id: str, kind: str) -> int | None:
+    """The budget a level of the game's search has today (None for a bot without one)."""
+    name, _, level = kind.partition(":")
+    if name != "ismcts":
+        return None
+    hooks = spec(game_id).search
+    return (hooks.levels if hooks else LEVELS)[level or "normal"]
+
+
 def play(game_id: str, low: str, high: str, chunks: int, first: int, games: int,
          seed: int, jobs: int, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     for chunk in range(first, first + chunks):
         summary = tournament(game_id, [high, low], games, seed + chunk, one_deal(game_id),
                              SEATS.get(game_id), jobs=jobs)
-        line = {"high": high, "low": low, "chunk": chunk, "seed": seed + chunk,
+        line = {"high": high, "low": low,
+                "iterations": [iterations(game_id, high), iterations(game_id, low)],
+                "chunk": chunk, "seed": seed + chunk,
                 "games": summary["games"], "score": summary["results"][high]["score"],
                 "pairs": summary["deal_scores"], "seconds": summary["seconds"]}
         with out.open("a", encoding="utf-8") as f:
@@ -69,12 +84,18 @@ def play(game_id: str, low: str, high: str, chunks: int, first: int, games: int,
               file=sys.stderr, flush=True)
 
 
-def rows(path: Path) -> list[list[str]]:
+def budget_text(n: int | None) -> str:
+    return "-" if n is None else f"{n:,}"
+
+
+def rows(game_id: str, path: Path) -> list[list[str]]:
     lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x]
     found: dict[tuple[str, str], dict[int, JsonLine]] = {}
     for line in lines:
-        found.setdefault((line["high"], line["low"]), {})[line["seed"]] = line
-    table = [["higher level", "against", "games", "score rate", "95% interval", "Elo",
+        today = [iterations(game_id, line["high"]), iterations(game_id, line["low"])]
+        if line["iterations"] == today:  # else played at a budget the level no longer has
+            found.setdefault((line["high"], line["low"]), {})[line["seed"]] = line
+    table = [["higher level", "against", "iterations", "games", "score rate", "95% interval", "Elo",
               "deals won both", "split", "lost both", "separated"]]
     for low, high in pairwise(LADDER):
         chunks = found.get((high, low))
@@ -85,7 +106,9 @@ def rows(path: Path) -> list[list[str]]:
         per_deal = games // len(pairs)
         score = sum(pairs)
         lo, hi = wilson(score, games)
-        table.append([high, low, f"{games:,}", f"{score / games:.1%}", f"{lo:.1%}-{hi:.1%}",
+        budgets = [budget_text(iterations(game_id, k)) for k in (high, low)]
+        table.append([high, low, " vs ".join(budgets), f"{games:,}", f"{score / games:.1%}",
+                      f"{lo:.1%}-{hi:.1%}",
                       f"{elo_difference(score / games):+.0f}",
                       str(sum(p == per_deal for p in pairs)),
                       str(sum(0 < p < per_deal for p in pairs)),
@@ -103,8 +126,10 @@ def section(game_id: str, path: Path) -> report.Section:
         f"{json.dumps(one_deal(game_id))}), every deal played once in each seating (twice, "
         "the sides swapped, at two seats); a shared first place counts half. A "
         f"level is *separated* when the 95% interval's lower end is above {BAR:.0%}. The "
-        f"chunks played are in `{report.named(path)}`.",
-        rows(path), [f"Played by `.venv/bin/python bench/levels.py {game_id} --pairs 400 "
+        f"chunks played are in `{report.named(path)}`; the table counts those played at "
+        "today's iterations (each level's playouts or samples, search bots only), and "
+        "leaves out any played at budgets a level has since left.",
+        rows(game_id, path), [f"Played by `.venv/bin/python bench/levels.py {game_id} --pairs 400 "
                      "--jobs 2` (chunks of 100 games, seeds from 5000); each line of the file "
                      "is one chunk, with its pair, seed, games and every deal's score."])
 
