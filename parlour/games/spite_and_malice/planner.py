@@ -187,7 +187,7 @@ class _Search:
         # the payoff top: playing it ends the plan (the next card is turned up)
         pv = self.payoff_top
         if pv:
-            for j in (wild_to if pv == WILD else [by_need[pv]] if pv in by_need else []):
+            for j in _targets(pv, wild_to, by_need):
                 new_centre = _placed(centre, j)
                 score = self._score(new_centre, True, False, wilds + (pv == WILD), side_n,
                                     hand_n)
@@ -205,11 +205,8 @@ class _Search:
             if not h:
                 continue
             v = side[k][h - 1]
-            if v == WILD:
-                targets = wild_to
-            elif v in by_need:
-                targets = [by_need[v]]
-            else:
+            targets = _targets(v, wild_to, by_need)
+            if not targets:
                 continue
             new_heights = _replaced(heights, k, h - 1)
             for j in targets:
@@ -225,11 +222,8 @@ class _Search:
             if not v or v in tried:
                 continue
             tried.add(v)
-            if v == WILD:
-                targets = wild_to
-            elif v in by_need:
-                targets = [by_need[v]]
-            else:
+            targets = _targets(v, wild_to, by_need)
+            if not targets:
                 continue
             new_hand = _replaced(hand, i, 0)
             for j in targets:
@@ -242,6 +236,15 @@ class _Search:
 
 
 _FEED_TABLES: dict[tuple[Any, ...], list[float]] = {}
+
+
+def _targets(value: int, wild_to: list[int], by_need: dict[int, int]) -> list[int]:
+    """The centre piles a card of building ``value`` may go on: any the wild cards may
+    (``wild_to``), else the one pile needing it (``by_need``: one of equal piles), if any."""
+    if value == WILD:
+        return wild_to
+    j = by_need.get(value)
+    return [] if j is None else [j]
 
 
 def _placed(centre: tuple[int, ...], j: int) -> tuple[int, ...]:
