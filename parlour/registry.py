@@ -183,7 +183,7 @@ class GameSpec:
     #: Seconds a person has for a turn (None: the server's default; a solitaire has none).
     turn_seconds: int | None = None
     #: Fixed ratings of its bot kinds and levels as Elo points against its rule bot
-    #: (``{"rule": 0.0, "ismcts:normal": 241.0}``, measured as docs/bots.md says); a kind
+    #: (``{"rule": 0.0, "ismcts:easy": 241.0}``, measured as docs/bots.md says); a kind
     #: missing here has no rating, so a table with it is not rated.
     bot_elo: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
     #: The review's steps (inaccuracy, mistake, blunder) of a decision's loss in winning

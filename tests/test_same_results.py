@@ -9,7 +9,11 @@ and say why in the commit and here:
 - Spades' ``bots`` (issue 29): the search bot's bid values read the partner's bid before the
   playout, not after it.
 - Hit the Deck's ``bots`` (issue 30): after a Flip swap the search bot's determinizations
-  keep the draw pile's public order (the old discards reversed) instead of shuffling it."""
+  keep the draw pile's public order (the old discards reversed) instead of shuffling it.
+- Spite & Malice's ``bots`` (issue 35): its levels moved up one, so the search bot at the
+  default level (normal) compares as many plans and discards as hard did (10 and 6, not 6
+  and 4); its turn planner, now compiled, plays exactly as before (the old digest comes back
+  with the old widths)."""
 
 import json
 import os

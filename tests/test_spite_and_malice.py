@@ -31,7 +31,8 @@ from parlour.arena import play_game
 from parlour.bots import make_bot, observe_for
 from parlour.engine import IllegalAction, NotationError, OptionError, derive_rng, derive_seed
 from parlour.games import get_game
-from parlour.games.spite_and_malice.bots import SpiteAndMaliceRuleBot, choose_discard
+from parlour.games.spite_and_malice.bots import SpiteAndMaliceRuleBot
+from parlour.games.spite_and_malice.planner import choose_discard
 from parlour.games.spite_and_malice.rules import (
     EMPTY,
     JOKER,

@@ -126,8 +126,9 @@ def test_bot_ratings_are_fixed_and_ordered_by_measured_strength():
         assert rnd and rule and strong
         assert rnd.mu < rule.mu < min(s.mu for s in strong if s)
     assert R.bot_rating("spades", "rule") == R.Rating(R.MU, R.BOT_SIGMA)
-    assert R.bot_rating("spite-and-malice", "ismcts") == R.bot_rating("spite-and-malice",
-                                                                      "ismcts:normal")
+    assert R.bot_rating("hit-the-deck", "ismcts") == R.bot_rating("hit-the-deck",
+                                                                  "ismcts:normal")
+    assert R.bot_rating("hit-the-deck", "ismcts") is not None
     assert R.bot_rating("spades", "ismcts:hard") is None  # not calibrated: no rated table
     assert R.bot_rating("foursquare", "solver") is None
 

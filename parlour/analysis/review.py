@@ -142,8 +142,11 @@ def reviewer_kind(game_id: str) -> str:
 
 
 def default_budget(game_id: str) -> int:
-    """The review's default iterations per decision: twice the ``hard`` level's."""
+    """The review's default iterations per decision: the game's ``review_iterations``, else
+    twice the ``hard`` level's."""
     hooks = spec(game_id).search
+    if hooks is not None and hooks.review_iterations:
+        return hooks.review_iterations
     levels = hooks.levels if hooks is not None else {"hard": 6000}
     return 2 * levels["hard"]
 

@@ -134,6 +134,9 @@ class SearchHooks(Generic[S]):
     #: Iterations per level, when the game's states are cheaper or dearer than
     #: :data:`LEVELS` assumes.
     levels: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(LEVELS))
+    #: A post-game review's iterations per decision, where not twice the hard level's (a
+    #: game whose levels moved keeps the judgement its review and puzzles were measured at).
+    review_iterations: int | None = None
     #: Search by :func:`paired_search` instead of the tree.
     paired: bool = False
     #: The game's own playout to the end of the round, returning the value, in place of

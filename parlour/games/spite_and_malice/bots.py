@@ -150,9 +150,9 @@ def fast_policy(state: SpiteAndMaliceState, seat: Seat, rng: random.Random) -> A
 
 
 #: Playouts per decision by level (the ismcts bot's ``iterations``).
-PLAYOUTS = {"easy": 16, "normal": 48, "hard": 160}
+PLAYOUTS = {"easy": 48, "normal": 160, "hard": 500}
 #: At most how many build plans, and how many discards, a decision compares, by level.
-WIDTH = {"easy": (4, 3), "normal": (6, 4), "hard": (10, 6)}
+WIDTH = {"easy": (6, 4), "normal": (10, 6), "hard": (10, 6)}
 #: Turns played out after a candidate (the opponent's, then the bot's own next one).
 HORIZON = 2
 #: Build plans scoring this far below the rule bot's best are not considered.
@@ -377,7 +377,12 @@ def turn_playout(state: SpiteAndMaliceState, me: Seat, rng: random.Random) -> fl
     return _chance(lead)
 
 
+#: A review's playouts per decision: what they were before the levels moved up one (twice
+#: the old hard's 160), the budget its marks and its puzzles were measured with.
+REVIEW_PLAYOUTS = 320
+
 SEARCH = SearchHooks(values=plan_values, levels=PLAYOUTS, value=value,
+                     review_iterations=REVIEW_PLAYOUTS,
                      values_unit=N_("expected points margin of the round, by playouts of "
                                     "the next turns"),
                      policy=fast_policy, playout=turn_playout)

@@ -14,7 +14,7 @@ from typing import Any
 #: with the options that keep those matches short.
 SAME_RESULTS: dict[str, Any] = {
     "options": {"max_rounds": 2},
-    "bots": "ecfe781815239368",
+    "bots": "71d96b126c2163e1",
     "random": "7cd2a5231453d8f1",
     "rl": "643eb0e48b9a36bd",
 }
