@@ -52,9 +52,10 @@ def build() -> GameSpec:
         # ismcts:easy's 48 playouts were normal's when they were measured (docs/bots.md)
         bot_elo={"random": -800.0, "rule": 0.0, "ismcts:easy": 241.0},
         # The first round of a match to 50 moves the match by little a decision (4 rounds
-        # of 5-card payoff piles, 63 to 84 decisions a level): hard's largest loss 0.014,
-        # easy's 0.021, the rule bot's 0.013 (its playouts follow the rule bot, so the
-        # reviewer leans its way). The steps sit above every level's largest loss.
+        # of 5-card payoff piles, 63 to 84 decisions a level, at 16, 48 and 160 playouts, the
+        # levels before they moved up one): 160's largest loss 0.014, 16's 0.021, the rule
+        # bot's 0.013 (its playouts follow the rule bot, so the reviewer leans its way). The
+        # steps sit above every level's largest loss.
         review_steps=(0.025, 0.05, 0.10),
         tagline=N_("Race to empty your payoff pile onto the shared piles, ace up to queen."),
         bot_help={"rule": N_("Plans all the builds of its turn together, to empty its "
