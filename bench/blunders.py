@@ -50,7 +50,7 @@ try:
     from parlour.analysis.review import MARKS, Reviewer
     from parlour.arena import wilson
     from parlour.bots import bot_kinds, make_bot, observe_for
-    from parlour.bots.ismcts import PLAIN
+    from parlour.bots.ismcts import search_hooks
     from parlour.bots.search import paired_search
     from parlour.engine import Action, Seat, State, derive_seed
     from parlour.registry import spec
@@ -162,7 +162,7 @@ class ShownEverything:
     ``Observation`` and not a bot kind: nothing at a table can reach it."""
 
     def __init__(self, game_id: str, seat: Seat, seed: int) -> None:
-        self.hooks = spec(game_id).search or PLAIN
+        self.hooks = search_hooks(game_id)
         self.seat = seat
         self.iterations = self.hooks.levels["hard"]
         self.rng = random.Random(seed)
@@ -198,7 +198,7 @@ def yardstick(game_id: str, deals: int, seed: int, advance: Any = None,
     chance to win the match after the first deal (the game's ``value`` hook), per player
     and deal (JSON-ready)."""
     game = spec(game_id).game
-    value = (spec(game_id).search or PLAIN).value
+    value = search_hooks(game_id).value
     players = [*levels_of(game.id), SHOWN]
     chances: dict[str, list[float]] = {p: [] for p in players}
     for deal in range(deals):

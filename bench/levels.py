@@ -33,7 +33,7 @@ import report
 
 try:
     from parlour.arena import elo_difference, tournament, wilson
-    from parlour.bots.ismcts import LEVELS
+    from parlour.bots.ismcts import level_iterations
     from parlour.games import game_ids
     from parlour.registry import spec
 except ImportError as missing:  # not the venv's Python: say what to run instead
@@ -61,10 +61,7 @@ def out_path(game_id: str) -> Path:
 def iterations(game_id: str, kind: str) -> int | None:
     """The budget a level of the game's search has today (None for a bot without one)."""
     name, _, level = kind.partition(":")
-    if name != "ismcts":
-        return None
-    hooks = spec(game_id).search
-    return (hooks.levels if hooks else LEVELS)[level or "normal"]
+    return level_iterations(game_id, level or "normal") if name == "ismcts" else None
 
 
 def play(game_id: str, low: str, high: str, chunks: int, first: int, games: int,

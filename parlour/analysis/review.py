@@ -40,7 +40,7 @@ from typing import Any
 
 from parlour.bots import make_bot, observe
 from parlour.bots.base import Observation
-from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.ismcts import ISMCTSBot, level_iterations, search_hooks
 from parlour.bots.search import Settled, paired_search
 from parlour.engine import Action, JsonDict, OptionError, Seat, State, derive_seed
 from parlour.message import Code, Term
@@ -144,11 +144,7 @@ def reviewer_kind(game_id: str) -> str:
 def default_budget(game_id: str) -> int:
     """The review's default iterations per decision: the game's ``review_iterations``, else
     twice the ``hard`` level's."""
-    hooks = spec(game_id).search
-    if hooks is not None and hooks.review_iterations:
-        return hooks.review_iterations
-    levels = hooks.levels if hooks is not None else {"hard": 6000}
-    return 2 * levels["hard"]
+    return search_hooks(game_id).review_iterations or 2 * level_iterations(game_id, "hard")
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ class ISMCTSBot(Bot):
         super().__init__(game, seat, seed, **params)
         if level not in LEVELS:
             raise ValueError(f"ismcts level must be one of {', '.join(LEVELS)}, not {level!r}")
-        hooks: SearchHooks[Any] = spec(game.id).search or PLAIN
+        hooks = search_hooks(game.id)
         self.level = level
         self.iterations = iterations or hooks.levels[level]
         self.time_cap = time_cap
@@ -151,3 +151,13 @@ class SearchHooks(Generic[S]):
 
 #: Plain ISMCTS: the hooks of a game that sets none.
 PLAIN: SearchHooks[State] = SearchHooks()
+
+
+def search_hooks(game_id: str) -> SearchHooks[Any]:
+    """The game's search hooks (its spec's ``search``), or :data:`PLAIN` for a game with none."""
+    return spec(game_id).search or PLAIN
+
+
+def level_iterations(game_id: str, level: str) -> int:
+    """The iterations (playouts, samples) the search bot has at ``level`` in the game."""
+    return search_hooks(game_id).levels[level]
