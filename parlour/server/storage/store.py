@@ -466,6 +466,10 @@ def both(first: Op, second: Op) -> Op:
     return op
 
 
+#: The columns of an action's row, as :meth:`AppendAction.row` gives them.
+ACTION_COLUMNS = ("table_id", "match", "idx", "seat", "action", "at")
+
+
 class AppendAction:
     """The op that appends one action to a match's log (:meth:`Store.op_action`, the match
     going on): the writer thread inserts each run of these in a batch with one
@@ -480,7 +484,8 @@ class AppendAction:
         self.seat, self.action, self.at = seat, action, at
 
     def row(self) -> dict[str, object]:
-        """The row, made ``at`` (when it is written, by default)."""
+        """The row (its keys: :data:`ACTION_COLUMNS`), made ``at`` (when it is written, by
+        default)."""
         return {"table_id": self.table_id, "match": self.match, "idx": self.idx,
                 "seat": self.seat, "action": self.action,
                 "at": time.time() if self.at is None else self.at}
@@ -506,6 +511,15 @@ class Store:
             raise
         self.deal_key = self.secret("deal-key")
         self.rejoin_key = self.secret("rejoin-key")  # rejoin links (parlour.server.play.rejoin)
+        self._conn: Connection | None = None  # the writer thread's (_writer_connection)
+        # the action insert in the database's own SQL, compiled once: the writer runs it
+        # (one executemany per run of actions) as the driver's, with no compiling or
+        # cache lookup of SQLAlchemy's at every commit
+        insert_action = _INSERT_ACTION.compile(dialect=self.engine.dialect,
+                                               column_keys=list(ACTION_COLUMNS))
+        self._insert_action = str(insert_action)
+        self._insert_positional = insert_action.positiontup
+        self._held = False  # the batch being written runs on a connection held from before
         self._queue: queue.Queue[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]
                                  | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="parlour-db", daemon=True)
@@ -540,7 +554,7 @@ class Store:
         while True:
             item = self._queue.get()
             if item is None:
-                return
+                break
             batch = [item]
             stop = False
             while len(batch) < 1000:
@@ -554,29 +568,67 @@ class Store:
                 batch.append(more)
             self._commit(batch)
             if stop:
-                return
+                break
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+
+    def _writer_connection(self) -> Connection:
+        """The writer thread's own connection, held from one batch to the next (taking one
+        from the pool and handing it back, rolled back, cost a third of a commit); made
+        again after a batch fails, so a connection an outage broke is not kept."""
+        if self._conn is None:
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def _write(self, batch: list[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]]
+               ) -> None:
+        """Run the batch's operations in one transaction on the writer's connection."""
+        self._held = self._conn is not None
+        conn = self._writer_connection()
+        with conn.begin():
+            rows: list[Any] = []  # a run of actions: one executemany
+            order = self._insert_positional
+            for op, _, _ in batch:
+                if isinstance(op, AppendAction):
+                    row = op.row()
+                    rows.append(row if order is None else tuple(row[k] for k in order))
+                    continue
+                if rows:
+                    conn.exec_driver_sql(self._insert_action, rows)
+                    rows = []
+                op(conn)
+            if rows:
+                conn.exec_driver_sql(self._insert_action, rows)
+
+    def _drop_writer_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.invalidate()  # never back to the pool: its state is unknown
+            with contextlib.suppress(Exception):
+                conn.close()
 
     def _commit(self, batch: list[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]]
                 ) -> None:
         try:
-            with self.engine.begin() as conn:
-                rows: list[dict[str, object]] = []  # a run of actions: one executemany
-                for op, _, _ in batch:
-                    if isinstance(op, AppendAction):
-                        rows.append(op.row())
-                        continue
-                    if rows:
-                        conn.execute(_INSERT_ACTION, rows)
-                        rows = []
-                    op(conn)
-                if rows:
-                    conn.execute(_INSERT_ACTION, rows)
+            try:
+                self._write(batch)
+            except exc.DBAPIError as err:
+                if not (err.connection_invalidated and self._held):
+                    raise
+                # the held connection broke while it waited (the database restarted):
+                # the pool's pre-ping would have found that before use, so try once more
+                self._drop_writer_connection()
+                self._write(batch)
         except Exception as err:
+            self._drop_writer_connection()
             if len(batch) > 1:  # find the bad one: commit each on its own
                 for one in batch:
                     self._commit([one])
                 return
-            op, fut, loop = batch[0]
+            _, fut, loop = batch[0]
             if isinstance(err, Fenced):
                 log.warning("a write was refused: %s", err)
             elif not self.outages.note(err):  # an outage is logged once, when it begins
