@@ -2,7 +2,7 @@
 
 After each of the first ``--actions`` of a seeded random match (600 by default: about
 eleven deals; the views grow with the deals' history as a match goes on), the server
-builds and encodes each seat's view message (``Table.view_text``, what
+builds and encodes each seat's view message (``Table.view_message``, what
 ``broadcast_views`` sends). This measures the CPU time of those
 four messages per action, with nothing else of the server in the way: the part of an
 action's cost that issue 20 found to be half the event loop's time.
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         for state, version in played:
             table.state, table.version = state, version
             for seat in range(4):
-                size += len(table.view_text(seat, args.lang))
+                size += len(table.view_message(seat, args.lang))
         best = min(best, time.process_time() - began)
     mean = size / (4 * len(played) * args.passes) / 1000
     print(f"{best / len(played) * 1e6:.0f} us of CPU per action for its 4 view messages "

@@ -30,6 +30,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.http11 import Request
+from websockets.protocol import State
 
 from parlour.server.edge.limits import ClientKey, Limits, client_key
 
@@ -102,6 +103,16 @@ class ConnectionCount:
 ENDLESS = frozenset({"/api/people/events"})
 
 
+def text_frame(payload: bytes) -> bytes:
+    """A whole, unmasked text frame (a server's, RFC 6455 section 5.2) of ``payload``."""
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 1 << 16:
+        return b"\x81\x7e" + size.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + size.to_bytes(8, "big") + payload
+
+
 def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
     """uvicorn's HTTP and websocket protocol classes with the header deadline and the
     connection cap of ``limits`` (pass them as ``http=`` and ``ws=``)."""
@@ -121,19 +132,30 @@ def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocket
             if scope is not None:
                 scope["extensions"][SEND_NOW] = self.send_now
 
-        def send_now(self, text: str) -> bool:
-            """Write one text message to the socket now, as the ASGI send would, if the
-            socket is open and takes it without waiting (uvicorn has not paused writing
-            for a full buffer); False, having written nothing, if not."""
+        def send_now(self, text: str | bytes) -> bool:
+            """Write one text message (``bytes``: UTF-8 already) to the socket now, as the
+            ASGI send would, if the socket is open and takes it without waiting (uvicorn has
+            not paused writing for a full buffer); False, having written nothing, if not.
+
+            With no extension agreed (the server offers none: no compression), a server's
+            text frame is a header and the payload as it is (RFC 6455, 5.2: no mask), so
+            the frame is made here: websockets' ``send_text`` would check the same state
+            and build the same bytes at several times the cost, once per seat and action."""
             if not self.handshake_complete or self.close_sent or self.disconnected \
                     or self.initial_response is not None or not self.writable.is_set() \
                     or self.transport.is_closing():
                 return False
-            try:
-                self.conn.send_text(text.encode())
-            except InvalidState:
-                return False
-            self.transport.write(b"".join(self.conn.data_to_send()))
+            conn = self.conn
+            payload = text.encode() if isinstance(text, str) else text
+            if conn.state is not State.OPEN or conn.extensions \
+                    or conn.expect_continuation_frame:
+                try:
+                    conn.send_text(payload)  # websockets says why not, or frames it
+                except InvalidState:
+                    return False
+                self.transport.write(b"".join(conn.data_to_send()))
+                return True
+            self.transport.write(text_frame(payload))
             return True
 
     class GuardedHTTP(H11Protocol):

@@ -24,7 +24,7 @@ from parlour.bots import Bot
 from parlour.engine import Game, JsonDict, Param, Seat, State
 from parlour.message import Message
 from parlour.registry import spec
-from parlour.server.edge.protocol import ProtocolError, encode, localized
+from parlour.server.edge.protocol import ProtocolError, encode, encode_bytes, localized
 from parlour.server.play.names import bot_level, bot_names
 from parlour.server.play.pace import DEFAULT_SPEED, bot_wait, pace_json
 from parlour.server.play.pages import narration, seat_names
@@ -80,7 +80,7 @@ class Connection:
 
     def __init__(self, send: Callable[[str], Awaitable[None]], seat: Seat | None = None,
                  close: Callable[[], Awaitable[None]] | None = None, lang: str = "en",
-                 send_now: Callable[[str], bool] | None = None) -> None:
+                 send_now: Callable[[str | bytes], bool] | None = None) -> None:
         self.send = send
         self.send_now = send_now
         self.seat = seat
@@ -88,13 +88,14 @@ class Connection:
         self.account: int | None = None  # the signed-in reader's account (its mutes: talk)
         self.listens = False  # reads the players' own words at this table (play/talk.py)
         self._close = close
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | bytes | None] = asyncio.Queue()
         self.sending = False  # the pump holds a message it has not finished sending
         self.closed = False
         self.too_slow = False
         self.close_code: int | None = None  # set by kick: the code the socket is closed with
 
-    def push(self, text: str) -> None:
+    def push(self, text: str | bytes) -> None:
+        """Send ``text`` (``bytes``: UTF-8 already, as views are kept) in order."""
         if self.closed:
             return
         if self.send_now is not None and not self.sending and self.outbox.empty() \
@@ -125,7 +126,7 @@ class Connection:
                 if text is None:
                     break
                 self.sending = True
-                await self.send(text)
+                await self.send(text if isinstance(text, str) else text.decode())
                 self.sending = False
             if (self.too_slow or self.close_code is not None) and self._close is not None:
                 await self._close()
@@ -217,7 +218,7 @@ class Table:
     # pace counts from it. A table just taken over (replayed) has none: its last action
     # was at its old owner, longer ago than any pace, so play resumes at once.
     acted_at: float = -math.inf
-    _views: dict[tuple[Seat | None, str], str] = field(default_factory=dict)
+    _views: dict[tuple[Seat | None, str], bytes] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
     #: narration_names' answers, for the seats' names they were worked out from
     _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None, bool], ...]],
@@ -351,9 +352,9 @@ class Table:
         return bot_wait(self.bot_pause, self.speed, steps)
 
     # ------------------------------------------------------------------ views
-    def view_text(self, seat: Seat | None, lang: str = "en") -> str:
-        """The encoded view message for ``seat`` in ``lang`` (its reasons and narration),
-        built once per version."""
+    def view_message(self, seat: Seat | None, lang: str = "en") -> bytes:
+        """The encoded view message (UTF-8 JSON) for ``seat`` in ``lang`` (its reasons and
+        narration), built once per version."""
         key = (self.match, self.version)
         if self._views_at != key:
             self._views = {}
@@ -371,7 +372,7 @@ class Table:
                 message["timed"] = self.reaction.to_json()
             if self.turn is not None:
                 message["turn"] = self.turn
-            text = self._views[seat, lang] = encode(message)
+            text = self._views[seat, lang] = encode_bytes(message)
         return text
 
     def refresh_views(self) -> None:
@@ -381,14 +382,14 @@ class Table:
     def send_view(self, conn: Connection) -> None:
         if self.state is None:
             return
-        text = self.view_text(conn.seat, conn.lang)
+        text = self.view_message(conn.seat, conn.lang)
         timed = self.reaction
         if timed is not None and timed.opened is not None:
             # Sent after the signal (a sync, a reconnection, another seat's slap): the
             # clock still runs from the signal, and the view says how long is left.
             message = orjson.loads(text)
             message["timed"] = timed.to_json(asyncio.get_running_loop().time())
-            text = encode(message)
+            text = encode_bytes(message)
         conn.push(text)
 
     def broadcast_views(self) -> None:
