@@ -37,9 +37,9 @@ from parlour.cards import (
     card_text,
     cards_in,
     cards_of,
+    hand_of,
     mask_of,
     parse_card,
-    sort_hand,
     suit_cards_in,
     suit_of,
 )
@@ -311,7 +311,7 @@ class CangkulState(State):
         if self._dealt is None:
             raise ValueError("a determinization has no position of its own")
         hands, stock = self._dealt
-        text = " | ".join(" ".join(card_text(c) for c in sort_hand(cards_of(h))) for h in hands)
+        text = " | ".join(" ".join(card_text(c) for c in hand_of(h)) for h in hands)
         return (f"hands: {text}; stock: {' '.join(card_text(c) for c in stock[::-1])}; "
                 f"dealer: {self.dealer}; deal: {self.deal}; "
                 f"losses: {', '.join(map(str, self.losses))}; "
@@ -776,11 +776,12 @@ def match_stop(options: dict[str, Any], losses: Sequence[int], deal: int,
 
 
 # ----------------------------------------------------------------------------- the view
-@dataclass(frozen=True)
+@dataclass(init=False)
 class CangkulSeen:
     """What one seat may see of a Cangkul match (``seat`` None: a spectator), as compact
     facts: cards as ints, seats as ints, no text. Built by :meth:`CangkulState.seen`;
-    :func:`view_of` turns it into the view."""
+    :func:`view_of` turns it into the view. Read, never changed; its ``__init__`` is
+    written out, as Spades' is (:class:`parlour.games.spades.rules.SpadesSeen` says why)."""
 
     seat: Seat | None
     options: dict[str, Any]
@@ -809,9 +810,63 @@ class CangkulSeen:
     legal: tuple[int, ...]
     outcome: Outcome | None
 
+    def __init__(self,
+                 seat: Seat | None,
+                 options: dict[str, Any],
+                 seats: int,
+                 phase: int,
+                 deal: int,
+                 dealer: Seat,
+                 to_act: tuple[Seat, ...],
+                 hand: int,
+                 hand_sizes: tuple[int, ...],
+                 stock_size: int,
+                 leader: Seat,
+                 trick: tuple[tuple[Seat, int], ...],
+                 win_seat: Seat,
+                 moves: tuple[tuple[Seat, int], ...],
+                 known: tuple[int, ...],
+                 voids: tuple[int, ...],
+                 out: tuple[Seat, ...],
+                 tricks: tuple[int, ...],
+                 drawn: tuple[int, ...],
+                 taken: int,
+                 losses: tuple[int, ...],
+                 firsts: tuple[int, ...],
+                 deals: tuple[JsonDict, ...],
+                 last_trick: LastTrick | None,
+                 legal: tuple[int, ...],
+                 outcome: Outcome | None) -> None:
+        self.seat = seat
+        self.options = options
+        self.seats = seats
+        self.phase = phase
+        self.deal = deal
+        self.dealer = dealer
+        self.to_act = to_act
+        self.hand = hand
+        self.hand_sizes = hand_sizes
+        self.stock_size = stock_size
+        self.leader = leader
+        self.trick = trick
+        self.win_seat = win_seat
+        self.moves = moves
+        self.known = known
+        self.voids = voids
+        self.out = out
+        self.tricks = tricks
+        self.drawn = drawn
+        self.taken = taken
+        self.losses = losses
+        self.firsts = firsts
+        self.deals = deals
+        self.last_trick = last_trick
+        self.legal = legal
+        self.outcome = outcome
+
 
 def _cards(mask: int) -> list[str]:
-    return [card_text(c) for c in sort_hand(cards_of(mask))]
+    return [card_text(c) for c in hand_of(mask)]
 
 
 def view_of(seen: CangkulSeen) -> JsonDict:

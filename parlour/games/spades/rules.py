@@ -35,11 +35,11 @@ from parlour.cards import (
     card_text,
     cards_in,
     cards_of,
+    hand_of,
     is_spade,
     mask_of,
     parse_card,
     same_suit,
-    sort_hand,
     suit_cards_in,
     suit_of,
 )
@@ -407,7 +407,7 @@ class SpadesState(State):
         dealt = list(self.hands)
         for seat, card in self.plays():
             dealt[seat] |= 1 << card
-        hands = " | ".join(" ".join(card_text(c) for c in sort_hand(cards_of(h)))
+        hands = " | ".join(" ".join(card_text(c) for c in hand_of(h))
                            for h in dealt)
         return (f"hands: {hands}; deal: {self.deal}; "
                 f"scores: {self.scores[0]}, {self.scores[1]}; "
@@ -759,14 +759,18 @@ class SpadesState(State):
 copyreg.pickle(SpadesState, reduce_state)  # how a state is pickled (see the engine)
 
 
-@dataclass
+@dataclass(init=False)
 class SpadesSeen:
     """What one seat may see of a Spades match (``seat`` None: a spectator), as compact
     facts: cards as ints (see :mod:`parlour.cards`), seats as ints, no text. Built by
-    :meth:`SpadesState.seen`; :func:`view_of` turns it into the view. Read, never changed:
-    not frozen only because mypyc compiles a plain dataclass's ``__init__`` (a frozen one
-    kept dataclasses' interpreted one, an ``object.__setattr__`` a field, at every
-    observation), as Hit the Deck's."""
+    :meth:`SpadesState.seen`; :func:`view_of` turns it into the view. Read, never changed.
+
+    Built at every view and every learning-environment step, so its ``__init__`` is
+    written out: mypyc compiles it, and a call names its arguments at no cost. The one
+    ``dataclass`` makes (``init=True``) reached the compiled class through a dictionary
+    of the arguments and the interpreter (frozen, an ``object.__setattr__`` a field as
+    well): some twenty times the cost of this one (a sixth of a seat's whole view). The
+    dataclass still gives ``==`` and ``repr``."""
 
     seat: Seat | None
     options: dict[str, Any]  # the match's options (never changed)
@@ -791,6 +795,54 @@ class SpadesSeen:
     deals: tuple[JsonDict, ...]  # the finished deals' summaries
     legal: tuple[int, ...]  # the seat's legal actions now
     outcome: Outcome | None
+
+    def __init__(self,
+                 seat: Seat | None,
+                 options: dict[str, Any],
+                 phase: int,
+                 deal: int,
+                 dealer: Seat,
+                 to_act: tuple[Seat, ...],
+                 hand: int,
+                 hand_hidden: bool,
+                 hand_sizes: tuple[int, ...],
+                 bids: tuple[int | None, ...],
+                 blind: tuple[bool, ...],
+                 leader: Seat,
+                 plays: tuple[tuple[Seat, int], ...],
+                 trick: tuple[tuple[Seat, int], ...],
+                 tricks: tuple[int, ...],
+                 spades_broken: bool,
+                 last_trick: tuple[tuple[Seat, int], ...],
+                 last_trick_deal: int,
+                 scores: tuple[int, ...],
+                 bags: tuple[int, ...],
+                 deals: tuple[JsonDict, ...],
+                 legal: tuple[int, ...],
+                 outcome: Outcome | None) -> None:
+        self.seat = seat
+        self.options = options
+        self.phase = phase
+        self.deal = deal
+        self.dealer = dealer
+        self.to_act = to_act
+        self.hand = hand
+        self.hand_hidden = hand_hidden
+        self.hand_sizes = hand_sizes
+        self.bids = bids
+        self.blind = blind
+        self.leader = leader
+        self.plays = plays
+        self.trick = trick
+        self.tricks = tricks
+        self.spades_broken = spades_broken
+        self.last_trick = last_trick
+        self.last_trick_deal = last_trick_deal
+        self.scores = scores
+        self.bags = bags
+        self.deals = deals
+        self.legal = legal
+        self.outcome = outcome
 
 
 ACTION_TEXT: Final = tuple(GAME.action_text(a) for a in range(NUM_ACTIONS))
@@ -825,7 +877,7 @@ def view_of(seen: SpadesSeen) -> JsonDict:
     """The JSON-ready view of what a seat sees, from its facts alone."""
     seat = seen.seat
     trick = seen.trick
-    hand = None if seen.hand < 0 else [card_text(c) for c in sort_hand(cards_of(seen.hand))]
+    hand = None if seen.hand < 0 else [card_text(c) for c in hand_of(seen.hand)]
     last = seen.last_trick
     stopped = match_stop(seen.options, seen.scores, seen.deal, seen.outcome)
     return {
