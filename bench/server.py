@@ -89,20 +89,22 @@ def free_port() -> int:
 
 
 def start_server(db: Path | str, port: int, bot_pause: float, flags: list[str] = (),  # type: ignore[assignment]
-                 wait: bool = True) -> subprocess.Popen[bytes]:
+                 wait: bool = True, prefix: list[str] = ()  # type: ignore[assignment]
+                 ) -> subprocess.Popen[bytes]:
+    """``parlour serve`` on ``port`` (``prefix``: a command it runs under, e.g. valgrind)."""
     url = db if isinstance(db, str) else f"sqlite:///{db}"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
+        [*prefix, sys.executable, "-m", "parlour.cli", "serve", "--port", str(port), "--db",
          url, "--bot-pause", str(bot_pause), "--rate", "50", *LOAD_LIMITS, *flags],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if wait:
-        wait_for(proc, port)
+        wait_for(proc, port, 600 if prefix else 60)
     return proc
 
 
-def wait_for(proc: subprocess.Popen[bytes], port: int) -> None:
+def wait_for(proc: subprocess.Popen[bytes], port: int, seconds: float = 60) -> None:
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
@@ -461,6 +463,59 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
+class Instructions:
+    """The instructions the server runs, counted by callgrind: it starts with counting off
+    (imports and start-up run faster, uncounted), and each reading turns it on (the first)
+    or dumps what was counted since (the next), as ``{"server": instructions}``; the run's
+    difference over its actions is the instructions an action cost (issue 36: a figure
+    that does not move with the machine's load, beside the CPU time that does)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.out = folder / "callgrind.out"
+        self.prefix = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                       f"--callgrind-out-file={self.out}.%p"]
+        self.pid = 0
+        self.on = False
+
+    def __call__(self) -> dict[str, float]:
+        if not self.on:
+            self.on = True
+            subprocess.run(["callgrind_control", "-i", "on", str(self.pid)], check=True,
+                           capture_output=True, timeout=60)
+            return {"server": 0.0}
+        subprocess.run(["callgrind_control", "-d", str(self.pid)], check=True,
+                       capture_output=True, timeout=120)
+        dumps = sorted(self.out.parent.glob(f"{self.out.name}.{self.pid}*"),
+                       key=lambda f: f.stat().st_mtime)
+        for line in dumps[-1].read_text().splitlines():
+            if line.startswith(("summary:", "totals:")):
+                return {"server": float(line.split()[1])}
+        raise RuntimeError(f"no totals in {dumps[-1]}")
+
+
+def callgrind_pair(args: argparse.Namespace, console: Console, clients: int, tables: int
+                   ) -> dict[str, object]:
+    """One run with the server under callgrind: the instructions an action cost it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        counted = Instructions(Path(tmp))
+        console.print(f"[bold]{clients} clients at {tables} tables[/], the server under "
+                      "callgrind (its start takes a minute) ...")
+        server = start_server(Path(tmp) / "bench.sqlite3", port, args.bot_pause,
+                              prefix=counted.prefix)
+        counted.pid = server.pid
+        try:
+            row = asyncio.run(run_one(f"http://127.0.0.1:{port}", clients, tables,
+                                      args.seconds, args.warmup, args.think, counted))
+        finally:
+            stop_server(server)
+    # run_one's figure is the reading's difference per action times 1,000 (ms from s)
+    per_action = float(row.pop("cpu_ms_per_action_server")) / 1000
+    return {"setup": "sqlite x1, callgrind", "clients": clients, "tables": tables,
+            "actions": round(float(row["actions_per_second"]) * float(row["seconds"])),
+            "instructions_per_action": round(per_action)}
+
+
 def one_pair(args: argparse.Namespace, console: Console, clients: int, tables: int,
              run: int) -> list[dict[str, object]]:
     """Run ``run`` of one clients/tables pair: on one SQLite process (or ``--base``), then
@@ -559,8 +614,19 @@ def main(argv: list[str] | None = None) -> int:
                         "the curve and its PNG go to docs/benchmarks.md")
     parser.add_argument("--loads", default="20,40,70,100,150,200,300,400,600",
                         help="with --curve: clients, comma-separated, in rising order")
+    parser.add_argument("--callgrind", action="store_true", help="count the instructions an "
+                        "action costs the server instead (valgrind's callgrind; --runs 8/2 "
+                        "or so: the server runs some fifty times slower)")
     report.add_write_flags(parser)
     args = parser.parse_args(argv)
+    if args.callgrind:
+        console = Console(stderr=True)
+        rows = [callgrind_pair(args, console, *(int(x) for x in pair.split("/")))
+                for pair in args.runs.split(",") for _ in range(args.repeat)]
+        print(json.dumps(rows) if args.json else "\n".join(
+            f"{r['clients']} clients at {r['tables']} tables: {r['instructions_per_action']:,} "
+            f"instructions an action ({r['actions']} actions counted)" for r in rows))
+        return 0
     if (args.processes or args.curve) and not (args.db or "").startswith("postgresql"):
         parser.error("--processes and --curve need --db postgresql+psycopg://...")
     # A thousand clients in one process: the same collector settings as the server, so the
