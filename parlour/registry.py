@@ -30,7 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from parlour.engine import Code, Game, JsonDict, Message, OptionError, Param
+from parlour.engine import Code, Game, JsonDict, Message, OptionError, Param, Seat, State
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -208,6 +208,14 @@ class GameSpec:
     #: folder's ``figures.py``, drawn with :mod:`parlour.howto.figures`' kit), written to
     #: ``howto/<name>.svg`` in its folder.
     figures: Callable[[], Mapping[str, Callable[[], str]]] = lambda: MappingProxyType({})
+    #: The part of ``state.view(seat)`` that depends on the seat, alone, or None: a
+    #: function of the state and the seat (None too) returning the same keys for every
+    #: seat, such that ``view(seat)`` is ``view(None)`` with those keys set to its values
+    #: (tests/test_seen.py checks it over random matches). The server then builds and
+    #: encodes the spectator's view once a move and each seat's part, not each seat's
+    #: whole view; what a seat is sent beyond its part is the spectator's, so a part that
+    #: missed a key could only show a seat less, never another seat's secret.
+    seat_view: Callable[[State, Seat | None], JsonDict] | None = None
     #: What the game says of its puzzles (a function returning it, its ``puzzles.py``), or
     #: None: its puzzles carry no theme. A game's mined puzzles ship in its folder as
     #: ``puzzles.json.gz`` (:mod:`parlour.puzzles.shipped`).

@@ -19,6 +19,7 @@ from parlour.engine import JsonDict, State, derive_seed
 from parlour.games import get_game
 from parlour.games.hit_the_deck import rules as hit_the_deck
 from parlour.games.spades import rules as spades
+from parlour.registry import GAMES, spec
 
 VIEW_OF: dict[str, Callable[[Any], JsonDict]] = {
     "spades": spades.view_of,
@@ -56,6 +57,42 @@ def test_the_view_is_built_from_the_facts_alone(game_id: str, seats: int | None,
             seen = state.seen(seat)  # type: ignore[attr-defined]
             assert state.view(seat) == view_of(seen)
             assert seen.legal == (state.legal_actions(seat) if seat is not None else ())
+
+
+SEAT_VIEW_CASES = [(game_id, seats, options) for game_id in GAMES
+                   if spec(game_id).seat_view is not None
+                   for seats, options in [(None, dict(spec(game_id).short_match))]]
+
+
+@pytest.mark.parametrize(("game_id", "seats", "options"), SEAT_VIEW_CASES)
+def test_a_seats_view_is_the_spectators_with_its_own_part(
+        game_id: str, seats: int | None, options: dict[str, Any]) -> None:
+    """A game's ``seat_view`` (the server sends the spectator's view with each seat's part
+    set): the same keys for every seat, and with the spectator's view they make the
+    seat's own view, at every step of random matches."""
+    part = spec(game_id).seat_view
+    assert part is not None
+    for state in random_states(game_id, seats, options, 3):
+        public = state.view(None)
+        keys = set(part(state, None))
+        assert keys and keys <= set(public)
+        for seat in [None, *range(state.num_seats)]:
+            mine = part(state, seat)
+            assert set(mine) == keys
+            assert {k: v for k, v in public.items() if k not in keys} | mine == \
+                state.view(seat)
+
+
+def test_the_seat_view_check_catches_a_part_that_misses_a_key() -> None:
+    """A part without the hand: the seat's view made with it shows the spectator's
+    (no hand), and the check above sees it differ."""
+    state = random_states("spades", None, {"max_deals": 1}, 1)[5]
+    part = spec("spades").seat_view
+    assert part is not None
+    mine = {k: v for k, v in part(state, 0).items() if k != "hand"}
+    public = state.view(None)
+    made = {k: v for k, v in public.items() if k not in set(mine)} | mine
+    assert made != state.view(0) and made["hand"] is None
 
 
 def changed_by_redealing(states: list[State], facts: Callable[[State, int | None], Any]

@@ -8,10 +8,13 @@ import asyncio
 import json
 
 import httpx
+import pytest
 from server_kit import BOTS3, create, server_thread
 from waits import next_frame
+from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
+from parlour.server.edge.listener import text_frame
 from parlour.server.play import sessions
 from parlour.server.play.table import Connection
 
@@ -78,3 +81,12 @@ def test_views_reach_a_real_socket_whole_and_in_order(tmp_path, monkeypatch):
                     acted += 1
         assert versions == sorted(versions) and len(set(versions)) == len(versions)
         assert made and made[0].send_now is not None  # the server offered the socket
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65_535, 65_536, 70_000])
+def test_a_frame_made_here_is_the_frame_websockets_makes(size):
+    """send_now frames a text message itself (no extension agreed): byte for byte what
+    websockets' own server side sends, at each length's header size (7, 16 and 64 bits)."""
+    payload = bytes(i % 251 for i in range(size))
+    assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False,
+                                                                         extensions=[])

@@ -84,3 +84,27 @@ def test_the_writer_outlives_a_caller_whose_event_loop_closed(store):
 
     asyncio.run(later())
     assert logged(store) == [(0, "a"), (1, "b")] and store._thread.is_alive()
+
+
+def test_the_writers_held_connection_broken_while_it_waited_is_replaced(store):
+    """The writer holds its connection between batches; one that broke meanwhile (the
+    database restarted, an idle connection was cut) costs no write: the batch is written
+    again on a new connection, as the pool's check before use once made sure."""
+    assert commit(store, [Store.op_action("t1", 1, 0, 0, "a")]) == [None]
+    held = store._conn
+    assert held is not None
+    held.connection.driver_connection.close()  # cut under the writer, as an outage does
+    assert commit(store, [Store.op_action("t1", 1, 1, 1, "b"),
+                          Store.op_action("t1", 1, 2, 2, "c")]) == [None, None]
+    assert store._conn is not None and store._conn is not held
+    assert logged(store) == [(0, "a"), (1, "b"), (2, "c")]
+
+
+def test_a_write_the_database_refuses_is_not_retried(store):
+    """Only a broken connection is retried: a refused write (here a taken index) fails
+    once, with no second try, and the writer carries on."""
+    assert commit(store, [Store.op_action("t1", 1, 0, 0, "a")]) == [None]
+    assert isinstance(commit(store, [Store.op_action("t1", 1, 0, 0, "again")])[0],
+                      StoreError)
+    assert commit(store, [Store.op_action("t1", 1, 1, 0, "b")]) == [None]
+    assert logged(store) == [(0, "a"), (1, "b")]

@@ -11,7 +11,13 @@ from waits import next_json
 
 from parlour.i18n import localize
 from parlour.message import Message, message_to_json
-from parlour.server.edge.protocol import MAX_MESSAGE, encode, localized
+from parlour.server.edge.protocol import (
+    MAX_MESSAGE,
+    ProtocolError,
+    encode,
+    localized,
+    parse_message,
+)
 
 pytestmark = pytest.mark.long_on("postgresql")  # the subject is the protocol, not the database
 
@@ -164,6 +170,23 @@ def test_malformed_messages_get_clear_errors_and_change_nothing(four, raw, code,
     assert err["code"] == code and words in err["message"], err
     assert "Traceback" not in err["message"] and "parlour/" not in err["message"]
     unchanged(players, 0)
+
+
+@pytest.mark.parametrize(("raw", "twice"), [
+    ('{"type":"act","action":"bid 3","version":0}', None),
+    ('{"type" : "act", "action" :"bid 3",\n "version"\t: 0}', None),
+    ('{"type":"act","action":"bid 3\\": \\"","version":0}', None),  # '":' in a value
+    ('{"type":"act","action":"bid 3","version":0,"version" :1}', "version"),
+    ('{"type":"act","action":"a","type":"act","version":0}', "type"),
+])
+def test_a_field_given_twice_is_refused_however_the_text_is_spaced(raw, twice):
+    """The quick look (orjson's fields against the places a name may end) passes only a
+    text with no field given twice: one that may repeat is read field by field."""
+    if twice is None:
+        assert parse_message(raw).type == "act"  # type: ignore[union-attr]
+        return
+    with pytest.raises(ProtocolError, match=f"the field '{twice}' is given twice"):
+        parse_message(raw)
 
 
 def test_oversized_and_binary_messages_are_refused(four):

@@ -877,7 +877,7 @@ def view_of(seen: SpadesSeen) -> JsonDict:
     """The JSON-ready view of what a seat sees, from its facts alone."""
     seat = seen.seat
     trick = seen.trick
-    hand = None if seen.hand < 0 else [card_text(c) for c in hand_of(seen.hand)]
+    hand = _hand_json(seen)
     last = seen.last_trick
     stopped = match_stop(seen.options, seen.scores, seen.deal, seen.outcome)
     return {
@@ -907,11 +907,27 @@ def view_of(seen: SpadesSeen) -> JsonDict:
         "scores": list(seen.scores),
         "bags": list(seen.bags),
         "deals": [_deal_json(d) for d in seen.deals],  # finished deals are public
-        "legal": [ACTION_TEXT[a] for a in seen.legal],
+        "legal": _legal_json(seen),
         "why_not": _why_not(seen),
         "outcome": seen.outcome.to_json() if seen.outcome else None,
         "stopped": None if stopped is None else message_to_json(stopped),
     }
+
+
+def seat_view(state: State, seat: Seat | None) -> JsonDict:
+    """The part of ``state.view(seat)`` that depends on the seat, alone: the view is the
+    spectator's with these entries set (the spec's ``seat_view``, see the registry)."""
+    seen = state.seen(seat)  # type: ignore[attr-defined]
+    return {"seat": seen.seat, "hand": _hand_json(seen), "hand_hidden": seen.hand_hidden,
+            "legal": _legal_json(seen), "why_not": _why_not(seen)}
+
+
+def _hand_json(seen: SpadesSeen) -> list[str] | None:
+    return None if seen.hand < 0 else [card_text(c) for c in hand_of(seen.hand)]
+
+
+def _legal_json(seen: SpadesSeen) -> list[str]:
+    return [ACTION_TEXT[a] for a in seen.legal]
 
 
 def _why_not(seen: SpadesSeen) -> dict[str, JsonDict]:

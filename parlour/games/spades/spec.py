@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from parlour.games.spades.bots import BOTS, SEARCH
 from parlour.games.spades.pimc import OpenHandsBot, PimcBot
-from parlour.games.spades.rules import GAME, say_action
+from parlour.games.spades.rules import GAME, say_action, seat_view
 from parlour.games.spades.stats import STATS
 from parlour.message import N_, Term
 from parlour.registry import GameSpec, Preset, PuzzleKit, Traits
@@ -52,4 +52,4 @@ def build() -> GameSpec:
                                "covers a partner's nil and avoids bags.")},
         presets=(Preset("classic", 30), Preset("quick", 15, {"target": 300})),
         vocabulary=(Term("game", "Spades"),), figures=figures, encoder=encoder,
-        puzzle_kit=puzzle_kit)
+        puzzle_kit=puzzle_kit, seat_view=seat_view)

@@ -354,6 +354,16 @@ def localized(data: Any, lang: str) -> Encoded:
     return Encoded(data, encode_bytes(data))
 
 
+def joined(first: Encoded, then: Encoded) -> Encoded:
+    """Two encoded JSON objects with no key in common as one: the entries of both, the
+    texts spliced, not encoded again."""
+    if not then.data:
+        return first
+    if not first.data:
+        return then
+    return Encoded({**first.data, **then.data}, first.json[:-1] + b"," + then.json[1:])
+
+
 def encode(message: dict[str, Any]) -> str:
     """A message to send: compact JSON text (non-ASCII characters as themselves)."""
     return encode_bytes(message).decode()

@@ -24,7 +24,14 @@ from parlour.bots import Bot
 from parlour.engine import Game, JsonDict, Param, Seat, State
 from parlour.message import Message
 from parlour.registry import spec
-from parlour.server.edge.protocol import ProtocolError, encode, encode_bytes, localized
+from parlour.server.edge.protocol import (
+    Encoded,
+    ProtocolError,
+    encode,
+    encode_bytes,
+    joined,
+    localized,
+)
 from parlour.server.play.names import bot_level, bot_names
 from parlour.server.play.pace import DEFAULT_SPEED, bot_wait, pace_json
 from parlour.server.play.pages import narration, seat_names
@@ -220,6 +227,8 @@ class Table:
     acted_at: float = -math.inf
     _views: dict[tuple[Seat | None, str], bytes] = field(default_factory=dict)
     _views_at: tuple[int, int] = (-1, -1)
+    #: this version's spectator view without the seat's part, by language (seat_view)
+    _shared: dict[str, Encoded] = field(default_factory=dict)
     #: narration_names' answers, for the seats' names they were worked out from
     _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None, bool], ...]],
                       list[Param]] = (
@@ -358,11 +367,11 @@ class Table:
         key = (self.match, self.version)
         if self._views_at != key:
             self._views = {}
+            self._shared = {}
             self._views_at = key
         text = self._views.get((seat, lang))
         if text is None:
-            assert self.state is not None
-            view = localized(self.state.view(seat), lang)
+            view = self.localized_view(seat, lang)
             message = {"type": "view", "table": self.id, "match": self.match,
                        "version": self.version, "status": self.status, "view": view}
             told = narration(self.game, view.data, lambda: self.narration_names(seat), lang)
@@ -374,6 +383,24 @@ class Table:
                 message["turn"] = self.turn
             text = self._views[seat, lang] = encode_bytes(message)
         return text
+
+    def localized_view(self, seat: Seat | None, lang: str) -> Encoded:
+        """``state.view(seat)`` localized in ``lang`` and encoded. For a game whose spec
+        gives the seat's part of its view (``seat_view``), the rest is the spectator's view,
+        built and encoded once a version for every seat, and the seat's part is added: the
+        same view at a third of the cost of each seat's whole one (four seats a move)."""
+        state = self.state
+        assert state is not None
+        part = spec(self.game.id).seat_view
+        if part is None:
+            return localized(state.view(seat), lang)
+        mine = localized(part(state, seat), lang)
+        shared = self._shared.get(lang)
+        if shared is None:
+            whole = state.view(None)
+            shared = self._shared[lang] = localized(
+                {k: v for k, v in whole.items() if k not in mine.data}, lang)
+        return joined(shared, mine)
 
     def refresh_views(self) -> None:
         """Forget the built views (something they carry, e.g. the turn timer, changed)."""
