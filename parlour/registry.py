@@ -318,6 +318,8 @@ def game_ids() -> tuple[str, ...]:
 def spec(game_id: str) -> GameSpec:
     """The spec of the game with this id (``spades``; ``Spite_and_Malice`` is forgiven); a
     clear error naming the known ids otherwise. A broken add-on module raises its error."""
+    if game_id in REGISTERED:  # (by its id, as the server asks several times a move)
+        return _build(game_id)
     gid = game_id.strip().lower().replace("_", "-")
     if gid not in REGISTERED:
         raise OptionError("unknown game {game}: expected one of {known}",

@@ -372,8 +372,8 @@ class Table:
         text = self._views.get((seat, lang))
         if text is None:
             view = self.localized_view(seat, lang)
-            message = {"type": "view", "table": self.id, "match": self.match,
-                       "version": self.version, "status": self.status, "view": view}
+            message: JsonDict = {"type": "view", "table": self.id, "match": self.match,
+                                 "version": self.version, "status": self.status}
             told = narration(self.game, view.data, lambda: self.narration_names(seat), lang)
             if told is not None:
                 message["narration"] = told
@@ -381,7 +381,9 @@ class Table:
                 message["timed"] = self.reaction.to_json()
             if self.turn is not None:
                 message["turn"] = self.turn
-            text = self._views[seat, lang] = encode_bytes(message)
+            # the view, encoded already, goes in as it is (the message's last entry)
+            text = self._views[seat, lang] = b"".join(
+                (encode_bytes(message)[:-1], b',"view":', view.json, b"}"))
         return text
 
     def localized_view(self, seat: Seat | None, lang: str) -> Encoded:
