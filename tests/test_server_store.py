@@ -94,8 +94,12 @@ def test_the_writers_held_connection_broken_while_it_waited_is_replaced(store):
     held = store._conn
     assert held is not None
     held.connection.driver_connection.close()  # cut under the writer, as an outage does
-    assert commit(store, [Store.op_action("t1", 1, 1, 1, "b"),
-                          Store.op_action("t1", 1, 2, 2, "c")]) == [None, None]
+    assert commit(store, [Store.op_action("t1", 1, 1, 1, "b")]) == [None]  # a batch of one
+    assert store._conn is not None and store._conn is not held
+    held = store._conn
+    held.connection.driver_connection.close()  # and under a batch with another kind of op
+    assert commit(store, [Store.op_action("t1", 1, 2, 2, "c"),
+                          Store.op_link_seat("t1", 0, None)]) == [None, None]
     assert store._conn is not None and store._conn is not held
     assert logged(store) == [(0, "a"), (1, "b"), (2, "c")]
 

@@ -486,9 +486,12 @@ class AppendAction:
     def row(self) -> dict[str, object]:
         """The row (its keys: :data:`ACTION_COLUMNS`), made ``at`` (when it is written, by
         default)."""
-        return {"table_id": self.table_id, "match": self.match, "idx": self.idx,
-                "seat": self.seat, "action": self.action,
-                "at": time.time() if self.at is None else self.at}
+        return dict(zip(ACTION_COLUMNS, self.values(), strict=True))
+
+    def values(self) -> tuple[object, ...]:
+        """The row's values in the order of :data:`ACTION_COLUMNS`."""
+        return (self.table_id, self.match, self.idx, self.seat, self.action,
+                time.time() if self.at is None else self.at)
 
     def __call__(self, conn: Connection) -> None:
         conn.execute(_INSERT_ACTION, self.row())
@@ -519,9 +522,15 @@ class Store:
                                                column_keys=list(ACTION_COLUMNS))
         self._insert_action = str(insert_action)
         self._insert_positional = insert_action.positiontup
+        # SQLite's parameters are positional, in the columns' order: a batch of actions
+        # alone goes through the driver (_append_only)
+        self._sqlite = self.engine.dialect.name == "sqlite" and \
+            tuple(insert_action.positiontup or ()) == ACTION_COLUMNS
         self._held = False  # the batch being written runs on a connection held from before
-        self._queue: queue.Queue[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]
-                                 | None] = queue.Queue()
+        # (SimpleQueue: put and get in C, where Queue's condition variable is Python's)
+        self._queue: queue.SimpleQueue[tuple[Op, asyncio.Future[None],
+                                             asyncio.AbstractEventLoop] | None] = (
+            queue.SimpleQueue())
         self._thread = threading.Thread(target=self._run, name="parlour-db", daemon=True)
         self._thread.start()
 
@@ -587,6 +596,9 @@ class Store:
         """Run the batch's operations in one transaction on the writer's connection."""
         self._held = self._conn is not None
         conn = self._writer_connection()
+        if self._sqlite and all(type(op) is AppendAction for op, _, _ in batch):
+            self._append_only(conn, [op for op, _, _ in batch])  # type: ignore[misc]
+            return
         with conn.begin():
             rows: list[Any] = []  # a run of actions: one executemany
             order = self._insert_positional
@@ -602,6 +614,29 @@ class Store:
             if rows:
                 conn.exec_driver_sql(self._insert_action, rows)
 
+    def _append_only(self, conn: Connection, ops: list[AppendAction]) -> None:
+        """A batch of appended actions alone (a game going on: nearly every batch), on
+        SQLite: one executemany and the commit through the driver's own connection, which
+        SQLAlchemy's transaction around them cost twice over. SQLAlchemy holds no
+        transaction on the connection between batches, so nothing of its own is open."""
+        raw = conn.connection.driver_connection
+        assert raw is not None
+        try:
+            raw.executemany(self._insert_action, [op.values() for op in ops])
+            raw.commit()
+        except BaseException:
+            raw.rollback()
+            raise
+
+    def _broken(self, err: Exception) -> bool:
+        """Whether ``err`` says the connection is gone (SQLAlchemy's word for it, or the
+        dialect's of a driver's error raised through :meth:`_append_only`)."""
+        if isinstance(err, exc.DBAPIError):
+            return err.connection_invalidated
+        dbapi = self.engine.dialect.loaded_dbapi
+        return isinstance(err, dbapi.Error) and self.engine.dialect.is_disconnect(
+            err, None, None)
+
     def _drop_writer_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
@@ -615,8 +650,8 @@ class Store:
         try:
             try:
                 self._write(batch)
-            except exc.DBAPIError as err:
-                if not (err.connection_invalidated and self._held):
+            except Exception as err:
+                if not (self._held and self._broken(err)):
                     raise
                 # the held connection broke while it waited (the database restarted):
                 # the pool's pre-ping would have found that before use, so try once more
@@ -636,8 +671,15 @@ class Store:
             _settle(loop, _fail, fut, err if isinstance(err, Fenced) else None)
             return
         self.outages.answered(DATABASE)
-        for _, fut, loop in batch:
+        if len(batch) == 1:
+            _, fut, loop = batch[0]
             _settle(loop, _done, fut)
+            return
+        waiting: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+        for _, fut, loop in batch:  # one wake-up of each loop for all its writes
+            waiting.setdefault(loop, []).append(fut)
+        for loop, futs in waiting.items():
+            _settle(loop, _done_all, futs)
 
     def close(self) -> None:
         self._queue.put(None)
@@ -903,6 +945,11 @@ def _settle(loop: asyncio.AbstractEventLoop, how: Callable[..., None], *args: ob
 def _done(fut: asyncio.Future[None]) -> None:
     if not fut.done():
         fut.set_result(None)
+
+
+def _done_all(futs: list[asyncio.Future[None]]) -> None:
+    for fut in futs:
+        _done(fut)
 
 
 def _fail(fut: asyncio.Future[None], err: StoreError | None = None) -> None:
