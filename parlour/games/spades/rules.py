@@ -147,10 +147,15 @@ def playable(hand: int, lead_suit: int | None, broken: bool) -> int:
 def unplayable_reason(lead_suit: int) -> Message:
     """Why a held card may not be played (see :func:`playable`): to a trick led in
     ``lead_suit``, the hand holds that suit; to lead (``lead_suit`` -1), spades are not
-    broken."""
-    if lead_suit >= 0:
-        return Message("must follow {suit}", suit=Term("suit", SUIT_NAMES[lead_suit]))
-    return Message("spades not broken: lead another suit")
+    broken. (The five messages are made once: a message is never changed, and the seat to
+    play is told one in every view.)"""
+    return _UNPLAYABLE[lead_suit]
+
+
+#: unplayable_reason's messages by the lead's suit, the last (index -1) to lead.
+_UNPLAYABLE: Final = (*(Message("must follow {suit}", suit=Term("suit", SUIT_NAMES[suit]))
+                        for suit in range(4)),
+                      Message("spades not broken: lead another suit"))
 
 
 def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[int, int],
