@@ -667,11 +667,10 @@ class SpadesState(State):
             last = self._past[-1][-4:]  # a deal's last four actions are its last trick
             if phase != OVER:  # a new deal has begun: the trick was the previous deal's
                 last_deal -= 1
-        looked = seat is not None and self.looked[seat]
+        hand, hidden, legal = self.own(seat)
         return SpadesSeen(
             seat=seat, options=self.options, phase=phase, deal=self.deal, dealer=self.dealer,
-            to_act=self.to_act, hand=hands[seat] if looked and seat is not None else -1,
-            hand_hidden=seat is not None and not looked,
+            to_act=self.to_act, hand=hand, hand_hidden=hidden,
             hand_sizes=(hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
                         hands[3].bit_count()),
             bids=tuple(self.bids), blind=tuple(self.blind),
@@ -680,8 +679,17 @@ class SpadesState(State):
             spades_broken=self.broken or any(is_spade(c) for _, c in trick), last_trick=last,
             last_trick_deal=last_deal, scores=(self.scores[0], self.scores[1]),
             bags=(self.bags[0], self.bags[1]), deals=tuple(self.deals),
-            legal=self.legal_actions(seat) if seat is not None else (),
-            outcome=self._outcome)
+            legal=legal, outcome=self._outcome)
+
+    def own(self, seat: Seat | None) -> tuple[int, bool, tuple[int, ...]]:
+        """What ``seat`` alone sees (a spectator: nothing): its hand as a bit mask (-1
+        before it looked at it), whether it has not looked yet (blind nil offered), and its
+        legal actions. :meth:`seen` takes them from here, and so does the server's part of
+        a seat's view (:func:`seat_view`)."""
+        if seat is None:
+            return -1, False, ()
+        looked = self.looked[seat]
+        return (self.hands[seat] if looked else -1), not looked, self.legal_actions(seat)
 
     def plays(self) -> list[tuple[Seat, int]]:
         """The cards played so far in this deal, in order, with who played them."""
@@ -882,7 +890,7 @@ def view_of(seen: SpadesSeen) -> JsonDict:
     """The JSON-ready view of what a seat sees, from its facts alone."""
     seat = seen.seat
     trick = seen.trick
-    hand = _hand_json(seen)
+    hand = _hand_json(seen.hand)
     last = seen.last_trick
     stopped = match_stop(seen.options, seen.scores, seen.deal, seen.outcome)
     return {
@@ -912,8 +920,9 @@ def view_of(seen: SpadesSeen) -> JsonDict:
         "scores": list(seen.scores),
         "bags": list(seen.bags),
         "deals": [_deal_json(d) for d in seen.deals],  # finished deals are public
-        "legal": _legal_json(seen),
-        "why_not": _why_not(seen),
+        "legal": _legal_json(seen.legal),
+        "why_not": _why_not(seat, seen.phase, seen.to_act, seen.legal, seen.hand,
+                            suit_of(trick[0][1]) if trick else -1),
         "outcome": seen.outcome.to_json() if seen.outcome else None,
         "stopped": None if stopped is None else message_to_json(stopped),
     }
@@ -921,33 +930,39 @@ def view_of(seen: SpadesSeen) -> JsonDict:
 
 def seat_view(state: State, seat: Seat | None) -> JsonDict:
     """The part of ``state.view(seat)`` that depends on the seat, alone: the view is the
-    spectator's with these entries set (the spec's ``seat_view``, see the registry)."""
-    seen = state.seen(seat)  # type: ignore[attr-defined]
-    return {"seat": seen.seat, "hand": _hand_json(seen), "hand_hidden": seen.hand_hidden,
-            "legal": _legal_json(seen), "why_not": _why_not(seen)}
+    spectator's with these entries set (the spec's ``seat_view``, see the registry). From
+    the seat's own facts (:meth:`SpadesState.own`, which :meth:`~SpadesState.seen` takes
+    them from too) and the trick's lead: the rest of the facts are the spectator's."""
+    assert isinstance(state, SpadesState)
+    hand, hidden, legal = state.own(seat)
+    lead = state._lead_suit if state.phase == PLAYING and state.trick_len else -1
+    return {"seat": seat, "hand": _hand_json(hand), "hand_hidden": hidden,
+            "legal": _legal_json(legal),
+            "why_not": _why_not(seat, state.phase, state.to_act, legal, hand, lead)}
 
 
-def _hand_json(seen: SpadesSeen) -> list[str] | None:
-    return None if seen.hand < 0 else [card_text(c) for c in hand_of(seen.hand)]
+def _hand_json(hand: int) -> list[str] | None:
+    return None if hand < 0 else [card_text(c) for c in hand_of(hand)]
 
 
-def _legal_json(seen: SpadesSeen) -> list[str]:
-    return [ACTION_TEXT[a] for a in seen.legal]
+def _legal_json(legal: tuple[int, ...]) -> list[str]:
+    return [ACTION_TEXT[a] for a in legal]
 
 
-def _why_not(seen: SpadesSeen) -> dict[str, JsonDict]:
-    """For the seat to play: each card in hand it may not play, with the reason (a message
-    as JSON: the server renders it in the reader's language). The reason is the same for
-    every such card (the lead's suit, or spades not broken): it is built once, and the
-    cards of this view share it (a view is only read, then encoded)."""
-    if seen.seat is None or seen.phase != PLAYING or seen.seat not in seen.to_act:
+def _why_not(seat: Seat | None, phase: int, to_act: tuple[Seat, ...], legal: tuple[int, ...],
+             hand: int, lead_suit: int) -> dict[str, JsonDict]:
+    """For the seat to play: each card in ``hand`` (a mask) it may not play, with the
+    reason (a message as JSON: the server renders it in the reader's language), the trick
+    being led in ``lead_suit`` (-1: the seat leads). The reason is the same for every such
+    card (the lead's suit, or spades not broken): it is built once, and the cards of this
+    view share it (a view is only read, then encoded)."""
+    if seat is None or phase != PLAYING or seat not in to_act:
         return {}
-    ok = set(seen.legal)
-    barred = [c for c in cards_of(seen.hand) if c not in ok]
+    ok = set(legal)
+    barred = [c for c in cards_of(hand) if c not in ok]
     if not barred:
         return {}
-    reason = message_to_json(unplayable_reason(suit_of(seen.trick[0][1]) if seen.trick
-                                               else -1))
+    reason = message_to_json(unplayable_reason(lead_suit))
     return {card_text(c): reason for c in barred}
 
 
