@@ -17,6 +17,13 @@ server, and prints the median of each figure.
     .venv/bin/python bench/server.py --runs 1000/250 --seconds 15 --repeat 5 --write
     .venv/bin/python bench/server.py --runs 1000/250 --seconds 30 --json
 
+The instructions an action costs the server, counted by valgrind's callgrind around the
+measured time (start-up uncounted; the server runs some fifty times slower, so a light
+load): repeatable within about 1% on a busy machine, where the CPU time of the runs above
+moves by a fifth from run to run (issue 36)::
+
+    .venv/bin/python bench/server.py --callgrind --runs 8/2 --seconds 20 --warmup 5
+
 Several processes (issue 19): ``--processes 1,2,3 --db postgresql+psycopg://.../postgres``
 runs each clients/tables pair on today's single SQLite process, then on 1, 2 and 3
 processes sharing a fresh PostgreSQL database (made from the URL given, dropped after) and
@@ -642,10 +649,10 @@ def main(argv: list[str] | None = None) -> int:
         png = args.doc.parent / "capacity.png" if args.write else None
         if png is not None:
             plot(rows, png)
-        section = curve_section(rows, args, png)
+        drawn = curve_section(rows, args, png)
         if args.write:
-            report.write(section, args.doc)
-        print("\n".join(["| " + " | ".join(r) + " |" for r in section.rows] + section.notes))
+            report.write(drawn, args.doc)
+        print("\n".join(["| " + " | ".join(r) + " |" for r in drawn.rows] + drawn.notes))
         return 0
     for pair in args.runs.split(","):
         clients, tables = (int(x) for x in pair.split("/"))
