@@ -444,3 +444,21 @@ def server_thread(db: Path, port: int | None = None, **settings: Any) -> Iterato
     finally:
         server.should_exit = True
         joined(thread, f"the server thread at {base} to stop", 15)
+
+
+@contextmanager
+def seated_socket(db: Path, **settings: Any) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """A person's real websocket (``websockets``' client) at a Spades table of three rule
+    bots on a :func:`server_thread`, having said hello: the connection and the welcome."""
+    from waits import next_frame
+    from websockets.sync.client import connect
+
+    with server_thread(db, **settings) as base:
+        with httpx.Client(base_url=base) as http:
+            opened = create(http, BOTS3)
+        url = base.replace("http", "ws") + f"/ws/tables/{opened['table']['id']}"
+        with connect(url) as ws:
+            ws.send(json.dumps({"type": "hello", "token": opened["token"]}))
+            welcome = next_frame(ws, "the welcome")
+            assert welcome["type"] == "welcome", welcome
+            yield ws, welcome

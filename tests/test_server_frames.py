@@ -7,19 +7,17 @@ alone answers it."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-from server_kit import BOTS3, create, server_thread
+from server_kit import seated_socket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from waits import next_frame
 from websockets.exceptions import ConnectionClosedError
 from websockets.frames import Frame, Opcode
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 PING = b'{"type":"ping"}'
 
@@ -41,15 +39,9 @@ def seated(tmp_path, monkeypatch) -> Iterator[tuple[ClientConnection, list[bytes
         real(self, data)
 
     monkeypatch.setattr(WebSocketsSansIOProtocol, "data_received", recorded)
-    with server_thread(tmp_path / "frames.sqlite3", bot_pause=0.0) as base:
-        with httpx.Client(base_url=base) as http:
-            opened = create(http, BOTS3)
-        url = base.replace("http", "ws") + f"/ws/tables/{opened['table']['id']}"
-        with connect(url) as ws:
-            ws.send(json.dumps({"type": "hello", "token": opened["token"]}))
-            assert next_frame(ws, "the welcome")["type"] == "welcome"
-            given.clear()
-            yield ws, given
+    with seated_socket(tmp_path / "frames.sqlite3", bot_pause=0.0) as (ws, _):
+        given.clear()
+        yield ws, given
 
 
 def pongs(ws: ClientConnection, count: int) -> None:

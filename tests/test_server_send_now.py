@@ -7,12 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-import httpx
 import pytest
-from server_kit import BOTS3, create, server_thread
+from server_kit import seated_socket
 from waits import next_frame
 from websockets.frames import Frame, Opcode
-from websockets.sync.client import connect
 
 from parlour.server.edge.listener import text_frame
 from parlour.server.play import sessions
@@ -61,24 +59,17 @@ def test_views_reach_a_real_socket_whole_and_in_order(tmp_path, monkeypatch):
         return made[-1]
 
     monkeypatch.setattr(sessions, "socket_connection", recorded)
-    with server_thread(tmp_path / "send.sqlite3", bot_pause=0.0) as base:
-        with httpx.Client(base_url=base) as http:
-            opened = create(http, BOTS3)
-        url = base.replace("http", "ws") + f"/ws/tables/{opened['table']['id']}"
-        with connect(url) as ws:
-            ws.send(json.dumps({"type": "hello", "token": opened["token"]}))
-            first = next_frame(ws, "the welcome")
-            assert first["type"] == "welcome"
-            seat, versions, acted = first["seat"], [], 0
-            while acted < 5:
-                msg = next_frame(ws, "a view")
-                assert msg["type"] == "view", msg
-                versions.append(msg["version"])
-                view = msg["view"]
-                if seat in view["to_act"] and view["legal"]:
-                    ws.send(json.dumps({"type": "act", "action": view["legal"][0],
-                                        "version": msg["version"]}))
-                    acted += 1
+    with seated_socket(tmp_path / "send.sqlite3", bot_pause=0.0) as (ws, first):
+        seat, versions, acted = first["seat"], [], 0
+        while acted < 5:
+            msg = next_frame(ws, "a view")
+            assert msg["type"] == "view", msg
+            versions.append(msg["version"])
+            view = msg["view"]
+            if seat in view["to_act"] and view["legal"]:
+                ws.send(json.dumps({"type": "act", "action": view["legal"][0],
+                                    "version": msg["version"]}))
+                acted += 1
         assert versions == sorted(versions) and len(set(versions)) == len(versions)
         assert made and made[0].send_now is not None  # the server offered the socket
 
