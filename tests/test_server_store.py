@@ -104,11 +104,24 @@ def test_the_writers_held_connection_broken_while_it_waited_is_replaced(store):
     assert logged(store) == [(0, "a"), (1, "b"), (2, "c")]
 
 
-def test_a_write_the_database_refuses_is_not_retried(store):
-    """Only a broken connection is retried: a refused write (here a taken index) fails
-    once, with no second try, and the writer carries on."""
+def test_a_write_the_database_refuses_is_not_retried(store, monkeypatch):
+    """Only a broken connection is retried: a refused write (here a taken index) is tried
+    once, fails, and the writer carries on."""
     assert commit(store, [Store.op_action("t1", 1, 0, 0, "a")]) == [None]
+    tries: list[int] = []
+    real = store._write
+
+    def counted(batch):  # type: ignore[no-untyped-def]
+        tries.append(len(batch))
+        real(batch)
+
+    monkeypatch.setattr(store, "_write", counted)
     assert isinstance(commit(store, [Store.op_action("t1", 1, 0, 0, "again")])[0],
                       StoreError)
+    assert tries == [1]
     assert commit(store, [Store.op_action("t1", 1, 1, 0, "b")]) == [None]
-    assert logged(store) == [(0, "a"), (1, "b")]
+    assert tries == [1, 1]
+    store._conn.connection.driver_connection.close()  # a broken connection is retried
+    assert commit(store, [Store.op_action("t1", 1, 2, 0, "c")]) == [None]
+    assert tries == [1, 1, 1, 1]
+    assert logged(store) == [(0, "a"), (1, "b"), (2, "c")]

@@ -521,12 +521,13 @@ class Store:
         insert_action = _INSERT_ACTION.compile(dialect=self.engine.dialect,
                                                column_keys=list(ACTION_COLUMNS))
         self._insert_action = str(insert_action)
-        self._insert_positional = insert_action.positiontup
-        # SQLite's parameters are positional, in the columns' order: a batch of actions
-        # alone goes through the driver (_append_only)
-        self._sqlite = self.engine.dialect.name == "sqlite" and \
-            tuple(insert_action.positiontup or ()) == ACTION_COLUMNS
-        self._held = False  # the batch being written runs on a connection held from before
+        # its parameters: a row's values in order (SQLite's), or the row by name (psycopg's)
+        order = insert_action.positiontup
+        assert order is None or tuple(order) == ACTION_COLUMNS, order
+        self._insert_params: Callable[[AppendAction], object] = (
+            AppendAction.row if order is None else AppendAction.values)
+        # on SQLite a batch of actions alone goes through the driver (_append_only)
+        self._sqlite = self.engine.dialect.name == "sqlite"
         # (SimpleQueue: put and get in C, where Queue's condition variable is Python's)
         self._queue: queue.SimpleQueue[tuple[Op, asyncio.Future[None],
                                              asyncio.AbstractEventLoop] | None] = (
@@ -594,18 +595,15 @@ class Store:
     def _write(self, batch: list[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]]
                ) -> None:
         """Run the batch's operations in one transaction on the writer's connection."""
-        self._held = self._conn is not None
         conn = self._writer_connection()
         if self._sqlite and all(type(op) is AppendAction for op, _, _ in batch):
             self._append_only(conn, [op for op, _, _ in batch])  # type: ignore[misc]
             return
         with conn.begin():
             rows: list[Any] = []  # a run of actions: one executemany
-            order = self._insert_positional
             for op, _, _ in batch:
                 if isinstance(op, AppendAction):
-                    row = op.row()
-                    rows.append(row if order is None else tuple(row[k] for k in order))
+                    rows.append(self._insert_params(op))
                     continue
                 if rows:
                     conn.exec_driver_sql(self._insert_action, rows)
@@ -622,7 +620,7 @@ class Store:
         raw = conn.connection.driver_connection
         assert raw is not None
         try:
-            raw.executemany(self._insert_action, [op.values() for op in ops])
+            raw.executemany(self._insert_action, [self._insert_params(op) for op in ops])
             raw.commit()
         except BaseException:
             raw.rollback()
@@ -647,11 +645,12 @@ class Store:
 
     def _commit(self, batch: list[tuple[Op, asyncio.Future[None], asyncio.AbstractEventLoop]]
                 ) -> None:
+        held = self._conn is not None  # (a connection held from an earlier batch)
         try:
             try:
                 self._write(batch)
             except Exception as err:
-                if not (self._held and self._broken(err)):
+                if not (held and self._broken(err)):
                     raise
                 # the held connection broke while it waited (the database restarted):
                 # the pool's pre-ping would have found that before use, so try once more
@@ -671,10 +670,6 @@ class Store:
             _settle(loop, _fail, fut, err if isinstance(err, Fenced) else None)
             return
         self.outages.answered(DATABASE)
-        if len(batch) == 1:
-            _, fut, loop = batch[0]
-            _settle(loop, _done, fut)
-            return
         waiting: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
         for _, fut, loop in batch:  # one wake-up of each loop for all its writes
             waiting.setdefault(loop, []).append(fut)
