@@ -15,8 +15,10 @@ from parlour.server.edge.protocol import (
     MAX_MESSAGE,
     ProtocolError,
     encode,
+    encode_bytes,
     localized,
     parse_message,
+    spliced,
 )
 
 pytestmark = pytest.mark.long_on("postgresql")  # the subject is the protocol, not the database
@@ -170,6 +172,12 @@ def test_malformed_messages_get_clear_errors_and_change_nothing(four, raw, code,
     assert err["code"] == code and words in err["message"], err
     assert "Traceback" not in err["message"] and "parlour/" not in err["message"]
     unchanged(players, 0)
+
+
+@pytest.mark.parametrize(("first", "then"), [({"a": 1}, {"b": [2, {"c": None}]}),
+                                             ({}, {"b": 2}), ({"a": "x"}, {}), ({}, {})])
+def test_two_encoded_objects_spliced_read_as_their_entries_together(first, then):
+    assert json.loads(spliced(encode_bytes(first), encode_bytes(then))) == first | then
 
 
 @pytest.mark.parametrize(("raw", "twice"), [

@@ -31,6 +31,7 @@ from parlour.server.edge.protocol import (
     encode_bytes,
     joined,
     localized,
+    spliced,
 )
 from parlour.server.play.names import bot_level, bot_names
 from parlour.server.play.pace import DEFAULT_SPEED, bot_wait, pace_json
@@ -382,8 +383,8 @@ class Table:
             if self.turn is not None:
                 message["turn"] = self.turn
             # the view, encoded already, goes in as it is (the message's last entry)
-            text = self._views[seat, lang] = b"".join(
-                (encode_bytes(message)[:-1], b',"view":', view.json, b"}"))
+            text = self._views[seat, lang] = spliced(
+                encode_bytes(message), b"".join((b'{"view":', view.json, b"}")))
         return text
 
     def localized_view(self, seat: Seat | None, lang: str) -> Encoded:
