@@ -153,11 +153,11 @@ def suit_cards_in(mask: int, suit: int) -> tuple[Card, ...]:
     return _SUIT_CARDS[suit][mask >> 13 * suit & 0x1FFF]
 
 
-#: Each card's place in a hand as a player sees it (:func:`sort_hand`): suits grouped
-#: spades, hearts, clubs, diamonds (alternating colours), high first in each.
-_SHOWN_SUIT: Final = {SPADES: 0, HEARTS: 1, CLUBS: 2, DIAMONDS: 3}
-_HAND_PLACE: Final = tuple(13 * _SHOWN_SUIT[suit_of(c)] + 12 - rank_of(c) for c in DECK)
-_SHOWN_AFTER_SPADES: Final = (HEARTS, CLUBS, DIAMONDS)
+#: The suits in a hand as a player sees it (:func:`sort_hand`): alternating colours.
+_SHOWN_SUITS: Final = (SPADES, HEARTS, CLUBS, DIAMONDS)
+#: Each card's place in such a hand: by its suit's place, high first in each.
+_HAND_PLACE: Final = tuple(13 * _SHOWN_SUITS.index(suit_of(c)) + 12 - rank_of(c)
+                           for c in DECK)
 
 
 def sort_hand(cards: Iterable[Card]) -> list[Card]:
@@ -169,9 +169,8 @@ def hand_of(mask: int) -> list[Card]:
     """The cards of a bit mask in :func:`sort_hand`'s order (a view's hand): each suit's
     cards from its table, high first, the suits in the shown order; some thirty times
     cheaper than sorting."""
-    out = list(_C3[mask >> 39 & 0x1FFF])  # spades
-    out.reverse()
-    for suit in _SHOWN_AFTER_SPADES:
+    out: list[Card] = []
+    for suit in _SHOWN_SUITS:
         cards = _SUIT_CARDS[suit][mask >> 13 * suit & 0x1FFF]
         for i in range(len(cards) - 1, -1, -1):
             out.append(cards[i])

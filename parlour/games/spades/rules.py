@@ -588,7 +588,11 @@ class SpadesState(State):
             return Message("bidding is over: play a card")
         if not self.hands[turn] >> action & 1:
             return Message("you do not hold {card}", card=PlayingCard(action))
-        return unplayable_reason(self._lead_suit if self.trick_len else -1)
+        return unplayable_reason(self.lead_suit())
+
+    def lead_suit(self) -> int:
+        """The suit led to the trick on the table; -1 when none is (the next card leads)."""
+        return self._lead_suit if self.trick_len else -1
 
     # ------------------------------------------------------------------ scoring
     def _end_deal(self) -> None:
@@ -935,10 +939,10 @@ def seat_view(state: State, seat: Seat | None) -> JsonDict:
     them from too) and the trick's lead: the rest of the facts are the spectator's."""
     assert isinstance(state, SpadesState)
     hand, hidden, legal = state.own(seat)
-    lead = state._lead_suit if state.phase == PLAYING and state.trick_len else -1
     return {"seat": seat, "hand": _hand_json(hand), "hand_hidden": hidden,
             "legal": _legal_json(legal),
-            "why_not": _why_not(seat, state.phase, state.to_act, legal, hand, lead)}
+            "why_not": _why_not(seat, state.phase, state.to_act, legal, hand,
+                                state.lead_suit())}
 
 
 def _hand_json(hand: int) -> list[str] | None:

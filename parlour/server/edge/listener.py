@@ -169,6 +169,8 @@ def guarded_protocols(limits: Limits) -> tuple[type[H11Protocol], type[WebSocket
                         continue
                 super().data_received(data[pos:end])  # whole: the next starts a frame
                 pos = end
+                if self.transport.is_closing():
+                    return  # (it refused that frame, or closed: what follows is not read)
             if pos < size:
                 self.reading_frames = False
                 super().data_received(data[pos:])
