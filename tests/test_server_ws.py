@@ -13,12 +13,13 @@ from parlour.i18n import localize
 from parlour.message import Message, message_to_json
 from parlour.server.edge.protocol import (
     MAX_MESSAGE,
+    Encoded,
     ProtocolError,
     encode,
     encode_bytes,
+    joined,
     localized,
     parse_message,
-    spliced,
 )
 
 pytestmark = pytest.mark.long_on("postgresql")  # the subject is the protocol, not the database
@@ -176,8 +177,9 @@ def test_malformed_messages_get_clear_errors_and_change_nothing(four, raw, code,
 
 @pytest.mark.parametrize(("first", "then"), [({"a": 1}, {"b": [2, {"c": None}]}),
                                              ({}, {"b": 2}), ({"a": "x"}, {}), ({}, {})])
-def test_two_encoded_objects_spliced_read_as_their_entries_together(first, then):
-    assert json.loads(spliced(encode_bytes(first), encode_bytes(then))) == first | then
+def test_two_encoded_objects_joined_read_as_their_entries_together(first, then):
+    both = joined(Encoded(first, encode_bytes(first)), Encoded(then, encode_bytes(then)))
+    assert json.loads(both.json) == both.data == first | then
 
 
 @pytest.mark.parametrize(("raw", "twice"), [

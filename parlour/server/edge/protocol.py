@@ -354,19 +354,15 @@ def localized(data: Any, lang: str) -> Encoded:
     return Encoded(data, encode_bytes(data))
 
 
-def spliced(first: bytes, then: bytes) -> bytes:
-    """Two encoded JSON objects with no key in common as one object's encoding, the
-    entries of ``first`` then those of ``then``, not encoded again."""
-    if then == b"{}":
-        return first
-    if first == b"{}":
-        return then
-    return b"".join((first[:-1], b",", then[1:]))
-
-
 def joined(first: Encoded, then: Encoded) -> Encoded:
-    """Two encoded JSON objects with no key in common as one (:func:`spliced`)."""
-    return Encoded({**first.data, **then.data}, spliced(first.json, then.json))
+    """Two encoded JSON objects with no key in common as one: the entries of both, the
+    texts spliced, not encoded again."""
+    if not then.data:
+        return first
+    if not first.data:
+        return then
+    return Encoded({**first.data, **then.data},
+                   b"".join((first.json[:-1], b",", then.json[1:])))
 
 
 def encode(message: dict[str, Any]) -> str:

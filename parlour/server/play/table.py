@@ -31,7 +31,6 @@ from parlour.server.edge.protocol import (
     encode_bytes,
     joined,
     localized,
-    spliced,
 )
 from parlour.server.play.names import bot_level, bot_names
 from parlour.server.play.pace import DEFAULT_SPEED, bot_wait, pace_json
@@ -374,7 +373,12 @@ class Table:
         if text is None:
             view = self.localized_view(seat, lang)
             message: JsonDict = {"type": "view", "table": self.id, "match": self.match,
-                                 "version": self.version, "status": self.status}
+                                 "version": self.version, "status": self.status,
+                                 # encoded already: orjson writes it as it is (the
+                                 # frame's other values are the server's own, none that
+                                 # orjson refuses, so encode_bytes never needs the
+                                 # standard library's encoder here)
+                                 "view": orjson.Fragment(view.json)}
             told = narration(self.game, view.data, lambda: self.narration_names(seat), lang)
             if told is not None:
                 message["narration"] = told
@@ -382,9 +386,7 @@ class Table:
                 message["timed"] = self.reaction.to_json()
             if self.turn is not None:
                 message["turn"] = self.turn
-            # the view, encoded already, goes in as it is (the message's last entry)
-            text = self._views[seat, lang] = spliced(
-                encode_bytes(message), b"".join((b'{"view":', view.json, b"}")))
+            text = self._views[seat, lang] = encode_bytes(message)
         return text
 
     def localized_view(self, seat: Seat | None, lang: str) -> Encoded:
