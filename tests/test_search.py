@@ -10,7 +10,7 @@ from stateful import RandomPlay, run_machine
 from parlour.arena import elo_difference, kind_scores, seatings, tournament
 from parlour.bots import hint, make_bot, observe
 from parlour.bots.ismcts import ISMCTSBot
-from parlour.bots.search import search
+from parlour.bots.search import random_rollout, search
 from parlour.engine import State
 from parlour.games import get_game
 from parlour.games.spades.rules import BID_BASE
@@ -65,6 +65,39 @@ def test_search_visits_every_legal_move_and_respects_the_budget():
     assert set(children) == set(state.legal_actions())
     assert sum(c.visits for c in children.values()) == 300
     assert all(0.0 <= c.total / c.visits <= 1.0 for c in children.values())
+
+
+@pytest.mark.parametrize("game_id", ["spades", "hit-the-deck", "spite-and-malice", "cangkul",
+                                     "clockwork-spades", "foursquare"])
+def test_random_rollout_plays_the_round_out_as_its_rule_says(game_id):
+    """The rollout plays the first seat to act's ``legal[int(rand() * len(legal))]``, move
+    after move, until the round ends (or the game), and says how many moves it played."""
+    game = get_game(game_id)
+    for seed in range(3):
+        state, mirror = game.new(seed), game.new(seed)
+        played = random_rollout(state, random.Random(seed).random)
+        rand, moves = random.Random(seed).random, 0
+        while mirror.to_act and mirror.round == 1:
+            seat = mirror.to_act[0]
+            legal = mirror.legal_actions(seat)
+            mirror.apply(legal[int(rand() * len(legal))], seat)
+            moves += 1
+        assert state.history == mirror.history
+        assert played == moves > 0
+        assert state.round == 2 or state.outcome is not None
+
+
+def test_random_rollout_stops_at_its_limit_and_at_a_given_round():
+    state = GAME.new(5)
+    assert random_rollout(state, random.Random(1).random, limit=10) == 10
+    assert len(state.history) == 10
+    # told the round began earlier (a search's start), it plays nothing
+    assert random_rollout(state, random.Random(1).random, start_round=0) == 0
+    assert len(state.history) == 10
+    over = GAME.new(5, max_deals=1)
+    random_rollout(over, random.Random(2).random)
+    assert over.outcome is not None
+    assert random_rollout(over, random.Random(2).random) == 0  # nothing left to play
 
 
 def test_ismcts_plays_whole_matches_legally():

@@ -339,6 +339,36 @@ def test_a_whole_deal_scores_both_teams():
     assert deal["bids"] == [13, "nil", "nil", 1]
 
 
+def test_a_deals_summary_is_the_same_whenever_it_is_read():
+    """A finished deal's summary is made when first read: read at each deal's end, or only
+    at the match's end, or from a clone made before it was read, it is the same, and it
+    holds the scores and bags the match stood at after that deal."""
+    def play(seed: int, read_each_deal: bool) -> tuple[SpadesState, list[object]]:
+        state = GAME.new(seed, target=200, max_deals=5)
+        rng = random.Random(seed)
+        clones: list[object] = []
+        deal = state.deal
+        while state.outcome is None:
+            state.apply(rng.choice(state.legal_actions()))
+            if state.deal != deal or state.outcome is not None:
+                deal = state.deal
+                scores, bags = list(state.scores), list(state.bags)
+                if read_each_deal:
+                    assert state.deals[-1]["scores"] == scores
+                    assert state.deals[-1]["bags"] == bags
+                    assert [t["score"] for t in state.deals[-1]["teams"]] == scores
+                clones.append((state.clone(), scores, bags))
+        return state, clones
+
+    for seed in range(6):
+        eager, _ = play(seed, True)
+        lazy, clones = play(seed, False)
+        assert lazy.deals == eager.deals and len(eager.deals) >= 2
+        for n, (clone, scores, bags) in enumerate(clones, 1):
+            assert clone.deals == eager.deals[:n]
+            assert (clone.deals[-1]["scores"], clone.deals[-1]["bags"]) == (scores, bags)
+
+
 # ----------------------------------------------------------------------------- winning
 def finish_deal_with_scores(a: int, b: int, **options: object) -> SpadesState:
     """A match standing at the team scores ``a`` and ``b``, its deal then played out with

@@ -66,6 +66,27 @@ def random_policy(state: State, seat: Seat, rng: random.Random) -> Action:
     return rng.choice(state.legal_actions(seat))
 
 
+def random_rollout(state: State, rand: Callable[[], float], limit: int = 1_000_000,
+                   start_round: int | None = None) -> int:
+    """Play ``state`` on by uniformly random legal actions, the first seat to act choosing
+    ``legal[int(rand() * len(legal))]``, until the game ends, its round is no longer
+    ``start_round`` (by default the round it is in), or ``limit`` actions; returns how many
+    were played. The rollout of :func:`search` (compiled, it runs no Python per move: a
+    whole Spades deal from ``game.new`` is one call)."""
+    start = state.round if start_round is None else start_round
+    played = 0
+    while played < limit:
+        to_act = state.to_act
+        if not to_act or state.round != start:
+            break
+        seat = to_act[0]
+        legal = state.legal_actions(seat)
+        # (a float times a float: compiled, a float times an int is generic code)
+        state.apply(legal[int(rand() * float(len(legal)))], seat)
+        played += 1
+    return played
+
+
 def state_value(state: State, seat: Seat) -> float:
     """The engine's judgement: the reward once the game is over, else 0.5."""
     return state.value(seat)
@@ -123,16 +144,14 @@ def search(obs: Observation, rng: random.Random, iterations: int,
             state.apply(best, seat)
             path.append((node, seat))
         # Rollout to the end of the round (or the limit).
-        for _ in range(rollout_limit):
-            to_act = state.to_act
-            if not to_act or state.round != start_round:
-                break
-            seat = to_act[0]
-            if uniform:
-                legal = state.legal_actions(seat)
-                # (a float times a float: compiled, a float times an int is generic code)
-                state.apply(legal[int(rand() * float(len(legal)))], seat)
-            else:
+        if uniform:
+            random_rollout(state, rand, rollout_limit, start_round)
+        else:
+            for _ in range(rollout_limit):
+                to_act = state.to_act
+                if not to_act or state.round != start_round:
+                    break
+                seat = to_act[0]
                 state.apply(policy(state, seat, rng), seat)
         values = [value(state, s) for s in range(state.num_seats)]
         for node, seat in path:

@@ -103,16 +103,19 @@ def deal_hands(seed: int, deal: int) -> list[int]:
     The shuffle sorts the 52 cards by 32-bit keys drawn from SHAKE-128, which is several
     times cheaper than seeding a Mersenne Twister for every deal.
     """
-    keys: list[int] = memoryview(
-        hashlib.shake_128(b"spades:%d:%d" % (seed, deal)).digest(208)).cast("I").tolist()
-    # The cards in the order of their keys, a tie in card order: each key and its card are
-    # packed into one float (exact, being under 2**38), which the sort compares fastest.
-    order = sorted([float(key << 6 | card) for card, key in enumerate(keys)])
+    digest = hashlib.shake_128(b"spades:%d:%d" % (seed, deal)).digest(208)
+    # The cards in the order of their keys (each card's four bytes of the digest, a 32-bit
+    # little-endian number), a tie in card order: each key and its card are packed into one
+    # float (exact, being under 2**38), which the sort compares fastest. (The key is read
+    # byte by byte: compiled, that makes no int object, where unpacking made 52.)
+    order = sorted([float((digest[4 * card] | digest[4 * card + 1] << 8
+                           | digest[4 * card + 2] << 16 | digest[4 * card + 3] << 24) << 6
+                          | card) for card in range(52)])
     hands = []
     for start in (0, 13, 26, 39):
         hand = 0
-        for packed in order[start:start + 13]:
-            hand |= 1 << (int(packed) & 63)
+        for i in range(start, start + 13):  # (an index loop: a slice would copy)
+            hand |= 1 << (int(order[i]) & 63)
         hands.append(hand)
     return hands
 
@@ -167,6 +170,17 @@ def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[in
     (the points from the partners' bid), ``nil`` (nil bonuses and penalties), ``bag_points``
     and ``penalty`` (bag penalties).
     """
+    contract, nil, bag_points, penalty, new_bags = team_deal(bids, blind, tricks, bags, options)
+    points = contract + nil + bag_points - penalty
+    return {"points": points, "score": score + points, "bags": new_bags,
+            "contract": contract, "nil": nil, "bag_points": bag_points, "penalty": penalty}
+
+
+def team_deal(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[int, int],
+              bags: int, options: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """The arithmetic of :func:`score_team`, as plain numbers (a match's scoring needs no
+    dict): the contract's points, the nil points, the bag points, the bag penalty and the
+    team's bags after the deal. The points won are ``contract + nil + bag points - penalty``."""
     nil_value: int = options["nil_value"]
     blind_nil_value: int = options["blind_nil_value"]
     counts_for_partner = options["nil_tricks_count"]
@@ -175,9 +189,12 @@ def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[in
     made_tricks = 0
     nil_bags = 0
     for partner in range(2):
-        bid, took = bids[partner], tricks[partner]
+        # (each pair read at a constant index: compiled, a pair is two machine words, which
+        # an index only known at run time would first make into a tuple object)
+        bid = bids[1] if partner else bids[0]
+        took = tricks[1] if partner else tricks[0]
         if bid == 0:
-            value = blind_nil_value if blind[partner] else nil_value
+            value = blind_nil_value if (blind[1] if partner else blind[0]) else nil_value
             nil_points += value if took == 0 else -value
             if counts_for_partner:
                 made_tricks += took
@@ -203,10 +220,7 @@ def score_team(bids: tuple[int, int], blind: tuple[bool, bool], tricks: tuple[in
     while new_bags >= bag_limit:
         penalty += bag_penalty
         new_bags -= bag_limit
-    points = contract_points + overtricks + nil_bags + nil_points - penalty
-    return {"points": points, "score": score + points, "bags": new_bags,
-            "contract": contract_points, "nil": nil_points,
-            "bag_points": overtricks + nil_bags, "penalty": penalty}
+    return contract_points, nil_points, overtricks + nil_bags, penalty, new_bags
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # variants may subclass it
@@ -354,6 +368,8 @@ class SpadesState(State):
 
     __slots__ = (
         "_blind_ok",
+        "_deal_records",
+        "_deals",
         "_hands",
         "_lead_suit",
         "_legal",
@@ -367,7 +383,6 @@ class SpadesState(State):
         "broken",
         "deal",
         "dealer",
-        "deals",
         "game",
         "leader",
         "looked",
@@ -397,7 +412,9 @@ class SpadesState(State):
         self._past: tuple[tuple[tuple[Seat, Action], ...], ...] = ()  # one tuple per deal
         self.scores = [0, 0]
         self.bags = [0, 0]
-        self.deals: list[JsonDict] = []  # one summary per finished deal
+        # What each finished deal was (see :meth:`deals`), and its summaries made so far.
+        self._deal_records: tuple[DealRecord, ...] = ()
+        self._deals: list[JsonDict] = []
         self._outcome: Outcome | None = None
         self.deal = 0
         self._start_deal()
@@ -553,7 +570,9 @@ class SpadesState(State):
                 self.looked[turn] = True
             else:
                 self.bids[turn] = action - BID_BASE
-            if None in self.bids:
+            bids = self.bids
+            # (four tests, not ``None in bids``: compiled, these are four pointer compares)
+            if bids[0] is None or bids[1] is None or bids[2] is None or bids[3] is None:
                 self.turn = (turn + 1) & 3
             else:
                 self.phase = PLAYING
@@ -595,23 +614,30 @@ class SpadesState(State):
         return self._lead_suit if self.trick_len else -1
 
     # ------------------------------------------------------------------ scoring
+    @property
+    def deals(self) -> list[JsonDict]:
+        """One summary per finished deal: its number and dealer, the bids (as words for
+        nil), the tricks taken, each team's :func:`score_team` and the scores and bags
+        after it. Made when first read: a match scores its deals as numbers, and a search
+        that plays deals out and throws them away never builds a summary."""
+        made, records = self._deals, self._deal_records
+        while len(made) < len(records):
+            made.append(_deal_summary(records[len(made)], self.options))
+        return made
+
     def _end_deal(self) -> None:
         opts = self.options
         bids, blind, tricks = self.bids, self.blind, self.tricks
-        teams = []
+        scores, bags = self.scores, self.bags
+        self._deal_records += ((self.deal, self.dealer, tuple(bids), tuple(blind), tricks,
+                                scores[0], scores[1], bags[0], bags[1]),)
         for team in (0, 1):
             a, b = team, team + 2
-            res = score_team((bids[a] or 0, bids[b] or 0), (blind[a], blind[b]),
-                             (tricks[a], tricks[b]), self.scores[team], self.bags[team], opts)
-            self.scores[team] = res["score"]
-            self.bags[team] = res["bags"]
-            teams.append(res)
-        self.deals.append({
-            "deal": self.deal, "dealer": self.dealer,
-            "bids": [_bid_text(x, y) for x, y in zip(bids, blind, strict=True)],
-            "tricks": tricks, "teams": teams,
-            "scores": list(self.scores), "bags": list(self.bags),
-        })
+            contract, nil, bag_points, penalty, new_bags = team_deal(
+                (bids[a] or 0, bids[b] or 0), (blind[a], blind[b]), (tricks[a], tricks[b]),
+                bags[team], opts)
+            scores[team] = scores[team] + contract + nil + bag_points - penalty
+            bags[team] = new_bags
         self._past += (tuple(self._moves),)
         winner = self._match_winner()
         if winner is None:
@@ -738,7 +764,8 @@ class SpadesState(State):
         new.broken = self.broken
         new.scores = self.scores.copy()
         new.bags = self.bags.copy()
-        new.deals = self.deals.copy()  # entries are never mutated once appended
+        new._deal_records = self._deal_records
+        new._deals = self._deals.copy()  # entries are never mutated once appended
         new._outcome = self._outcome
         new._legal = self._legal
         new._legal_mask = self._legal_mask
@@ -968,6 +995,25 @@ def _why_not(seat: Seat | None, phase: int, to_act: tuple[Seat, ...], legal: tup
         return {}
     reason = message_to_json(unplayable_reason(lead_suit))
     return {card_text(c): reason for c in barred}
+
+
+#: A finished deal as :meth:`SpadesState._end_deal` keeps it: its number, its dealer, the
+#: bids and blind flags, the tricks taken, and the scores and bags (North-South, East-West)
+#: before it; :func:`_deal_summary` makes its summary.
+DealRecord = tuple[int, int, tuple[int | None, ...], tuple[bool, ...], list[int], int, int, int,
+                   int]
+
+
+def _deal_summary(record: DealRecord, options: dict[str, Any]) -> JsonDict:
+    """The summary of a finished deal (``SpadesState.deals``) from its record."""
+    deal, dealer, bids, blind, tricks, score_ns, score_ew, bags_ns, bags_ew = record
+    teams = [score_team((bids[team] or 0, bids[team + 2] or 0), (blind[team], blind[team + 2]),
+                        (tricks[team], tricks[team + 2]), score, bags, options)
+             for team, score, bags in ((0, score_ns, bags_ns), (1, score_ew, bags_ew))]
+    return {"deal": deal, "dealer": dealer,
+            "bids": [_bid_text(bids[s], blind[s]) for s in range(4)], "tricks": tricks,
+            "teams": teams, "scores": [teams[0]["score"], teams[1]["score"]],
+            "bags": [teams[0]["bags"], teams[1]["bags"]]}
 
 
 def _bid_text(bid: int | None, blind: bool) -> str | int | None:
