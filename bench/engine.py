@@ -69,8 +69,11 @@ class Rated:
     missing peer); ``.make`` builds the work itself, for a fixed count
     (``bench/instructions.py`` counts its instructions)."""
 
-    def __init__(self, make: Maker) -> None:
+    def __init__(self, make: Maker, whole: Maker | None = None) -> None:
         self.make = make
+        #: The same rounds played whole inside Parlour, where there is such a variant (see
+        #: :func:`first_rounds`; ``bench/instructions.py whole:NAME`` counts it).
+        self.whole = whole
 
     def __call__(self, seconds: float) -> float | None:
         work = self.make()
@@ -204,7 +207,20 @@ def first_rounds(game_id: str, seats: int | None = None, **options: object) -> R
 
         return one_round
 
-    return Rated(make)
+    def whole() -> Callable[[int], None]:
+        """The same rounds, each played by one call of the rollout Parlour's searches run
+        (``random_rollout``: compiled in the compiled build, so the loop is the build's too)."""
+        from parlour.bots.search import random_rollout
+
+        game = get_game(game_id)
+        rand = random.Random(1).random
+
+        def one_round(i: int) -> None:
+            random_rollout(game.new(i, seats, **options), rand)
+
+        return one_round
+
+    return Rated(make, whole)
 
 
 def hit_the_deck_rlcard_uno() -> Callable[[int], None] | None:

@@ -2,9 +2,11 @@
 """Engine speed as instruction counts: repeatable on a busy machine, where timings are not.
 
 Each workload of ``bench/engine.py`` (and ``rl:<name>`` of ``bench/rl.py``, ``search`` of
-``bench/search.py``) runs under ``valgrind --tool=callgrind`` for ``count`` and ``2 *
-count`` units (deals, rounds, environment steps, search iterations); the difference over the
-extra units is the instructions one unit costs, start-up and imports left out. Each peer
+``bench/search.py``, and ``whole:<name>``: a workload of first rounds each played by one call
+of Parlour's compiled rollout, no benchmark loop around its moves) runs under
+``valgrind --tool=callgrind`` for ``count`` and ``2 * count`` units (deals, rounds,
+environment steps, search iterations); the difference over the extra units is the
+instructions one unit costs, start-up and imports left out. Each peer
 runs the same way, and the ratio is the peer's instructions over Parlour's: how many times
 faster Parlour is, on instructions (a proxy for time: cache misses and branch mispredictions
 are not counted, so the timing ratio of ``bench/engine.py`` on a quiet machine is the figure
@@ -14,6 +16,7 @@ that counts).
     .venv/bin/python bench/instructions.py --json spades
     .venv/bin/python bench/instructions.py --pure-too --write     # docs/benchmarks.md's table
     PARLOUR_PURE=1 .venv/bin/python bench/instructions.py --engines parlour --count 10 foursquare
+    .venv/bin/python bench/instructions.py --pure-too whole:hit_the_deck   # the build's own ratio
 
 ``--pure-too`` counts Parlour a second time with ``PARLOUR_PURE=1`` (the pure build) when
 the compiled build runs, for a column of each.
@@ -54,6 +57,14 @@ def engines(name: str) -> dict[str, Callable[[int], int] | None]:
         peer = peer_factory()
         return {"parlour": _episodes(ours),
                 peer_name: None if peer is None else _episodes(peer)}
+    if name.startswith("whole:"):
+        import engine
+
+        whole = engine.WORKLOADS[name[6:]][1].whole
+        if whole is None:
+            raise SystemExit(f"{name[6:]} has no whole-round variant (its rounds are not "
+                             "first_rounds)")
+        return {"parlour": _units(whole)}
     if name == "search":
         import search
 
@@ -217,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.json:
         print(f"parlour build: {status()}", flush=True)
     for name in args.workloads:
-        count = args.count or COUNTS.get(name, 40)
+        count = args.count or COUNTS.get(name.removeprefix("whole:"), 40)
         row: dict[str, float | None] = {}
         wanted = args.engines.split(",") if args.engines else list(engines(name))
         for engine in [e for e in engines(name) if e in wanted]:

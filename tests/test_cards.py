@@ -1,7 +1,10 @@
+import hashlib
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import parlour.cards as cards_module
 from parlour.cards import (
     ACE,
     FULL_MASK,
@@ -15,6 +18,7 @@ from parlour.cards import (
     hand_of,
     is_rank,
     is_spade,
+    keyed_order,
     make_card,
     mask_of,
     parse_card,
@@ -89,3 +93,24 @@ def test_the_tables_hold_the_edges():
     assert cards_in(0) == ()
     assert cards_in(FULL_MASK) == tuple(range(52))
     assert suit_cards_in(FULL_MASK, SPADES) == tuple(range(39, 52))
+
+
+def _reference_order(key: bytes, cards: list[int]) -> list[int]:
+    """keyed_order's rule, written the slow, plain way: card i's key is bytes 4i..4i+3 of
+    SHAKE-128(key), little-endian; sorted by key, then by card."""
+    digest = hashlib.shake_128(key).digest(4 * len(cards))
+    keyed = [(int.from_bytes(digest[4 * i:4 * i + 4], "little"), card)
+             for i, card in enumerate(cards)]
+    return [card for _, card in sorted(keyed)]
+
+
+@pytest.mark.parametrize("compiled_way", [False, True])
+@given(key=st.binary(max_size=24), cards=st.lists(st.integers(0, 63), max_size=120))
+def test_a_keyed_order_is_the_cards_sorted_by_their_keys(compiled_way, key, cards):
+    """Both ways the module reads the keys (the compiled build's byte by byte, the pure
+    build's by struct) give the rule's order; in the compiled build the module's own way
+    runs whatever the flag (the same-results test compares the builds)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cards_module, "COMPILED", compiled_way)
+        assert keyed_order(key, cards) == _reference_order(key, cards)
+    assert sorted(keyed_order(key, cards)) == sorted(cards)

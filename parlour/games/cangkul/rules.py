@@ -23,7 +23,6 @@ by the drawer only. A seat's hand is a bit mask of cards.
 from __future__ import annotations
 
 import copyreg
-import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,12 +31,14 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from parlour.cards import (
+    DECK_LIST,
     SUIT_MASKS,
     SUIT_NAMES,
     card_text,
     cards_in,
     cards_of,
     hand_of,
+    keyed_order,
     mask_of,
     parse_card,
     suit_cards_in,
@@ -84,15 +85,11 @@ ALL_SUITS: Final = 0xF
 LastTrick = tuple[tuple[tuple[int, int], ...], int, int, int]
 
 
-
-
 def deal_order(seed: int, deal: int) -> list[int]:
     """The 52 cards of a deal in the order they are dealt: a uniform shuffle keyed by seed
-    and deal (32-bit keys from SHAKE-128, ties in card order)."""
-    keys: list[int] = memoryview(
-        hashlib.shake_128(b"cangkul:%d:%d" % (seed, deal)).digest(208)).cast("I").tolist()
-    order = sorted([float(key << 6 | card) for card, key in enumerate(keys)])
-    return [int(packed) & 63 for packed in order]
+    and deal (:func:`parlour.cards.keyed_order`: 32-bit keys from SHAKE-128, ties in card
+    order)."""
+    return keyed_order(b"cangkul:%d:%d" % (seed, deal), DECK_LIST)
 
 
 def seat_order(start: Seat, seats: int) -> list[Seat]:

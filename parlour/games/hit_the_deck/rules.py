@@ -32,7 +32,6 @@ legal actions are computed once per turn as a mask and a cached tuple.
 from __future__ import annotations
 
 import copyreg
-import hashlib
 import operator
 import random
 import re
@@ -43,6 +42,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from parlour.cards import keyed_order
 from parlour.engine import (
     GAME_OVER,
     Action,
@@ -261,20 +261,12 @@ SLAP_WINDOW_MS = SLAP_BUCKETS * SLAP_STEP_MS  # a slap this late (or none) is th
 _SLAP_SET = frozenset(SLAP_ACTIONS)
 
 
-def keyed_shuffle(cards: Sequence[int], key: bytes) -> list[int]:
-    """A uniform shuffle keyed by ``key``: the cards (kinds, below 64) sorted by 32-bit
-    SHAKE-128 keys (as Spades deals), several times cheaper than seeding a Mersenne Twister
-    per shuffle. Each key and its card share one int, so the sort compares plain ints."""
-    n = len(cards)
-    if n < 2:
+def keyed_shuffle(cards: list[int], key: bytes) -> list[int]:
+    """A uniform shuffle keyed by ``key``: the cards (kinds, below 64) in the order
+    :func:`parlour.cards.keyed_order` gives (32-bit SHAKE-128 keys, as Spades deals)."""
+    if len(cards) < 2:
         return list(cards)
-    keys: list[int] = memoryview(hashlib.shake_128(key).digest(4 * n)).cast("I").tolist()
-    # (key << 6 | card) for each card, sorted, then the card back out of the low 6 bits. Each
-    # is packed as a float (exact, being under 2**38): the sort compares floats several times
-    # faster than ints this wide. (An index loop: the compiled build runs it in C, where it
-    # runs zip() through the generic iterator protocol.)
-    order = sorted([float(keys[i] << 6 | cards[i]) for i in range(n)])
-    return [int(packed) & 63 for packed in order]
+    return keyed_order(key, cards)
 
 
 COMPOSITION = ("copies", "cuts", "flips", "hit_numbers", "hit_colours", "hit_hands")

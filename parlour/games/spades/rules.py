@@ -28,6 +28,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from parlour.cards import (
+    COMPILED,
     FULL_MASK,
     SPADES,
     SUIT_MASKS,
@@ -35,6 +36,7 @@ from parlour.cards import (
     card_text,
     cards_in,
     cards_of,
+    digest_keys,
     hand_of,
     is_spade,
     mask_of,
@@ -100,17 +102,18 @@ _BLIND_CHOICE: Final = (BLIND_NIL, LOOK)
 def deal_hands(seed: int, deal: int) -> list[int]:
     """The four hands (bit masks) of a deal: a uniform shuffle keyed by seed and deal.
 
-    The shuffle sorts the 52 cards by 32-bit keys drawn from SHAKE-128, which is several
-    times cheaper than seeding a Mersenne Twister for every deal.
+    The 52 cards in the order :func:`parlour.cards.keyed_order` gives them (32-bit keys
+    drawn from SHAKE-128), which is several times cheaper than seeding a Mersenne Twister
+    for every deal. Its sort is written out here, the cards going straight into the hands:
+    a whole deal's instructions, compiled, are 5% fewer than through its list of cards.
     """
     digest = hashlib.shake_128(b"spades:%d:%d" % (seed, deal)).digest(208)
-    # The cards in the order of their keys (each card's four bytes of the digest, a 32-bit
-    # little-endian number), a tie in card order: each key and its card are packed into one
-    # float (exact, being under 2**38), which the sort compares fastest. (The key is read
-    # byte by byte: compiled, that makes no int object, where unpacking made 52.)
-    order = sorted([float((digest[4 * card] | digest[4 * card + 1] << 8
-                           | digest[4 * card + 2] << 16 | digest[4 * card + 3] << 24) << 6
-                          | card) for card in range(52)])
+    if COMPILED:  # (as keyed_order reads its keys in each build)
+        order = sorted([float((digest[4 * c] | digest[4 * c + 1] << 8 | digest[4 * c + 2] << 16
+                               | digest[4 * c + 3] << 24) << 6 | c) for c in range(52)])
+    else:
+        keys = digest_keys(digest)
+        order = sorted([float(keys[c] << 6 | c) for c in range(52)])
     hands = []
     for start in (0, 13, 26, 39):
         hand = 0
