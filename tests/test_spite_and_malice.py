@@ -484,6 +484,24 @@ def test_illegal_actions_name_the_rule_and_change_nothing():
     assert snapshot(state) == before
 
 
+def test_legal_actions_ascend_and_apply_takes_exactly_them():
+    """``apply`` finds an action among the legal ones by a binary search: they ascend, and
+    every other action of the space is refused, through random rounds."""
+    game = get_game("spite-and-malice")
+    for seed in range(4):
+        state = game.new(seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            if state.outcome is not None:
+                break
+            legal = state.legal_actions()
+            assert list(legal) == sorted(set(legal))
+            for action in set(range(-1, game.num_actions + 1)) - set(legal):
+                with pytest.raises(IllegalAction):
+                    state.apply(action)
+            state.apply(rng.choice(legal))
+
+
 def test_a_player_always_has_a_move():
     state = table(hands=("- - 7C - -", ""))
     assert legal_texts(state) == {"h3>s1", "h3>s2", "h3>s3", "h3>s4"}

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copyreg
 import random
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -589,7 +590,10 @@ class SpiteAndMaliceState(State):
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
-        if type(action) is not int or action not in legal:
+        # (the legal actions ascend, so a binary search finds one, where ``in`` compares
+        # them one by one: 14,000 instructions of a compiled round)
+        at = bisect_left(legal, action) if type(action) is int else len(legal)
+        if at == len(legal) or legal[at] != action:
             raise IllegalAction(self._why_illegal(action, turn))
         self._moves.append((turn, action))
         self._legal = None
