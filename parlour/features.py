@@ -9,7 +9,8 @@ without it. A game's own observation code, where it is hot, is compiled in its f
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 
 class FloatBuffer(Protocol):
@@ -43,3 +44,22 @@ def action_mask(legal: tuple[int, ...], size: int) -> bytearray:
             mask[first:first + j - i] = b"\x01" * (j - i)
         i = j
     return mask
+
+
+def filled(seen: Any, filler: Callable[[Any, FloatBuffer], None], zeros: Any) -> Any:
+    """A lean encoder's observation of a seat's facts ``seen`` as a float32 buffer (an
+    ``array('f')`` the NumPy side wraps without a copy): a copy of ``zeros``, the layout's
+    zeroed buffer, that ``filler`` wrote ``seen`` into through a memoryview."""
+    o = zeros[:]
+    filler(seen, memoryview(o))
+    return o
+
+
+def lean_buffers(state: Any, seat: int, filler: Callable[[Any, FloatBuffer], None],
+                 zeros: Any, num_actions: int) -> tuple[Any, bytearray]:
+    """The buffers of a seat's observation from a lean encoder, in one compiled call (the
+    learning environment's step makes one or two): the :func:`filled` observation of the
+    seat's facts (``state.seen(seat)``), and the :func:`action_mask` of their legal
+    actions."""
+    seen = state.seen(seat)
+    return filled(seen, filler, zeros), action_mask(seen.legal, num_actions)

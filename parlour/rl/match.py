@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 
 from parlour.engine import Action, IllegalAction, Seat, State
-from parlour.features import action_mask
+from parlour.features import action_mask, lean_buffers
 from parlour.rl import platform
 from parlour.rl.encoding import encoder_for
+from parlour.rl.encoding.base import FLOAT32
 
 REWARDS = ("match", "deal")
 MASK_TYPE = np.dtype(np.int8)  # a dtype object: NumPy makes one of ``np.int8`` each call
@@ -102,15 +103,15 @@ class Match:
         (its facts, ``state.seen(seat)``, for a lean encoder; its view otherwise) and the
         mask of the legal actions they list."""
         encoder = self.encoder
-        if encoder.lean:
-            seen = state.seen(seat)  # type: ignore[attr-defined]
-            legal = seen.legal
-            observation = encoder.encode(seen)
-        else:
-            view = state.view(seat)
-            action_of = self._action_of
-            legal = tuple([action_of[text] for text in view["legal"]])
-            observation = encoder.encode(view)
+        if encoder.lean:  # (the buffers in one compiled call, NumPy wrapping them here)
+            buffer, lean_mask = lean_buffers(state, seat, encoder.filler, encoder.zeros,
+                                             self.num_actions)
+            return {"observation": np.frombuffer(buffer, FLOAT32),
+                    "action_mask": np.frombuffer(lean_mask, MASK_TYPE)}
+        view = state.view(seat)
+        action_of = self._action_of
+        legal = tuple([action_of[text] for text in view["legal"]])
+        observation = encoder.encode(view)
         mask = action_mask(legal, self.num_actions)
         return {"observation": observation, "action_mask": np.frombuffer(mask, MASK_TYPE)}
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import numpy as np
 
-from parlour.features import FloatBuffer
+from parlour.features import FloatBuffer, filled
 
 #: The observations' element type (a dtype object: NumPy reads a type given as
 #: ``np.float32`` into one on every call).
@@ -130,7 +130,8 @@ class Encoder:
         self.layout = Layout(self.fields())
         #: Where each field starts (for encoders that index the vector directly).
         self.at = {name: sl.start for name, sl in self.layout.slices.items()}
-        self._zeros = array("f", bytes(4 * self.layout.size))
+        #: The layout's zeroed float32 buffer, which a lean encoder's observation copies.
+        self.zeros = array("f", bytes(4 * self.layout.size))
         #: What writes a lean encoder's observation into a zeroed buffer: its :meth:`fill`,
         #: or a compiled one (Hit the Deck's, in its folder's ``features.py``).
         self.filler: Callable[[Any, FloatBuffer], None] = self.fill
@@ -148,9 +149,7 @@ class Encoder:
         """The observation of ``view`` (a lean encoder's: of the seat's facts, written by
         :attr:`filler` into a fresh buffer that NumPy wraps without a copy); an encoder of
         views overrides this."""
-        o = self._zeros[:]
-        self.filler(view, cast(FloatBuffer, memoryview(o)))  # (its items take floats)
-        return np.frombuffer(o, FLOAT32)
+        return np.frombuffer(filled(view, self.filler, self.zeros), FLOAT32)
 
     def points(self, state: Any) -> list[float]:
         """Each seat's match score, higher better (for the per-deal reward); one-deal games
