@@ -63,3 +63,41 @@ def lean_buffers(state: Any, seat: int, filler: Callable[[Any, FloatBuffer], Non
     actions."""
     seen = state.seen(seat)
     return filled(seen, filler, zeros), action_mask(seen.legal, num_actions)
+
+
+class LeanObservations:
+    """A lean encoder's observations of the seats of one match as it goes on: each seat's
+    last facts and buffer are kept, so that where the encoder can rewrite an observation
+    (``refiller(before, seen, buffer)``: Hit the Deck's), the next one of that seat writes
+    only what changed since. Each observation handed out is a copy, the callers' to keep
+    (and change). :meth:`clear` forgets them all (a new match)."""
+
+    def __init__(self, filler: Callable[[Any, FloatBuffer], None],
+                 refiller: Callable[[Any, Any, FloatBuffer], None] | None, zeros: Any,
+                 num_actions: int) -> None:
+        self.filler = filler
+        self.refiller = refiller
+        self.zeros = zeros
+        self.num_actions = num_actions
+        self.facts: dict[int, Any] = {}  # seat -> the facts of its last observation
+        self.buffers: dict[int, Any] = {}  # seat -> its last observation, kept here
+
+    def clear(self) -> None:
+        self.facts = {}
+        self.buffers = {}
+
+    def observe(self, state: Any, seat: int) -> tuple[Any, bytearray]:
+        """The buffers of ``seat``'s observation of ``state``, the match's state now (as
+        :func:`lean_buffers`)."""
+        seen = state.seen(seat)
+        refiller = self.refiller
+        if refiller is None:
+            return filled(seen, self.filler, self.zeros), action_mask(seen.legal,
+                                                                      self.num_actions)
+        kept = self.buffers.get(seat)
+        if kept is None:
+            kept = self.buffers[seat] = filled(seen, self.filler, self.zeros)
+        else:
+            refiller(self.facts[seat], seen, memoryview(kept))
+        self.facts[seat] = seen
+        return kept[:], action_mask(seen.legal, self.num_actions)

@@ -155,6 +155,37 @@ def test_the_honesty_check_catches_an_observation_that_peeks() -> None:
     assert dishonest_violations("foursquare", peeking, 1)
 
 
+@pytest.mark.parametrize("seats", [2, 3, 6])
+def test_an_observation_rewritten_as_the_match_goes_is_the_one_written_anew(seats: int) -> None:
+    """Hit the Deck's environment writes a seat's observation over its last one, only what
+    changed (``refill``): at every step of random matches (slaps, rounds and resets
+    included), every seat's observation is the one written from zeros, and changing an
+    observation handed out changes nothing the environment hands out next."""
+    env = rl.raw_env("hit-the-deck", seats=seats, target=60)
+    match = env.match
+    rng = random.Random(seats)
+    steps = 0
+    for episode in range(3):
+        env.reset(seed=episode)
+        for _agent in env.agent_iter(max_iter=700):
+            for seat in rng.sample(range(seats), seats):  # each seat, in any order
+                if match.over:
+                    break
+                got = env.observe(f"seat_{seat}")
+                fresh = match.observation(match.state, seat)
+                assert np.array_equal(got["observation"], fresh["observation"])
+                assert np.array_equal(got["action_mask"], fresh["action_mask"])
+                got["observation"][:] = 9.0  # the caller's to change
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    assert steps > 300  # (three matches to 60 points: hundreds of steps)
+
+
 # --------------------------------------------------------------------------- seeding
 @pytest.mark.parametrize("game_id", GAMES)
 def test_reset_with_a_seed_deals_parlours_seeded_deal(game_id: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from parlour.engine import Action, IllegalAction, Seat, State
-from parlour.features import action_mask, lean_buffers
+from parlour.features import LeanObservations, action_mask, lean_buffers
 from parlour.rl import platform
 from parlour.rl.encoding import encoder_for
 from parlour.rl.encoding.base import FLOAT32
@@ -59,6 +59,10 @@ class Match:
         self._points: list[float] = []
         self._round = 1
         self._cache: dict[Seat, dict[str, np.ndarray]] = {}
+        #: A lean encoder's observations of this match, seat by seat (None: not lean).
+        self._lean = (LeanObservations(self.encoder.filler, self.encoder.refiller,
+                                       self.encoder.zeros, self.num_actions)
+                      if self.encoder.lean else None)
         #: Whether each deal or round ends with its points as rewards (else only the match's
         #: end rewards, as in a game of one deal); settled once, read at every step.
         self._per_deal = reward == "deal" and not self.encoder.one_deal
@@ -80,6 +84,8 @@ class Match:
         self._round = self.state.round
         self._points = [] if self.encoder.one_deal else self.encoder.points(self.state)
         self._cache = {}
+        if self._lean is not None:
+            self._lean.clear()
         return seed
 
     @property
@@ -92,7 +98,10 @@ class Match:
         cached = self._cache.get(seat)
         if cached is not None:
             return cached
-        obs = self.observation(self.state, seat)
+        if self._lean is not None:  # (the match's own state: only what changed is written)
+            obs = _wrapped(*self._lean.observe(self.state, seat))
+        else:
+            obs = self.observation(self.state, seat)
         if self.illegal is not None:  # the match was ended by an illegal move
             obs["action_mask"][:] = 0
         self._cache[seat] = obs
@@ -104,10 +113,8 @@ class Match:
         mask of the legal actions they list."""
         encoder = self.encoder
         if encoder.lean:  # (the buffers in one compiled call, NumPy wrapping them here)
-            buffer, lean_mask = lean_buffers(state, seat, encoder.filler, encoder.zeros,
-                                             self.num_actions)
-            return {"observation": np.frombuffer(buffer, FLOAT32),
-                    "action_mask": np.frombuffer(lean_mask, MASK_TYPE)}
+            return _wrapped(*lean_buffers(state, seat, encoder.filler, encoder.zeros,
+                                          self.num_actions))
         view = state.view(seat)
         action_of = self._action_of
         legal = tuple([action_of[text] for text in view["legal"]])
@@ -143,6 +150,12 @@ class Match:
         if over:
             return [2.0 * state.reward(s) - 1.0 for s in range(self.seats)]
         return [0.0] * self.seats
+
+
+def _wrapped(buffer: Any, mask: bytearray) -> dict[str, np.ndarray]:
+    """A lean observation's buffers as NumPy arrays, without a copy."""
+    return {"observation": np.frombuffer(buffer, FLOAT32),
+            "action_mask": np.frombuffer(mask, MASK_TYPE)}
 
 
 def _as_action(action: Any) -> Action:

@@ -32,7 +32,9 @@ class HitTheDeckEncoder(Encoder):
         super().__init__(seats, options)
         self.deck_size = len(build_deck(options))
         #: The values themselves are computed by the compiled ``features.py`` of the folder.
-        self.filler = HitTheDeckFeatures(self.at, self.deck_size, options["max_turns"]).fill
+        features = HitTheDeckFeatures(self.at, self.deck_size, options["max_turns"])
+        self.filler = features.fill
+        self.refiller = features.refill
 
     def fields(self) -> list[Field]:
         return [

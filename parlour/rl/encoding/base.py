@@ -135,6 +135,10 @@ class Encoder:
         #: What writes a lean encoder's observation into a zeroed buffer: its :meth:`fill`,
         #: or a compiled one (Hit the Deck's, in its folder's ``features.py``).
         self.filler: Callable[[Any, FloatBuffer], None] = self.fill
+        #: What rewrites a lean encoder's observation of a seat's earlier facts into that
+        #: of its facts now (``refiller(before, seen, buffer)``), writing only what changed;
+        #: None where the encoder has none (each observation is then filled anew).
+        self.refiller: Callable[[Any, Any, FloatBuffer], None] | None = None
 
     def fields(self) -> list[Field]:
         raise NotImplementedError
