@@ -192,6 +192,11 @@ _PC: Final = _by_piles(PAYOFF_TO_CENTRE)
 _SC: Final = tuple(_by_piles(SIDE_TO_CENTRE + k * 4) for k in range(SIDE_PILES))
 _HS: Final = tuple(tuple(range(HAND_TO_SIDE + i * 4, HAND_TO_SIDE + i * 4 + 4))
                    for i in range(HAND_SIZE))
+_SLOT_BIT: Final = tuple(1 << i for i in range(HAND_SIZE))
+#: For every set of held hand slots (a mask: bit ``i`` for slot ``i``), the discards of
+#: them all (``_HS`` of each slot, lowest first).
+_HS_HELD: Final = tuple(tuple(a for i in range(HAND_SIZE) if held >> i & 1 for a in _HS[i])
+                        for held in range(1 << HAND_SIZE))
 
 
 def _fits(centre: list[list[int]], king_starts: bool) -> list[int]:
@@ -565,18 +570,18 @@ class SpiteAndMaliceState(State):
         hand = self.hands[seat]
         fits = _fits(self.centre, self.options["king_starts"])
         out: list[int] = []
+        held = 0  # the hand's slots that hold a card (bit ``i`` for slot ``i``)
         for i, face in enumerate(hand):
             if face != EMPTY:
                 out += _HC[i][fits[VALUE[face]]]
+                held += _SLOT_BIT[i]
         payoff = self.payoff[seat]
         if payoff:
             out += _PC[fits[VALUE[payoff[-1]]]]
         for k, pile in enumerate(self.side[seat]):
             if pile:
                 out += _SC[k][fits[VALUE[pile[-1]]]]
-        for i, face in enumerate(hand):
-            if face != EMPTY:
-                out += _HS[i]
+        out += _HS_HELD[held]  # (the discards of every held slot, as one tuple)
         self._legal = legal = tuple(out)
         return legal
 
