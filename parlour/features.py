@@ -89,11 +89,10 @@ class LeanObservations:
     def observe(self, state: Any, seat: int) -> tuple[Any, bytearray]:
         """The buffers of ``seat``'s observation of ``state``, the match's state now (as
         :func:`lean_buffers`)."""
-        seen = state.seen(seat)
         refiller = self.refiller
         if refiller is None:
-            return filled(seen, self.filler, self.zeros), action_mask(seen.legal,
-                                                                      self.num_actions)
+            return lean_buffers(state, seat, self.filler, self.zeros, self.num_actions)
+        seen = state.seen(seat)
         kept = self.buffers.get(seat)
         if kept is None:
             kept = self.buffers[seat] = filled(seen, self.filler, self.zeros)

@@ -87,6 +87,21 @@ def random_rollout(state: State, rand: Callable[[], float], limit: int = 1_000_0
     return played
 
 
+def rollout(state: State, policy: Policy, rng: random.Random, limit: int = 1_000_000,
+            start_round: int | None = None) -> None:
+    """Play ``state`` on with ``policy`` (the first seat to act choosing) until the game
+    ends, its round is no longer ``start_round`` (by default the round it is in), or
+    ``limit`` actions. :func:`random_rollout` is the uniform policy's, written out (no call
+    of a policy a move)."""
+    start = state.round if start_round is None else start_round
+    for _ in range(limit):
+        to_act = state.to_act
+        if not to_act or state.round != start:
+            break
+        seat = to_act[0]
+        state.apply(policy(state, seat, rng), seat)
+
+
 def state_value(state: State, seat: Seat) -> float:
     """The engine's judgement: the reward once the game is over, else 0.5."""
     return state.value(seat)
@@ -147,12 +162,7 @@ def search(obs: Observation, rng: random.Random, iterations: int,
         if uniform:
             random_rollout(state, rand, rollout_limit, start_round)
         else:
-            for _ in range(rollout_limit):
-                to_act = state.to_act
-                if not to_act or state.round != start_round:
-                    break
-                seat = to_act[0]
-                state.apply(policy(state, seat, rng), seat)
+            rollout(state, policy, rng, rollout_limit, start_round)
         values = [value(state, s) for s in range(state.num_seats)]
         for node, seat in path:
             node.visits += 1
@@ -164,13 +174,7 @@ def playout(state: State, seat: Seat, rng: random.Random, policy: Policy = rando
             limit: int = 1_000_000, value: Value = state_value) -> float:
     """Play ``state`` on with ``policy`` to the end of the round (or ``limit`` actions) and
     return ``seat``'s value there."""
-    start = state.round
-    for _ in range(limit):
-        to_act = state.to_act
-        if not to_act or state.round != start:
-            break
-        seat_to_act = to_act[0]
-        state.apply(policy(state, seat_to_act, rng), seat_to_act)
+    rollout(state, policy, rng, limit)
     return value(state, seat)
 
 

@@ -49,7 +49,6 @@ class HitTheDeckFeatures:
         self.last_flip = at["last_flip"]
         self.slapper = at["slapper"]
         self.shouted = at["shouted"]
-        self.deck_size = deck_size
         # Each field's values, made once (see ``_ONE``), by the counts that give them:
         #: the played field's, for each count of a kind played this round, up to the most
         #: moves a round may have: an eighth a card, clipped at 4;

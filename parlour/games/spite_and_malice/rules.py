@@ -192,6 +192,7 @@ _PC: Final = _by_piles(PAYOFF_TO_CENTRE)
 _SC: Final = tuple(_by_piles(SIDE_TO_CENTRE + k * 4) for k in range(SIDE_PILES))
 _HS: Final = tuple(tuple(range(HAND_TO_SIDE + i * 4, HAND_TO_SIDE + i * 4 + 4))
                    for i in range(HAND_SIZE))
+#: Each hand slot's bit (a table: compiled, a shift by a variable is a call).
 _SLOT_BIT: Final = tuple(1 << i for i in range(HAND_SIZE))
 #: For every set of held hand slots (a mask: bit ``i`` for slot ``i``), the discards of
 #: them all (``_HS`` of each slot, lowest first).
