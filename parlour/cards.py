@@ -179,10 +179,6 @@ def hand_of(mask: int) -> list[Card]:
     return out
 
 
-#: The 52 cards in card order, as a list (what :func:`keyed_order` sorts to deal a deck).
-DECK_LIST: Final[list[Card]] = list(DECK)
-
-
 #: Whether this module runs compiled (the compiled build's modules are shared libraries):
 #: where the fastest way differs between the builds, the code may say so, the results the
 #: same (``tests/test_same_results.py``).
@@ -201,22 +197,33 @@ def digest_keys(digest: bytes) -> tuple[int, ...]:
     return unpack(digest)
 
 
-def keyed_order(key: bytes, cards: list[int]) -> list[int]:
-    """``cards`` (each below 64: cards, or a game's kinds) in a uniform random order keyed
-    by ``key``: sorted by 32-bit keys, card ``i``'s being bytes ``4i`` to ``4i + 3`` of
-    SHAKE-128 of ``key`` read as a little-endian number, a tie in the cards' order. Several
-    times cheaper than seeding a Mersenne Twister for every shuffle; the deals of Spades and
-    Cangkul and every shuffle of Hit the Deck are made so.
+def keyed_order(key: bytes, cards: list[int] | None = None) -> list[int]:
+    """``cards`` (each below 64: a game's kinds; by default the 52 cards of a deck) in a
+    uniform random order keyed by ``key`` (:func:`keyed_packed`). Several times cheaper
+    than seeding a Mersenne Twister for every shuffle; the deals of Spades and Cangkul and
+    every shuffle of Hit the Deck are made so."""
+    return [int(packed) & 63 for packed in keyed_packed(key, cards)]
 
-    Each key and its card are packed into one float, ``key << 6 | card`` (exact, being under
-    2**38), which the sort compares several times faster than ints this wide; the card comes
-    back out of the low six bits."""
-    n = len(cards)
+
+def keyed_packed(key: bytes, cards: list[int] | None = None) -> list[float]:
+    """:func:`keyed_order`'s sort, before the cards are taken out: ``cards`` (by default the
+    deck's 52, 0 to 51) sorted by 32-bit keys, card ``i``'s being bytes ``4i`` to ``4i + 3``
+    of SHAKE-128 of ``key`` read as a little-endian number, a tie in the cards' order, each
+    key and its card packed into one float, ``key << 6 | card`` (exact, being under 2**38),
+    which the sort compares several times faster than ints this wide. The card is
+    ``int(packed) & 63``; a caller that deals the cards straight into hands (Spades) takes
+    them out itself."""
+    n = 52 if cards is None else len(cards)
     digest = hashlib.shake_128(key).digest(4 * n)
+    packed = [0.0] * n  # (filled by index and sorted in place: no appends, no copy)
     if COMPILED:  # the bytes one by one: compiled, that makes no int object for a key
-        order = sorted([float((digest[4 * i] | digest[4 * i + 1] << 8 | digest[4 * i + 2] << 16
-                               | digest[4 * i + 3] << 24) << 6 | cards[i]) for i in range(n)])
-    else:  # the keys in one C call: interpreted, the bytes one by one took 1.6 times as long
+        for i in range(n):
+            packed[i] = float((digest[4 * i] | digest[4 * i + 1] << 8 | digest[4 * i + 2] << 16
+                               | digest[4 * i + 3] << 24) << 6
+                              | (i if cards is None else cards[i]))
+    else:  # one C call: interpreted, the bytes one by one took 1.6 times as long
         keys = digest_keys(digest)
-        order = sorted([float(keys[i] << 6 | cards[i]) for i in range(n)])
-    return [int(packed) & 63 for packed in order]
+        for i in range(n):
+            packed[i] = float(keys[i] << 6 | (i if cards is None else cards[i]))
+    packed.sort()
+    return packed

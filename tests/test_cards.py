@@ -113,4 +113,5 @@ def test_a_keyed_order_is_the_cards_sorted_by_their_keys(compiled_way, key, card
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(cards_module, "COMPILED", compiled_way)
         assert keyed_order(key, cards) == _reference_order(key, cards)
+        assert keyed_order(key) == _reference_order(key, list(range(52)))  # a deck
     assert sorted(keyed_order(key, cards)) == sorted(cards)

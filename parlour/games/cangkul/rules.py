@@ -31,7 +31,6 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from parlour.cards import (
-    DECK_LIST,
     SUIT_MASKS,
     SUIT_NAMES,
     card_text,
@@ -89,7 +88,7 @@ def deal_order(seed: int, deal: int) -> list[int]:
     """The 52 cards of a deal in the order they are dealt: a uniform shuffle keyed by seed
     and deal (:func:`parlour.cards.keyed_order`: 32-bit keys from SHAKE-128, ties in card
     order)."""
-    return keyed_order(b"cangkul:%d:%d" % (seed, deal), DECK_LIST)
+    return keyed_order(b"cangkul:%d:%d" % (seed, deal))
 
 
 def seat_order(start: Seat, seats: int) -> list[Seat]:
