@@ -16,6 +16,7 @@ from parlour.engine import (
     play_random,
     position_fields,
     quoted,
+    seeded_shuffle,
     shuffle,
 )
 from parlour.games import game_ids, get_game
@@ -54,6 +55,18 @@ def test_shuffle_draws_what_random_shuffle_draws():
     items = [1, 2, 3]
     shuffle(items, Reversing(1))
     assert items == [3, 2, 1]
+
+
+def test_seeded_shuffle_is_random_shuffle_of_the_derived_generator():
+    """seeded_shuffle (batched words in the compiled build) orders as random.shuffle does
+    with derive_rng of the same parts: decks of every size a game deals, and past 256 cards,
+    where a draw needs more than a word's top byte."""
+    for seed in range(80):
+        for n in (0, 1, 2, 3, 5, 17, 40, 52, 104, 108, 255, 256, 257, 300, 700):
+            ours, theirs = list(range(n)), list(range(n))
+            seeded_shuffle(ours, seed, "deal", n)
+            derive_rng(seed, "deal", n).shuffle(theirs)
+            assert ours == theirs, (seed, n)
 
 
 def test_option_coercion_and_errors():

@@ -66,10 +66,10 @@ from parlour.engine import (
     Term,
     ascii_int,
     check_action_range,
-    derive_rng,
     position_fields,
     quoted,
     reduce_state,
+    seeded_shuffle,
     shuffle,
 )
 from parlour.message import YOU, plural_message
@@ -344,7 +344,7 @@ class ClockworkState(State):
             return
         if stock is None:
             order = list(STOCK_CARDS)
-            shuffle(order, derive_rng(seed, "stock"))
+            seeded_shuffle(order, seed, "stock")
         else:
             if sorted(stock) != list(STOCK_CARDS):
                 raise ValueError("a stock is the 39 cards that are not spades, each once")

@@ -48,11 +48,11 @@ from parlour.engine import (
     Term,
     ascii_int,
     check_action_range,
-    derive_rng,
     plural_message,
     position_fields,
     quoted,
     reduce_state,
+    seeded_shuffle,
     shuffle,
 )
 from parlour.message import N_, YOU
@@ -233,7 +233,7 @@ def is_win(occ: int, up: int) -> bool:
 def deal_order(seed: int) -> tuple[int, ...]:
     """The order of the stock, top card first: a uniform shuffle keyed by the seed."""
     cards = list(DECK)
-    shuffle(cards, derive_rng(seed, "deal"))
+    seeded_shuffle(cards, seed, "deal")
     return tuple(cards)
 
 

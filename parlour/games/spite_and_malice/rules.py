@@ -55,11 +55,11 @@ from parlour.engine import (
     Term,
     ascii_int,
     check_action_range,
-    derive_rng,
     placing_by,
     position_fields,
     quoted,
     reduce_state,
+    seeded_shuffle,
     shuffle,
 )
 from parlour.message import N_, message_to_json, plural_message
@@ -112,7 +112,10 @@ def parse_face(text: str) -> int:
     return parse_card(text)
 
 
-LogEntry = tuple[int, int, Seat, str, Any]  # (n, turn, seat, kind, what): see _event
+#: (n, turn, seat, kind, what): see _event. Typed as a tuple of any length, so compiled code
+#: keeps each entry as the tuple it is (a typed five-tuple is unpacked when read and made
+#: anew when stored, as the log's pruning at each turn does).
+LogEntry = tuple[Any, ...]
 
 
 def _log_event(entry: LogEntry) -> JsonDict:
@@ -194,6 +197,7 @@ _HS: Final = tuple(tuple(range(HAND_TO_SIDE + i * 4, HAND_TO_SIDE + i * 4 + 4))
                    for i in range(HAND_SIZE))
 #: Each hand slot's bit (a table: compiled, a shift by a variable is a call).
 _SLOT_BIT: Final = tuple(1 << i for i in range(HAND_SIZE))
+_PILE_BIT: Final = tuple(1 << j for j in range(MAX_CENTRE))  # a centre pile's mask bit
 #: For every set of held hand slots (a mask: bit ``i`` for slot ``i``), the discards of
 #: them all (``_HS`` of each slot, lowest first).
 _HS_HELD: Final = tuple(tuple(a for i in range(HAND_SIZE) if held >> i & 1 for a in _HS[i])
@@ -203,13 +207,14 @@ _HS_HELD: Final = tuple(tuple(a for i in range(HAND_SIZE) if held >> i & 1 for a
 def _fits(centre: list[list[int]], king_starts: bool) -> list[int]:
     """Indexed by building value (1..12, WILD): the centre piles (a mask) a card of that
     value may go on."""
-    fits = [0] * (WILD + 1)
-    for j, pile in enumerate(centre):
-        size = len(pile)
+    fits = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]  # WILD + 1 (a literal: no repeat call)
+    for j in range(len(centre)):
+        size = len(centre[j])
+        bit = _PILE_BIT[j]  # (a table: a variable shift is a call, compiled)
         # (``x[i] = x[i] | y``: mypyc compiles ``x[i] |= y`` as generic code)
-        fits[size + 1] = fits[size + 1] | 1 << j
+        fits[size + 1] = fits[size + 1] | bit
         if size or king_starts:
-            fits[WILD] = fits[WILD] | 1 << j
+            fits[WILD] = fits[WILD] | bit
     return fits
 
 
@@ -484,7 +489,7 @@ class SpiteAndMaliceState(State):
     # ------------------------------------------------------------------ dealing
     def _deal(self, attempt: int) -> None:
         deck = new_deck(self.options["jokers"])
-        shuffle(deck, derive_rng(self.seed, "deal", self.round, attempt))
+        seeded_shuffle(deck, self.seed, "deal", self.round, attempt)
         n = self.options["payoff_size"]
         self.payoff = [deck[0:n], deck[n:2 * n]]
         self.hands = [deck[2 * n:2 * n + 5], deck[2 * n + 5:2 * n + 10]]
@@ -515,7 +520,9 @@ class SpiteAndMaliceState(State):
         self._legal = None
         self.turns += 1
         self.turn_no += 1
-        self._log = [e for e in self._log if e[1] >= self.turn_no - 1]
+        since: object = self.turn_no - 1  # (an object: the entries' turns are, so no int is
+        # made for each comparison, compiled)
+        self._log = [e for e in self._log if e[1] >= since]
         if self.turns > self.options["max_turns"]:
             self._end_round(None, "turn limit")
             return
@@ -572,16 +579,24 @@ class SpiteAndMaliceState(State):
         fits = _fits(self.centre, self.options["king_starts"])
         out: list[int] = []
         held = 0  # the hand's slots that hold a card (bit ``i`` for slot ``i``)
+        # (a card that fits no pile adds nothing: most do not, and adding an empty tuple is
+        # still a generic call, compiled)
         for i, face in enumerate(hand):
             if face != EMPTY:
-                out += _HC[i][fits[VALUE[face]]]
+                piles = fits[VALUE[face]]
+                if piles:
+                    out += _HC[i][piles]
                 held += _SLOT_BIT[i]
         payoff = self.payoff[seat]
         if payoff:
-            out += _PC[fits[VALUE[payoff[-1]]]]
+            piles = fits[VALUE[payoff[-1]]]
+            if piles:
+                out += _PC[piles]
         for k, pile in enumerate(self.side[seat]):
             if pile:
-                out += _SC[k][fits[VALUE[pile[-1]]]]
+                piles = fits[VALUE[pile[-1]]]
+                if piles:
+                    out += _SC[k][piles]
         out += _HS_HELD[held]  # (the discards of every held slot, as one tuple)
         self._legal = legal = tuple(out)
         return legal
@@ -637,7 +652,7 @@ class SpiteAndMaliceState(State):
         self.completed += 1
         self.stock.extend(self.centre[j])
         self.centre[j] = []
-        shuffle(self.stock, derive_rng(self.seed, "reshuffle", self.round, self.completed))
+        seeded_shuffle(self.stock, self.seed, "reshuffle", self.round, self.completed)
         self._event(self.turn, "complete", (j, len(self.stock)))
 
     def _why_illegal(self, action: object, turn: Seat) -> Message:
