@@ -76,6 +76,15 @@ class ParlourAECEnv(_Shell, AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self.match.observe(self._seat[agent])
 
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool,
+                                                  bool, dict[str, Any]]:
+        """AECEnv's ``last``, with the observation asked of the match directly (a loop over
+        the agents calls it every step)."""
+        agent = self.agent_selection
+        return (self.match.observe(self._seat[agent]) if observe else None,
+                self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
