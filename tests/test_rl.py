@@ -186,6 +186,35 @@ def test_an_observation_rewritten_as_the_match_goes_is_the_one_written_anew(seat
     assert steps > 300  # (three matches to 60 points: hundreds of steps)
 
 
+def test_last_is_what_the_agent_selected_observes_and_is_owed() -> None:
+    """The AEC environment's own ``last`` (it asks the match directly) gives what
+    PettingZoo's does: the selected agent's observation, its reward since it last acted, its
+    end flags and info; with ``observe=False``, no observation."""
+    env = rl.raw_env("hit-the-deck", seats=3, target=25)
+    rng = random.Random(5)
+    checked = ended = rewarded = 0
+    for seed in range(6):  # whole matches: their last steps end and reward the agents
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            expected = env.observe(agent)
+            assert np.array_equal(obs["observation"], expected["observation"])
+            assert np.array_equal(obs["action_mask"], expected["action_mask"])
+            assert (reward, term, trunc, info) == (env._cumulative_rewards[agent],
+                                                   env.terminations[agent],
+                                                   env.truncations[agent], env.infos[agent])
+            assert env.last(observe=False)[0] is None
+            checked += 1
+            rewarded += reward != 0
+            if term or trunc:
+                ended += 1
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+    assert checked > 150 and ended == 6 * 3 and rewarded >= 6
+
+
 # --------------------------------------------------------------------------- seeding
 @pytest.mark.parametrize("game_id", GAMES)
 def test_reset_with_a_seed_deals_parlours_seeded_deal(game_id: str) -> None:
