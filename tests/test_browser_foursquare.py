@@ -28,6 +28,21 @@ COLS = "abcdefg"
 HINTED = (2, 4, 5, 6)
 
 
+
+def score_line(left: int) -> str:
+    """A won game's score line as the page words it (English plurals, and none left)."""
+    if left == 0:
+        return "Score: no card left in the stock"
+    return f"Score: {left} card left in the stock" if left == 1 \
+        else f"Score: {left} cards left in the stock"
+
+
+def no_score_line(stock: int) -> str:
+    """A lost game's line: the stock it left, in English plurals (a game can end with one
+    card left, as this test's once did)."""
+    return f"No score: {stock} card was still in the stock" if stock == 1 \
+        else f"No score: {stock} cards were still in the stock"
+
 def by_keys(page, target: str) -> None:
     """Move the cursor to ``target`` with the arrow keys from where it is, press Enter."""
     page.focus(".fs-cell.cursor")
@@ -127,9 +142,8 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
     assert "1st" not in page.inner_text(".endbar")
     # the score line tells what is true: a won game's score, a lost game's stock left
     stock = page.inner_text(".fs-stock-count")
-    assert page.inner_text(".results-score") == (
-        f"Score: {won.group(1)} cards left in the stock" if won
-        else f"No score: {stock} cards were still in the stock")
+    assert page.inner_text(".results-score") == (score_line(int(won.group(1))) if won
+                                                 else no_score_line(int(stock)))
     down = int(page.inner_text(".fs-down-count").split()[0].rstrip(","))
     assert page.inner_text(".fs-down-count") == (
         f"{down}, over the limit of 4" if down > 4 else f"{down} of 4")
