@@ -98,11 +98,8 @@ class Match:
         cached = self._cache.get(seat)
         if cached is not None:
             return cached
-        if self._lean is not None:  # (the match's own state: only what changed is written;
-            # _wrapped written out, one call fewer a step)
-            buffer, mask = self._lean.observe(self.state, seat)
-            obs: dict[str, np.ndarray] = {"observation": np.frombuffer(buffer, FLOAT32),
-                                          "action_mask": np.frombuffer(mask, MASK_TYPE)}
+        if self._lean is not None:  # (the match's own state: only what changed is written)
+            obs = _wrapped(*self._lean.observe(self.state, seat))
         else:
             obs = self.observation(self.state, seat)
         if self.illegal is not None:  # the match was ended by an illegal move

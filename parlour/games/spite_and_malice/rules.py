@@ -204,6 +204,9 @@ _HS_HELD: Final = tuple(tuple(a for i in range(HAND_SIZE) if held >> i & 1 for a
                         for held in range(1 << HAND_SIZE))
 
 
+assert WILD + 1 == 14, "_fits writes its list of WILD + 1 zeros out"
+
+
 def _fits(centre: list[list[int]], king_starts: bool) -> list[int]:
     """Indexed by building value (1..12, WILD): the centre piles (a mask) a card of that
     value may go on."""
