@@ -7,7 +7,9 @@ seat may see (``view``). Actions are plain ints in a fixed per-game range; their
 comes from ``game.action_text`` / ``game.parse_action``.
 
 All randomness comes from the seed: a game draws its shuffles from :func:`derive_rng` keyed
-by the seed and a counter (the deal number, the reshuffle number), so ``new(seed)`` plus the
+by the seed and a counter (the deal number, the reshuffle number; :func:`seeded_shuffle` for
+a generator used for one shuffle, :func:`parlour.cards.keyed_order` for a keyed sort), so
+``new(seed)`` plus the
 same actions reproduces a game exactly, and a clone needs no generator state of its own.
 
 >>> from parlour.games import get_game
@@ -91,7 +93,7 @@ def shuffle(items: list[T], rng: _random.Random) -> None:
 def seeded_shuffle(items: list[T], *parts: object) -> None:
     """``shuffle(items, derive_rng(*parts))``, the same order, for a generator used for this
     one shuffle: it is made as the C generator alone (the state ``random.Random`` seeds, without
-    its Python layer, which costs a fifth of making one)."""
+    its Python layer, which costs a sixth of making one)."""
     shuffle(items, _random.Random(derive_seed(*parts)))
 
 
