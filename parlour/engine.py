@@ -9,8 +9,8 @@ comes from ``game.action_text`` / ``game.parse_action``.
 All randomness comes from the seed: a game draws its shuffles from :func:`derive_rng` keyed
 by the seed and a counter (the deal number, the reshuffle number; :func:`seeded_shuffle` for
 a generator used for one shuffle, :func:`parlour.cards.keyed_order` for a keyed sort), so
-``new(seed)`` plus the
-same actions reproduces a game exactly, and a clone needs no generator state of its own.
+``new(seed)`` plus the same actions reproduces a game exactly, and a clone needs no
+generator state of its own.
 
 >>> from parlour.games import get_game
 >>> state = get_game("spades").new(seed=7)
