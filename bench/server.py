@@ -43,6 +43,7 @@ import gc
 import json
 import math
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -483,6 +484,7 @@ class Instructions:
                        f"--callgrind-out-file={self.out}.%p"]
         self.pid = 0
         self.on = False
+        self.last: Path | None = None  # the last dump read
 
     def __call__(self) -> dict[str, float]:
         if not self.on:
@@ -494,6 +496,7 @@ class Instructions:
                        capture_output=True, timeout=120)
         dumps = sorted(self.out.parent.glob(f"{self.out.name}.{self.pid}*"),
                        key=lambda f: f.stat().st_mtime)
+        self.last = dumps[-1]
         for line in dumps[-1].read_text().splitlines():
             if line.startswith(("summary:", "totals:")):
                 return {"server": float(line.split()[1])}
@@ -516,6 +519,8 @@ def callgrind_pair(args: argparse.Namespace, console: Console, clients: int, tab
                                       args.seconds, args.warmup, args.think, counted))
         finally:
             stop_server(server)
+        if args.keep is not None and counted.last is not None:
+            shutil.copy(counted.last, args.keep)
     # run_one's figure is the reading's difference per action times 1,000 (ms from s)
     per_action = float(row.pop("cpu_ms_per_action_server")) / 1000
     return {"setup": "sqlite x1, callgrind", "clients": clients, "tables": tables,
@@ -624,6 +629,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--callgrind", action="store_true", help="count the instructions an "
                         "action costs the server instead (valgrind's callgrind; --runs 8/2 "
                         "or so: the server runs some fifty times slower)")
+    parser.add_argument("--keep", type=Path, help="with --callgrind: copy the counted part's "
+                        "callgrind file here (for callgrind_annotate: where the instructions "
+                        "of an action go, function by function)")
     report.add_write_flags(parser)
     args = parser.parse_args(argv)
     if args.callgrind:
