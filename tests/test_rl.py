@@ -181,6 +181,7 @@ def test_an_observation_rewritten_as_the_match_goes_is_the_one_written_anew(seat
                 env.step(None)
                 continue
             legal = np.flatnonzero(obs["action_mask"])
+            obs["action_mask"][:] = 1  # the caller's too
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
     assert steps > 300  # (three matches to 60 points: hundreds of steps)
@@ -213,6 +214,33 @@ def test_last_is_what_the_agent_selected_observes_and_is_owed() -> None:
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.randrange(len(legal))]))
     assert checked > 150 and ended == 6 * 3 and rewarded >= 6
+
+
+def test_agent_iter_is_pettingzoos() -> None:
+    """The AEC environment's own ``agent_iter`` yields what PettingZoo's does: the agent
+    selected, while there are agents, at most ``max_iter`` of them, anew each time it is
+    iterated."""
+    from pettingzoo import AECEnv
+
+    ours, theirs = rl.raw_env("spades", max_deals=1), rl.raw_env("spades", max_deals=1)
+    for env in (ours, theirs):
+        env.reset(seed=3)
+    both = ours.agent_iter(max_iter=5), AECEnv.agent_iter(theirs, max_iter=5)
+    walks: list[list[str]] = [[], []]
+    for _ in range(2):  # iterated twice: five agents each time
+        for walk, env, agents in zip(walks, (ours, theirs), both, strict=True):
+            for agent in agents:
+                walk.append(agent)
+                env.step(legal_of(env))
+    assert walks[0] == walks[1] and len(walks[0]) == 10
+    for env in (ours, theirs):  # to the end: no agents, no more
+        for _agent in env.agent_iter():
+            env.step(None if env.terminations[env.agent_selection] else legal_of(env))
+    assert list(ours.agent_iter()) == list(AECEnv.agent_iter(theirs)) == []
+
+
+def legal_of(env: Any) -> int:
+    return int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
 
 
 # --------------------------------------------------------------------------- seeding

@@ -8,6 +8,7 @@ move does, how episodes are seeded) lives here once.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -63,6 +64,8 @@ class Match:
         self._lean = (LeanObservations(self.encoder.filler, self.encoder.refiller,
                                        self.encoder.zeros, self.num_actions)
                       if self.encoder.lean else None)
+        #: What :meth:`act` returns when it rewards no one (most steps): one tuple.
+        self.no_rewards: tuple[float, ...] = (0.0,) * self.seats
         #: Whether each deal or round ends with its points as rewards (else only the match's
         #: end rewards, as in a game of one deal); settled once, read at every step.
         self._per_deal = reward == "deal" and not self.encoder.one_deal
@@ -126,8 +129,9 @@ class Match:
         return platform.render_text(self.game, self.state.view(seat), seat, self.seats)
 
     # ------------------------------------------------------------------ acting
-    def act(self, seat: Seat, action: Any) -> list[float]:
-        """Play ``action`` for ``seat``; the reward each seat gets for it."""
+    def act(self, seat: Seat, action: Any) -> Sequence[float]:
+        """Play ``action`` for ``seat``; the reward each seat gets for it (:attr:`no_rewards`
+        itself when nobody is rewarded)."""
         self._cache.clear()  # (the observations handed out are the callers' to keep)
         state = self.state
         try:
@@ -141,7 +145,7 @@ class Match:
         over = self.over = state.outcome is not None
         if self._per_deal:
             if state.round == self._round and not over:
-                return [0.0] * self.seats
+                return self.no_rewards
             points = self.encoder.points(state)
             rewards = [now - before for now, before in zip(points, self._points, strict=True)]
             self._points = points
@@ -149,7 +153,7 @@ class Match:
             return rewards
         if over:
             return [2.0 * state.reward(s) - 1.0 for s in range(self.seats)]
-        return [0.0] * self.seats
+        return self.no_rewards
 
 
 def _wrapped(buffer: Any, mask: bytearray) -> dict[str, np.ndarray]:
