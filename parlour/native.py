@@ -40,13 +40,15 @@ from typing import IO
 
 PACKAGE = Path(__file__).resolve().parent
 #: The shared modules compiled: the hot paths of play, search and the learning environments
-#: (whose observations ``parlour.features`` computes, without NumPy).
+#: (whose observations ``parlour.features`` computes, without NumPy, and whose steps
+#: ``parlour.rl.match`` takes: its NumPy calls stay Python's, the rest of a step compiled).
 SHARED_MODULES = (
     "parlour.cards",
     "parlour.engine",
     "parlour.sampling",
     "parlour.bots.search",
     "parlour.features",
+    "parlour.rl.match",
 )
 #: A game's modules the compiled build compiles where its folder names none: its rules (the
 #: hot path of play). A folder names its own in its ``__init__.py``, as a literal

@@ -22,10 +22,14 @@ except ModuleNotFoundError as err:  # pragma: no cover - depends on the install
         f"parlour.rl needs the 'rl' extra ({err.name} is missing): "
         "pip install 'parlour[rl]'") from err
 
-from parlour.rl import platform
-from parlour.rl.aec import ParlourAECEnv, ParlourParallelEnv
-from parlour.rl.gym_env import ParlourSingleAgentEnv
-from parlour.rl.match import REWARDS, Match
+from parlour.native import extend
+
+extend(__path__, "rl")  # the compiled match (match.py), when the compiled build is in use
+
+from parlour.rl import platform  # noqa: E402  (after the path is set)
+from parlour.rl.aec import ParlourAECEnv, ParlourParallelEnv  # noqa: E402
+from parlour.rl.gym_env import ParlourSingleAgentEnv  # noqa: E402
+from parlour.rl.match import REWARDS, Match  # noqa: E402
 
 __all__ = ["REWARDS", "Match", "ParlourAECEnv", "ParlourParallelEnv", "ParlourSingleAgentEnv",
            "env", "games", "gym_id", "parallel_env", "raw_env", "single_agent"]

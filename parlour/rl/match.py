@@ -38,8 +38,11 @@ class Match:
     An illegal action ends the match: the offender gets ``illegal_reward``, the others 0.
     """
 
-    def __init__(self, game_id: str, seats: int | None = None, reward: str = "match",
-                 illegal_reward: float = -1.0, **options: Any) -> None:
+    # (the arguments checked here are Any: the compiled build would refuse a wrong type with
+    # its own TypeError before the check's clear error; and mypyc fails on a float argument
+    # with a default before ``**options``)
+    def __init__(self, game_id: str, seats: Any = None, reward: Any = "match",
+                 illegal_reward: Any = -1.0, **options: Any) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.game = platform.game(game_id)
@@ -71,7 +74,7 @@ class Match:
         self._per_deal = reward == "deal" and not self.encoder.one_deal
 
     # ------------------------------------------------------------------ episodes
-    def reset(self, seed: int | None = None) -> int:
+    def reset(self, seed: Any = None) -> int:
         """A new match: dealt from ``seed`` exactly as ``game.new(seed)`` deals it; without
         a seed, the next of a sequence that the last given seed fixes. Returns the seed."""
         if seed is not None:
