@@ -30,6 +30,7 @@ from parlour.server.edge.protocol import (
     encode,
     encode_bytes,
     joined,
+    joined_json,
     localized,
 )
 from parlour.server.play.names import bot_level, bot_names
@@ -229,6 +230,9 @@ class Table:
     _views_at: tuple[int, int] = (-1, -1)
     #: this version's spectator view without the seat's part, by language (seat_view)
     _shared: dict[str, Encoded] = field(default_factory=dict)
+    #: this version's view message around the view, the same for every seat: what comes
+    #: before the view (``{"type":"view",...,"view":``) and after it (``,"timed":...}``)
+    _frame: tuple[bytes, bytes] | None = None
     #: narration_names' answers, for the seats' names they were worked out from
     _told_names: dict[tuple[Seat | None, tuple[tuple[str, str | None, bool], ...]],
                       list[Param]] = (
@@ -363,37 +367,51 @@ class Table:
     # ------------------------------------------------------------------ views
     def view_message(self, seat: Seat | None, lang: str = "en") -> bytes:
         """The encoded view message (UTF-8 JSON) for ``seat`` in ``lang`` (its reasons and
-        narration), built once per version."""
+        narration), built once per version: ``{"type": "view", "table", "match",
+        "version", "status", "view"}``, then ``narration`` where the game narrates,
+        ``timed`` in a timed phase and ``turn`` while a turn timer runs. What surrounds
+        the view and its narration is the same for every seat, encoded once a version
+        (:meth:`message_frame`); each seat's message is the pieces joined."""
         key = (self.match, self.version)
         if self._views_at != key:
             self._views = {}
             self._shared = {}
+            self._frame = None
             self._views_at = key
         text = self._views.get((seat, lang))
         if text is None:
-            view = self.localized_view(seat, lang)
-            message: JsonDict = {"type": "view", "table": self.id, "match": self.match,
-                                 "version": self.version, "status": self.status,
-                                 # encoded already: orjson writes it as it is (the
-                                 # frame's other values are the server's own, none that
-                                 # orjson refuses, so encode_bytes never needs the
-                                 # standard library's encoder here)
-                                 "view": orjson.Fragment(view.json)}
-            told = narration(self.game, view.data, lambda: self.narration_names(seat), lang)
-            if told is not None:
-                message["narration"] = told
-            if self.reaction is not None:
-                message["timed"] = self.reaction.to_json()
-            if self.turn is not None:
-                message["turn"] = self.turn
-            text = self._views[seat, lang] = encode_bytes(message)
+            narrates = spec(self.game.id).describe_event is not None
+            view = self.localized_view(seat, lang, whole=narrates)
+            head, tail = self._frame or self.message_frame()
+            told = narration(self.game, view.data, lambda: self.narration_names(seat),
+                             lang) if narrates else None
+            text = self._views[seat, lang] = (
+                b"".join((head, view.json, b',"narration":', encode_bytes(told), tail))
+                if told is not None else b"".join((head, view.json, tail)))
         return text
 
-    def localized_view(self, seat: Seat | None, lang: str) -> Encoded:
+    def message_frame(self) -> tuple[bytes, bytes]:
+        """This version's view message without its view (and narration): the encoded
+        JSON before the view, and after it. orjson encodes each value alike wherever it
+        stands, so the joined message is the bytes of the message encoded whole."""
+        head = encode_bytes({"type": "view", "table": self.id, "match": self.match,
+                             "version": self.version, "status": self.status})
+        after: JsonDict = {}
+        if self.reaction is not None:
+            after["timed"] = self.reaction.to_json()
+        if self.turn is not None:
+            after["turn"] = self.turn
+        tail = b"," + encode_bytes(after)[1:] if after else b"}"
+        self._frame = (head[:-1] + b',"view":', tail)
+        return self._frame
+
+    def localized_view(self, seat: Seat | None, lang: str, whole: bool = True) -> Encoded:
         """``state.view(seat)`` localized in ``lang`` and encoded. For a game whose spec
         gives the seat's part of its view (``seat_view``), the rest is the spectator's view,
         built and encoded once a version for every seat, and the seat's part is added: the
-        same view at a third of the cost of each seat's whole one (four seats a move)."""
+        same view at a third of the cost of each seat's whole one (four seats a move).
+        ``whole=False``: the caller reads only the encoded view, so the two parts' data are
+        not merged (its ``data`` is then the seat's part alone)."""
         state = self.state
         assert state is not None
         part = spec(self.game.id).seat_view
@@ -402,10 +420,10 @@ class Table:
         mine = localized(part(state, seat), lang)
         shared = self._shared.get(lang)
         if shared is None:
-            whole = state.view(None)
+            view = state.view(None)
             shared = self._shared[lang] = localized(
-                {k: v for k, v in whole.items() if k not in mine.data}, lang)
-        return joined(shared, mine)
+                {k: v for k, v in view.items() if k not in mine.data}, lang)
+        return joined(shared, mine) if whole else Encoded(mine.data, joined_json(shared, mine))
 
     def refresh_views(self) -> None:
         """Forget the built views (something they carry, e.g. the turn timer, changed)."""
