@@ -69,34 +69,42 @@ class LeanObservations:
     """A lean encoder's observations of the seats of one match as it goes on: each seat's
     last facts and buffer are kept, so that where the encoder can rewrite an observation
     (``refiller(before, seen, buffer)``: Hit the Deck's), the next one of that seat writes
-    only what changed since. Each observation handed out is a copy, the callers' to keep
+    only what changed since. ``wrap`` makes the caller's array of a buffer without a copy
+    (NumPy's ``frombuffer``, given by ``parlour.rl``: this module never imports NumPy); each
+    observation handed out is the wrapped kept buffer's ``copy()``, the callers' to keep
     (and change). :meth:`clear` forgets them all (a new match)."""
 
     def __init__(self, filler: Callable[[Any, FloatBuffer], None],
                  refiller: Callable[[Any, Any, FloatBuffer], None] | None, zeros: Any,
-                 num_actions: int) -> None:
+                 num_actions: int, wrap: Callable[[Any], Any]) -> None:
         self.filler = filler
         self.refiller = refiller
         self.zeros = zeros
         self.num_actions = num_actions
+        self.wrap = wrap
         self.facts: dict[int, Any] = {}  # seat -> the facts of its last observation
         self.buffers: dict[int, Any] = {}  # seat -> its last observation, kept here
+        self.wrapped: dict[int, Any] = {}  # seat -> its kept buffer, wrapped
 
     def clear(self) -> None:
         self.facts = {}
         self.buffers = {}
+        self.wrapped = {}
 
     def observe(self, state: Any, seat: int) -> tuple[Any, bytearray]:
-        """The buffers of ``seat``'s observation of ``state``, the match's state now (as
-        :func:`lean_buffers`)."""
+        """``seat``'s observation of ``state``, the match's state now, wrapped, and the
+        buffer of its action mask (as :func:`lean_buffers`)."""
         refiller = self.refiller
         if refiller is None:
-            return lean_buffers(state, seat, self.filler, self.zeros, self.num_actions)
+            seen = state.seen(seat)
+            return (self.wrap(filled(seen, self.filler, self.zeros)),
+                    action_mask(seen.legal, self.num_actions))
         seen = state.seen(seat)
         kept = self.buffers.get(seat)
         if kept is None:
             kept = self.buffers[seat] = filled(seen, self.filler, self.zeros)
+            self.wrapped[seat] = self.wrap(kept)
         else:
             refiller(self.facts[seat], seen, memoryview(kept))
         self.facts[seat] = seen
-        return kept[:], action_mask(seen.legal, self.num_actions)
+        return self.wrapped[seat].copy(), action_mask(seen.legal, self.num_actions)

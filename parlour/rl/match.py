@@ -62,10 +62,14 @@ class Match:
         self.over = False
         self._points: list[float] = []
         self._round = 1
-        self._cache: dict[Seat, dict[str, np.ndarray]] = {}
+        #: The last observation handed out in this state, and whose (-1: none): ``last``
+        #: and ``observe`` of the same agent in one step share it (one slot: a dict's lookup
+        #: and store cost more a step)
+        self._cached_seat = -1
+        self._cached: dict[str, np.ndarray] = {}
         #: A lean encoder's observations of this match, seat by seat (None: not lean).
         self._lean = (LeanObservations(self.encoder.filler, self.encoder.refiller,
-                                       self.encoder.zeros, self.num_actions)
+                                       self.encoder.zeros, self.num_actions, _as_floats)
                       if self.encoder.lean else None)
         #: What :meth:`act` returns when it rewards no one (most steps): one tuple.
         self.no_rewards: tuple[float, ...] = (0.0,) * self.seats
@@ -89,7 +93,7 @@ class Match:
         self.over = self.state.outcome is not None
         self._round = self.state.round
         self._points = [] if self.encoder.one_deal else self.encoder.points(self.state)
-        self._cache = {}
+        self._cached_seat = -1
         if self._lean is not None:
             self._lean.clear()
         return seed
@@ -101,16 +105,18 @@ class Match:
     # ------------------------------------------------------------------ observing
     def observe(self, seat: Seat) -> dict[str, np.ndarray]:
         """``{"observation", "action_mask"}`` for ``seat``: what it sees, and nothing else."""
-        cached = self._cache.get(seat)
-        if cached is not None:
-            return cached
+        if seat == self._cached_seat:
+            return self._cached
         if self._lean is not None:  # (the match's own state: only what changed is written)
-            obs = _wrapped(*self._lean.observe(self.state, seat))
+            observation, mask = self._lean.observe(self.state, seat)
+            obs = {"observation": observation,
+                   "action_mask": np.frombuffer(mask, MASK_TYPE)}
         else:
             obs = self.observation(self.state, seat)
         if self.illegal is not None:  # the match was ended by an illegal move
             obs["action_mask"][:] = 0
-        self._cache[seat] = obs
+        self._cached_seat = seat
+        self._cached = obs
         return obs
 
     def observation(self, state: State, seat: Seat) -> dict[str, np.ndarray]:
@@ -135,7 +141,7 @@ class Match:
     def act(self, seat: Seat, action: Any) -> Sequence[float]:
         """Play ``action`` for ``seat``; the reward each seat gets for it (:attr:`no_rewards`
         itself when nobody is rewarded)."""
-        self._cache.clear()  # (the observations handed out are the callers' to keep)
+        self._cached_seat = -1  # (the observations handed out are the callers' to keep)
         state = self.state
         try:
             state.apply(action if type(action) is int else _as_action(action), seat)
@@ -157,6 +163,11 @@ class Match:
         if over:
             return [2.0 * state.reward(s) - 1.0 for s in range(self.seats)]
         return self.no_rewards
+
+
+def _as_floats(buffer: Any) -> np.ndarray:
+    """A lean observation's buffer as a NumPy array, without a copy."""
+    return np.frombuffer(buffer, FLOAT32)
 
 
 def _wrapped(buffer: Any, mask: bytearray) -> dict[str, np.ndarray]:
