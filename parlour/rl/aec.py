@@ -100,12 +100,19 @@ class ParlourAECEnv(_Shell, AECEnv):
             return
         match = self.match
         self._cumulative_rewards[agent] = 0.0
-        rewards = match.act(self._seat[agent], action)
-        if rewards is not match.no_rewards and any(rewards):
+        after = match.step(self._seat[agent], action)
+        if after >= 0:  # (most steps: no one rewarded, the match goes on)
+            if self._rewarded:  # the zeros stand until someone is rewarded
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            self.agent_selection = self.possible_agents[after]
+            return
+        rewards = match.rewards
+        if any(rewards):
             self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
             self._rewarded = True
             self._accumulate_rewards()
-        elif self._rewarded:  # most steps reward no one: the zeros stand until one does
+        elif self._rewarded:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
         if match.over:

@@ -73,6 +73,8 @@ class Match:
                       if self.encoder.lean else None)
         #: What :meth:`act` returns when it rewards no one (most steps): one tuple.
         self.no_rewards: tuple[float, ...] = (0.0,) * self.seats
+        #: The rewards of the last :meth:`step` that returned -1.
+        self.rewards: Sequence[float] = self.no_rewards
         #: Whether each deal or round ends with its points as rewards (else only the match's
         #: end rewards, as in a game of one deal); settled once, read at every step.
         self._per_deal = reward == "deal" and not self.encoder.one_deal
@@ -138,6 +140,16 @@ class Match:
         return platform.render_text(self.game, self.state.view(seat), seat, self.seats)
 
     # ------------------------------------------------------------------ acting
+    def step(self, seat: Seat, action: Any) -> Seat:
+        """:meth:`act`, for the AEC environment's step, where most actions reward no one
+        and end nothing: then the seat to act next; else -1, and :attr:`rewards` holds
+        the rewards :meth:`act` gave (one compiled call where three reads were)."""
+        rewards = self.act(seat, action)
+        if rewards is self.no_rewards and not self.over:
+            return self.state.to_act[0]
+        self.rewards = rewards
+        return -1
+
     def act(self, seat: Seat, action: Any) -> Sequence[float]:
         """Play ``action`` for ``seat``; the reward each seat gets for it (:attr:`no_rewards`
         itself when nobody is rewarded)."""
