@@ -84,12 +84,12 @@ class LeanObservations:
         self.wrap = wrap
         self.facts: dict[int, Any] = {}  # seat -> the facts of its last observation
         self.buffers: dict[int, Any] = {}  # seat -> its last observation, kept here
-        self.wrapped: dict[int, Any] = {}  # seat -> its kept buffer, wrapped
+        self.copies: dict[int, Callable[[], Any]] = {}  # seat -> its wrapped buffer's copy
 
     def clear(self) -> None:
         self.facts = {}
         self.buffers = {}
-        self.wrapped = {}
+        self.copies = {}
 
     def observe(self, state: Any, seat: int) -> tuple[Any, bytearray]:
         """``seat``'s observation of ``state``, the match's state now, wrapped, and the
@@ -103,8 +103,8 @@ class LeanObservations:
         kept = self.buffers.get(seat)
         if kept is None:
             kept = self.buffers[seat] = filled(seen, self.filler, self.zeros)
-            self.wrapped[seat] = self.wrap(kept)
+            self.copies[seat] = self.wrap(kept).copy
         else:
             refiller(self.facts[seat], seen, memoryview(kept))
         self.facts[seat] = seen
-        return self.wrapped[seat].copy(), action_mask(seen.legal, self.num_actions)
+        return self.copies[seat](), action_mask(seen.legal, self.num_actions)

@@ -21,6 +21,7 @@ from parlour.rl.encoding.base import FLOAT32
 
 REWARDS = ("match", "deal")
 MASK_TYPE = np.dtype(np.int8)  # a dtype object: NumPy makes one of ``np.int8`` each call
+_frombuffer = np.frombuffer  # (a global's lookup, not the module's attribute, each step)
 
 
 def agent_name(seat: Seat) -> str:
@@ -111,8 +112,7 @@ class Match:
             return self._cached
         if self._lean is not None:  # (the match's own state: only what changed is written)
             observation, mask = self._lean.observe(self.state, seat)
-            obs = {"observation": observation,
-                   "action_mask": np.frombuffer(mask, MASK_TYPE)}
+            obs = {"observation": observation, "action_mask": _frombuffer(mask, MASK_TYPE)}
         else:
             obs = self.observation(self.state, seat)
         if self.illegal is not None:  # the match was ended by an illegal move
