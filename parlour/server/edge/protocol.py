@@ -361,16 +361,8 @@ def joined(first: Encoded, then: Encoded) -> Encoded:
         return first
     if not first.data:
         return then
-    return Encoded({**first.data, **then.data}, joined_json(first, then))
-
-
-def joined_json(first: Encoded, then: Encoded) -> bytes:
-    """:func:`joined`'s text alone."""
-    if not then.data:
-        return first.json
-    if not first.data:
-        return then.json
-    return b"".join((first.json[:-1], b",", then.json[1:]))
+    return Encoded({**first.data, **then.data},
+                   b"".join((first.json[:-1], b",", then.json[1:])))
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -30,7 +30,6 @@ from parlour.server.edge.protocol import (
     encode,
     encode_bytes,
     joined,
-    joined_json,
     localized,
 )
 from parlour.server.play.names import bot_level, bot_names
@@ -380,11 +379,9 @@ class Table:
             self._views_at = key
         text = self._views.get((seat, lang))
         if text is None:
-            narrates = spec(self.game.id).describe_event is not None
-            view = self.localized_view(seat, lang, whole=narrates)
+            view = self.localized_view(seat, lang)
             head, tail = self._frame or self.message_frame()
-            told = narration(self.game, view.data, lambda: self.narration_names(seat),
-                             lang) if narrates else None
+            told = narration(self.game, view.data, lambda: self.narration_names(seat), lang)
             text = self._views[seat, lang] = (
                 b"".join((head, view.json, b',"narration":', encode_bytes(told), tail))
                 if told is not None else b"".join((head, view.json, tail)))
@@ -405,13 +402,11 @@ class Table:
         self._frame = (head[:-1] + b',"view":', tail)
         return self._frame
 
-    def localized_view(self, seat: Seat | None, lang: str, whole: bool = True) -> Encoded:
+    def localized_view(self, seat: Seat | None, lang: str) -> Encoded:
         """``state.view(seat)`` localized in ``lang`` and encoded. For a game whose spec
         gives the seat's part of its view (``seat_view``), the rest is the spectator's view,
         built and encoded once a version for every seat, and the seat's part is added: the
-        same view at a third of the cost of each seat's whole one (four seats a move).
-        ``whole=False``: the caller reads only the encoded view, so the two parts' data are
-        not merged (its ``data`` is then the seat's part alone)."""
+        same view at a third of the cost of each seat's whole one (four seats a move)."""
         state = self.state
         assert state is not None
         part = spec(self.game.id).seat_view
@@ -420,10 +415,10 @@ class Table:
         mine = localized(part(state, seat), lang)
         shared = self._shared.get(lang)
         if shared is None:
-            view = state.view(None)
+            whole = state.view(None)
             shared = self._shared[lang] = localized(
-                {k: v for k, v in view.items() if k not in mine.data}, lang)
-        return joined(shared, mine) if whole else Encoded(mine.data, joined_json(shared, mine))
+                {k: v for k, v in whole.items() if k not in mine.data}, lang)
+        return joined(shared, mine)
 
     def refresh_views(self) -> None:
         """Forget the built views (something they carry, e.g. the turn timer, changed)."""
