@@ -96,9 +96,8 @@ class LeanObservations:
         buffer of its action mask (as :func:`lean_buffers`)."""
         refiller = self.refiller
         if refiller is None:
-            seen = state.seen(seat)
-            return (self.wrap(filled(seen, self.filler, self.zeros)),
-                    action_mask(seen.legal, self.num_actions))
+            buffer, mask = lean_buffers(state, seat, self.filler, self.zeros, self.num_actions)
+            return self.wrap(buffer), mask
         seen = state.seen(seat)
         kept = self.buffers.get(seat)
         if kept is None:

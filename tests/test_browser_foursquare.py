@@ -28,7 +28,6 @@ COLS = "abcdefg"
 HINTED = (2, 4, 5, 6)
 
 
-
 def score_line(left: int) -> str:
     """A won game's score line as the page words it (English plurals, and none left)."""
     if left == 0:
@@ -42,6 +41,7 @@ def no_score_line(stock: int) -> str:
     card left, as this test's once did)."""
     return f"No score: {stock} card was still in the stock" if stock == 1 \
         else f"No score: {stock} cards were still in the stock"
+
 
 def by_keys(page, target: str) -> None:
     """Move the cursor to ``target`` with the arrow keys from where it is, press Enter."""

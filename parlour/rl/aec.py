@@ -102,9 +102,8 @@ class ParlourAECEnv(_Shell, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         after = match.step(self._seat[agent], action)
         if after >= 0:  # (most steps: no one rewarded, the match goes on)
-            if self._rewarded:  # the zeros stand until someone is rewarded
-                self.rewards = dict.fromkeys(self.agents, 0.0)
-                self._rewarded = False
+            if self._rewarded:
+                self._unreward()
             self.agent_selection = self.possible_agents[after]
             return
         rewards = match.rewards
@@ -113,8 +112,7 @@ class ParlourAECEnv(_Shell, AECEnv):
             self._rewarded = True
             self._accumulate_rewards()
         elif self._rewarded:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._rewarded = False
+            self._unreward()
         if match.over:
             self.terminations = dict.fromkeys(self.agents, True)
             if match.illegal is not None:
@@ -123,6 +121,12 @@ class ParlourAECEnv(_Shell, AECEnv):
             self._deads_step_first()
             return
         self.agent_selection = self.possible_agents[match.state.to_act[0]]
+
+    def _unreward(self) -> None:
+        """The last step's rewards gone: the zeros stand until someone is rewarded (most
+        steps reward no one, so they are not made again each step)."""
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
 
     def render(self) -> str | None:
         """The table as the selected agent sees it, drawn by the terminal renderer."""
@@ -135,6 +139,8 @@ class ParlourAECEnv(_Shell, AECEnv):
 
 
 class _Agents(AECIterable[str, Any, Any]):
+    """:meth:`ParlourAECEnv.agent_iter`'s iterable: each iteration a generator."""
+
     def __iter__(self) -> Iterator[str]:
         env, left = self.env, self.max_iter
         while env.agents and left > 0:

@@ -112,7 +112,7 @@ class Match:
             return self._cached
         if self._lean is not None:  # (the match's own state: only what changed is written)
             observation, mask = self._lean.observe(self.state, seat)
-            obs = {"observation": observation, "action_mask": _frombuffer(mask, MASK_TYPE)}
+            obs = _observed(observation, mask)
         else:
             obs = self.observation(self.state, seat)
         if self.illegal is not None:  # the match was ended by an illegal move
@@ -133,8 +133,7 @@ class Match:
         action_of = self._action_of
         legal = tuple([action_of[text] for text in view["legal"]])
         observation = encoder.encode(view)
-        mask = action_mask(legal, self.num_actions)
-        return {"observation": observation, "action_mask": np.frombuffer(mask, MASK_TYPE)}
+        return _observed(observation, action_mask(legal, self.num_actions))
 
     def render(self, seat: Seat) -> str:
         return platform.render_text(self.game, self.state.view(seat), seat, self.seats)
@@ -179,13 +178,17 @@ class Match:
 
 def _as_floats(buffer: Any) -> np.ndarray:
     """A lean observation's buffer as a NumPy array, without a copy."""
-    return np.frombuffer(buffer, FLOAT32)
+    return _frombuffer(buffer, FLOAT32)
 
 
 def _wrapped(buffer: Any, mask: bytearray) -> dict[str, np.ndarray]:
     """A lean observation's buffers as NumPy arrays, without a copy."""
-    return {"observation": np.frombuffer(buffer, FLOAT32),
-            "action_mask": np.frombuffer(mask, MASK_TYPE)}
+    return _observed(_as_floats(buffer), mask)
+
+
+def _observed(observation: np.ndarray, mask: bytearray) -> dict[str, np.ndarray]:
+    """An observation and its action mask's buffer (wrapped without a copy) as one."""
+    return {"observation": observation, "action_mask": _frombuffer(mask, MASK_TYPE)}
 
 
 def _as_action(action: Any) -> Action:
