@@ -198,5 +198,17 @@ def test_a_whole_foursquare_game_with_hints_a_shared_deal_and_best_scores(browse
     phone.tap(".fs-cell.legal[data-cell='d4']")
     wait_moved_on(phone, before)
     assert phone.locator(".fs-cell.pile").count() == 1
+    # a pile of two shows its cards below it while it is hovered, as a phone's last tap
+    # leaves it; the fan covers the cell below, and a tap there is that cell's, not the
+    # pile's (the fan once took it, stacking the card on the pile instead)
+    before = version(phone)
+    phone.tap(".fs-cell.legal[data-cell='d4']")
+    wait_moved_on(phone, before)
+    phone.hover(".fs-cell[data-cell='d4']")
+    assert phone.is_visible(".fs-cell[data-cell='d4'] .fs-fan")
+    before = version(phone)
+    phone.tap(".fs-cell.legal[data-cell='d5']")
+    wait_moved_on(phone, before)
+    assert phone.locator(".fs-cell.pile").count() == 2
     shot(phone, "fs-08-phone")
     assert not phone.errors, phone.errors
