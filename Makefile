@@ -58,10 +58,21 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(INSTALL) $(LOCAL_WHEELS) -e '.[dev,web,rl,train,fast]'
 	@touch $(STAMP) $(WEB_STAMP)
 
-# The browser tests drive Debian's Chromium (never a downloaded browser).
+# The browser tests drive Debian's Chromium (never a downloaded browser). An install cut
+# short (Ctrl-C while make test first installs it) can leave the package set up in part and
+# its program missing, which apt-get only fails to set up again: then the package is
+# fetched and installed once more (and what it needs, with apt-get's -f).
 $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests (apt-get)"
-	apt-get update -qq && apt-get install -y -qq chromium
+	apt-get update -qq
+	apt-get install -y -qq chromium || test -e /var/lib/dpkg/info/chromium.list
+	@test -x $(CHROMIUM) || { \
+		echo "Chromium's last install was cut short: installing its package again"; \
+		dir=$$(mktemp -d) && { chown _apt $$dir 2>/dev/null || true; } && \
+		(cd $$dir && apt-get download -qq chromium && \
+			{ dpkg -i chromium_*.deb || apt-get install -f -y -qq; }); \
+		status=$$?; rm -rf $$dir; exit $$status; }
+	@test -x $(CHROMIUM) || { echo "$(CHROMIUM) is still missing: see apt-get's errors above"; exit 1; }
 
 # The compiled build of the hot modules (parlour/build.py: mypyc, into build/compiled/), made
 # again whenever one of them changes. A build that fails is reported in one line and
