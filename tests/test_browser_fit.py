@@ -1,9 +1,11 @@
 """Nothing is cut off (issue 15, item 1; issue 28, item 4): every game of the registry, during
-play and on its results screen after a long match, at 1920x1080, 1280x800, 1366x768 and on
-390x844 and 360x640 touch phones, shows every card, pile, name plate, score and button a
-player needs whole: inside the viewport and inside every ancestor that clips it (hidden,
-clip, scroll or auto overflow, rounded corners included; a needed element scrolled out of a
-scroll box counts as cut off, since a player would have to find and scroll a box to see it).
+play and on its results screen after a long match, at 1920x1080, 1280x800, 1366x768, in a
+1366x768 laptop's browser window (1366x650: its tabs, address bar and task bar take the
+rest) and on 390x844 and 360x640 touch phones, shows every card, pile, name plate, score
+and button a player needs whole: inside the viewport and inside every ancestor that clips
+it (hidden, clip, scroll or auto overflow, rounded corners included; a needed element
+scrolled out of a scroll box counts as cut off, since a player would have to find and
+scroll a box to see it).
 The pieces of a table (plates, piles, hands, banners) do not overlap, the page and the table
 never scroll, and on a phone the bar above the table is one short row. The lobby does not
 scroll sideways either.
@@ -43,7 +45,8 @@ DOC_SIZES = ("1280x800", "390x844")
 
 # size -> (width, height, a touch phone)
 SIZES = {"1920x1080": (1920, 1080, False), "1280x800": (1280, 800, False),
-         "1366x768": (1366, 768, False), "390x844": (390, 844, True),
+         "1366x768": (1366, 768, False), "1366x650": (1366, 650, False),
+         "390x844": (390, 844, True),
          "360x640": (360, 640, True)}
 DESKTOP = [size for size, (_, _, touch) in SIZES.items() if not touch]
 PHONE = [size for size, (_, _, touch) in SIZES.items() if touch]

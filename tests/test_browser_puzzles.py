@@ -12,7 +12,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
-from browser_kit import page_of, parlour, shot
+from browser_kit import OVERLAPS, page_of, parlour, shot
+from game_checks import piece
 from playwright.sync_api import expect
 
 from parlour.puzzles.model import Puzzle
@@ -126,7 +127,9 @@ def test_a_guest_on_a_phone_solves_the_puzzle_of_the_day_in_indonesian(browser, 
 
 def test_every_games_puzzle_is_drawn_by_its_table_and_answered(browser, base):
     """One puzzle of each game that ships some, by its address: its own table draws the
-    seat's view and the answer played on it is judged."""
+    seat's view, its pieces apart as on the table's own page (the puzzles page gives a felt
+    less height: Hit the Deck's once laid its obligation over the seat's plate), and the
+    answer played on it is judged."""
     page = page_of(browser, 1280, 900)
     games = sorted({p.game for p in every_shipped()})
     assert "spades" in games
@@ -135,5 +138,7 @@ def test_every_games_puzzle_is_drawn_by_its_table_and_answered(browser, base):
         page.goto(f"{base}/puzzles/{puzzle.id}")
         expect(page.locator(".puzzle-prompt")).to_contain_text("find the best move")
         assert shown(page).id == puzzle.id
+        apart = list(piece(game, "BROWSER_FIT")["apart"])
+        assert not page.evaluate(OVERLAPS, apart), (game, page.evaluate(OVERLAPS, apart))
         play(page, puzzle.answer, tap=True)
         expect(page.locator(".puzzle-verdict")).to_contain_text("Right, that is the best move")

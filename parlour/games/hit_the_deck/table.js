@@ -303,19 +303,36 @@ function eventText(st, e) {
 // ------------------------------------------------------------------ seats round the felt
 const narrow = (felt) => felt.clientWidth < 560;
 
-// A narrow felt whose bands do not fit its height (a long obligation, bots' badges, a short
-// phone, a prompt of two lines under it) is drawn tighter, a step at a time, until they do:
-// nothing is cut off at its foot. The last step gives up the caption of the last event
-// (aria-hidden: the narration says it too) and shrinks the piles once more.
+// A felt too short for what it holds is drawn tighter, a step at a time, until it fits. A
+// narrow felt (a phone) fits when its bands do (a long obligation, bots' badges, a short
+// phone, a prompt of two lines under it): nothing is cut off at its foot; the last step
+// gives up the caption of the last event (aria-hidden: the narration says it too) and
+// shrinks the piles once more. A wide felt that is short (a laptop's browser window, the
+// puzzles page beside a short log) fits when the middle (the direction, the piles, the
+// obligation) lies clear of every seat's plate: smaller piles, then the direction said by
+// the ring's arrows alone, then smaller piles still.
 const TIGHTER = ["tight", "tighter", "tightest"];
 function fitFelt(st) {
   const { felt } = st.els;
   felt.classList.remove(...TIGHTER);
-  if (!felt.classList.contains("narrow")) return;
+  const fits = felt.classList.contains("narrow")
+    ? () => felt.scrollHeight <= felt.clientHeight + 1
+    : () => middleClear(st.els);
   for (const step of TIGHTER) {
-    if (felt.scrollHeight <= felt.clientHeight + 1) return;
+    if (fits()) return;
     felt.classList.add(step);
   }
+}
+
+// Whether the middle of a wide felt lies clear of the seats' plates. The obligation counts
+// whether or not it shows now (its room is kept), so the piles do not change size from one
+// move to the next.
+function middleClear({ direction, pileWrap, obligation, seatsLayer }) {
+  const middle = [direction, pileWrap, obligation].filter((el) => el.offsetParent !== null)
+    .map((el) => el.getBoundingClientRect());
+  const plates = [...seatsLayer.children].map((el) => el.getBoundingClientRect());
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  return middle.every((m) => plates.every((plate) => apart(m, plate)));
 }
 
 function spot(st, seat) {
