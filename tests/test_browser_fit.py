@@ -336,6 +336,30 @@ def test_nothing_is_cut_off_on_the_results_after_a_long_match(pages, seats, game
     assert not found, f"{game}:\n" + "\n".join(found)
 
 
+@pytest.mark.parametrize("game", ["spades"])  # (the page's, the same over every game's table)
+def test_a_phone_held_sideways_is_asked_to_be_held_upright(pages, seats, game):
+    """A phone on its side (844x390) has too little height for a table, its felt and then
+    the hand under it: the table page asks for the phone upright, over the table and whole;
+    held upright again, the table shows. A desktop window as short is no phone: its table
+    shows as it is."""
+    table, seat = table_and_seat(seats, game, finished=False)
+    phone, desktop = pages["phone"], pages["desktop"]
+    phone.goto(seat.url)
+    phone.set_viewport_size({"width": 844, "height": 390})
+    phone.wait_for_selector(".turn-upright", state="visible")
+    assert "Turn your phone upright" in phone.inner_text(".turn-upright")
+    assert not phone.evaluate(CUT_OFF, [[".turn-upright p"], {}])
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.wait_for_selector(table.ready)
+    phone.wait_for_selector(".turn-upright", state="hidden")
+    desktop.goto(seat.url)
+    desktop.set_viewport_size({"width": 844, "height": 390})
+    desktop.wait_for_selector(table.ready)
+    settle(desktop)
+    assert not desktop.locator(".turn-upright").is_visible()
+    assert not phone.errors and not desktop.errors, phone.errors + desktop.errors
+
+
 LOBBY = (".brand", ".lang-switch", ".account-control a, .account-control summary",
          ".game-tile", "#new-name")
 

@@ -76,7 +76,12 @@ function newPage(env, tableId) {
     },
     where: () => ({ table: page.table, seat: page.seat }),
   });
-  env.app.append(page.offlineBanner, page.lobbyPanel, page.lifeBar, page.board, page.endBar);
+  // A phone held on its side: the tables are laid out for a phone held upright (style.css
+  // shows this over the table then, and only then).
+  page.uprightNote = h("div", { class: "turn-upright", role: "note" },
+    h("p", { class: "turn-upright-title" }, t("Turn your phone upright")),
+    h("p", {}, t("The table is laid out for a phone held upright. Your seat is kept meanwhile.")));
+  env.app.append(page.offlineBanner, page.lobbyPanel, page.lifeBar, page.board, page.endBar, page.uprightNote);
   env.crumb(h("a", { href: "/", "data-nav": "" }, t("Lobby")), h("span", { "aria-hidden": "true" }, " / "), h("span", { class: "crumb-here" }, t("Table {id}", { id: tableId })), page.statusEl);
   document.body.classList.add("table-page");
   env.crumbs.append(soundSwitch(), fourColourSwitch());
