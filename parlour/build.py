@@ -45,7 +45,7 @@ from parlour.native import (
 
 LOG = BUILD / "build.log"  # a build's output when it runs in the background
 LAST_SECONDS = BUILD / "last-build-seconds"  # how long the last build here took
-USUAL = "about 1 to 2 minutes on 2 cores"  # said before the first build on a machine
+USUAL = "about 2 to 4 minutes on 2 cores"  # said before the first build on a machine
 CACHE_VARIABLE = "PARLOUR_BUILD_CACHE"  # another build cache folder, or "off"
 CACHED_BUILDS = 4  # builds the cache keeps, the most recently used
 
