@@ -310,7 +310,7 @@ const narrow = (felt) => felt.clientWidth < 560;
 // shrinks the piles once more. A wide felt that is short (a laptop's browser window, the
 // puzzles page beside a short log) fits when the middle (the direction, the piles, the
 // obligation) lies clear of every seat's plate: smaller piles, then the direction said by
-// the ring's arrows alone, then smaller piles still.
+// the ring's arrows alone, then smaller piles still, without the caption.
 const TIGHTER = ["tight", "tighter", "tightest"];
 function fitFelt(st) {
   const { felt } = st.els;
