@@ -310,15 +310,18 @@ const narrow = (felt) => felt.clientWidth < 560;
 // shrinks the piles once more. A wide felt that is short (a laptop's browser window, the
 // puzzles page beside a short log) fits when the middle (the direction, the piles, the
 // obligation) lies clear of every seat's plate: smaller piles, then the direction said by
-// the ring's arrows alone, then smaller piles still, without the caption.
+// the ring's arrows alone, then smaller piles still, without the caption; last (a window
+// as low as 1024x640), without the obligation, which the prompt under the felt says too.
 const TIGHTER = ["tight", "tighter", "tightest"];
+const WIDE_LAST = "bare"; // a wide felt's last step: the obligation left to the prompt under it
 function fitFelt(st) {
   const { felt } = st.els;
-  felt.classList.remove(...TIGHTER);
-  const fits = felt.classList.contains("narrow")
+  felt.classList.remove(...TIGHTER, WIDE_LAST);
+  const isNarrow = felt.classList.contains("narrow");
+  const fits = isNarrow
     ? () => felt.scrollHeight <= felt.clientHeight + 1
     : () => middleClear(st.els);
-  for (const step of TIGHTER) {
+  for (const step of isNarrow ? TIGHTER : [...TIGHTER, WIDE_LAST]) {
     if (fits()) return;
     felt.classList.add(step);
   }
