@@ -313,15 +313,15 @@ const narrow = (felt) => felt.clientWidth < 560;
 // the ring's arrows alone, then smaller piles still, without the caption; last (a window
 // as low as 1024x640), without the obligation, which the prompt under the felt says too.
 const TIGHTER = ["tight", "tighter", "tightest"];
-const WIDE_LAST = "bare"; // a wide felt's last step: the obligation left to the prompt under it
+const WIDE_TIGHTER = [...TIGHTER, "bare"]; // bare: the obligation left to the prompt under it
 function fitFelt(st) {
   const { felt } = st.els;
-  felt.classList.remove(...TIGHTER, WIDE_LAST);
+  felt.classList.remove(...WIDE_TIGHTER);
   const isNarrow = felt.classList.contains("narrow");
   const fits = isNarrow
     ? () => felt.scrollHeight <= felt.clientHeight + 1
     : () => middleClear(st.els);
-  for (const step of isNarrow ? TIGHTER : [...TIGHTER, WIDE_LAST]) {
+  for (const step of isNarrow ? TIGHTER : WIDE_TIGHTER) {
     if (fits()) return;
     felt.classList.add(step);
   }
