@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from server_kit import app_client, connect, create, db_url_for
-from sqlalchemy import select
+from sqlalchemy import event, exc, select
 from waits import joined, wait_until
 
 from parlour.server.cluster.lease import Leases
@@ -154,6 +154,55 @@ def test_a_write_in_the_same_batch_as_a_refused_one_still_commits(db_url):
         ok, refused = asyncio.run(both())
         assert ok is None and isinstance(refused, Fenced)
         assert logged(store, "a") == ["1"] and logged(store, "b") == []
+    finally:
+        store.close()
+
+
+@pytest.mark.databases("postgresql")  # row locks: SQLite lets one writer in at a time
+def test_a_process_paused_inside_its_heartbeat_does_not_keep_its_tables(db_url):
+    """A heartbeat locks the process's lease rows until it commits. A process paused
+    between its UPDATE and its COMMIT (SIGSTOP, a frozen machine) held them against every
+    takeover until it woke: CI's failover test once waited 22.5 s for the other process to
+    take the tables over. PostgreSQL now ends such a transaction once it sits idle for
+    ``idle_ms``; the paused heartbeat's commit then fails, and the next one finds the
+    table lost."""
+    store = Store(db_url, auto_upgrade=True)
+    ahead = [0.0]
+    try:
+        paused = Leases(store.engine, "paused", ttl=30, idle_ms=300)
+        other = Leases(store.engine, "other", ttl=30, ahead=lambda: ahead[0], idle_ms=300)
+        new_table(store, paused)
+        inside, wake = threading.Event(), threading.Event()
+
+        @event.listens_for(store.engine, "after_execute")
+        def pause_after_the_update(conn, clause, *_args):  # type: ignore[no-untyped-def]
+            if threading.current_thread().name == "heartbeat" \
+                    and str(clause).lstrip().startswith("UPDATE parlour_leases"):
+                inside.set()
+                assert wake.wait(10), "the test did not wake the heartbeat"
+
+        beat: dict[str, object] = {}
+
+        def heartbeat() -> None:
+            try:
+                beat["lost"] = paused.renew()
+            except exc.DBAPIError as err:  # PostgreSQL's idle_in_transaction timeout
+                beat["error"] = err
+
+        thread = threading.Thread(target=heartbeat, name="heartbeat")
+        thread.start()
+        try:
+            assert inside.wait(10), "the heartbeat did not renew its leases"
+            ahead[0] = 31.0  # its lease runs out while it sleeps
+            # PostgreSQL ends the paused transaction 0.3 s in: the claim, which waits up
+            # to LOCK_WAIT_MS for the row, gets it (before, it gave up and found None)
+            assert other.claim("t1") == 2
+        finally:
+            wake.set()
+            joined(thread, "the paused heartbeat", 10)
+            event.remove(store.engine, "after_execute", pause_after_the_update)
+        assert "error" in beat, beat  # its transaction was ended under it
+        assert paused.renew() == {"t1"}  # the next heartbeat lets the table go
     finally:
         store.close()
 

@@ -99,10 +99,14 @@ class Leases:
     """This process's side of the leases: claim, renew, fence, let go."""
 
     def __init__(self, engine: Engine, owner: str | None = None, ttl: float = TTL,
-                 ahead: Callable[[], float] | None = None) -> None:
+                 ahead: Callable[[], float] | None = None, idle_ms: int = IDLE_WRITE_MS
+                 ) -> None:
         self.engine = engine
         self.owner = owner or process_id()
         self.ttl = ttl
+        #: How long PostgreSQL lets a transaction that locks lease rows sit idle before it
+        #: ends it (:meth:`_locking`); a test shortens it.
+        self.idle_ms = idle_ms
         #: Seconds this process's view of the leases is ahead of the database's clock: none
         #: in play; a test of the leases' logic moves time on with it instead of sleeping.
         self.ahead = ahead
@@ -112,6 +116,21 @@ class Leases:
         #: read the leases held before a release pushed back the leases just let go, and a
         #: restarted process found its tables still "served by another process".
         self._renewing = threading.Lock()
+
+    def _locking(self, conn: Connection, lock_wait_ms: int | None = None) -> None:
+        """Open ``conn``'s transaction, which locks lease rows until it ends: should this
+        process be paused or hang before it does (SIGSTOP, a frozen machine), PostgreSQL
+        ends it after :attr:`idle_ms`, so that it cannot hold the rows against a takeover
+        for long (a heartbeat paused between its UPDATE and its COMMIT once held its
+        tables until it woke). A killed process's connection closes at once: its
+        transaction ends then. With ``lock_wait_ms``, a row another transaction holds is
+        waited for that long at most."""
+        if conn.dialect.name != "postgresql":
+            return
+        conn.execute(expression.text(
+            f"SET LOCAL idle_in_transaction_session_timeout = {int(self.idle_ms)}"))
+        if lock_wait_ms is not None:
+            conn.execute(expression.text(f"SET LOCAL lock_timeout = {int(lock_wait_ms)}"))
 
     def _now(self) -> ColumnElement[Any]:
         if self.ahead is None:
@@ -153,8 +172,7 @@ class Leases:
 
     def _take(self, table_id: str) -> Any:
         with self.engine.begin() as conn:
-            if self.engine.dialect.name == "postgresql":  # wait for a write in flight only
-                conn.execute(expression.text(f"SET LOCAL lock_timeout = {LOCK_WAIT_MS}"))
+            self._locking(conn, LOCK_WAIT_MS)  # wait for a write in flight only
             return conn.execute(
                 update(leases_t)
                 .where(leases_t.c.table_id == table_id,
@@ -172,6 +190,7 @@ class Leases:
         """A lease for a table that has none yet (a table the migration did not see)."""
         try:
             with self.engine.begin() as conn:
+                self._locking(conn)
                 exists = conn.execute(select(tables_t.c.id)
                                       .where(tables_t.c.id == table_id)).first()
                 if exists is None:
@@ -221,6 +240,7 @@ class Leases:
             return set()
         mine = (leases_t.c.owner == self.owner, leases_t.c.table_id.in_(list(before)))
         with self.engine.begin() as conn:
+            self._locking(conn)
             # A lease row a write in flight has locked (its fence, below) is skipped, not
             # waited for: that write renews it as it commits. Waiting took the rows in
             # another order than a group commit of several tables' writes, and PostgreSQL
@@ -249,13 +269,7 @@ class Leases:
         def fenced(conn: Connection) -> None:
             if token is None:
                 raise Fenced(f"table {table_id}: this process does not hold its lease")
-            if conn.dialect.name == "postgresql":
-                # The lease row stays locked until this transaction ends: should this
-                # process be paused or hang before it does, PostgreSQL ends it, so that
-                # it cannot hold the row against a takeover for long. (A killed process's
-                # connection closes at once: its transaction ends then.)
-                conn.execute(expression.text(
-                    f"SET LOCAL idle_in_transaction_session_timeout = {IDLE_WRITE_MS}"))
+            self._locking(conn)  # the lease row stays locked until the write commits
             done = conn.execute(update(leases_t)
                                 .where(leases_t.c.table_id == table_id,
                                        leases_t.c.owner == self.owner,
@@ -276,6 +290,7 @@ class Leases:
             if not ids:
                 return
             with self.engine.begin() as conn:
+                self._locking(conn)
                 conn.execute(update(leases_t).where(leases_t.c.owner == self.owner,
                                                     leases_t.c.table_id.in_(ids))
                              .values(expires=self._now() - 0.001))
@@ -295,6 +310,7 @@ class Leases:
         the rows of processes gone for over :data:`PRESENCE_KEPT` seconds. Blocks."""
         key = self.presence
         with self.engine.begin() as conn:
+            self._locking(conn)
             conn.execute(delete(leases_t).where(
                 leases_t.c.table_id.like(PRESENCE + "%"),
                 leases_t.c.expires < self._now() - PRESENCE_KEPT))
