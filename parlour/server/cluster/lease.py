@@ -85,6 +85,13 @@ def db_now(engine: Engine) -> ColumnElement[Any]:
     return func.unix_timestamp()
 
 
+#: The limits of a transaction that locks lease rows (:meth:`Leases._locking`); without
+#: a wait (NULL), ``lock_timeout`` stays as it was.
+_LOCK_LIMITS = expression.text(
+    "SELECT set_config('idle_in_transaction_session_timeout', :idle, true), "
+    "set_config('lock_timeout', coalesce(:wait, current_setting('lock_timeout')), true)")
+
+
 class Elsewhere(ProtocolError):
     """The table is owned by another process (its rows as this process read them, for a
     read-only copy: :mod:`parlour.server.cluster.relay`)."""
@@ -118,19 +125,17 @@ class Leases:
         self._renewing = threading.Lock()
 
     def _locking(self, conn: Connection, lock_wait_ms: int | None = None) -> None:
-        """Open ``conn``'s transaction, which locks lease rows until it ends: should this
-        process be paused or hang before it does (SIGSTOP, a frozen machine), PostgreSQL
-        ends it after :attr:`idle_ms`, so that it cannot hold the rows against a takeover
-        for long (a heartbeat paused between its UPDATE and its COMMIT once held its
-        tables until it woke). A killed process's connection closes at once: its
-        transaction ends then. With ``lock_wait_ms``, a row another transaction holds is
-        waited for that long at most."""
+        """Bound what ``conn``'s transaction, which locks lease rows until it ends, may
+        hold: should this process be paused or hang inside it (SIGSTOP, a frozen machine),
+        PostgreSQL ends it once it sits idle for :attr:`idle_ms`, so that it cannot hold
+        the rows against a takeover for long (a heartbeat paused between its UPDATE and its
+        COMMIT once held its tables until it woke; a killed process's transaction ends at
+        once, with its connection). With ``lock_wait_ms``, a row another transaction holds
+        is waited for that long at most. One statement, ``SET LOCAL`` by ``set_config``."""
         if conn.dialect.name != "postgresql":
             return
-        conn.execute(expression.text(
-            f"SET LOCAL idle_in_transaction_session_timeout = {int(self.idle_ms)}"))
-        if lock_wait_ms is not None:
-            conn.execute(expression.text(f"SET LOCAL lock_timeout = {int(lock_wait_ms)}"))
+        conn.execute(_LOCK_LIMITS, {"idle": str(int(self.idle_ms)), "wait": (
+            None if lock_wait_ms is None else str(int(lock_wait_ms)))})
 
     def _now(self) -> ColumnElement[Any]:
         if self.ahead is None:
