@@ -324,6 +324,7 @@ function fitFelt(st) {
   for (const step of isNarrow ? TIGHTER : WIDE_TIGHTER) {
     if (fits()) return;
     felt.classList.add(step);
+    if (!isNarrow) placeSeats(st.els); // its plates smaller from the tightest step
   }
 }
 
@@ -390,18 +391,45 @@ function drawSeats(st) {
   placeSeats(els);
 }
 
-// Each plate at its place round the oval, but kept whole inside the felt.
+// Each plate at its place round the oval, but kept whole inside the felt's rim: the felt's
+// corners are round (its border-radius, the rim an inset shadow RIM px wide), and a plate
+// placed only inside its rectangle lay over the rim, or was cut off by the rounded corner,
+// wherever the felt is flat (three, five or six seats in a laptop's window). A plate that
+// does not fit is drawn in towards the middle, a little at a time, until it does.
+const RIM = 6;
 function placeSeats({ felt, seatsLayer }) {
   const W = felt.clientWidth;
   const H = felt.clientHeight;
+  const { rx, ry } = rimCorners(felt);
+  const inside = (px, py) => {
+    const dx = px < RIM + rx ? RIM + rx - px : px > W - RIM - rx ? px - (W - RIM - rx) : 0;
+    const dy = py < RIM + ry ? RIM + ry - py : py > H - RIM - ry ? py - (H - RIM - ry) : 0;
+    return (dx === 0 || dy === 0) ? px >= RIM && px <= W - RIM && py >= RIM && py <= H - RIM
+      : (dx / rx) ** 2 + (dy / ry) ** 2 <= 1;
+  };
   for (const plate of seatsLayer.children) {
-    const w = plate.offsetWidth;
-    const hgt = plate.offsetHeight;
-    const x = Math.min(W - w / 2 - 10, Math.max(w / 2 + 10, (Number(plate.dataset.x) / 100) * W));
-    const y = Math.min(H - hgt / 2 - 8, Math.max(hgt / 2 + 8, (Number(plate.dataset.y) / 100) * H));
+    const w = plate.offsetWidth / 2 + 2;
+    const hgt = plate.offsetHeight / 2 + 2;
+    let x = Math.min(W - w - RIM, Math.max(w + RIM, (Number(plate.dataset.x) / 100) * W));
+    let y = Math.min(H - hgt - RIM, Math.max(hgt + RIM, (Number(plate.dataset.y) / 100) * H));
+    // across faster than up or down: the plates on one side keep apart from each other
+    for (let i = 0; i < 150 && ![[-w, -hgt], [w, -hgt], [-w, hgt], [w, hgt]]
+      .every(([ox, oy]) => inside(x + ox, y + oy)); i++) {
+      x = W / 2 + (x - W / 2) * 0.97;
+      y = H / 2 + (y - H / 2) * 0.99;
+    }
     plate.style.left = `${x}px`;
     plate.style.top = `${y}px`;
   }
+}
+
+// The radii of the felt's rim's inner edge, in px: its border-radius (a length or a
+// percentage of its width, then of its height) less the rim.
+function rimCorners(felt) {
+  const [across, down = across] = getComputedStyle(felt).borderTopLeftRadius.split(" ");
+  const px = (v, size) => (v.endsWith("%") ? (parseFloat(v) / 100) * size : parseFloat(v)) || 0;
+  return { rx: Math.max(1, px(across, felt.offsetWidth) - RIM),
+    ry: Math.max(1, px(down, felt.offsetHeight) - RIM) };
 }
 
 // ------------------------------------------------------------------ the middle
