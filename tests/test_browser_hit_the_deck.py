@@ -26,7 +26,7 @@ import re
 import time
 
 import pytest
-from browser_kit import OVERLAPS, SHOTS, open_table, page_of, settle, version
+from browser_kit import CUT_OFF, OVERLAPS, SHOTS, open_table, page_of, settle, version
 from browser_kit import shot as kit_shot
 from browser_kit import wait_moved_on as moved_on
 from game_checks import piece
@@ -267,3 +267,25 @@ def test_a_round_with_the_shout_forgotten_and_both_slaps(browser, base):
     assert "You" in plates and "Bo" in plates and "Ann" not in plates, plates
     shot(ann, "13-replay")
     assert not ann.errors and not bo.errors, ann.errors + bo.errors
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1366x650"])
+def test_six_plates_stay_inside_the_felts_rounded_rim_in_a_laptop_window(browser, base, size):
+    """Six seats round a wide, flat felt: placed only inside its rectangle, the plates near
+    its corners were cut off by its rounded rim (four of them at 1280x800); placeSeats draws
+    them in towards the middle, clear of the piles and of each other."""
+    width, height = (int(v) for v in size.split("x"))
+    page = page_of(browser, width, height)
+    page.goto(base + "/")
+    page.click(".game-tile[data-game='hit-the-deck']")
+    page.fill("#new-name", "Sam")
+    page.select_option("#new-seats", "6")
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector(".htd-plate[data-seat='5']")
+    settle(page)
+    assert page.locator(".htd-plate").count() == 6
+    apart = list(piece("hit-the-deck", "BROWSER_FIT")["apart"])
+    found = page.evaluate(CUT_OFF, [[".htd-plate"], {}]) + page.evaluate(OVERLAPS, apart)
+    assert not found, found
+    assert not page.errors, page.errors

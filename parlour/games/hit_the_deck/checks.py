@@ -31,10 +31,7 @@ BROWSER_FIT: dict[str, Any] = dict(
            ".htd-obligation.on"),
     after=(".htd-plate", ".htd-discard"),
     shown=(".htd-hand .hcard", ".htd-plate .score", ".htd-draw", ".htd-discard"),
-    long={"hand_size": 2, "target": 1000, "max_rounds": 12}, moves=2,
-    # its most crowded table: six plates round the oval, two of them where a flat felt's
-    # rounded corners once cut them off (at 1280x800 and 1366x768 too)
-    seats=6)
+    long={"hand_size": 2, "target": 1000, "max_rounds": 12}, moves=2)
 
 #: A quick match with rule bots, and what shows when the page's seat has something to do
 #: (tests/test_browser_i18n.py).
